@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** Thrown when the environment does not satisfy a service's config schema. `message` is one line. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Parses `env` against a service's zod schema. On failure the error message is a single line
+ * naming every bad variable, so start-up logs say exactly what to fix.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: Env = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(env)';
+    const raw = env[key];
+    const got = raw === undefined ? 'missing' : `got ${JSON.stringify(redactUrl(raw))}`;
+    return `${key}: ${issue.message} (${got})`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** Runs `start`; a ConfigError ends the process with its one-line message and exit code 78 (EX_CONFIG). */
+export async function startOrExit(start: () => Promise<unknown>): Promise<void> {
+  try {
+    await start();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+}
+
+function redactUrl(value: string): string {
+  return value.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}
+
+const urlWithProtocols = (protocols: string[], label: string) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a ${label} URL (${protocols.map((p) => `${p}//`).join(' or ')})` },
+  );
+
+/** Reusable env fields with defaults that fit the local machine. */
+export const env = {
+  databaseUrl: urlWithProtocols(['postgres:', 'postgresql:'], 'PostgreSQL').default(
+    'postgres://postgres@127.0.0.1:5432/lockdrop',
+  ),
+  redisUrl: urlWithProtocols(['redis:', 'rediss:'], 'Redis').default('redis://127.0.0.1:6379'),
+  natsUrl: urlWithProtocols(['nats:', 'tls:'], 'NATS').default('nats://127.0.0.1:4222'),
+  url: (fallback: string) => urlWithProtocols(['http:', 'https:'], 'HTTP').default(fallback),
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  host: z.string().min(1).default('127.0.0.1'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prefix of JetStream stream and subject names; tests give each run its own. */
+  busNamespace: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/, 'must be lower-case letters, digits or _')
+    .default('lockdrop'),
+  boolean: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0'])
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => value === 'true' || value === '1'),
+};
+
+/** Fields every HTTP service shares. */
+export const baseServiceEnv = {
+  HOST: env.host,
+  LOG_LEVEL: env.logLevel,
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+};

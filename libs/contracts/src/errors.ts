@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** The one error shape every API returns. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.unknown().optional(),
+    errorId: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

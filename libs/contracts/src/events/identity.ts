@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { planIdSchema } from '../shared.js';
+
+export const identityEvents = {
+  'user.signed_up': {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), email: z.email(), fullName: z.string() }),
+  },
+  'user.email_verified': {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), email: z.email() }),
+  },
+  'profile.updated': {
+    version: 1,
+    schema: z.object({
+      userId: z.uuid(),
+      email: z.email(),
+      emailVerified: z.boolean(),
+      fullName: z.string(),
+      avatarUrl: z.string().nullable(),
+      plan: planIdSchema,
+    }),
+  },
+  'plan.changed': {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), plan: planIdSchema, previousPlan: planIdSchema }),
+  },
+} as const;

@@ -1,0 +1,43 @@
+import { envelopeSchema } from './envelope.js';
+import { events, isEventType, type DomainEvent, type EventData, type EventType } from './events/index.js';
+
+export { envelopeSchema, type Envelope } from './envelope.js';
+export { events, eventTypes, isEventType, type DomainEvent, type EventData, type EventType } from './events/index.js';
+export { planIdSchema, currencySchema, moneySchema, type PlanId } from './shared.js';
+export { errorBodySchema, type ErrorBody } from './errors.js';
+
+/** Builds a new event of `type` at its current version; `data` is validated here, at the source. */
+export function createEvent<T extends EventType>(
+  type: T,
+  data: EventData<T>,
+  options: { correlationId: string; occurredAt?: Date; id?: string },
+): DomainEvent<T> {
+  const definition = events[type];
+  return {
+    id: options.id ?? globalThis.crypto.randomUUID(),
+    type,
+    version: definition.version,
+    occurredAt: (options.occurredAt ?? new Date()).toISOString(),
+    correlationId: options.correlationId,
+    data: definition.schema.parse(data) as EventData<T>,
+  };
+}
+
+export class InvalidEventError extends Error {
+  override name = 'InvalidEventError';
+}
+
+/** Validates an incoming envelope and its data against the registry; throws InvalidEventError. */
+export function parseEvent(input: unknown): DomainEvent {
+  const envelope = envelopeSchema.safeParse(input);
+  if (!envelope.success) throw new InvalidEventError(`bad envelope: ${envelope.error.message}`);
+  const { type, version } = envelope.data;
+  if (!isEventType(type)) throw new InvalidEventError(`unknown event type ${type}`);
+  const definition = events[type];
+  if (version !== definition.version) {
+    throw new InvalidEventError(`${type} v${version} is not supported (current v${definition.version})`);
+  }
+  const data = definition.schema.safeParse(envelope.data.data);
+  if (!data.success) throw new InvalidEventError(`bad ${type} data: ${data.error.message}`);
+  return { ...envelope.data, type, data: data.data } as DomainEvent;
+}

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+export const planIdSchema = z.enum(['free', 'starter', 'pro', 'business']);
+export type PlanId = z.infer<typeof planIdSchema>;
+
+/** ISO 4217 code, upper case. */
+export const currencySchema = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code');
+
+/** Money is always an integer count of minor units (cents, kobo) with its currency. */
+export const moneySchema = z.object({
+  amountMinor: z.number().int(),
+  currency: currencySchema,
+});

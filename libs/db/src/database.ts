@@ -1,0 +1,48 @@
+import pg from 'pg';
+
+/** Connection string for the same server with another database name. */
+export function withDatabaseName(connectionString: string, database: string): string {
+  const url = new URL(connectionString);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export function databaseNameOf(connectionString: string): string {
+  return decodeURIComponent(new URL(connectionString).pathname.slice(1)) || 'postgres';
+}
+
+async function withAdminClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: withDatabaseName(connectionString, 'postgres') });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Creates the database named in `connectionString` when it does not exist yet, so a fresh
+ * machine needs no manual `createdb`. Two services racing to create it is harmless.
+ */
+export async function ensureDatabase(connectionString: string): Promise<void> {
+  const name = databaseNameOf(connectionString);
+  await withAdminClient(connectionString, async (client) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount) return;
+    try {
+      await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+    } catch (error) {
+      // 42P04 duplicate_database / 23505: another process created it between our check and create.
+      const code = (error as { code?: string }).code;
+      if (code !== '42P04' && code !== '23505') throw error;
+    }
+  });
+}
+
+export async function dropDatabase(connectionString: string): Promise<void> {
+  const name = databaseNameOf(connectionString);
+  await withAdminClient(connectionString, (client) =>
+    client.query(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`),
+  );
+}

@@ -1,0 +1,5 @@
+export { createPool, type Pool, type PoolClient, type Queryable } from './pool.js';
+export { withTransaction } from './transaction.js';
+export { migrate, type Migration } from './migrate.js';
+export { pingDatabase } from './health.js';
+export { ensureDatabase, dropDatabase, withDatabaseName, databaseNameOf } from './database.js';

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { assertIdentifier, type Pool } from './pool.js';
+import { withTransaction } from './transaction.js';
+
+/** One forward-only schema change. `id` orders migrations and must never change once shipped. */
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+/**
+ * Applies pending migrations into `schema`, in id order, all in one transaction (a failed
+ * migration leaves the schema as it was). A transaction-scoped advisory lock keyed by the
+ * schema serialises replicas that start at once: the second waits, then sees the first one's
+ * rows and applies nothing twice.
+ * An applied migration whose text changed is refused rather than silently skipped.
+ */
+export async function migrate(pool: Pool, schema: string, migrations: Migration[]): Promise<string[]> {
+  assertIdentifier(schema);
+  const ordered = [...migrations].sort((a, b) => a.id.localeCompare(b.id));
+  const applied: string[] = [];
+  await withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`migrate:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.query(`SET LOCAL search_path TO ${schema}, public`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
+      id text PRIMARY KEY,
+      checksum text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const { rows } = await client.query<{ id: string; checksum: string }>(
+      `SELECT id, checksum FROM ${schema}.schema_migrations`,
+    );
+    const done = new Map(rows.map((row) => [row.id, row.checksum]));
+    for (const migration of ordered) {
+      const checksum = createHash('sha256').update(migration.sql).digest('hex');
+      const previous = done.get(migration.id);
+      if (previous !== undefined) {
+        if (previous !== checksum) {
+          throw new Error(`migration ${schema}/${migration.id} was edited after it was applied`);
+        }
+        continue;
+      }
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO ${schema}.schema_migrations (id, checksum) VALUES ($1, $2)`, [
+        migration.id,
+        checksum,
+      ]);
+      applied.push(migration.id);
+    }
+  });
+  return applied;
+}

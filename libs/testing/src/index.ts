@@ -1,0 +1,2 @@
+export { createTestDatabase, type TestDatabase } from './database.js';
+export { testNamespace, testEnv } from './env.js';
