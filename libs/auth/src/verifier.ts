@@ -1,0 +1,49 @@
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { planIdSchema, type PlanId } from '@lockdrop/contracts';
+
+export const ACCESS_TOKEN_ISSUER = 'lockdrop-identity';
+export const ACCESS_TOKEN_AUDIENCE = 'lockdrop';
+/** Spec §9: the key set is cached for 10 minutes. */
+const JWKS_CACHE_MS = 10 * 60 * 1000;
+
+/** The caller as every service sees it, taken only from a verified access token. */
+export interface AuthUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  plan: PlanId;
+}
+
+export interface TokenVerifier {
+  verify(token: string): Promise<AuthUser>;
+}
+
+/**
+ * Verifies EdDSA access JWTs. Pass `jwksUrl` (identity's `/.well-known/jwks.json`, fetched and
+ * cached; an unknown `kid` triggers a refetch, so key rotation needs no restart) or a local
+ * key set (tests).
+ */
+export function createTokenVerifier(source: { jwksUrl: string } | { jwks: JSONWebKeySet }): TokenVerifier {
+  const keys: JWTVerifyGetKey =
+    'jwksUrl' in source
+      ? createRemoteJWKSet(new URL(source.jwksUrl), { cacheMaxAge: JWKS_CACHE_MS, cooldownDuration: 30_000 })
+      : createLocalJWKSet(source.jwks);
+  return {
+    async verify(token) {
+      const { payload } = await jwtVerify(token, keys, {
+        algorithms: ['EdDSA'],
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        requiredClaims: ['sub', 'exp', 'email'],
+      });
+      const plan = planIdSchema.safeParse(payload.plan);
+      return {
+        id: payload.sub!,
+        email: String(payload.email),
+        emailVerified: payload.email_verified === true,
+        // Spec §3: any plan value we do not know is treated as free.
+        plan: plan.success ? plan.data : 'free',
+      };
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError, createHttpServer, type HttpServer } from '../src/index.js';
+
+let app: HttpServer;
+let databaseUp = true;
+
+beforeAll(async () => {
+  app = await createHttpServer({
+    name: 'probe',
+    logLevel: 'silent',
+    bodyLimit: 1024,
+    readiness: {
+      db: async () => {
+        if (!databaseUp) throw new Error('connection refused');
+      },
+    },
+  });
+  app.post(
+    '/things',
+    { schema: { body: z.object({ title: z.string().min(1), price: z.number().positive() }), response: { 201: z.object({ id: z.string() }) } } },
+    async (_request, reply) => reply.status(201).send({ id: 'thing-1' }),
+  );
+  app.get('/missing', async () => {
+    throw new AppError('product_not_found', 404, 'Product not found');
+  });
+  app.get('/boom', async () => {
+    throw new Error('secret connection string postgres://admin:pw@db');
+  });
+  await app.ready();
+});
+afterAll(() => app.close());
+
+describe('createHttpServer', () => {
+  it('rejects a body that fails its zod schema with 400 and field details', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: '', price: -1 } });
+    expect(response.statusCode).toBe(400);
+    const { error } = response.json();
+    expect(error.code).toBe('validation_failed');
+    expect(error.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.price', 'body.title']);
+  });
+
+  it('accepts a valid body', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: 'Ebook', price: 5 } });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ id: 'thing-1' });
+  });
+
+  it('maps an AppError to its status and code', async () => {
+    const response = await app.inject({ url: '/missing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: { code: 'product_not_found', message: 'Product not found' } });
+  });
+
+  it('hides internals of unexpected errors behind an errorId', async () => {
+    const response = await app.inject({ url: '/boom' });
+    expect(response.statusCode).toBe(500);
+    const { error } = response.json();
+    expect(error.code).toBe('internal_error');
+    expect(error.errorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body).not.toContain('postgres://');
+  });
+
+  it('answers 413 in the error shape when the body is over the limit', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: 'x'.repeat(2000), price: 1 } });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error.code).toBe('payload_too_large');
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: '{"title":', headers: { 'content-type': 'application/json' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_body');
+  });
+
+  it('returns a JSON 404 for unknown routes', async () => {
+    const response = await app.inject({ url: '/nope' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('not_found');
+  });
+
+  it('keeps the caller request id and echoes it', async () => {
+    const response = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'req-from-gateway-123' } });
+    expect(response.headers['x-request-id']).toBe('req-from-gateway-123');
+    const fresh = await app.inject({ url: '/healthz' });
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reports readiness from its checks', async () => {
+    expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
+    databaseUp = false;
+    const down = await app.inject({ url: '/readyz' });
+    databaseUp = true;
+    expect(down.statusCode).toBe(503);
+    expect(down.json().checks.db).toContain('connection refused');
+  });
+
+  it('exposes Prometheus metrics including request durations', async () => {
+    await app.inject({ url: '/healthz' });
+    const response = await app.inject({ url: '/metrics' });
+    expect(response.body).toContain('http_request_duration_seconds_bucket');
+    expect(response.body).toContain('service="probe"');
+  });
+
+  it('publishes an OpenAPI document generated from the zod schemas', async () => {
+    const document = (await app.inject({ url: '/openapi.json' })).json();
+    expect(document.paths['/things'].post.requestBody.content['application/json'].schema.required).toEqual(['title', 'price']);
+    expect(document.paths['/healthz']).toBeUndefined();
+  });
+});
