@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from './errors.js';
 
@@ -50,10 +50,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error, errorId }, 'unhandled error');
     return send(500, { code: 'internal_error', message: 'An unexpected error occurred', errorId });
   });
+}
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` } }),
-  );
+/** The JSON 404 for a path no route matches. */
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply
+    .status(404)
+    .send({ error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` } });
 }
 
 function issuePath(instancePath: string): string[] {

@@ -2,6 +2,8 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -12,7 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { installErrorHandler } from './error-handler.js';
+import { installErrorHandler, sendRouteNotFound } from './error-handler.js';
 import { installMetrics } from './metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
 
@@ -28,6 +30,8 @@ export interface HttpServerOptions {
   /** The gateway proxies long-lived keep-alive connections; it must cut them on close. */
   forceCloseConnections?: boolean;
   trustProxy?: boolean;
+  /** Replaces the JSON 404 for unmatched paths (the gateway falls back to the SPA). */
+  notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 export type HttpServer = FastifyInstance<
@@ -39,6 +43,13 @@ export type HttpServer = FastifyInstance<
 >;
 
 const READINESS_TIMEOUT_MS = 2_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Adds a dependency probe to `/readyz` (for dependencies created after the server). */
+    addReadinessCheck(name: string, check: ReadinessCheck): void;
+  }
+}
 
 /**
  * The one Fastify factory every service uses: zod schemas (validation, serialisation,
@@ -62,8 +73,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  app.setNotFoundHandler(options.notFoundHandler ?? sendRouteNotFound);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    // Which process answered: through the gateway this tells a service 404 from a gateway 404.
+    reply.header('x-served-by', options.name);
   });
 
   await app.register(fastifySwagger, {
@@ -79,11 +93,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     transform: jsonSchemaTransform,
   });
 
+  const readiness = new Map(Object.entries(options.readiness ?? {}));
+  app.decorate('addReadinessCheck', (name: string, check: ReadinessCheck) => {
+    readiness.set(name, check);
+  });
+
   installMetrics(app, options.name);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const results = await Promise.all(
-      Object.entries(options.readiness ?? {}).map(async ([name, check]) => {
+      [...readiness].map(async ([name, check]) => {
         try {
           await withTimeout(check(), READINESS_TIMEOUT_MS);
           return [name, 'ok'] as const;

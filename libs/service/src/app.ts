@@ -1,0 +1,43 @@
+import { authPlugin, createTokenVerifier, type TokenVerifier } from '@lockdrop/auth';
+import type { Migration } from '@lockdrop/db';
+import { createHttpServer, type HttpServer } from '@lockdrop/http';
+import { startInfrastructure, type Infrastructure } from './infrastructure.js';
+
+/** The part of a service's config (see `serviceEnv`) this factory reads. */
+interface ServiceConfig {
+  LOG_LEVEL: string;
+  DATABASE_URL: string;
+  NATS_URL: string;
+  BUS_NAMESPACE: string;
+  JWKS_URL: string;
+}
+
+export interface ServiceAppOptions {
+  name: string;
+  config: ServiceConfig;
+  migrations: Migration[];
+  /** Defaults to verifying against `config.JWKS_URL`; identity passes its own keys. */
+  verifier?: TokenVerifier;
+}
+
+/**
+ * The HTTP server plus infrastructure every domain service starts with: its migrated schema,
+ * the bus with the outbox relay, token verification, and readiness probes for each.
+ * Closing the app closes the infrastructure after in-flight requests finish.
+ */
+export async function createServiceApp(options: ServiceAppOptions): Promise<{ app: HttpServer; infra: Infrastructure }> {
+  const { config } = options;
+  const app = await createHttpServer({ name: options.name, logLevel: config.LOG_LEVEL });
+  const infra = await startInfrastructure({
+    name: options.name,
+    databaseUrl: config.DATABASE_URL,
+    natsUrl: config.NATS_URL,
+    busNamespace: config.BUS_NAMESPACE,
+    migrations: options.migrations,
+    logger: app.log,
+  });
+  app.addHook('onClose', () => infra.close());
+  for (const [name, check] of Object.entries(infra.readiness)) app.addReadinessCheck(name, check);
+  await app.register(authPlugin, { verifier: options.verifier ?? createTokenVerifier({ jwksUrl: config.JWKS_URL }) });
+  return { app, infra };
+}

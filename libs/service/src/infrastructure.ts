@@ -1,0 +1,53 @@
+import { busMigrations, connectBus, startOutboxRelay, type Bus, type Logger as BusLogger } from '@lockdrop/bus';
+import { createPool, ensureDatabase, migrate, pingDatabase, type Migration, type Pool } from '@lockdrop/db';
+import type { ReadinessCheck } from '@lockdrop/http';
+
+export interface InfrastructureOptions {
+  /** Service name; also its Postgres schema. */
+  name: string;
+  databaseUrl: string;
+  natsUrl: string;
+  busNamespace: string;
+  migrations: Migration[];
+  logger: BusLogger;
+}
+
+/** What a domain service runs on: its own schema, the bus, and the relay draining its outbox. */
+export interface Infrastructure {
+  pool: Pool;
+  bus: Bus;
+  readiness: Record<string, ReadinessCheck>;
+  /** Stops the relay, drains the bus, closes the pool — in that order, so nothing is lost. */
+  close(): Promise<void>;
+}
+
+export async function startInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
+  await ensureDatabase(options.databaseUrl);
+  const pool = createPool({ connectionString: options.databaseUrl, schema: options.name });
+  try {
+    await migrate(pool, options.name, [...busMigrations, ...options.migrations]);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const bus = await connectBus({
+    url: options.natsUrl,
+    namespace: options.busNamespace,
+    name: options.name,
+    logger: options.logger,
+  });
+  const relay = startOutboxRelay({ pool, bus, logger: options.logger });
+  return {
+    pool,
+    bus,
+    readiness: {
+      database: () => pingDatabase(pool),
+      nats: () => bus.ping(),
+    },
+    async close() {
+      await relay.stop();
+      await bus.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import fastifyHelmet from '@fastify/helmet';
+import fastifyProxy from '@fastify/http-proxy';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { AppError, REQUEST_ID_HEADER, createHttpServer, sendRouteNotFound, type HttpServer } from '@lockdrop/http';
+import { Redis } from 'ioredis';
+import { registerApiDocs } from './api-docs.js';
+import { installBodyLimits } from './body-limit.js';
+import type { GatewayConfig } from './config.js';
+import { routeTable, upstreamUrls } from './route-table.js';
+import { htmlFileFor, registerSpa } from './spa.js';
+
+const contentSecurityPolicy = {
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // React style attributes (progress bars, blur radius) need inline styles; scripts never.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    upgradeInsecureRequests: null,
+  },
+};
+
+/** The one public entry point: the SPA, the API routed by prefix, security headers, limits. */
+export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
+  const app = await createHttpServer({
+    name: 'gateway',
+    logLevel: config.LOG_LEVEL,
+    // Keep-alive proxy connections would otherwise hold `close()` open (stack notes #7).
+    forceCloseConnections: true,
+    trustProxy: config.TRUST_PROXY,
+    notFoundHandler: (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      const isPageRequest =
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        !pathname.startsWith('/api/') &&
+        !/\.[a-z0-9]+$/i.test(pathname);
+      if (!isPageRequest) return sendRouteNotFound(request, reply);
+      return reply.header('cache-control', 'no-cache').sendFile(htmlFileFor(config.WEB_DIST, pathname));
+    },
+  });
+
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: true });
+  redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
+  await redis.connect().catch((error) => app.log.error({ err: error }, 'redis unreachable at start'));
+  app.addReadinessCheck('redis', () => redis.ping());
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy,
+    crossOriginEmbedderPolicy: false,
+    // Preview images are fetched by chat apps building link previews.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    redis,
+    nameSpace: `${config.REDIS_KEY_PREFIX}rate:`,
+    timeWindow: 60_000,
+    // A Redis outage must not take the whole site down; limits resume when it returns.
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', 429, `Too many requests, please try again in ${context.after}`),
+  });
+
+  const byteLimitFor = (url: string) =>
+    routeTable.find((route) => url.startsWith(route.prefix))?.upload
+      ? config.UPLOAD_BODY_LIMIT_BYTES
+      : config.BODY_LIMIT_BYTES;
+  installBodyLimits(app, byteLimitFor);
+
+  const upstreams = upstreamUrls(config);
+  for (const route of routeTable) {
+    await app.register(fastifyProxy, {
+      upstream: upstreams[route.upstream],
+      prefix: route.prefix,
+      rewritePrefix: route.prefix,
+      config: {
+        rateLimit: {
+          max: route.sensitive ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_PER_MINUTE,
+          groupId: route.sensitive ? route.prefix : 'api',
+        },
+      },
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => ({
+          ...headers,
+          [REQUEST_ID_HEADER]: String(request.id),
+          'x-forwarded-for': request.ip,
+          'x-forwarded-host': request.headers.host ?? '',
+          'x-forwarded-proto': request.protocol,
+        }),
+        onError: (reply, { error }) => {
+          reply.log.warn({ err: error, upstream: route.upstream }, 'upstream unavailable');
+          void reply.status(502).send({
+            error: { code: 'service_unavailable', message: `The ${route.upstream} service is not reachable right now` },
+          });
+        },
+      },
+    });
+  }
+  // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.
+  await registerApiDocs(app, upstreams);
+  await registerSpa(app, config.WEB_DIST);
+
+  return app;
+}

@@ -1,0 +1,29 @@
+import { Transform } from 'node:stream';
+import { AppError } from '@lockdrop/http';
+import type { FastifyInstance } from 'fastify';
+
+const tooLarge = (limit: number) =>
+  new AppError('payload_too_large', 413, `Request body is larger than ${Math.floor(limit / (1024 * 1024)) || 1} MB`);
+
+/**
+ * The proxy streams bodies to services unparsed, so Fastify's own bodyLimit never applies.
+ * Refuse declared oversize bodies before a byte is forwarded, and cut undeclared (chunked)
+ * ones once they pass the limit.
+ */
+export function installBodyLimits(app: FastifyInstance, limitFor: (url: string) => number): void {
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const limit = limitFor(request.url);
+    const declared = Number(request.headers['content-length'] ?? Number.NaN);
+    if (declared > limit) throw tooLarge(limit);
+    let seen = 0;
+    return payload.pipe(
+      new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          seen += chunk.length;
+          if (seen > limit) callback(tooLarge(limit));
+          else callback(null, chunk);
+        },
+      }),
+    );
+  });
+}

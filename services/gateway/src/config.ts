@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { baseServiceEnv, env } from '@lockdrop/config';
+import { z } from 'zod';
+
+const defaultWebDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+export const configSchema = z.object({
+  ...baseServiceEnv,
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: env.port(8080),
+  REDIS_URL: env.redisUrl,
+  IDENTITY_URL: env.url('http://127.0.0.1:3001'),
+  CATALOG_URL: env.url('http://127.0.0.1:3002'),
+  PAYMENTS_URL: env.url('http://127.0.0.1:3003'),
+  DELIVERY_URL: env.url('http://127.0.0.1:3004'),
+  ANALYTICS_URL: env.url('http://127.0.0.1:3005'),
+  /** The built SPA (`npm run build -w web`). */
+  WEB_DIST: z.string().min(1).default(defaultWebDist),
+  /** Requests per minute per client IP across the API. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Stricter budget for sign-in/sign-up and checkout, which attackers hammer. */
+  SENSITIVE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** JSON/form bodies; uploads have their own, plan-based limit enforced by delivery. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  UPLOAD_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024 + 1024 * 1024),
+  TRUST_PROXY: env.boolean(false),
+  /** Prefix of the gateway's Redis keys; tests give each run its own. */
+  REDIS_KEY_PREFIX: z.string().min(1).default('lockdrop:gateway:'),
+});
+export type GatewayConfig = z.infer<typeof configSchema>;

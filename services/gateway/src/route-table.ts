@@ -1,0 +1,48 @@
+import type { GatewayConfig } from './config.js';
+
+export type Upstream = 'identity' | 'catalog' | 'payments' | 'delivery' | 'analytics';
+
+export interface ProxyRoute {
+  prefix: string;
+  upstream: Upstream;
+  /** Sign-in, sign-up, password reset and checkout get the stricter per-IP budget. */
+  sensitive?: boolean;
+  /** Multipart uploads stream through with the upload limit instead of the JSON one. */
+  upload?: boolean;
+}
+
+/** Which service owns which public path (ARCHITECTURE §2). The first matching prefix wins. */
+export const routeTable: ProxyRoute[] = [
+  { prefix: '/api/auth/sign-in', upstream: 'identity', sensitive: true },
+  { prefix: '/api/auth/sign-up', upstream: 'identity', sensitive: true },
+  { prefix: '/api/auth/forgot-password', upstream: 'identity', sensitive: true },
+  { prefix: '/api/auth/reset-password', upstream: 'identity', sensitive: true },
+  { prefix: '/api/auth', upstream: 'identity' },
+  { prefix: '/api/profile', upstream: 'identity' },
+  { prefix: '/api/contact', upstream: 'identity', sensitive: true },
+  { prefix: '/.well-known', upstream: 'identity' },
+  { prefix: '/dev/mailbox', upstream: 'identity' },
+  { prefix: '/api/products', upstream: 'catalog' },
+  { prefix: '/api/currencies', upstream: 'catalog' },
+  { prefix: '/api/exchange-rates', upstream: 'catalog' },
+  { prefix: '/api/uploads', upstream: 'delivery', upload: true },
+  { prefix: '/api/previews', upstream: 'delivery' },
+  { prefix: '/api/downloads', upstream: 'delivery' },
+  { prefix: '/dl', upstream: 'delivery' },
+  { prefix: '/api/checkout', upstream: 'payments', sensitive: true },
+  { prefix: '/api/webhooks', upstream: 'payments' },
+  { prefix: '/api/purchases', upstream: 'payments' },
+  { prefix: '/api/payouts', upstream: 'payments' },
+  { prefix: '/sandbox', upstream: 'payments' },
+  { prefix: '/api/analytics', upstream: 'analytics' },
+];
+
+export function upstreamUrls(config: GatewayConfig): Record<Upstream, string> {
+  return {
+    identity: config.IDENTITY_URL,
+    catalog: config.CATALOG_URL,
+    payments: config.PAYMENTS_URL,
+    delivery: config.DELIVERY_URL,
+    analytics: config.ANALYTICS_URL,
+  };
+}

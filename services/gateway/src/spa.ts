@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built SPA: content-hashed `/assets/*` cached forever, HTML always revalidated,
+ * prerendered public pages (`prerendered/<path>.html`) where the build made one, and
+ * `index.html` for every other client-side route.
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+  const root = path.resolve(webDist);
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    wildcard: true,
+    index: false,
+    cacheControl: false,
+    setHeaders(response, filePath) {
+      response.header(
+        'cache-control',
+        filePath.startsWith(path.join(root, 'assets') + path.sep) ? IMMUTABLE : REVALIDATE,
+      );
+    },
+  });
+}
+
+/** The HTML file for a client-side route, relative to the dist root. */
+export function htmlFileFor(root: string, pathname: string): string {
+  const name = pathname.replace(/^\/+|\/+$/g, '') || 'index';
+  if (/^[a-z0-9/-]+$/.test(name)) {
+    const prerendered = path.join('prerendered', `${name}.html`);
+    if (existsSync(path.join(root, prerendered))) return prerendered;
+  }
+  return 'index.html';
+}
