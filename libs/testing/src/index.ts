@@ -1,2 +1,3 @@
 export { createTestDatabase, type TestDatabase } from './database.js';
 export { testNamespace, testEnv } from './env.js';
+export { deleteStreams } from './streams.js';

@@ -1,0 +1,95 @@
+import type { DomainEvent } from '@lockdrop/contracts';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, headers } from '@nats-io/transport-node';
+import { busHeaders } from './headers.js';
+import { silentLogger, type Logger } from './logger.js';
+import { assertNamespace, eventSubject } from './naming.js';
+import { ensureStreams } from './streams.js';
+import { subscribe, type SubscribeOptions, type Subscription } from './subscription.js';
+
+export interface BusOptions {
+  url: string;
+  /** Prefix of every stream and subject: `lockdrop` in production, a random one per test file. */
+  namespace: string;
+  /** Connection name shown by the NATS server's monitoring, e.g. the service name. */
+  name: string;
+  logger?: Logger;
+}
+
+export interface Bus {
+  readonly namespace: string;
+  /** Publishes straight to JetStream. Services publish through the outbox; the relay calls this. */
+  publish(event: DomainEvent): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** For readiness probes: rejects when the server does not answer. */
+  ping(): Promise<void>;
+  /** Stops every subscription (letting in-flight messages finish), then drains the connection. */
+  close(): Promise<void>;
+}
+
+const PING_TIMEOUT_MS = 2_000;
+
+/** Connects, makes sure the namespace's streams exist, and returns the bus. */
+export async function connectBus({
+  url,
+  namespace,
+  name,
+  logger = silentLogger,
+}: BusOptions): Promise<Bus> {
+  assertNamespace(namespace);
+  // Reconnect forever: a NATS restart must not leave a running service deaf; readiness reports the outage.
+  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1 });
+  try {
+    const jsm = await jetstreamManager(nc);
+    await ensureStreams(jsm, namespace);
+    const js = jetstream(nc);
+    const subscriptions = new Set<Subscription>();
+
+    return {
+      namespace,
+      async publish(event) {
+        const hdrs = headers();
+        hdrs.set(busHeaders.correlationId, event.correlationId);
+        // The event id as Nats-Msg-Id: JetStream drops a re-publish of the same event in its duplicate window.
+        await js.publish(eventSubject(namespace, event.type), JSON.stringify(event), {
+          msgID: event.id,
+          headers: hdrs,
+        });
+      },
+      async subscribe(options) {
+        const subscription = await subscribe({ jsm, js, namespace, logger }, options);
+        const tracked: Subscription = {
+          async stop() {
+            subscriptions.delete(tracked);
+            await subscription.stop();
+          },
+        };
+        subscriptions.add(tracked);
+        return tracked;
+      },
+      async ping() {
+        if (nc.isClosed()) throw new Error('NATS connection is closed');
+        let timeout: NodeJS.Timeout | undefined;
+        // While reconnecting, a flush waits for the reconnect; a probe needs an answer now.
+        const expired = new Promise<never>((_, reject) => {
+          timeout = setTimeout(
+            () => reject(new Error('NATS did not answer a ping')),
+            PING_TIMEOUT_MS,
+          );
+        });
+        try {
+          await Promise.race([nc.flush(), expired]);
+        } finally {
+          clearTimeout(timeout);
+        }
+      },
+      async close() {
+        await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+        if (!nc.isClosed()) await nc.drain();
+      },
+    };
+  } catch (error) {
+    await nc.close();
+    throw error;
+  }
+}

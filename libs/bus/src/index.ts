@@ -1,0 +1,15 @@
+export { connectBus, type Bus, type BusOptions } from './connection.js';
+export { type SubscribeOptions, type Subscription } from './subscription.js';
+export { ensureStreams } from './streams.js';
+export { streamNames, eventSubject, deadLetterSubject, type EventFilter } from './naming.js';
+export { busHeaders } from './headers.js';
+export { busMigrations } from './migrations.js';
+export { enqueueEvent } from './outbox.js';
+export {
+  startOutboxRelay,
+  type EventPublisher,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+  type RelayOutcome,
+} from './outbox-relay.js';
+export { type Logger } from './logger.js';

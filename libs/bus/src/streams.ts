@@ -1,0 +1,42 @@
+import { JetStreamApiError, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import { streamNames } from './naming.js';
+
+// JSStreamNameExistErr: the stream exists with another configuration (an older deploy).
+const STREAM_EXISTS_WITH_OTHER_CONFIG = 10058;
+
+/** How long JetStream remembers a Nats-Msg-Id: a relay that re-publishes within it causes no duplicate. */
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+function streamConfigs(namespace: string): Array<Partial<StreamConfig> & { name: string }> {
+  const names = streamNames(namespace);
+  return [
+    {
+      name: names.events,
+      subjects: [`${namespace}.events.>`],
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    },
+    {
+      name: names.deadLetters,
+      subjects: [`${namespace}.dlq.>`],
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    },
+  ];
+}
+
+/**
+ * Creates the namespace's streams, or brings an existing one to the current configuration.
+ * Every replica calls this at start: adding an identical stream twice succeeds, so two
+ * processes racing here both end up with the same streams and neither fails.
+ */
+export async function ensureStreams(jsm: JetStreamManager, namespace: string): Promise<void> {
+  for (const config of streamConfigs(namespace)) {
+    try {
+      await jsm.streams.add(config);
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError) || error.code !== STREAM_EXISTS_WITH_OTHER_CONFIG)
+        throw error;
+      await jsm.streams.update(config.name, config);
+    }
+  }
+}

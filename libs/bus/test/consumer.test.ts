@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import type { DomainEvent } from '@lockdrop/contracts';
+import { headers } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { busHeaders, deadLetterSubject, eventSubject, streamNames } from '../src/index.js';
+import {
+  createHarness,
+  makeProductEvent,
+  makePurchasePaid,
+  storedMessages,
+  waitFor,
+  type Harness,
+} from './support.js';
+
+// A side table the handlers write to; no unique constraint, so a repeated effect would show.
+const effectsMigration = {
+  id: '0001_test_effects',
+  sql: 'CREATE TABLE effects (consumer text NOT NULL, event_id uuid NOT NULL, type text NOT NULL)',
+};
+
+describe('idempotent consumer', () => {
+  let harness: Harness;
+  let streams: { events: string; deadLetters: string };
+
+  beforeAll(async () => {
+    harness = await createHarness([effectsMigration]);
+    streams = streamNames(harness.namespace);
+  });
+  afterAll(() => harness.teardown());
+
+  const effectsOf = async (consumer: string, eventId: string): Promise<number> => {
+    const { rowCount } = await harness.pool.query(
+      'SELECT 1 FROM effects WHERE consumer = $1 AND event_id = $2',
+      [consumer, eventId],
+    );
+    return rowCount ?? 0;
+  };
+
+  /** Publishes like a second relay would after the duplicate window: same event, new Nats-Msg-Id. */
+  const publishCopy = async (event: DomainEvent): Promise<number> => {
+    const hdrs = headers();
+    hdrs.set(busHeaders.correlationId, event.correlationId);
+    const ack = await harness.js.publish(
+      eventSubject(harness.namespace, event.type),
+      JSON.stringify(event),
+      {
+        msgID: randomUUID(),
+        headers: hdrs,
+      },
+    );
+    return ack.seq;
+  };
+
+  /** Resolves once the durable consumer has settled (acked or termed) everything up to `seq`. */
+  const settledThrough = (durable: string, seq: number) =>
+    waitFor(
+      () => harness.jsm.consumers.info(streams.events, durable),
+      (info) => info.ack_floor.stream_seq >= seq,
+    );
+
+  const deadLetters = (consumer: string) =>
+    storedMessages(
+      harness.js,
+      harness.jsm,
+      streams.deadLetters,
+      deadLetterSubject(harness.namespace, consumer),
+    );
+
+  it('has exactly one effect when the same event is delivered twice', async () => {
+    const consumer = 'test.entitlements';
+    const subscription = await harness.bus.subscribe({
+      consumer,
+      filter: 'purchase.paid',
+      pool: harness.pool,
+      handler: async (event, tx) => {
+        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
+          consumer,
+          event.id,
+          event.type,
+        ]);
+      },
+    });
+    try {
+      const event = makePurchasePaid();
+      await publishCopy(event);
+      const lastSeq = await publishCopy(event);
+      await settledThrough('test_entitlements', lastSeq);
+      expect(await effectsOf(consumer, event.id)).toBe(1);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('rolls back a failed attempt and keeps only the retry’s effect', async () => {
+    const consumer = 'test.flaky';
+    const attempts = new Map<string, number>();
+    const subscription = await harness.bus.subscribe({
+      consumer,
+      filter: 'purchase.paid',
+      pool: harness.pool,
+      backoffMs: [50],
+      handler: async (event, tx) => {
+        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
+          consumer,
+          event.id,
+          event.type,
+        ]);
+        const attempt = (attempts.get(event.id) ?? 0) + 1;
+        attempts.set(event.id, attempt);
+        if (attempt === 1) throw new Error('ledger briefly unavailable');
+      },
+    });
+    try {
+      const event = makePurchasePaid();
+      const seq = await publishCopy(event);
+      await settledThrough('test_flaky', seq);
+      expect(attempts.get(event.id)).toBe(2);
+      expect(await effectsOf(consumer, event.id)).toBe(1);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('dead-letters an event whose handler keeps failing, after maxDeliver attempts, with the reason', async () => {
+    const consumer = 'test.always_fails';
+    const event = makePurchasePaid();
+    let calls = 0;
+    const subscription = await harness.bus.subscribe({
+      consumer,
+      filter: 'purchase.paid',
+      pool: harness.pool,
+      maxDeliver: 3,
+      backoffMs: [50, 50],
+      handler: async (delivered) => {
+        // The consumer also replays earlier tests' events; count only this test's.
+        if (delivered.id === event.id) calls += 1;
+        throw new Error('seller account is frozen');
+      },
+    });
+    try {
+      await harness.bus.publish(event);
+      const [dead] = await waitFor(
+        async () =>
+          (await deadLetters(consumer)).filter((msg) => msg.json<{ id: string }>().id === event.id),
+        (found) => found.length > 0,
+      );
+      expect(dead!.headers?.get(busHeaders.deadLetterReason)).toBe('seller account is frozen');
+      expect(dead!.headers?.get(busHeaders.deadLetterDeliveries)).toBe('3');
+      expect(dead!.headers?.get(busHeaders.deadLetterSubject)).toBe(
+        eventSubject(harness.namespace, 'purchase.paid'),
+      );
+      expect(dead!.headers?.get(busHeaders.correlationId)).toBe(event.correlationId);
+      expect(dead!.json()).toEqual(event);
+      expect(await effectsOf(consumer, event.id)).toBe(0);
+    } finally {
+      await subscription.stop();
+    }
+    // Terminated, not left to redeliver: the failing handler ran exactly maxDeliver times in all.
+    expect(calls).toBe(3);
+  });
+
+  it('dead-letters a malformed message at once, without calling the handler', async () => {
+    const consumer = 'test.downloads';
+    let calls = 0;
+    const subscription = await harness.bus.subscribe({
+      consumer,
+      filter: 'download.completed',
+      pool: harness.pool,
+      handler: async () => {
+        calls += 1;
+      },
+    });
+    try {
+      const subject = eventSubject(harness.namespace, 'download.completed');
+      await harness.js.publish(subject, 'this is not json {', { msgID: randomUUID() });
+      await harness.js.publish(
+        subject,
+        JSON.stringify({ id: randomUUID(), type: 'download.completed', data: {} }),
+        {
+          msgID: randomUUID(),
+        },
+      );
+      const dead = await waitFor(
+        () => deadLetters(consumer),
+        (found) => found.length === 2,
+      );
+      for (const msg of dead) {
+        expect(msg.headers?.get(busHeaders.deadLetterReason)).toMatch(/^invalid event: /);
+        expect(msg.headers?.get(busHeaders.deadLetterDeliveries)).toBe('1');
+      }
+      expect(dead[0]!.string()).toBe('this is not json {');
+      expect(calls).toBe(0);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('maps a prefix filter to every event type under it', async () => {
+    const consumer = 'test.catalog_mirror';
+    const subscription = await harness.bus.subscribe({
+      consumer,
+      filter: 'product.*',
+      pool: harness.pool,
+      handler: async (event, tx) => {
+        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
+          consumer,
+          event.id,
+          event.type,
+        ]);
+      },
+    });
+    try {
+      const created = makeProductEvent('product.created');
+      const updated = makeProductEvent('product.updated');
+      await harness.bus.publish(created);
+      await harness.bus.publish(updated);
+      await harness.bus.publish(makePurchasePaid());
+      await waitFor(
+        async () =>
+          (
+            await harness.pool.query<{ type: string }>(
+              'SELECT type FROM effects WHERE consumer = $1 ORDER BY type',
+              [consumer],
+            )
+          ).rows,
+        (rows) => rows.length >= 2,
+      );
+      const info = await harness.jsm.consumers.info(streams.events, 'test_catalog_mirror');
+      expect(info.config.filter_subject).toBe(`${harness.namespace}.events.product.>`);
+      const { rows } = await harness.pool.query<{ type: string }>(
+        'SELECT type FROM effects WHERE consumer = $1 ORDER BY type',
+        [consumer],
+      );
+      expect(rows.map((row) => row.type)).toEqual(['product.created', 'product.updated']);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('lets the message being handled finish when stopped', async () => {
+    const consumer = 'test.slow';
+    const event = makePurchasePaid();
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+    const subscription = await harness.bus.subscribe({
+      consumer,
+      filter: 'purchase.paid',
+      pool: harness.pool,
+      handler: async (delivered, tx) => {
+        if (delivered.id !== event.id) return;
+        entered();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
+          consumer,
+          event.id,
+          event.type,
+        ]);
+      },
+    });
+    const seq = await publishCopy(event);
+    await handlerEntered;
+    await subscription.stop();
+    expect(await effectsOf(consumer, event.id)).toBe(1);
+    await settledThrough('test_slow', seq);
+  });
+});
