@@ -89,6 +89,8 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
           groupId: route.sensitive ? route.prefix : 'api',
         },
       },
+      // The gateway logs each request once itself; reply-from would add two lines per hop.
+      disableRequestLogging: true,
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => ({
           ...headers,

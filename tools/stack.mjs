@@ -1,0 +1,170 @@
+// Starts the whole back end as separate processes (what `npm start` and the e2e run use):
+// checks that PostgreSQL, Redis and NATS answer, builds what is stale, spawns every service
+// and the gateway with prefixed readable logs, and waits until each reports ready.
+import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatLogLine } from './log-format.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const SERVICES = ['identity', 'catalog', 'payments', 'delivery', 'analytics', 'worker'];
+const BASE_PORTS = { identity: 1, catalog: 2, payments: 3, delivery: 4, analytics: 5, worker: 6 };
+
+const dependencies = [
+  {
+    name: 'PostgreSQL',
+    envVar: 'DATABASE_URL',
+    fallback: 'postgres://postgres@127.0.0.1:5432/lockdrop',
+    howToStart: "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+  },
+  {
+    name: 'Redis',
+    envVar: 'REDIS_URL',
+    fallback: 'redis://127.0.0.1:6379',
+    howToStart: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379',
+  },
+  {
+    name: 'NATS',
+    envVar: 'NATS_URL',
+    fallback: 'nats://127.0.0.1:4222',
+    howToStart: 'nats-server -js -a 127.0.0.1 -p 4222 &',
+  },
+];
+
+function canConnect(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.setTimeout(1500, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/** Returns a one-line explanation for the first unreachable dependency, or null. */
+export async function checkDependencies(env) {
+  for (const dependency of dependencies) {
+    const url = env[dependency.envVar] ?? dependency.fallback;
+    if (!(await canConnect(url))) {
+      return `${dependency.name} is not reachable at ${url} — start it (${dependency.howToStart}) or set ${dependency.envVar}.`;
+    }
+  }
+  return null;
+}
+
+/** Builds every project whose inputs changed (Nx cache makes an up-to-date build take seconds). */
+export function buildStale() {
+  const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+  if (result.status !== 0) throw new Error('build failed');
+}
+
+/** Ports: gateway on `gatewayPort`, services on `servicePortBase + n` (3001… by default). */
+export function stackLayout({ gatewayPort = 8080, servicePortBase = 3000 } = {}) {
+  const ports = Object.fromEntries(SERVICES.map((name) => [name, servicePortBase + BASE_PORTS[name]]));
+  const url = (name) => `http://127.0.0.1:${ports[name]}`;
+  const shared = { JWKS_URL: `${url('identity')}/.well-known/jwks.json`, PUBLIC_URL: `http://localhost:${gatewayPort}` };
+  const processes = SERVICES.map((name) => ({ name, port: ports[name], env: { ...shared, PORT: String(ports[name]) } }));
+  processes.push({
+    name: 'gateway',
+    port: gatewayPort,
+    env: {
+      ...shared,
+      PORT: String(gatewayPort),
+      IDENTITY_URL: url('identity'),
+      CATALOG_URL: url('catalog'),
+      PAYMENTS_URL: url('payments'),
+      DELIVERY_URL: url('delivery'),
+      ANALYTICS_URL: url('analytics'),
+    },
+  });
+  return processes;
+}
+
+const COLORS = [36, 35, 33, 32, 34, 31, 96];
+
+/**
+ * Spawns every process of `layout` with `env`, prefixes and formats their logs, and resolves
+ * once all report ready. The returned `stop()` sends SIGTERM and waits for every exit.
+ */
+export async function startStack({ env, layout, logLevel = 'info', readyTimeoutMs = 90_000, onUnexpectedExit }) {
+  const width = Math.max(...layout.map((entry) => entry.name.length));
+  const children = layout.map((entry, index) => {
+    const label = `\x1b[${COLORS[index % COLORS.length]}m${entry.name.padEnd(width)}\x1b[0m │`;
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'services', entry.name, 'dist', 'main.js')], {
+      cwd: root,
+      env: { ...process.env, ...env, ...entry.env, LOG_LEVEL: env.LOG_LEVEL ?? logLevel, NODE_ENV: env.NODE_ENV ?? 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      let buffered = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        buffered += chunk;
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) process.stdout.write(`${label} ${formatLogLine(line)}\n`);
+      });
+    }
+    child.on('exit', (code, signal) => {
+      child.exited = true;
+      if (!stopping) {
+        process.stdout.write(`${label} exited (${signal ?? `code ${code}`})\n`);
+        onUnexpectedExit?.(entry.name);
+      }
+    });
+    return { entry, child };
+  });
+
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise((resolve) => {
+            if (child.exited || child.exitCode !== null) return resolve();
+            const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+            child.once('exit', () => {
+              clearTimeout(force);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+
+  const deadline = Date.now() + readyTimeoutMs;
+  try {
+    await Promise.all(
+      children.map(async ({ entry, child }) => {
+        for (;;) {
+          if (child.exitCode !== null || child.exited) throw new Error(`${entry.name} exited during start-up`);
+          if (Date.now() > deadline) throw new Error(`${entry.name} was not ready within ${readyTimeoutMs / 1000} s`);
+          try {
+            const response = await fetch(`http://127.0.0.1:${entry.port}/readyz`, { signal: AbortSignal.timeout(2_000) });
+            if (response.ok) return;
+          } catch {
+            // not listening yet
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }),
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+}

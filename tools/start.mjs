@@ -1,0 +1,40 @@
+// `npm start`: the whole stack on http://localhost:8080 (see README for configuration).
+import { buildStale, checkDependencies, stackLayout, startStack } from './stack.mjs';
+
+const problem = await checkDependencies(process.env);
+if (problem) {
+  console.error(problem);
+  process.exit(1);
+}
+
+buildStale();
+
+const gatewayPort = Number(process.env.PORT ?? 8080);
+let stack;
+try {
+  stack = await startStack({
+    env: process.env,
+    layout: stackLayout({ gatewayPort }),
+    onUnexpectedExit: async (name) => {
+      console.error(`${name} stopped unexpectedly; shutting the stack down.`);
+      await stack?.stop();
+      process.exit(1);
+    },
+  });
+} catch (error) {
+  console.error(`Could not start Lockdrop: ${error.message}`);
+  process.exit(1);
+}
+
+console.log(`\n  Lockdrop is running at http://localhost:${gatewayPort}  (Ctrl-C to stop)\n`);
+
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping Lockdrop…');
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
