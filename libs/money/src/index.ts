@@ -1,0 +1,4 @@
+export { currencyExponent, normalizeCurrency } from './currency.js';
+export { toMinor, minorToDecimalString } from './amount.js';
+export { formatMoney } from './format.js';
+export { convertMinor, exchangeRatio, type Conversion, type ExchangeRate } from './convert.js';

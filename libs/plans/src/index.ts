@@ -1,0 +1,11 @@
+export { PLANS, PLAN_IDS, DEFAULT_PROCESSOR_FEE_BPS, isPlanId, planById, type Plan, type PlanId, type AnalyticsTier } from './plans.js';
+export {
+  bpsOfMinor,
+  platformFeeMinor,
+  processorFeeMinor,
+  earningsBreakdown,
+  nominalKeptBps,
+  yearlySavingsPercent,
+  type EarningsBreakdown,
+} from './fees.js';
+export { formatBps, formatFileSize, formatUploads, planFeatureLines } from './format.js';

@@ -1,0 +1,81 @@
+import { Navigate, matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
+import { PublicLayout } from '@/components/layouts/public-layout';
+import { paths } from '@/config/paths';
+import { lazyPage, type LazyPage } from '@/lib/lazy-page';
+
+const Landing = lazyPage(() => import('./routes/landing'));
+const Features = lazyPage(() => import('./routes/features'));
+const Pricing = lazyPage(() => import('./routes/pricing'));
+const BrandPricing = lazyPage(() => import('./routes/brand-pricing'));
+const Founder = lazyPage(() => import('./routes/founder'));
+const Contact = lazyPage(() => import('./routes/contact'));
+const Terms = lazyPage(() => import('./routes/terms'));
+const Privacy = lazyPage(() => import('./routes/privacy'));
+const Refund = lazyPage(() => import('./routes/refund'));
+const NotFound = lazyPage(() => import('./routes/not-found'));
+const Placeholder = lazyPage(() => import('./routes/placeholder'));
+
+interface RouteHandle {
+  page: LazyPage<never>;
+}
+
+function page<P extends object>(path: string, Page: LazyPage<P>, props: P): RouteObject {
+  return { path, element: <Page {...props} />, handle: { page: Page } satisfies RouteHandle };
+}
+
+/** A screen another issue delivers; the label names that issue. */
+const placeholder = (path: string, title: string, owner: string) => page(path, Placeholder, { title, owner });
+
+export const routes: RouteObject[] = [
+  {
+    element: <PublicLayout />,
+    children: [
+      page(paths.home.path, Landing, {}),
+      page(paths.brandHome.path, Landing, {}),
+      page(paths.legacyHome.path, Landing, {}),
+      page(paths.features.path, Features, {}),
+      page(paths.pricing.path, Pricing, {}),
+      page(paths.brandPricing.path, BrandPricing, {}),
+      page(paths.founder.path, Founder, {}),
+      page(paths.contact.path, Contact, {}),
+      page(paths.terms.path, Terms, {}),
+      page(paths.privacy.path, Privacy, {}),
+      page(paths.refund.path, Refund, {}),
+
+      placeholder(paths.auth.login.path, 'Log in', 'Authentication'),
+      placeholder(paths.auth.signup.path, 'Sign up', 'Authentication'),
+      placeholder(paths.auth.brandLogin.path, 'Log in', 'Authentication'),
+      placeholder(paths.auth.brandSignup.path, 'Sign up', 'Authentication'),
+      placeholder(paths.auth.forgotPassword.path, 'Reset your password', 'Authentication'),
+
+      placeholder(paths.dashboard.root.path, 'Dashboard', 'Seller dashboard'),
+      placeholder(paths.dashboard.deliveries.path, 'Deliveries', 'Seller dashboard'),
+      placeholder(paths.dashboard.payments.path, 'Payments', 'Seller dashboard'),
+      placeholder(paths.dashboard.analytics.path, 'Analytics', 'Seller dashboard'),
+      placeholder(paths.dashboard.settings.path, 'Dashboard settings', 'Seller dashboard'),
+      placeholder(paths.dashboard.brand.path, 'Creator dashboard', 'Seller dashboard'),
+
+      placeholder(paths.products.create.path, 'Create product', 'Create product'),
+      { path: paths.products.createLegacy.path, element: <Navigate to={paths.products.create.getHref()} replace /> },
+      placeholder(paths.products.mine.path, 'My products', 'My products'),
+      placeholder(paths.products.detail.path, 'Product', 'Product page and checkout'),
+      placeholder(paths.purchases.path, 'Your Purchases', 'Purchases and downloads'),
+      placeholder(paths.payment.success.path, 'Payment Successful!', 'Payment pages'),
+      placeholder(paths.payment.cancel.path, 'Payment canceled', 'Payment pages'),
+      placeholder(paths.onboarding.path, 'Onboarding', 'Onboarding'),
+      placeholder(paths.settings.path, 'Settings', 'Account settings'),
+
+      page('*', NotFound, {}),
+    ],
+  },
+];
+
+export function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/** Loads the code of the page at `pathname`, so hydration can render it synchronously. */
+export async function preloadRoute(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(matches.map((match) => (match.route.handle as RouteHandle | undefined)?.page.preload()));
+}

@@ -1,0 +1,55 @@
+/** Every route of the app (spec §2; {brand} = lockdrop). Components link through these. */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  brandHome: { path: '/lockdrop', getHref: () => '/lockdrop' },
+  legacyHome: { path: '/home', getHref: () => '/home' },
+  features: { path: '/features', getHref: () => '/features' },
+  pricing: { path: '/pricing', getHref: () => '/pricing' },
+  brandPricing: { path: '/lockdrop/pricing', getHref: () => '/lockdrop/pricing' },
+  founder: { path: '/founder', getHref: () => '/founder' },
+  contact: { path: '/contact', getHref: () => '/contact' },
+  terms: { path: '/terms', getHref: () => '/terms' },
+  privacy: { path: '/privacy', getHref: () => '/privacy' },
+  refund: { path: '/refund', getHref: () => '/refund' },
+
+  auth: {
+    login: { path: '/login', getHref: () => '/login' },
+    signup: { path: '/signup', getHref: () => '/signup' },
+    brandLogin: { path: '/lockdrop/login', getHref: () => '/lockdrop/login' },
+    brandSignup: { path: '/lockdrop/signup', getHref: () => '/lockdrop/signup' },
+    forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+  },
+
+  dashboard: {
+    root: { path: '/dashboard', getHref: () => '/dashboard' },
+    deliveries: { path: '/dashboard/deliveries', getHref: () => '/dashboard/deliveries' },
+    payments: { path: '/dashboard/payments', getHref: () => '/dashboard/payments' },
+    analytics: { path: '/dashboard/analytics', getHref: () => '/dashboard/analytics' },
+    settings: { path: '/dashboard/settings', getHref: () => '/dashboard/settings' },
+    brand: { path: '/lockdrop/dashboard', getHref: () => '/lockdrop/dashboard' },
+  },
+
+  products: {
+    create: { path: '/create-product', getHref: () => '/create-product' },
+    /** Old link target: redirects to create. */
+    createLegacy: { path: '/products/new', getHref: () => '/products/new' },
+    mine: { path: '/my-products', getHref: () => '/my-products' },
+    detail: { path: '/product/:id', getHref: (id: string) => `/product/${encodeURIComponent(id)}` },
+  },
+
+  purchases: { path: '/purchases', getHref: () => '/purchases' },
+  payment: {
+    success: { path: '/payment/success', getHref: () => '/payment/success' },
+    cancel: { path: '/payment/cancel', getHref: () => '/payment/cancel' },
+  },
+  onboarding: { path: '/onboarding', getHref: () => '/onboarding' },
+  settings: { path: '/settings', getHref: () => '/settings' },
+
+  /** Landing-page sections the footer links to. */
+  sections: {
+    features: { getHref: () => '/#features' },
+    security: { getHref: () => '/#security' },
+    docs: { getHref: () => '/#docs' },
+    status: { getHref: () => '/#status' },
+  },
+} as const;

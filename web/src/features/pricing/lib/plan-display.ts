@@ -1,0 +1,18 @@
+import { formatMoney } from '@lockdrop/money';
+import { PLANS, yearlySavingsPercent, type Plan } from '@lockdrop/plans';
+
+export type Billing = 'monthly' | 'yearly';
+
+export function planPrice(plan: Plan, billing: Billing): string {
+  return formatMoney(billing === 'monthly' ? plan.monthlyPriceMinor : plan.yearlyPriceMinor, plan.currency);
+}
+
+/** The saving advertised on the yearly toggle, computed from the table ("save 17%"). */
+export const yearlySavings = Math.max(...PLANS.map(yearlySavingsPercent));
+
+export const planTaglines: Record<Plan['id'], string> = {
+  free: 'Everything you need to make your first sales.',
+  starter: 'For creators selling every week.',
+  pro: 'For professionals building a brand.',
+  business: 'For agencies and teams selling at scale.',
+};
