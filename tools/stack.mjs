@@ -103,7 +103,7 @@ export async function startStack({ env, layout, logLevel = 'info', readyTimeoutM
     const label = `\x1b[${COLORS[index % COLORS.length]}m${entry.name.padEnd(width)}\x1b[0m │`;
     const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'services', entry.name, 'dist', 'main.js')], {
       cwd: root,
-      env: { ...process.env, ...env, ...entry.env, LOG_LEVEL: env.LOG_LEVEL ?? logLevel, NODE_ENV: env.NODE_ENV ?? 'production' },
+      env: { ...process.env, ...env, ...entry.env, LOG_LEVEL: env.LOG_LEVEL ?? logLevel, NODE_ENV: env.NODE_ENV ?? 'development' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [child.stdout, child.stderr]) {
