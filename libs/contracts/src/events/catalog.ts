@@ -1,14 +1,25 @@
 import { z } from 'zod';
 import { currencySchema } from '../shared.js';
 
+/** Everything other services keep of a product: payments prices checkouts, delivery renders previews. */
 const productSnapshot = z.object({
   productId: z.uuid(),
   ownerId: z.uuid(),
   title: z.string(),
-  priceMinor: z.number().int().nonnegative(),
+  description: z.string().nullable(),
+  priceMinor: z.number().int().positive(),
   currency: currencySchema,
+  pricing: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('one_time') }),
+    z.object({ type: z.literal('recurring'), interval: z.enum(['monthly', 'yearly']) }),
+  ]),
   status: z.enum(['draft', 'published']),
-  fileId: z.uuid().nullable(),
+  fileId: z.uuid(),
+  fileName: z.string(),
+  fileSizeBytes: z.number().int().nonnegative(),
+  previewEnabled: z.boolean(),
+  /** 0–100, step 5 (ARCHITECTURE §4: the one blur scale). */
+  previewBlurPercentage: z.number().int().min(0).max(100).multipleOf(5),
 });
 
 export const catalogEvents = {
@@ -16,6 +27,7 @@ export const catalogEvents = {
   'product.updated': { version: 1, schema: productSnapshot },
   'product.published': { version: 1, schema: productSnapshot },
   'product.unpublished': { version: 1, schema: productSnapshot },
+  'product.deleted': { version: 1, schema: z.object({ productId: z.uuid(), ownerId: z.uuid() }) },
   'product.viewed': {
     version: 1,
     schema: z.object({
