@@ -1,0 +1,111 @@
+import { withTransaction, type Migration, type Pool, type Queryable } from '@lockdrop/db';
+import type { Mailer, MailMessage } from './mailer.js';
+
+/**
+ * The mail outbox lives in the sending service's own schema (run these with its migrations):
+ * an e-mail is queued in the same transaction as the change that causes it (the token it
+ * carries), so a committed token always gets its e-mail and a rolled-back one never does.
+ */
+export const mailOutboxMigrations: Migration[] = [
+  {
+    id: '0000_mail_01_outbox',
+    sql: `
+      CREATE TABLE mail_outbox (
+        id bigserial PRIMARY KEY,
+        message jsonb NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        last_error text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at);
+    `,
+  },
+];
+
+export async function enqueueMail(tx: Queryable, message: MailMessage): Promise<void> {
+  await tx.query('INSERT INTO mail_outbox (message) VALUES ($1)', [JSON.stringify(message)]);
+}
+
+interface Logger {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface MailRelay {
+  /** Starts a pass now instead of at the next poll (call after committing a queued e-mail). */
+  wake(): void;
+  /** Delivers every due message once; the background loop calls this too. */
+  deliverDue(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const BATCH_SIZE = 20;
+const MAX_ATTEMPTS = 8;
+const POLL_MS = 2_000;
+
+/**
+ * Sends queued e-mails and deletes each once the mailer accepted it, so links with raw tokens
+ * do not stay at rest. Rows are claimed FOR UPDATE SKIP LOCKED so replicas never send one
+ * twice at the same time; a crash between send and delete re-sends (at-least-once, which is
+ * right for e-mail). Failures back off exponentially and stop after MAX_ATTEMPTS, kept for
+ * inspection with their last error.
+ */
+export function startMailRelay({ pool, mailer, logger }: { pool: Pool; mailer: Mailer; logger: Logger }): MailRelay {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const deliverDue = () =>
+    withTransaction(pool, async (tx) => {
+      const { rows } = await tx.query<{ id: string; message: MailMessage; attempts: number }>(
+        `SELECT id, message, attempts FROM mail_outbox
+         WHERE next_attempt_at <= now() AND attempts < $1
+         ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [MAX_ATTEMPTS, BATCH_SIZE],
+      );
+      let sent = 0;
+      for (const row of rows) {
+        try {
+          await mailer.send(row.message);
+          await tx.query('DELETE FROM mail_outbox WHERE id = $1', [row.id]);
+          sent += 1;
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          const log = row.attempts + 1 >= MAX_ATTEMPTS ? logger.error : logger.warn;
+          log.call(logger, { mailId: row.id, to: row.message.to, err: reason }, 'e-mail not sent');
+          await tx.query(
+            `UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2,
+               next_attempt_at = now() + make_interval(secs => power(2, attempts + 1) * 5)
+             WHERE id = $1`,
+            [row.id, reason],
+          );
+        }
+      }
+      return sent;
+    });
+
+  const pass = () => {
+    clearTimeout(timer);
+    running = running
+      .then(deliverDue)
+      .catch((error: unknown) => logger.error({ err: error instanceof Error ? error.message : error }, 'mail relay pass failed'))
+      .finally(() => {
+        clearTimeout(timer);
+        if (!stopped) timer = setTimeout(pass, POLL_MS);
+      });
+  };
+  pass();
+
+  return {
+    wake: () => {
+      if (!stopped) pass();
+    },
+    deliverDue,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

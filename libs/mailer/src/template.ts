@@ -1,0 +1,54 @@
+import { escapeHtml } from './html.js';
+
+export interface EmailContent {
+  subject: string;
+  heading: string;
+  paragraphs: string[];
+  /** The one button of the message; its URL is also written out for plain-text readers. */
+  action?: { label: string; url: string };
+  /** Smaller print under the button, e.g. why the reader got this e-mail. */
+  footnote?: string;
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const BRAND = 'Lockdrop';
+const SIGNATURE = 'Lockdrop · Sell files behind a secure payment link · Lagos, Nigeria';
+
+/** The same message as plain text and as branded HTML (inline styles only: mail clients drop the rest). */
+export function renderEmail(content: EmailContent): RenderedEmail {
+  const text = [
+    content.heading,
+    '',
+    ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...(content.action ? [`${content.action.label}: ${content.action.url}`, ''] : []),
+    ...(content.footnote ? [content.footnote, ''] : []),
+    '—',
+    SIGNATURE,
+  ].join('\n');
+
+  const button = content.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:#4f46e5;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600;display:inline-block">${escapeHtml(content.action.label)}</a></p>
+<p style="font-size:13px;color:#6b7280">Or paste this link into your browser:<br><a href="${escapeHtml(content.action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(content.action.url)}</a></p>`
+    : '';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(content.subject)}</title></head>
+<body style="margin:0;padding:0;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111827">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 0"><tr><td align="center">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;overflow:hidden">
+<tr><td style="background:#111827;padding:16px 24px;color:#ffffff;font-size:20px;font-weight:700">🔒 ${BRAND}</td></tr>
+<tr><td style="padding:24px">
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(content.heading)}</h1>
+${content.paragraphs.map((paragraph) => `<p style="font-size:15px;line-height:1.5;margin:0 0 12px">${escapeHtml(paragraph)}</p>`).join('\n')}
+${button}
+${content.footnote ? `<p style="font-size:13px;color:#6b7280;margin-top:24px">${escapeHtml(content.footnote)}</p>` : ''}
+</td></tr>
+<tr><td style="padding:16px 24px;background:#f9fafb;font-size:12px;color:#6b7280">${escapeHtml(SIGNATURE)}</td></tr>
+</table></td></tr></table>
+</body></html>`;
+  return { subject: content.subject, text, html };
+}
