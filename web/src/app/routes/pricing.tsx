@@ -19,8 +19,11 @@ export default function PricingRoute() {
           <BillingToggle billing={billing} onChange={setBilling} />
         </div>
       </PageHeader>
-      <section aria-label="Plans" className="bg-white py-16">
+      <section aria-labelledby="plans-title" className="bg-white py-16">
         <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
+          <h2 id="plans-title" className="sr-only">
+            Plans
+          </h2>
           <PlanGrid billing={billing} />
           <ProcessorFeeNote />
         </div>

@@ -10,7 +10,7 @@ import { site } from '@/config/site';
 
 function FeeTable() {
   return (
-    <div className="mt-6 overflow-x-auto rounded-xl ring-1 ring-slate-200">
+    <div role="region" aria-label="Plan fees table" tabIndex={0} className="relative mt-6 overflow-x-auto rounded-xl ring-1 ring-slate-200">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Plan prices and platform fees</caption>
         <thead className="bg-slate-50 text-slate-900">

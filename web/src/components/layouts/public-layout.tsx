@@ -7,9 +7,20 @@ import { Header } from './header';
 function ScrollManager() {
   const { pathname, hash } = useLocation();
   useEffect(() => {
-    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
-    if (target) target.scrollIntoView();
-    else window.scrollTo(0, 0);
+    if (!hash) {
+      window.scrollTo(0, 0);
+      return;
+    }
+    // The section may belong to a page whose code is still loading: look again on later frames.
+    let frame = 0;
+    let attempts = 120;
+    const scrollToSection = () => {
+      const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+      if (target) target.scrollIntoView();
+      else if (attempts-- > 0) frame = requestAnimationFrame(scrollToSection);
+    };
+    scrollToSection();
+    return () => cancelAnimationFrame(frame);
   }, [pathname, hash]);
   return null;
 }

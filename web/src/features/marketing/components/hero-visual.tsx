@@ -38,12 +38,12 @@ export function HeroVisual() {
             </div>
           </div>
           <div className="mt-5 space-y-2.5">
-            <div className="h-10 rounded-lg bg-white px-3 text-sm leading-10 text-slate-400 ring-1 ring-slate-200">you@example.com</div>
+            <div className="h-10 rounded-lg bg-white px-3 text-sm leading-10 text-slate-500 ring-1 ring-slate-200">you@example.com</div>
             <div className="h-10 rounded-lg bg-indigo-600 text-center text-sm leading-10 font-semibold text-white">Pay to unlock</div>
           </div>
         </div>
       </div>
-      <div className="absolute -bottom-6 -left-4 flex items-center gap-3 rounded-xl bg-white px-4 py-3 shadow-xl ring-1 ring-slate-900/5 sm:-left-8">
+      <div className="absolute -bottom-6 -left-2 flex items-center gap-3 rounded-xl bg-white px-4 py-3 shadow-xl ring-1 ring-slate-900/5 sm:-left-8">
         <CheckCircle2 className="size-6 text-emerald-500" />
         <div>
           <p className="text-sm font-semibold text-slate-900">Payment confirmed</p>

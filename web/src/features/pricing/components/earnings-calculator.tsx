@@ -56,7 +56,7 @@ export function EarningsCalculator() {
           return (
             <li key={plan.id} data-calculator-plan={plan.id} className={`rounded-2xl p-5 ring-1 ${plan.popular ? 'bg-indigo-50/60 ring-indigo-200' : 'bg-slate-50 ring-slate-200'}`}>
               <h3 className="font-semibold text-slate-900">
-                {plan.name} <span className="font-normal text-slate-500">· {formatBps(plan.platformFeeBps)} fee</span>
+                {plan.name} <span className="font-normal text-slate-600">· {formatBps(plan.platformFeeBps)} fee</span>
               </h3>
               <dl className="mt-4 space-y-2 text-sm">
                 <div className="flex justify-between gap-4">

@@ -31,7 +31,7 @@ const rows: { label: string; value: (plan: Plan) => ReactNode }[] = [
 
 export function PlanComparison() {
   return (
-    <div className="overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+    <div role="region" aria-label="Plan comparison table" tabIndex={0} className="relative overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
       <table className="w-full min-w-[40rem] text-left text-sm">
         <caption className="sr-only">Plan comparison</caption>
         <thead className="bg-slate-50">
