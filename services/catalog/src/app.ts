@@ -1,10 +1,28 @@
 import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
+import { deliveryUploads } from './adapters/delivery-uploads.js';
 import type { CatalogConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { createProductsDomain } from './domain/products.js';
+import { subscribeFxRates } from './events/fx-rates.consumer.js';
+import { currencyRoutes } from './routes/currencies.js';
+import { productRoutes } from './routes/products.js';
+
+export interface CatalogDeps {
+  /** View days and the monthly upload quota follow this clock. */
+  clock?: () => Date;
+}
 
 /** Products, prices, platform settings and exchange rates. */
-export async function buildApp(config: CatalogConfig): Promise<HttpServer> {
-  const { app } = await createServiceApp({ name: 'catalog', config, migrations });
+export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): Promise<HttpServer> {
+  const { app, infra } = await createServiceApp({ name: 'catalog', config, migrations });
+  const products = createProductsDomain({
+    pool: infra.pool,
+    uploads: deliveryUploads(config.DELIVERY_URL),
+    clock: deps.clock ?? (() => new Date()),
+  });
+  productRoutes(app, products, { visitorSecret: config.VISITOR_ID_SECRET });
+  currencyRoutes(app, infra.pool);
+  await subscribeFxRates(infra.bus, infra.pool);
   return app;
 }

@@ -1,4 +1,78 @@
 import type { Migration } from '@lockdrop/db';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [
+  {
+    id: '0001_products',
+    sql: `
+      CREATE TABLE products (
+        id uuid PRIMARY KEY,
+        owner_id uuid NOT NULL,
+        title text NOT NULL CHECK (length(title) BETWEEN 1 AND 200),
+        description text CHECK (length(description) <= 5000),
+        price_minor bigint NOT NULL CHECK (price_minor > 0),
+        currency text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+        pricing_type text NOT NULL CHECK (pricing_type IN ('one_time', 'recurring')),
+        pricing_interval text CHECK (pricing_interval IN ('monthly', 'yearly')),
+        status text NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'published')),
+        file_id uuid NOT NULL,
+        file_name text NOT NULL,
+        file_size_bytes bigint NOT NULL CHECK (file_size_bytes >= 0),
+        file_kind text NOT NULL CHECK (file_kind IN ('image', 'pdf', 'video', 'audio', 'document')),
+        preview_enabled boolean NOT NULL,
+        preview_blur_percentage smallint NOT NULL DEFAULT 50
+          CHECK (preview_blur_percentage BETWEEN 0 AND 100 AND preview_blur_percentage % 5 = 0),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        published_at timestamptz,
+        -- Soft delete: purchases elsewhere refer to the id, and the upload quota counts it.
+        deleted_at timestamptz,
+        CHECK ((pricing_type = 'recurring') = (pricing_interval IS NOT NULL))
+      );
+      CREATE INDEX products_owner_created_idx ON products (owner_id, created_at DESC);
+    `,
+  },
+  {
+    id: '0002_platform_settings',
+    sql: `
+      CREATE TABLE platform_settings (
+        setting_key text PRIMARY KEY,
+        setting_value jsonb NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- The spec's six plus the African currencies our payment provider settles in.
+      INSERT INTO platform_settings (setting_key, setting_value) VALUES (
+        'supported_currencies',
+        '["USD", "EUR", "GBP", "NGN", "CAD", "AUD", "GHS", "KES", "ZAR", "UGX", "XOF"]'
+      );
+    `,
+  },
+  {
+    id: '0003_exchange_rates',
+    sql: `
+      -- Filled only by fx.rates.updated (the worker's rate job): no invented seed rates.
+      CREATE TABLE exchange_rates (
+        from_currency text NOT NULL CHECK (from_currency ~ '^[A-Z]{3}$'),
+        to_currency text NOT NULL CHECK (to_currency ~ '^[A-Z]{3}$'),
+        rate numeric NOT NULL CHECK (rate > 0),
+        source text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (from_currency, to_currency)
+      );
+    `,
+  },
+  {
+    id: '0004_product_views',
+    sql: `
+      -- One row per product, visitor and UTC day: the unique key is the view de-duplication.
+      CREATE TABLE product_views (
+        product_id uuid NOT NULL REFERENCES products (id),
+        visitor_id text NOT NULL,
+        day date NOT NULL,
+        referrer text,
+        viewed_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (product_id, visitor_id, day)
+      );
+    `,
+  },
+];

@@ -1,0 +1,137 @@
+import type { Queryable } from '@lockdrop/db';
+import type { FileKind, Pricing, Product, ProductStatus } from '../domain/product.js';
+
+interface ProductRow {
+  id: string;
+  owner_id: string;
+  title: string;
+  description: string | null;
+  price_minor: number;
+  currency: string;
+  pricing_type: Pricing['type'];
+  pricing_interval: 'monthly' | 'yearly' | null;
+  status: ProductStatus;
+  file_id: string;
+  file_name: string;
+  file_size_bytes: number;
+  file_kind: FileKind;
+  preview_enabled: boolean;
+  preview_blur_percentage: number;
+  created_at: Date;
+  updated_at: Date;
+  published_at: Date | null;
+}
+
+const COLUMNS = `id, owner_id, title, description, price_minor, currency, pricing_type, pricing_interval,
+  status, file_id, file_name, file_size_bytes, file_kind, preview_enabled, preview_blur_percentage,
+  created_at, updated_at, published_at`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toProduct(row: ProductRow): Product {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    title: row.title,
+    description: row.description,
+    priceMinor: row.price_minor,
+    currency: row.currency,
+    pricing:
+      row.pricing_type === 'recurring' && row.pricing_interval
+        ? { type: 'recurring', interval: row.pricing_interval }
+        : { type: 'one_time' },
+    status: row.status,
+    fileId: row.file_id,
+    fileName: row.file_name,
+    fileSizeBytes: row.file_size_bytes,
+    fileKind: row.file_kind,
+    previewEnabled: row.preview_enabled,
+    previewBlurPercentage: row.preview_blur_percentage,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    publishedAt: row.published_at,
+  };
+}
+
+function values(product: Product): unknown[] {
+  return [
+    product.id,
+    product.ownerId,
+    product.title,
+    product.description,
+    product.priceMinor,
+    product.currency,
+    product.pricing.type,
+    product.pricing.type === 'recurring' ? product.pricing.interval : null,
+    product.status,
+    product.fileId,
+    product.fileName,
+    product.fileSizeBytes,
+    product.fileKind,
+    product.previewEnabled,
+    product.previewBlurPercentage,
+    product.createdAt,
+    product.updatedAt,
+    product.publishedAt,
+  ];
+}
+
+export async function insertProduct(db: Queryable, product: Product): Promise<void> {
+  await db.query(
+    `INSERT INTO products (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+    values(product),
+  );
+}
+
+/** Writes every mutable column of `product` (the id and owner never change). */
+export async function saveProduct(db: Queryable, product: Product): Promise<void> {
+  await db.query(
+    `UPDATE products SET title = $3, description = $4, price_minor = $5, currency = $6, pricing_type = $7,
+       pricing_interval = $8, status = $9, file_id = $10, file_name = $11, file_size_bytes = $12, file_kind = $13,
+       preview_enabled = $14, preview_blur_percentage = $15, updated_at = $16, published_at = $17
+     WHERE id = $1 AND owner_id = $2`,
+    // Every column but created_at, which never changes.
+    values(product).filter((_value, index) => index !== 15),
+  );
+}
+
+/** A live (not deleted) product; `forUpdate` locks the row for a read-modify-write. */
+export async function findProduct(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Product | null> {
+  // An id that is not a uuid names no product; asking Postgres would be a cast error.
+  if (!UUID.test(id)) return null;
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products WHERE id = $1 AND deleted_at IS NULL${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ? toProduct(rows[0]) : null;
+}
+
+export async function listProductsOf(db: Queryable, ownerId: string): Promise<Product[]> {
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id`,
+    [ownerId],
+  );
+  return rows.map(toProduct);
+}
+
+export async function markProductDeleted(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE products SET deleted_at = $2, updated_at = $2 WHERE id = $1', [id, at]);
+}
+
+/** Products created since `since`, deleted ones included: deleting must not refill the quota. */
+export async function countProductsCreatedSince(db: Queryable, ownerId: string, since: Date): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM products WHERE owner_id = $1 AND created_at >= $2',
+    [ownerId, since],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+/** Serialises one seller's concurrent creates so two requests cannot both take the last quota slot. */
+export async function lockOwnerQuota(db: Queryable, ownerId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`catalog:quota:${ownerId}`]);
+}

@@ -1,0 +1,86 @@
+import type { Queryable } from '@lockdrop/db';
+import { AppError } from '@lockdrop/http';
+import { convertMinor, formatMoney, minorToDecimalString, normalizeCurrency, type ExchangeRate } from '@lockdrop/money';
+import { z } from 'zod';
+import { listRates, type StoredRate } from '../db/exchange-rates.repo.js';
+import { readSetting } from '../db/platform-settings.repo.js';
+
+/** Spec §8: the list used when the supported_currencies setting cannot be read. */
+export const FALLBACK_CURRENCIES = ['USD', 'EUR', 'GBP', 'NGN', 'CAD', 'AUD'];
+export const DEFAULT_CURRENCY = 'USD';
+
+export interface SupportedCurrencies {
+  currencies: string[];
+  source: 'settings' | 'fallback';
+}
+
+const currencyListSchema = z.array(z.string().regex(/^[A-Z]{3}$/)).min(1);
+
+/** The supported_currencies platform setting; a missing or malformed row falls back (spec §8). */
+export async function supportedCurrencies(db: Queryable): Promise<SupportedCurrencies> {
+  const stored = currencyListSchema.safeParse(await readSetting(db, 'supported_currencies'));
+  if (!stored.success) return { currencies: FALLBACK_CURRENCIES, source: 'fallback' };
+  return { currencies: [...new Set(stored.data)], source: 'settings' };
+}
+
+/** Normalises a requested currency and refuses one the platform does not sell in. */
+export function requireSupported(currency: string, supported: SupportedCurrencies): string {
+  let code: string;
+  try {
+    code = normalizeCurrency(currency);
+  } catch {
+    code = currency;
+  }
+  if (!supported.currencies.includes(code)) {
+    throw new AppError('unsupported_currency', 400, `${currency} is not a supported currency`);
+  }
+  return code;
+}
+
+/** Every stored rate, newest first (spec §7 row 18). */
+export function exchangeRates(db: Queryable): Promise<StoredRate[]> {
+  return listRates(db);
+}
+
+export interface PriceDisplay {
+  amountMinor: number;
+  currency: string;
+  /** Exact decimal in major units, e.g. "19.99". */
+  amount: string;
+  formatted: string;
+  /** true when the amount was converted from the product's currency. */
+  converted: boolean;
+  /** Set when the requested currency had no rate: the amount is shown unconverted (spec §8). */
+  warning: { code: 'exchange_rate_missing'; message: string } | null;
+}
+
+function display(amountMinor: number, currency: string): Omit<PriceDisplay, 'converted' | 'warning'> {
+  return {
+    amountMinor,
+    currency,
+    amount: minorToDecimalString(amountMinor, currency),
+    formatted: formatMoney(amountMinor, currency),
+  };
+}
+
+/** The price in `target` (direct → inverse → via USD), or unconverted with a warning when no rate exists. */
+export function priceIn(
+  priceMinor: number,
+  currency: string,
+  target: string | undefined,
+  rates: readonly ExchangeRate[],
+): PriceDisplay {
+  if (!target || target === currency) return { ...display(priceMinor, currency), converted: false, warning: null };
+  const conversion = convertMinor(priceMinor, currency, target, rates);
+  if (!conversion.converted) {
+    return {
+      ...display(priceMinor, currency),
+      converted: false,
+      warning: {
+        code: 'exchange_rate_missing',
+        message: `No exchange rate from ${currency} to ${target}; showing the price in ${currency}`,
+      },
+    };
+  }
+  return { ...display(conversion.amountMinor, conversion.currency), converted: true, warning: null };
+}

@@ -1,0 +1,223 @@
+import type { AuthUser } from '@lockdrop/auth';
+import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
+import { AppError, errors } from '@lockdrop/http';
+import { planById } from '@lockdrop/plans';
+import type { OwnUpload, UploadDirectory } from '../adapters/delivery-uploads.js';
+import {
+  countProductsCreatedSince,
+  findProduct,
+  insertProduct,
+  listProductsOf,
+  lockOwnerQuota,
+  markProductDeleted,
+  saveProduct,
+} from '../db/products.repo.js';
+import { enqueueProductDeleted, enqueueProductEvent } from '../events/product-events.js';
+import { DEFAULT_CURRENCY, exchangeRates, priceIn, requireSupported, supportedCurrencies, type PriceDisplay } from './currencies.js';
+import { priceToMinor, repriceInCurrency } from './price.js';
+import type { CreateProductInput, UpdateProductInput } from './product-input.js';
+import { isVisibleTo, snapshotOf, type Product, type ProductStatus } from './product.js';
+import { recordView, type Visit } from './product-views.js';
+
+/** The signed-in seller, with the token delivery needs to answer "is this upload yours?". */
+export interface Seller {
+  user: AuthUser;
+  accessToken: string;
+  requestId: string;
+}
+
+export interface ProductDetail {
+  product: Product;
+  viewerIsOwner: boolean;
+  display: PriceDisplay;
+}
+
+export interface ProductsDomainDeps {
+  pool: Pool;
+  uploads: UploadDirectory;
+  clock: () => Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const missingFields = () => new AppError('missing_fields', 400, 'Please fill in all required fields');
+const fileRequired = () => new AppError('file_required', 400, 'Please upload a file for your product');
+const fileNotFound = () =>
+  new AppError('file_not_found', 400, 'We could not find that upload in your files; please upload it again');
+const productNotFound = () => errors.notFound('product_not_found', 'Product not found');
+
+const isBlank = (value: string | number | null | undefined) =>
+  value === undefined || value === null || String(value).trim() === '';
+
+function startOfUtcMonth(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+/**
+ * Who may change a product: its owner. Someone else gets 404 for a product they cannot see
+ * (a draft: its existence is not revealed) and 403 for a published one they can already see.
+ */
+function requireOwned(product: Product | null, userId: string): Product {
+  if (!product || !isVisibleTo(product, userId)) throw productNotFound();
+  if (product.ownerId !== userId) throw errors.forbidden('You can only change your own products');
+  return product;
+}
+
+export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDeps) {
+  async function ownUpload(seller: Seller, fileId: string): Promise<OwnUpload> {
+    if (!UUID.test(fileId)) throw fileNotFound();
+    const upload = await uploads.findOwnUpload(fileId, { token: seller.accessToken, requestId: seller.requestId });
+    if (!upload || upload.id.toLowerCase() !== fileId.toLowerCase()) throw fileNotFound();
+    return upload;
+  }
+
+  async function assertQuotaLeft(tx: Queryable, user: AuthUser, now: Date): Promise<void> {
+    const plan = planById(user.plan);
+    if (plan.uploadsPerMonth === null) return;
+    await lockOwnerQuota(tx, user.id);
+    const used = await countProductsCreatedSince(tx, user.id, startOfUtcMonth(now));
+    if (used >= plan.uploadsPerMonth) {
+      throw new AppError(
+        'upload_quota_exceeded',
+        403,
+        `You have used all ${plan.uploadsPerMonth} uploads of the ${plan.name} plan this month. Upgrade your plan to add more products.`,
+        { plan: plan.id, limit: plan.uploadsPerMonth, used },
+      );
+    }
+  }
+
+  /** Loads, authorises and locks a product, applies `change`, and commits it with its event. */
+  async function changeOwned(
+    seller: Seller,
+    id: string,
+    change: (product: Product, now: Date) => Product,
+  ): Promise<Product> {
+    return withTransaction(pool, async (tx) => {
+      const current = requireOwned(await findProduct(tx, id, { forUpdate: true }), seller.user.id);
+      const now = clock();
+      const next = change(current, now);
+      if (JSON.stringify(snapshotOf(next)) === JSON.stringify(snapshotOf(current))) return current;
+      const saved = { ...next, updatedAt: now };
+      await saveProduct(tx, saved);
+      const type =
+        saved.status === current.status
+          ? 'product.updated'
+          : saved.status === 'published'
+            ? 'product.published'
+            : 'product.unpublished';
+      await enqueueProductEvent(tx, type, saved, seller.requestId);
+      return saved;
+    });
+  }
+
+  return {
+    async create(seller: Seller, input: CreateProductInput): Promise<Product> {
+      if (isBlank(input.title) || isBlank(input.price)) throw missingFields();
+      if (isBlank(input.fileId)) throw fileRequired();
+      const currency = requireSupported(input.currency ?? DEFAULT_CURRENCY, await supportedCurrencies(pool));
+      const priceMinor = priceToMinor(input.price!, currency);
+      const upload = await ownUpload(seller, input.fileId!.trim());
+      const now = clock();
+      const product: Product = {
+        id: globalThis.crypto.randomUUID(),
+        ownerId: seller.user.id,
+        title: input.title!.trim(),
+        description: input.description?.trim() || null,
+        priceMinor,
+        currency,
+        pricing: input.pricing,
+        status: 'draft',
+        fileId: upload.id,
+        fileName: upload.fileName,
+        fileSizeBytes: upload.sizeBytes,
+        fileKind: upload.kind,
+        previewEnabled: input.previewEnabled,
+        previewBlurPercentage: input.previewBlurPercentage,
+        createdAt: now,
+        updatedAt: now,
+        publishedAt: null,
+      };
+      await withTransaction(pool, async (tx) => {
+        await assertQuotaLeft(tx, seller.user, now);
+        await insertProduct(tx, product);
+        await enqueueProductEvent(tx, 'product.created', product, seller.requestId);
+      });
+      return product;
+    },
+
+    /** The seller's own products, newest first, drafts included. */
+    listMine(user: AuthUser): Promise<Product[]> {
+      return listProductsOf(pool, user.id);
+    },
+
+    /**
+     * One product as `viewerId` may see it, with its price in `displayCurrency` when asked.
+     * A visitor's read of a published product (not the owner's) is counted once per day.
+     */
+    async read(
+      id: string,
+      viewerId: string | null,
+      options: { displayCurrency?: string; visit?: Visit } = {},
+    ): Promise<ProductDetail> {
+      const product = await findProduct(pool, id);
+      if (!product || !isVisibleTo(product, viewerId)) throw productNotFound();
+      const target = options.displayCurrency
+        ? requireSupported(options.displayCurrency, await supportedCurrencies(pool))
+        : undefined;
+      const display = priceIn(product.priceMinor, product.currency, target, target ? await exchangeRates(pool) : []);
+      const viewerIsOwner = product.ownerId === viewerId;
+      if (options.visit && product.status === 'published' && !viewerIsOwner) {
+        await recordView(pool, product.id, options.visit, clock());
+      }
+      return { product, viewerIsOwner, display };
+    },
+
+    async update(seller: Seller, id: string, input: UpdateProductInput): Promise<Product> {
+      if (input.title !== undefined && isBlank(input.title)) throw missingFields();
+      if (input.price === null || (input.price !== undefined && isBlank(input.price))) throw missingFields();
+      if (input.fileId === null || (input.fileId !== undefined && isBlank(input.fileId))) throw fileRequired();
+      const currency =
+        input.currency === undefined ? undefined : requireSupported(input.currency, await supportedCurrencies(pool));
+      const upload = input.fileId ? await ownUpload(seller, input.fileId.trim()) : undefined;
+      return changeOwned(seller, id, (product) => {
+        const nextCurrency = currency ?? product.currency;
+        const priceMinor =
+          input.price !== undefined
+            ? priceToMinor(input.price!, nextCurrency)
+            : repriceInCurrency(product.priceMinor, product.currency, nextCurrency);
+        return {
+          ...product,
+          title: input.title?.trim() ?? product.title,
+          description: input.description === undefined ? product.description : input.description?.trim() || null,
+          priceMinor,
+          currency: nextCurrency,
+          pricing: input.pricing ?? product.pricing,
+          previewEnabled: input.previewEnabled ?? product.previewEnabled,
+          previewBlurPercentage: input.previewBlurPercentage ?? product.previewBlurPercentage,
+          ...(upload
+            ? { fileId: upload.id, fileName: upload.fileName, fileSizeBytes: upload.sizeBytes, fileKind: upload.kind }
+            : {}),
+        };
+      });
+    },
+
+    /** Sets draft or published; setting the current status again changes nothing and emits nothing. */
+    setStatus(seller: Seller, id: string, status: ProductStatus): Promise<Product> {
+      return changeOwned(seller, id, (product, now) =>
+        product.status === status
+          ? product
+          : { ...product, status, publishedAt: status === 'published' ? now : null },
+      );
+    },
+
+    async remove(seller: Seller, id: string): Promise<void> {
+      await withTransaction(pool, async (tx) => {
+        const product = requireOwned(await findProduct(tx, id, { forUpdate: true }), seller.user.id);
+        await markProductDeleted(tx, product.id, clock());
+        await enqueueProductDeleted(tx, product, seller.requestId);
+      });
+    },
+  };
+}
+
+export type ProductsDomain = ReturnType<typeof createProductsDomain>;

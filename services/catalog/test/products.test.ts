@@ -1,0 +1,435 @@
+import type { DomainEvent } from '@lockdrop/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCatalogHarness, makeProduct, productBody, waitFor, type CatalogHarness } from './support.js';
+
+let harness: CatalogHarness;
+
+beforeAll(async () => {
+  harness = await createCatalogHarness();
+});
+afterAll(() => harness?.close());
+
+const inject = (options: Parameters<CatalogHarness['app']['inject']>[0]) => harness.app.inject(options);
+
+describe('a product from creation to unpublishing', () => {
+  it('is created as a draft, listed for its owner, published, read publicly and unpublished — each with its event', async () => {
+    const seller = await harness.seller();
+    const bus = await harness.connectBus();
+    const seen: DomainEvent[] = [];
+    await bus.subscribe({
+      consumer: 'test.catalog-lifecycle',
+      filter: 'product.*',
+      pool: harness.pool,
+      handler: async (event) => {
+        seen.push(event);
+      },
+    });
+
+    const fileId = harness.upload(seller, { fileName: 'lagos-dawn.zip', sizeBytes: 12_345, kind: 'audio' });
+    const created = await inject({ method: 'POST', url: '/api/products', headers: seller.auth, payload: productBody(fileId) });
+    expect(created.statusCode).toBe(201);
+    const product = created.json();
+    expect(product).toMatchObject({
+      ownerId: seller.id,
+      title: 'Field recordings, vol. 2',
+      description: 'Forty minutes of Lagos at dawn.',
+      priceMinor: 1999,
+      price: '19.99',
+      priceFormatted: '$19.99',
+      currency: 'USD',
+      pricing: { type: 'one_time' },
+      status: 'draft',
+      fileId,
+      fileName: 'lagos-dawn.zip',
+      fileSizeBytes: 12_345,
+      fileKind: 'audio',
+      previewEnabled: true,
+      previewBlurPercentage: 60,
+      publishedAt: null,
+    });
+    const newer = await makeProduct(harness, seller, { title: 'Newer one' });
+
+    const mine = await inject({ url: '/api/products/mine', headers: seller.auth });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json().products.map((p: { id: string }) => p.id)).toEqual([newer.id, product.id]);
+
+    expect((await inject({ url: `/api/products/${product.id}` })).statusCode).toBe(404);
+
+    const published = await inject({
+      method: 'POST',
+      url: `/api/products/${product.id}/status`,
+      headers: seller.auth,
+      payload: { status: 'published' },
+    });
+    expect(published.statusCode).toBe(200);
+    expect(published.json().status).toBe('published');
+    expect(published.json().publishedAt).not.toBeNull();
+
+    const publicRead = await inject({ url: `/api/products/${product.id}` });
+    expect(publicRead.statusCode).toBe(200);
+    expect(publicRead.json()).toMatchObject({
+      id: product.id,
+      status: 'published',
+      viewerIsOwner: false,
+      display: { amountMinor: 1999, currency: 'USD', amount: '19.99', formatted: '$19.99', converted: false, warning: null },
+    });
+    const ownerRead = await inject({ url: `/api/products/${product.id}`, headers: seller.auth });
+    expect(ownerRead.json().viewerIsOwner).toBe(true);
+
+    const unpublished = await inject({
+      method: 'POST',
+      url: `/api/products/${product.id}/status`,
+      headers: seller.auth,
+      payload: { status: 'draft' },
+    });
+    expect(unpublished.json()).toMatchObject({ status: 'draft', publishedAt: null });
+    expect((await inject({ url: `/api/products/${product.id}` })).statusCode).toBe(404);
+
+    const snapshot = {
+      productId: product.id,
+      ownerId: seller.id,
+      title: 'Field recordings, vol. 2',
+      description: 'Forty minutes of Lagos at dawn.',
+      priceMinor: 1999,
+      currency: 'USD',
+      pricing: { type: 'one_time' },
+      fileId,
+      fileName: 'lagos-dawn.zip',
+      fileSizeBytes: 12_345,
+      previewEnabled: true,
+      previewBlurPercentage: 60,
+    };
+    const types = ['product.created', 'product.published', 'product.unpublished'] as const;
+    const statuses = ['draft', 'published', 'draft'];
+    for (const [index, type] of types.entries()) {
+      const events = await harness.outbox(type, product.id);
+      expect(events).toHaveLength(1);
+      expect(events[0]!.data).toEqual({ ...snapshot, status: statuses[index] });
+    }
+    // Through the relay onto JetStream, in commit order.
+    const onStream = await waitFor(
+      async () =>
+        seen.filter(
+          (event) =>
+            (types as readonly string[]).includes(event.type) &&
+            'productId' in event.data &&
+            event.data.productId === product.id,
+        ),
+      (events) => events.length === 3,
+    );
+    expect(onStream.map((event) => event.type)).toEqual([...types]);
+  });
+
+  it('treats publishing a published product again as a no-op without a second event', async () => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller);
+    for (let i = 0; i < 2; i += 1) {
+      const response = await inject({
+        method: 'POST',
+        url: `/api/products/${product.id}/status`,
+        headers: seller.auth,
+        payload: { status: 'published' },
+      });
+      expect(response.json().status).toBe('published');
+    }
+    expect(await harness.outbox('product.published', product.id)).toHaveLength(1);
+  });
+
+  it('stores recurring pricing', async () => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller, { pricing: { type: 'recurring', interval: 'yearly' } });
+    expect(product.pricing).toEqual({ type: 'recurring', interval: 'yearly' });
+    const [created] = await harness.outbox('product.created', product.id);
+    expect(created!.data.pricing).toEqual({ type: 'recurring', interval: 'yearly' });
+  });
+
+  it('applies defaults: USD, no preview, blur 50, one-time', async () => {
+    const seller = await harness.seller();
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: seller.auth,
+      payload: { title: 'Bare', price: 5, fileId: harness.upload(seller) },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      currency: 'USD',
+      priceMinor: 500,
+      description: null,
+      previewEnabled: false,
+      previewBlurPercentage: 50,
+      pricing: { type: 'one_time' },
+    });
+  });
+});
+
+describe('create-product validation (spec §5)', () => {
+  const createWith = async (body: Record<string, unknown>, headers?: Record<string, string>) => {
+    const seller = await harness.seller();
+    return inject({ method: 'POST', url: '/api/products', headers: headers ?? seller.auth, payload: body });
+  };
+
+  it.each([
+    ['no title', { title: undefined }],
+    ['a blank title', { title: '   ' }],
+    ['no price', { price: undefined }],
+    ['an empty price', { price: '' }],
+    ['no title, price or file', { title: undefined, price: undefined, fileId: undefined }],
+  ])('answers %s with missing_fields', async (_case, overrides) => {
+    const response = await createWith(productBody('7f1f5f5e-1111-4aaa-8bbb-000000000000', overrides));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({ code: 'missing_fields', message: 'Please fill in all required fields' });
+  });
+
+  it.each([
+    ['no file', undefined],
+    ['an empty file id', ''],
+    ['a null file id', null],
+  ])('answers %s with file_required', async (_case, fileId) => {
+    const response = await createWith(productBody('x', { fileId }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({ code: 'file_required', message: 'Please upload a file for your product' });
+  });
+
+  it.each([['0'], ['0.001'], ['-5'], ['abc'], ['1e3'], [0], [-1]])('refuses price %j with invalid_price', async (price) => {
+    const seller = await harness.seller();
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: seller.auth,
+      payload: productBody(harness.upload(seller), { price }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_price');
+  });
+
+  it('refuses a currency outside the supported list', async () => {
+    const seller = await harness.seller();
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: seller.auth,
+      payload: productBody(harness.upload(seller), { currency: 'BTC' }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({ code: 'unsupported_currency', message: 'BTC is not a supported currency' });
+  });
+
+  it.each([[33], [-5], [105], [50.5]])('refuses blur %j (0–100, step 5)', async (blur) => {
+    const seller = await harness.seller();
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: seller.auth,
+      payload: productBody(harness.upload(seller), { previewBlurPercentage: blur }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('validation_failed');
+  });
+
+  it("refuses someone else's upload and an unknown one with file_not_found", async () => {
+    const owner = await harness.seller();
+    const other = await harness.seller();
+    for (const fileId of [harness.upload(owner), '6b0e1c52-0c1d-4f0e-9a51-3f3c9d1f0a11', 'not-a-uuid']) {
+      const response = await inject({ method: 'POST', url: '/api/products', headers: other.auth, payload: productBody(fileId) });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('file_not_found');
+    }
+  });
+
+  it('says so when delivery cannot be asked, and creates nothing', async () => {
+    const seller = await harness.seller();
+    harness.stub.state.deliveryDown = true;
+    try {
+      const response = await inject({
+        method: 'POST',
+        url: '/api/products',
+        headers: seller.auth,
+        payload: productBody(harness.upload(seller)),
+      });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error.code).toBe('delivery_unavailable');
+    } finally {
+      harness.stub.state.deliveryDown = false;
+    }
+    expect((await inject({ url: '/api/products/mine', headers: seller.auth })).json().products).toEqual([]);
+  });
+
+  it('requires a signed-in seller', async () => {
+    const response = await inject({ method: 'POST', url: '/api/products', payload: productBody('x') });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('accepts the access cookie as well as the Bearer header, and forwards it to delivery', async () => {
+    const seller = await harness.seller();
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: { cookie: `ld_access=${seller.token}` },
+      payload: productBody(harness.upload(seller)),
+    });
+    expect(response.statusCode).toBe(201);
+  });
+});
+
+describe('prices in minor units at the currency exponent', () => {
+  it.each([
+    ['19.999', 'USD', 2000, '20.00'],
+    ['19.994', 'USD', 1999, '19.99'],
+    [10.005, 'USD', 1001, '10.01'],
+    ['0.01', 'USD', 1, '0.01'],
+    ['1,250.50', 'NGN', 125050, '1250.50'],
+    ['1500.5', 'UGX', 1501, '1501'],
+    ['25000', 'XOF', 25000, '25000'],
+  ])('%j %s → %i minor units', async (price, currency, minor, decimal) => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller, { price, currency });
+    expect(product.priceMinor).toBe(minor);
+    expect(product.price).toBe(decimal);
+  });
+
+  it('uses exponent 0 for JPY once the platform supports it', async () => {
+    await harness.pool.query(
+      `UPDATE platform_settings SET setting_value = setting_value || '["JPY"]'::jsonb WHERE setting_key = 'supported_currencies'`,
+    );
+    try {
+      const seller = await harness.seller();
+      const product = await makeProduct(harness, seller, { price: '1234.5', currency: 'JPY' });
+      expect(product).toMatchObject({ priceMinor: 1235, price: '1235', currency: 'JPY' });
+      expect(product.priceFormatted).toContain('1,235');
+    } finally {
+      await harness.pool.query(
+        `UPDATE platform_settings SET setting_value = setting_value - 'JPY' WHERE setting_key = 'supported_currencies'`,
+      );
+    }
+  });
+});
+
+describe('editing a product', () => {
+  it('changes what the owner sends and emits product.updated with the new snapshot', async () => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller);
+    const newFile = harness.upload(seller, { fileName: 'vol-2-remastered.zip', sizeBytes: 99, kind: 'audio' });
+    const response = await inject({
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+      payload: {
+        title: 'Remastered',
+        description: '',
+        price: '25',
+        pricing: { type: 'recurring', interval: 'monthly' },
+        previewEnabled: false,
+        previewBlurPercentage: 80,
+        fileId: newFile,
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      title: 'Remastered',
+      description: null,
+      priceMinor: 2500,
+      pricing: { type: 'recurring', interval: 'monthly' },
+      previewEnabled: false,
+      previewBlurPercentage: 80,
+      fileId: newFile,
+      fileName: 'vol-2-remastered.zip',
+      fileSizeBytes: 99,
+      fileKind: 'audio',
+    });
+    const [updated] = await harness.outbox('product.updated', product.id);
+    expect(updated!.data).toMatchObject({ title: 'Remastered', priceMinor: 2500, fileId: newFile, previewBlurPercentage: 80 });
+  });
+
+  it('keeps the typed amount when only the currency changes (19.99 USD → 19.99 EUR, → 20 UGX)', async () => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller);
+    const patch = (currency: string) =>
+      inject({ method: 'PATCH', url: `/api/products/${product.id}`, headers: seller.auth, payload: { currency } });
+    expect((await patch('EUR')).json()).toMatchObject({ currency: 'EUR', priceMinor: 1999 });
+    expect((await patch('UGX')).json()).toMatchObject({ currency: 'UGX', priceMinor: 20 });
+  });
+
+  it('emits nothing when nothing changes', async () => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller);
+    const response = await inject({
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+      payload: { title: product.title, price: product.price },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await harness.outbox('product.updated', product.id)).toHaveLength(0);
+  });
+
+  it('refuses to blank a required field or swap in a foreign file', async () => {
+    const seller = await harness.seller();
+    const other = await harness.seller();
+    const product = await makeProduct(harness, seller);
+    const patch = (payload: Record<string, unknown>) =>
+      inject({ method: 'PATCH', url: `/api/products/${product.id}`, headers: seller.auth, payload });
+    expect((await patch({ title: '' })).json().error.code).toBe('missing_fields');
+    expect((await patch({ price: null })).json().error.code).toBe('missing_fields');
+    expect((await patch({ fileId: null })).json().error.code).toBe('file_required');
+    expect((await patch({ fileId: harness.upload(other) })).json().error.code).toBe('file_not_found');
+    expect((await patch({ currency: 'XYZ' })).json().error.code).toBe('unsupported_currency');
+  });
+});
+
+describe('deleting a product', () => {
+  it('removes it from every read and emits product.deleted', async () => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller);
+    const deleted = await inject({ method: 'DELETE', url: `/api/products/${product.id}`, headers: seller.auth });
+    expect(deleted.statusCode).toBe(204);
+    expect((await inject({ url: `/api/products/${product.id}`, headers: seller.auth })).statusCode).toBe(404);
+    expect((await inject({ url: '/api/products/mine', headers: seller.auth })).json().products).toEqual([]);
+    expect((await inject({ method: 'DELETE', url: `/api/products/${product.id}`, headers: seller.auth })).statusCode).toBe(404);
+    const events = await harness.outbox('product.deleted', product.id);
+    expect(events.map((event) => event.data)).toEqual([{ productId: product.id, ownerId: seller.id }]);
+  });
+});
+
+describe('monthly upload quota per plan', () => {
+  it('stops a free seller at 15 products a calendar month, deleted ones included, and resets next month', async () => {
+    harness.setNow(new Date('2031-03-10T12:00:00Z'));
+    try {
+      const seller = await harness.seller({ plan: 'free' });
+      const products = [];
+      for (let i = 0; i < 15; i += 1) products.push(await makeProduct(harness, seller, { title: `Pack ${i}` }));
+      await inject({ method: 'DELETE', url: `/api/products/${products[0].id}`, headers: seller.auth });
+      const over = await inject({
+        method: 'POST',
+        url: '/api/products',
+        headers: seller.auth,
+        payload: productBody(harness.upload(seller)),
+      });
+      expect(over.statusCode).toBe(403);
+      expect(over.json().error.code).toBe('upload_quota_exceeded');
+      expect(over.json().error.message).toContain('15 uploads of the Free plan');
+
+      harness.setNow(new Date('2031-04-01T00:00:00Z'));
+      await makeProduct(harness, seller);
+    } finally {
+      harness.setNow(null);
+    }
+  });
+
+  it('has no limit on the business plan', async () => {
+    harness.setNow(new Date('2031-05-10T12:00:00Z'));
+    try {
+      const seller = await harness.seller({ plan: 'business' });
+      await harness.pool.query(
+        `INSERT INTO products (id, owner_id, title, price_minor, currency, pricing_type, file_id, file_name,
+           file_size_bytes, file_kind, preview_enabled, created_at)
+         SELECT gen_random_uuid(), $1, 'Seeded', 100, 'USD', 'one_time', gen_random_uuid(), 'a.zip', 1, 'document', false, $2
+         FROM generate_series(1, 200)`,
+        [seller.id, new Date('2031-05-02T00:00:00Z')],
+      );
+      await makeProduct(harness, seller);
+    } finally {
+      harness.setNow(null);
+    }
+  });
+});
