@@ -1,7 +1,40 @@
+import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { z } from 'zod';
 
-export const configSchema = z.object({
-  ...serviceEnv(3001),
-});
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+
+export const configSchema = z
+  .object({
+    ...serviceEnv(3001),
+    /** Origin people reach the site at (the gateway): links in e-mails and OAuth redirects. */
+    PUBLIC_URL: env.url('http://localhost:8080'),
+    /**
+     * JSON JWK set of Ed25519 private keys (`{"keys":[{kty:"OKP",crv:"Ed25519",d,x,kid}]}`). All are
+     * published; the last one is the newest and signs. Unset: keys are generated once and kept
+     * in the database (see src/keys/signing-keys.ts).
+     */
+    JWT_PRIVATE_KEYS: optionalSecret,
+    /** `smtp(s)://user:pass@host:port`; unset: e-mails go to the development mailbox. */
+    SMTP_URL: optionalSecret,
+    MAIL_FROM: z.string().min(3).default('Lockdrop <no-reply@lockdrop.app>'),
+    /** Where contact-form messages are delivered. */
+    CONTACT_INBOX: z.email().default('hello@lockdrop.app'),
+    GOOGLE_CLIENT_ID: optionalSecret,
+    GOOGLE_CLIENT_SECRET: optionalSecret,
+    /** The OpenID provider behind "Sign in with Google"; tests point it at a local provider. */
+    GOOGLE_ISSUER: env.url('https://accounts.google.com'),
+    /**
+     * A refresh token presented again within this many seconds of its rotation (two tabs
+     * refreshing at once) gets a new access token instead of revoking the session.
+     */
+    REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+  })
+  .refine((config) => Boolean(config.GOOGLE_CLIENT_ID) === Boolean(config.GOOGLE_CLIENT_SECRET), {
+    path: ['GOOGLE_CLIENT_SECRET'],
+    message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither',
+  });
 export type IdentityConfig = z.infer<typeof configSchema>;

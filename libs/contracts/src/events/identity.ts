@@ -21,6 +21,11 @@ export const identityEvents = {
       plan: planIdSchema,
     }),
   },
+  /** The account and everything identity held about it are gone; other services drop or anonymise theirs. */
+  'user.deleted': {
+    version: 1,
+    schema: z.object({ userId: z.uuid() }),
+  },
   'plan.changed': {
     version: 1,
     schema: z.object({ userId: z.uuid(), plan: planIdSchema, previousPlan: planIdSchema }),

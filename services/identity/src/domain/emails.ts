@@ -1,0 +1,50 @@
+import { renderEmail, type MailMessage } from '@lockdrop/mailer';
+
+/** Builds the e-mails identity sends; links point at the public site (`PUBLIC_URL`). */
+export function createEmails(publicUrl: string) {
+  const link = (path: string, token: string) => {
+    const url = new URL(path, publicUrl);
+    url.searchParams.set('token', token);
+    return url.toString();
+  };
+  return {
+    verification(to: string, fullName: string, token: string): MailMessage {
+      return {
+        to,
+        ...renderEmail({
+          subject: 'Confirm your e-mail for Lockdrop',
+          heading: `Welcome to Lockdrop, ${fullName}!`,
+          paragraphs: ['Please confirm your e-mail address so buyers and payouts can reach you.'],
+          action: { label: 'Confirm my e-mail', url: link('/api/auth/verify-email', token) },
+          footnote: 'The link is valid for 24 hours. If you did not create a Lockdrop account, ignore this e-mail.',
+        }),
+      };
+    },
+    passwordReset(to: string, token: string): MailMessage {
+      return {
+        to,
+        ...renderEmail({
+          subject: 'Reset your Lockdrop password',
+          heading: 'Reset your password',
+          paragraphs: ['Someone (hopefully you) asked to reset the password of your Lockdrop account.'],
+          action: { label: 'Choose a new password', url: link('/reset-password', token) },
+          footnote: 'The link is valid for 1 hour and works once. If you did not ask for it, ignore this e-mail: your password stays the same.',
+        }),
+      };
+    },
+    contact(to: string, sender: { name: string; email: string; message: string }): MailMessage {
+      return {
+        to,
+        replyTo: sender.email,
+        ...renderEmail({
+          subject: `Contact form: ${sender.name}`,
+          heading: `New message from ${sender.name} <${sender.email}>`,
+          paragraphs: sender.message.split(/\n{2,}/),
+          footnote: 'Sent from the contact form on the Lockdrop website. Reply to this e-mail to answer.',
+        }),
+      };
+    },
+  };
+}
+
+export type Emails = ReturnType<typeof createEmails>;

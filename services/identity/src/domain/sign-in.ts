@@ -1,0 +1,90 @@
+import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
+import { findFactor, findChallengeForUpdate, insertChallenge, recordChallengeAttempt, recordFactorUse } from '../db/mfa.repo.js';
+import { findUserByEmail } from '../db/users.repo.js';
+import type { Client } from './account.js';
+import { validateEmail } from './accounts.js';
+import { authErrors } from './errors.js';
+import { verifyPassword } from './passwords.js';
+import { hashToken, newToken } from './secrets.js';
+import type { IssuedSession, SessionService } from './sessions.js';
+import { limits, type Throttle } from './throttle.js';
+import { matchTotp } from './totp.js';
+
+const CHALLENGE_SECONDS = 5 * 60;
+const CHALLENGE_ATTEMPTS = 5;
+
+/** The password was right but the account has two-factor on: the code comes next. */
+export interface MfaChallenge {
+  challengeToken: string;
+  expiresAt: Date;
+}
+
+export type SignInResult = { kind: 'session'; session: IssuedSession } | { kind: 'mfa'; challenge: MfaChallenge };
+
+export interface SignInInput {
+  email?: string;
+  password?: string;
+  remember?: boolean;
+}
+
+interface SignInDeps {
+  pool: Pool;
+  sessions: SessionService;
+  throttle: Throttle;
+}
+
+export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
+  /** Continues a sign-in for `userId` whose first factor is settled: a session, or a challenge when MFA is on. */
+  const finish = async (userId: string, persistent: boolean, client: Client): Promise<SignInResult> => {
+    const factor = await findFactor(pool, userId);
+    if (factor?.verified) {
+      const token = newToken();
+      const expiresAt = await insertChallenge(pool, { tokenHash: token.hash, userId, persistent, lifetimeSeconds: CHALLENGE_SECONDS });
+      return { kind: 'mfa', challenge: { challengeToken: token.token, expiresAt } };
+    }
+    return { kind: 'session', session: await withTransaction(pool, (tx) => sessions.open(tx, userId, { persistent, client })) };
+  };
+
+  return {
+    finish,
+
+    async signIn(input: SignInInput, client: Client): Promise<SignInResult> {
+      if (!input.email?.trim() || !input.password) throw authErrors.missingFields();
+      const email = validateEmail(input.email);
+      const accountKey = `sign-in:account:${email}`;
+      await throttle.hit(`sign-in:ip:${client.ip}`, limits.signInPerIp);
+      await throttle.check(accountKey, limits.signInFailuresPerAccount);
+      const user = await findUserByEmail(pool, email);
+      if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
+        await throttle.hit(accountKey, limits.signInFailuresPerAccount).catch(() => undefined);
+        throw authErrors.invalidCredentials();
+      }
+      await throttle.reset(accountKey);
+      return finish(user.id, input.remember === true, client);
+    },
+
+    /** Second step of a sign-in with MFA: the challenge token from step one plus a current code. */
+    async completeChallenge(challengeToken: string, code: string, client: Client): Promise<IssuedSession> {
+      if (!challengeToken || !code) throw authErrors.missingFields();
+      const tokenHash = hashToken(challengeToken);
+      const outcome = await withTransaction(pool, async (tx: PoolClient) => {
+        const challenge = await findChallengeForUpdate(tx, tokenHash);
+        if (!challenge) return { error: authErrors.invalidToken() };
+        if (challenge.expired) return { error: authErrors.tokenExpired() };
+        if (!challenge.usable || challenge.attempts >= CHALLENGE_ATTEMPTS) return { error: authErrors.invalidToken() };
+        const factor = await findFactor(tx, challenge.userId, { forUpdate: true });
+        const step = factor?.verified ? matchTotp(factor.secret, code) : null;
+        const accepted = step !== null && (factor!.lastUsedStep === null || step > factor!.lastUsedStep);
+        // The failed attempt must be counted even though the request fails: commit, then throw.
+        await recordChallengeAttempt(tx, tokenHash, accepted);
+        if (!accepted) return { error: authErrors.invalidMfaCode() };
+        await recordFactorUse(tx, challenge.userId, step);
+        return { session: await sessions.open(tx, challenge.userId, { persistent: challenge.persistent, client }) };
+      });
+      if ('error' in outcome) throw outcome.error;
+      return outcome.session;
+    },
+  };
+}
+
+export type SignInService = ReturnType<typeof createSignInService>;

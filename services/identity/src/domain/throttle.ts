@@ -1,0 +1,43 @@
+import type { Pool } from '@lockdrop/db';
+import * as counters from '../db/throttle.repo.js';
+import { authErrors } from './errors.js';
+
+/**
+ * Per-IP and per-account limits, counted in Postgres: identity already depends on it, the
+ * counters are shared by every replica, and they survive restarts. (The gateway adds a coarse
+ * per-IP limit in Redis in front of the sensitive routes.)
+ */
+export const limits = {
+  signInPerIp: { max: 20, windowSeconds: 15 * 60 },
+  /** Failed attempts only: a successful sign-in clears the count. */
+  signInFailuresPerAccount: { max: 5, windowSeconds: 15 * 60 },
+  passwordResetPerIp: { max: 10, windowSeconds: 15 * 60 },
+  passwordResetPerAccount: { max: 3, windowSeconds: 60 * 60 },
+  verificationPerAccount: { max: 3, windowSeconds: 60 * 60 },
+  contactPerIp: { max: 5, windowSeconds: 60 * 60 },
+  mfaPerAccount: { max: 10, windowSeconds: 15 * 60 },
+} as const;
+
+type Limit = (typeof limits)[keyof typeof limits];
+
+export interface Throttle {
+  /** Counts an attempt; throws 429 once the window's budget is spent. */
+  hit(key: string, limit: Limit): Promise<void>;
+  /** Throws 429 if the budget is spent, without counting. */
+  check(key: string, limit: Limit): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+export function createThrottle(pool: Pool): Throttle {
+  return {
+    async hit(key, limit) {
+      const counter = await counters.hit(pool, key, limit.windowSeconds);
+      if (counter.hits > limit.max) throw authErrors.rateLimited(counter.retryAfterSeconds);
+    },
+    async check(key, limit) {
+      const counter = await counters.peek(pool, key);
+      if (counter.hits >= limit.max) throw authErrors.rateLimited(counter.retryAfterSeconds);
+    },
+    reset: (key) => counters.reset(pool, key),
+  };
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
+import type { PlanId } from '@lockdrop/contracts';
+import type { Pool } from '@lockdrop/db';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type JWK,
+} from 'jose';
+import { z } from 'zod';
+import { loadOrCreateSigningKeys } from '../db/signing-keys.repo.js';
+
+/** ~15 minutes: short enough that a revoked session stops working everywhere soon. */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+
+const privateKeySchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  d: z.string().min(1),
+  x: z.string().min(1),
+  kid: z.string().min(1),
+});
+const privateKeySetSchema = z.object({ keys: z.array(privateKeySchema).min(1) });
+
+export interface AccessClaims {
+  userId: string;
+  sessionId: string;
+  email: string;
+  emailVerified: boolean;
+  plan: PlanId;
+}
+
+export interface VerifiedAccessToken {
+  userId: string;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+export interface KeyRing {
+  /** Public keys of every key in the ring: what `/.well-known/jwks.json` serves. */
+  readonly jwks: JSONWebKeySet;
+  sign(claims: AccessClaims): Promise<{ token: string; expiresAt: Date }>;
+  verify(token: string): Promise<VerifiedAccessToken>;
+}
+
+export class SigningKeysError extends Error {
+  override name = 'SigningKeysError';
+}
+
+/** Parses `JWT_PRIVATE_KEYS`; the last key is the newest and signs. */
+export function parsePrivateKeySet(json: string): JWK[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new SigningKeysError('JWT_PRIVATE_KEYS is not valid JSON');
+  }
+  const result = privateKeySetSchema.safeParse(parsed);
+  if (!result.success) {
+    throw new SigningKeysError('JWT_PRIVATE_KEYS must be {"keys":[…]} of Ed25519 private JWKs (kty OKP, crv Ed25519, d, x, kid)');
+  }
+  return result.data.keys;
+}
+
+export async function generateSigningKey(): Promise<JWK & { kid: string }> {
+  const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  return { ...(await exportJWK(privateKey)), kid: randomUUID() };
+}
+
+/**
+ * The configured keys, or — when none are configured — keys generated once and kept in the
+ * database, so restarting the service (or running several replicas) does not invalidate every
+ * access token and log everybody out.
+ */
+export async function loadKeyRing({ configured, pool }: { configured?: string; pool: Pool }): Promise<KeyRing> {
+  const privateJwks = configured ? parsePrivateKeySet(configured) : await loadOrCreateSigningKeys(pool, generateSigningKey);
+  return createKeyRing(privateJwks);
+}
+
+export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
+  const publicKeys: JWK[] = privateJwks.map(({ kty, crv, x, kid }) => ({ kty, crv, x, kid, alg: 'EdDSA', use: 'sig' }));
+  const jwks: JSONWebKeySet = { keys: publicKeys };
+  const newest = privateJwks.at(-1)!;
+  const signingKey = (await importJWK({ ...newest, alg: 'EdDSA' }, 'EdDSA')) as CryptoKey;
+  const verifyKeys = createLocalJWKSet(jwks);
+
+  return {
+    jwks,
+    async sign(claims) {
+      const issuedAt = Math.floor(Date.now() / 1000);
+      const expiresAt = issuedAt + ACCESS_TOKEN_TTL_SECONDS;
+      const token = await new SignJWT({
+        email: claims.email,
+        email_verified: claims.emailVerified,
+        plan: claims.plan,
+        sid: claims.sessionId,
+      })
+        .setProtectedHeader({ alg: 'EdDSA', kid: newest.kid!, typ: 'JWT' })
+        .setSubject(claims.userId)
+        .setIssuer(ACCESS_TOKEN_ISSUER)
+        .setAudience(ACCESS_TOKEN_AUDIENCE)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(expiresAt)
+        .setJti(randomUUID())
+        .sign(signingKey);
+      return { token, expiresAt: new Date(expiresAt * 1000) };
+    },
+    async verify(token) {
+      const { payload } = await jwtVerify(token, verifyKeys, {
+        algorithms: ['EdDSA'],
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        requiredClaims: ['sub', 'exp', 'sid'],
+      });
+      return { userId: payload.sub!, sessionId: String(payload.sid), expiresAt: new Date(payload.exp! * 1000) };
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, PUBLIC_URL, latestMail, linkIn, makeSignUp, startIdentity, type TestIdentity } from './support.js';
+
+let identity: TestIdentity;
+
+beforeAll(async () => {
+  identity = await startIdentity();
+});
+afterAll(() => identity?.close());
+
+const browser = (ip = '203.0.113.10') => new Browser(identity.app, { 'x-forwarded-for': ip, 'user-agent': 'vitest' });
+
+describe('the account journey', () => {
+  it('signs up, verifies by e-mail, signs in, rotates, detects reuse and signs out everywhere', async () => {
+    const details = makeSignUp();
+    const laptop = browser();
+
+    const signUp = await laptop.post('/api/auth/sign-up', details);
+    expect(signUp.status).toBe(201);
+    expect(signUp.body.user).toMatchObject({ email: details.email, emailVerified: false, plan: 'free' });
+    expect(signUp.body.profile).toMatchObject({ fullName: 'Ada Obi', plan: 'free', payoutDetails: null, role: null });
+    expect(laptop.cookie('ld_access')).toBeTruthy();
+    expect(laptop.cookie('ld_refresh')).toBeTruthy();
+
+    const mail = await latestMail(identity.db, details.email, /Confirm your e-mail/);
+    const link = linkIn(mail);
+    expect(link.origin).toBe(PUBLIC_URL);
+    const verified = await laptop.get(`${link.pathname}${link.search}`);
+    expect(verified.status).toBe(303);
+    expect(verified.headers.location).toBe(`${PUBLIC_URL}/email-verified`);
+    const again = await laptop.get(`${link.pathname}${link.search}`);
+    expect(again.headers.location).toBe(`${PUBLIC_URL}/email-verified?error=invalid_token`);
+
+    expect((await laptop.get('/api/auth/session')).body.user.emailVerified).toBe(true);
+
+    const phone = browser('198.51.100.7');
+    const signIn = await phone.post('/api/auth/sign-in', { email: details.email.toUpperCase(), password: details.password, remember: true });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.user.emailVerified).toBe(true);
+    const firstRefresh = phone.cookie('ld_refresh')!;
+
+    const rotated = await phone.post('/api/auth/refresh');
+    expect(rotated.status).toBe(200);
+    const secondRefresh = phone.cookie('ld_refresh')!;
+    expect(secondRefresh).not.toBe(firstRefresh);
+
+    // An attacker replays the first (rotated) refresh token: the whole family dies.
+    const thief = browser('192.0.2.66');
+    thief.cookies.set('ld_refresh', { value: firstRefresh, path: '/api/auth', attributes: '' });
+    const replay = await thief.post('/api/auth/refresh');
+    expect(replay.status).toBe(401);
+    expect(replay.body.error.code).toBe('refresh_token_reused');
+    const victim = await phone.post('/api/auth/refresh');
+    expect(victim.status).toBe(401);
+    expect((await phone.get('/api/auth/session')).status).toBe(401);
+
+    // Two live sessions; global sign-out from the laptop ends both.
+    const tablet = browser('198.51.100.8');
+    expect((await tablet.post('/api/auth/sign-in', { email: details.email, password: details.password })).status).toBe(200);
+    const list = await laptop.get('/api/auth/sessions');
+    expect(list.body.sessions).toHaveLength(2);
+    expect(list.body.sessions.filter((session: { current: boolean }) => session.current)).toHaveLength(1);
+
+    const signOut = await laptop.post('/api/auth/sign-out', { scope: 'global' });
+    expect(signOut.status).toBe(204);
+    expect(laptop.cookie('ld_access')).toBeUndefined();
+    for (const device of [laptop, tablet]) {
+      expect((await device.get('/api/auth/session')).status).toBe(401);
+      expect((await device.post('/api/auth/refresh')).status).toBe(401);
+    }
+  });
+});
+
+describe('sessions', () => {
+  const signedIn = async (details = makeSignUp(), remember = false) => {
+    const client = browser();
+    expect((await client.post('/api/auth/sign-up', { ...details, remember })).status).toBe(201);
+    return { client, details };
+  };
+
+  it('answers 401 with the spec text when there is no session', async () => {
+    const response = await browser().get('/api/auth/session');
+    expect(response.status).toBe(401);
+    expect(response.body.error).toEqual({ code: 'unauthorized', message: 'Auth session missing!' });
+  });
+
+  it('sets httpOnly SameSite=Lax cookies, Secure over https, persistent only with remember me', async () => {
+    const details = makeSignUp();
+    await signedIn(details);
+    const remembered = browser();
+    const response = await remembered.post(
+      '/api/auth/sign-in',
+      { email: details.email, password: details.password, remember: true },
+      { 'x-forwarded-proto': 'https' },
+    );
+    const access = response.setCookies.find((line) => line.startsWith('ld_access='))!;
+    const refresh = response.setCookies.find((line) => line.startsWith('ld_refresh='))!;
+    for (const line of [access, refresh]) {
+      expect(line).toMatch(/HttpOnly/);
+      expect(line).toMatch(/SameSite=Lax/);
+      expect(line).toMatch(/Secure/);
+    }
+    expect(access).toMatch(/Path=\//);
+    expect(refresh).toMatch(/Path=\/api\/auth/);
+    const expires = new Date(/Expires=([^;]+)/.exec(refresh)![1]!).getTime();
+    expect(expires - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+
+    const session = await browser().post('/api/auth/sign-in', { email: details.email, password: details.password });
+    for (const line of session.setCookies) {
+      expect(line).not.toMatch(/Expires|Max-Age/);
+      expect(line).not.toMatch(/Secure/);
+    }
+  });
+
+  it('renews an expired access token from the refresh cookie when the session is asked for', async () => {
+    const { client } = await signedIn();
+    client.cookies.delete('ld_access');
+    const response = await client.get('/api/auth/session');
+    expect(response.status).toBe(200);
+    expect(client.cookie('ld_access')).toBeTruthy();
+    expect(new Date(response.body.session.expiresAt).getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+  });
+
+  it('signs out only the other sessions with scope others, and revokes one session by id', async () => {
+    const { client, details } = await signedIn();
+    const other = browser();
+    await other.post('/api/auth/sign-in', { email: details.email, password: details.password });
+    const third = browser();
+    await third.post('/api/auth/sign-in', { email: details.email, password: details.password });
+
+    const thirdId = (await third.get('/api/auth/session')).body.session.id;
+    expect((await client.request('DELETE', `/api/auth/sessions/${thirdId}`)).status).toBe(204);
+    expect((await third.get('/api/auth/session')).status).toBe(401);
+    expect((await client.request('DELETE', `/api/auth/sessions/${thirdId}`)).status).toBe(404);
+
+    expect((await client.post('/api/auth/sign-out', { scope: 'others' })).status).toBe(204);
+    expect((await other.get('/api/auth/session')).status).toBe(401);
+    expect((await client.get('/api/auth/session')).status).toBe(200);
+
+    expect((await client.post('/api/auth/sign-out')).status).toBe(204);
+    expect((await client.get('/api/auth/session')).status).toBe(401);
+  });
+
+  it('puts user.signed_up and profile.updated in the outbox with the request id', async () => {
+    const details = makeSignUp();
+    await browser().post('/api/auth/sign-up', details, { 'x-request-id': 'signup-trace-0001' });
+    const { rows } = await identity.db.query(
+      `SELECT type, payload FROM outbox WHERE payload->'data'->>'email' = $1 ORDER BY created_at`,
+      [details.email],
+    );
+    expect(rows.map((row) => row.type)).toEqual(['user.signed_up', 'profile.updated']);
+    expect(rows[0].payload).toMatchObject({ correlationId: 'signup-trace-0001', data: { email: details.email, fullName: 'Ada Obi' } });
+    await expect
+      .poll(async () => (await identity.db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows[0].n, { timeout: 5_000 })
+      .toBe(0);
+  });
+
+  it('stores password hashes with argon2id and refresh tokens only as hashes', async () => {
+    const { client, details } = await signedIn();
+    const { rows } = await identity.db.query('SELECT password_hash FROM users WHERE email = $1', [details.email]);
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+    const tokens = await identity.db.query('SELECT token_hash FROM refresh_tokens WHERE token_hash = $1', [client.cookie('ld_refresh')]);
+    expect(tokens.rowCount).toBe(0);
+  });
+});
