@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@lockdrop/contracts';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogHarness, makeProduct, productBody, waitFor, type CatalogHarness } from './support.js';
 
@@ -9,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.close());
 
-const inject = (options: Parameters<CatalogHarness['app']['inject']>[0]) => harness.app.inject(options);
+const inject = (options: InjectOptions) => harness.app.inject(options);
 
 describe('a product from creation to unpublishing', () => {
   it('is created as a draft, listed for its owner, published, read publicly and unpublished — each with its event', async () => {
