@@ -1,7 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { z } from 'zod';
 
-export const configSchema = z.object({
-  ...serviceEnv(3004),
-});
+// src/config.ts and the bundled dist/main.js both sit three levels below the repository root.
+const defaultDataDir = fileURLToPath(new URL('../../../.data/delivery', import.meta.url));
+
+export const configSchema = z
+  .object({
+    ...serviceEnv(3004),
+    /** `filesystem` for one replica (or a shared volume); `s3` for several replicas. */
+    STORAGE_BACKEND: z.enum(['filesystem', 's3']).default('filesystem'),
+    /** Root of the filesystem backend: uploaded files and preview images. */
+    DATA_DIR: z.string().min(1).default(defaultDataDir),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Any S3-compatible endpoint (MinIO, R2, Spaces); unset means AWS. */
+    S3_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: env.boolean(false),
+    /** Previews rendered at once per replica; rendering is CPU-bound, so about the core count. */
+    PREVIEW_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  })
+  .refine((config) => config.STORAGE_BACKEND !== 's3' || config.S3_BUCKET, {
+    message: 'is required when STORAGE_BACKEND is s3',
+    path: ['S3_BUCKET'],
+  });
 export type DeliveryConfig = z.infer<typeof configSchema>;

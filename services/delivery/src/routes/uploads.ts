@@ -1,0 +1,93 @@
+import multipart from '@fastify/multipart';
+import { errorBodySchema } from '@lockdrop/contracts';
+import { AppError, type HttpServer } from '@lockdrop/http';
+import { PLANS } from '@lockdrop/plans';
+import { z } from 'zod';
+import { fileKindSchema } from '../domain/file-kind.js';
+import { previewStatusSchema } from '../domain/preview-status.js';
+import type { StoredFile } from '../db/files.repo.js';
+import type { Uploads } from '../domain/uploads.js';
+
+const uploadedFileSchema = z.object({
+  id: z.uuid(),
+  fileName: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  /** Sniffed from the bytes; `application/octet-stream` when not recognised. */
+  contentType: z.string(),
+  sha256: z.string(),
+  kind: fileKindSchema,
+  createdAt: z.iso.datetime(),
+});
+
+const fileDetailsSchema = uploadedFileSchema.extend({
+  /** Of the most recently changed product preview made from this file; null while no product uses it. */
+  previewStatus: previewStatusSchema.nullable(),
+});
+
+const fileParams = z.object({ fileId: z.uuid() });
+const largestPlanFileBytes = Math.max(...PLANS.map((plan) => plan.maxFileBytes));
+
+function toUploadedFile(file: StoredFile): z.infer<typeof uploadedFileSchema> {
+  const { id, fileName, sizeBytes, contentType, sha256, kind, createdAt } = file;
+  return { id, fileName, sizeBytes, contentType, sha256, kind, createdAt: createdAt.toISOString() };
+}
+
+/** `/api/uploads`: a seller's files. The body of an upload is streamed, never buffered. */
+export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uploads }) {
+  await app.register(multipart, {
+    limits: { files: 1, fields: 10, parts: 11, fileSize: largestPlanFileBytes + 1, headerPairs: 100 },
+  });
+
+  app.post(
+    '/api/uploads',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        summary: 'Upload a file (multipart/form-data, one field named `file`)',
+        consumes: ['multipart/form-data'],
+        response: { 201: uploadedFileSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 413: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      if (!request.isMultipart()) throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
+      try {
+        await uploads.assertUploadAllowed(user);
+        // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
+        const part = await request.file({ limits: { fileSize: uploads.maxBytesFor(user) + 1 } });
+        if (!part || part.fieldname !== 'file') throw new AppError('file_required', 400, 'Please upload a file');
+        const incoming = { fileName: part.filename, stream: part.file, truncated: () => part.file.truncated };
+        const file = await uploads.store(user, incoming, request.id);
+        return reply.status(201).send(toUploadedFile(file));
+      } catch (error) {
+        // The rest of a refused body is of no use: close rather than make the client send it all.
+        reply.header('connection', 'close');
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/api/uploads/:fileId',
+    {
+      preHandler: app.authenticate,
+      schema: { params: fileParams, response: { 200: fileDetailsSchema, 404: errorBodySchema } },
+    },
+    async (request) => {
+      const file = await uploads.describe(request.user!, request.params.fileId);
+      return { ...toUploadedFile(file), previewStatus: file.previewStatus };
+    },
+  );
+
+  app.delete(
+    '/api/uploads/:fileId',
+    {
+      preHandler: app.authenticate,
+      schema: { params: fileParams, response: { 204: z.undefined(), 404: errorBodySchema, 409: errorBodySchema } },
+    },
+    async (request, reply) => {
+      await uploads.remove(request.user!, request.params.fileId);
+      return reply.status(204).send();
+    },
+  );
+}

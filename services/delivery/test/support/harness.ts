@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTokenVerifier, ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
+import { connectBus, type Bus } from '@lockdrop/bus';
+import { loadConfig } from '@lockdrop/config';
+import { createEvent, type EventData, type PlanId } from '@lockdrop/contracts';
+import { createPool, type Pool } from '@lockdrop/db';
+import type { HttpServer } from '@lockdrop/http';
+import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { buildApp } from '../../src/app.js';
+import { configSchema } from '../../src/config.js';
+
+export interface TestUser {
+  id: string;
+  plan: PlanId;
+  /** `authorization` header value. */
+  auth: string;
+}
+
+/** One isolated delivery service: its own database, bus namespace, data directory and signing key. */
+export interface DeliveryHarness {
+  app: HttpServer;
+  /** The delivery schema, to look at what the service recorded. */
+  db: Pool;
+  dataDir: string;
+  user(plan?: PlanId): Promise<TestUser>;
+  /** Publishes a product event as catalog would. */
+  publishProduct(type: 'product.created' | 'product.updated' | 'product.published' | 'product.unpublished', data: EventData<'product.updated'>): Promise<void>;
+  publishProductDeleted(productId: string, ownerId: string): Promise<void>;
+  /** Regular files under the data directory, temporary ones included. */
+  storedFiles(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function startDelivery(): Promise<DeliveryHarness> {
+  const database: TestDatabase = await createTestDatabase();
+  const namespace = testNamespace();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-delivery-'));
+  const keys = await generateKeyPair('EdDSA', { extractable: true });
+  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
+  const config = loadConfig(configSchema, {
+    DATABASE_URL: database.url,
+    NATS_URL: testEnv.natsUrl,
+    BUS_NAMESPACE: namespace,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+  });
+  const app = await buildApp(config, { verifier: createTokenVerifier({ jwks: { keys: [jwk] } }) });
+  await app.ready();
+  const catalogBus: Bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'test-catalog' });
+  const db = createPool({ connectionString: database.url, schema: 'delivery', max: 2 });
+
+  const sign = (id: string, plan: PlanId) =>
+    new SignJWT({ email: `${id.slice(0, 8)}@example.com`, email_verified: true, plan })
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
+      .setSubject(id)
+      .setIssuer(ACCESS_TOKEN_ISSUER)
+      .setAudience(ACCESS_TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(keys.privateKey);
+
+  return {
+    app,
+    db,
+    dataDir,
+    async user(plan = 'free') {
+      const id = randomUUID();
+      return { id, plan, auth: `Bearer ${await sign(id, plan)}` };
+    },
+    async publishProduct(type, data) {
+      await catalogBus.publish(createEvent(type, data, { correlationId: `test-${randomUUID()}` }));
+    },
+    async publishProductDeleted(productId, ownerId) {
+      await catalogBus.publish(createEvent('product.deleted', { productId, ownerId }, { correlationId: 'test' }));
+    },
+    async storedFiles() {
+      const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
+      return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+    },
+    async close() {
+      await app.close();
+      await catalogBus.close();
+      await db.end();
+      await deleteStreams(testEnv.natsUrl, namespace);
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A product as catalog describes it in its events. */
+export function makeProduct(overrides: Partial<EventData<'product.updated'>> & { ownerId: string; fileId: string }): EventData<'product.updated'> {
+  return {
+    productId: randomUUID(),
+    title: 'Sunset pack',
+    description: null,
+    priceMinor: 1500,
+    currency: 'USD',
+    pricing: { type: 'one_time' },
+    status: 'draft',
+    fileName: 'file.bin',
+    fileSizeBytes: 1,
+    previewEnabled: true,
+    previewBlurPercentage: 50,
+    ...overrides,
+  };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A multipart/form-data body with one file part, as a browser's FormData sends it. */
+export function multipart(fileName: string, content: Buffer, { field = 'file', clientType = 'application/octet-stream' } = {}) {
+  const boundary = `----lockdrop${randomUUID().replaceAll('-', '')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${clientType}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { boundary, head, tail, body: Buffer.concat([head, content, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
