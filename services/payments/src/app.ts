@@ -1,10 +1,112 @@
+import type { AddressInfo } from 'node:net';
+import type { TokenVerifier } from '@lockdrop/auth';
 import type { HttpServer } from '@lockdrop/http';
+import { createMailer, startMailRelay } from '@lockdrop/mailer';
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { subscribeReadModels } from './events/read-models.js';
+import { startReconciler } from './jobs/reconciler.js';
+import { createFlutterwaveProvider } from './providers/flutterwave.js';
+import { createSandbox, type Sandbox } from './providers/sandbox.js';
+import type { PaymentProvider } from './providers/types.js';
+import { checkoutRoutes } from './routes/checkout.js';
+import { purchaseRoutes } from './routes/purchases.js';
+import { sandboxRoutes } from './routes/sandbox.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
-/** Checkouts, provider webhooks, purchases, the ledger, refunds and payouts. */
-export async function buildApp(config: PaymentsConfig): Promise<HttpServer> {
-  const { app } = await createServiceApp({ name: 'payments', config, migrations });
+/** What tests (and only tests) substitute: token verification and the clock. */
+export interface PaymentsDeps {
+  verifier?: TokenVerifier;
+  now?: () => Date;
+}
+
+/** Checkouts, provider webhooks, purchases, the ledger, refunds and receipts. */
+export async function buildApp(config: PaymentsConfig, deps: PaymentsDeps = {}): Promise<HttpServer> {
+  const { app, infra } = await createServiceApp({ name: 'payments', config, migrations, verifier: deps.verifier });
+  const { pool } = infra;
+  const now = deps.now ?? (() => new Date());
+  const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
+  const logger = app.log;
+
+  const mailer = await createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, pool });
+  const mailRelay = startMailRelay({ pool, mailer, logger });
+
+  let sandbox: Sandbox | undefined;
+  let provider: PaymentProvider;
+  if (config.PAYMENT_PROVIDER === 'flutterwave') {
+    provider = createFlutterwaveProvider({
+      baseUrl: config.FLW_BASE_URL,
+      secretKey: config.FLW_SECRET_KEY!,
+      webhookHash: config.FLW_WEBHOOK_HASH!,
+      timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    });
+  } else {
+    sandbox = createSandbox({
+      pool,
+      publicUrl,
+      webhookSecret: config.SANDBOX_WEBHOOK_SECRET,
+      processorFeeBps: config.PROCESSOR_FEE_BPS,
+      webhookUrl: () => config.SANDBOX_WEBHOOK_URL ?? ownUrl(app, publicUrl, '/api/webhooks/sandbox'),
+      logger,
+    });
+    provider = sandbox.provider;
+  }
+  // Only the configured provider's webhooks are accepted: the sandbox's public secret is no way in.
+  const providers: ReadonlyMap<string, PaymentProvider> = new Map([[provider.name, provider]]);
+
+  const settlement = {
+    pool,
+    provider,
+    processorFeeBps: config.PROCESSOR_FEE_BPS,
+    publicUrl,
+    refundWindowHours: config.REFUND_WINDOW_HOURS,
+    now,
+    onMailQueued: () => mailRelay.wake(),
+    logger,
+  };
+  const webhookDeps = { ...settlement, retryBaseMs: config.WEBHOOK_RETRY_BASE_MS };
+
+  await subscribeReadModels(infra.bus, pool);
+  const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
+  app.addHook('preClose', async () => {
+    await reconciler.stop();
+    await sandbox?.stop();
+    await mailRelay.stop();
+    await mailer.close();
+  });
+
+  checkoutRoutes(app, {
+    pool,
+    provider,
+    publicUrl,
+    emailLimit: config.CHECKOUT_EMAIL_LIMIT,
+    emailWindowSeconds: config.CHECKOUT_EMAIL_WINDOW_SECONDS,
+    now,
+    logger,
+    secureCookies: publicUrl.startsWith('https:'),
+  });
+  await webhookRoutes(app, { ...webhookDeps, providers });
+  purchaseRoutes(app, {
+    settlement,
+    refunds: {
+      pool,
+      providers,
+      refundWindowHours: config.REFUND_WINDOW_HOURS,
+      supportEmails: config.SUPPORT_EMAILS,
+      now,
+      logger,
+    },
+  });
+  if (sandbox) await sandboxRoutes(app, sandbox);
   return app;
+}
+
+/** This process's own URL once it listens (the sandbox posts its webhooks there); PUBLIC_URL before. */
+function ownUrl(app: HttpServer, publicUrl: string, path: string): string {
+  const address = app.server.address() as AddressInfo | string | null;
+  if (!address || typeof address === 'string') return `${publicUrl}${path}`;
+  const host =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}${path}`;
 }

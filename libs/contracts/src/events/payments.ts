@@ -46,6 +46,25 @@ export const paymentsEvents = {
       feePlatformMinor: z.number().int().nonnegative(),
       feeProcessorMinor: z.number().int().nonnegative(),
       paidAt: z.iso.datetime({ offset: true }),
+      // Optional so earlier producers and fixtures stay valid; payments always sets them.
+      checkoutId: z.uuid().optional(),
+      productTitle: z.string().optional(),
+      /** The file the buyer is entitled to, as snapshotted at checkout (delivery's entitlement). */
+      fileId: z.uuid().nullable().optional(),
+      fileName: z.string().nullable().optional(),
+      /** amountMinor − feePlatformMinor − feeProcessorMinor: what the seller is owed. */
+      sellerEarningsMinor: z.number().int().nonnegative().optional(),
+      provider: z.string().optional(),
+      /**
+       * sha256 (hex) of the secret in the receipt e-mail's link (`/receipt/<token>`): whoever
+       * presents the token may open an account-free access session for this purchase.
+       */
+      receiptTokenHash: z.string().regex(/^[a-f0-9]{64}$/).optional(),
+      /**
+       * sha256 (hex) of the `ld_buyer` cookie of the browser that started the checkout, which may
+       * download without signing in; null when the checkout came without one.
+       */
+      buyerBrowserKeyHash: z.string().regex(/^[a-f0-9]{64}$/).nullable().optional(),
     }),
   },
   'purchase.refunded': {
@@ -55,6 +74,8 @@ export const paymentsEvents = {
       amountMinor: z.number().int().positive(),
       currency: currencySchema,
       refundedAt: z.iso.datetime({ offset: true }),
+      txRef: z.string().optional(),
+      fileId: z.uuid().nullable().optional(),
     }),
   },
   'subscription.started': { version: 1, schema: subscriptionRef },

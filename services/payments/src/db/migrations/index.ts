@@ -1,4 +1,6 @@
 import type { Migration } from '@lockdrop/db';
+import { mailOutboxMigrations } from '@lockdrop/mailer';
+import { paymentsSchema } from './0001_payments.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [...mailOutboxMigrations, paymentsSchema];

@@ -1,0 +1,109 @@
+import type { Queryable } from '@lockdrop/db';
+
+export type CheckoutStatus = 'creating' | 'open' | 'failed' | 'paid' | 'not_started';
+
+export interface Checkout {
+  id: string;
+  txRef: string;
+  provider: string;
+  status: CheckoutStatus;
+  productId: string;
+  sellerId: string;
+  productTitle: string;
+  fileId: string | null;
+  fileName: string | null;
+  buyerEmail: string;
+  priceMinor: number;
+  priceCurrency: string;
+  amountMinor: number;
+  currency: string;
+  fxRate: string | null;
+  plan: string;
+  platformFeeBps: number;
+  platformFeeMinor: number;
+  link: string | null;
+  browserKeyHash: string | null;
+  correlationId: string;
+  createdAt: Date;
+}
+
+const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "productId", seller_id AS "sellerId",
+  product_title AS "productTitle", file_id AS "fileId", file_name AS "fileName", buyer_email AS "buyerEmail",
+  price_minor AS "priceMinor", price_currency AS "priceCurrency", amount_minor AS "amountMinor", currency,
+  fx_rate AS "fxRate", plan, platform_fee_bps AS "platformFeeBps", platform_fee_minor AS "platformFeeMinor", link,
+  browser_key_hash AS "browserKeyHash", correlation_id AS "correlationId", created_at AS "createdAt"`;
+
+export async function insertCheckout(db: Queryable, checkout: Omit<Checkout, 'link'>): Promise<void> {
+  await db.query(
+    `INSERT INTO checkouts (id, tx_ref, provider, status, product_id, seller_id, product_title, file_id, file_name,
+       buyer_email, price_minor, price_currency, amount_minor, currency, fx_rate, plan, platform_fee_bps,
+       platform_fee_minor, browser_key_hash, correlation_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+    [
+      checkout.id, checkout.txRef, checkout.provider, checkout.status, checkout.productId, checkout.sellerId,
+      checkout.productTitle, checkout.fileId, checkout.fileName, checkout.buyerEmail, checkout.priceMinor,
+      checkout.priceCurrency, checkout.amountMinor, checkout.currency, checkout.fxRate, checkout.plan,
+      checkout.platformFeeBps, checkout.platformFeeMinor, checkout.browserKeyHash, checkout.correlationId,
+      checkout.createdAt,
+    ],
+  );
+}
+
+export async function findCheckoutByTxRef(db: Queryable, txRef: string, options: { forUpdate?: boolean } = {}): Promise<Checkout | null> {
+  const { rows } = await db.query<Checkout>(
+    `SELECT ${COLUMNS} FROM checkouts WHERE tx_ref = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [txRef],
+  );
+  return rows[0] ?? null;
+}
+
+/** Moves a checkout to `status`, but only from one of `from` (a paid checkout never goes back). */
+export async function setCheckoutStatus(
+  db: Queryable,
+  id: string,
+  status: CheckoutStatus,
+  from: CheckoutStatus[],
+  link?: string,
+): Promise<void> {
+  await db.query('UPDATE checkouts SET status = $2, link = COALESCE($4, link) WHERE id = $1 AND status = ANY($3)', [
+    id,
+    status,
+    from,
+    link ?? null,
+  ]);
+}
+
+/** Checkouts this e-mail started since `since`, counted under a per-e-mail lock so racing requests queue. */
+export async function countRecentCheckouts(db: Queryable, buyerEmail: string, since: Date): Promise<number> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`checkout-email:${buyerEmail.toLowerCase()}`]);
+  const { rows } = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM checkouts WHERE lower(buyer_email) = lower($1) AND created_at >= $2',
+    [buyerEmail, since],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+/**
+ * Claims the right to ask the provider about this checkout now: true at most once per
+ * `intervalSeconds`, so page polls and replicas do not hammer the provider.
+ */
+export async function claimVerification(db: Queryable, id: string, now: Date, intervalSeconds: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE checkouts SET last_verified_at = $2
+     WHERE id = $1 AND (last_verified_at IS NULL OR last_verified_at <= $2::timestamptz - make_interval(secs => $3::int))`,
+    [id, now, intervalSeconds],
+  );
+  return rowCount === 1;
+}
+
+/** Unconfirmed checkouts worth polling: old enough that a webhook should have come, young enough to still pay. */
+export async function dueUnconfirmedCheckouts(db: Queryable, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ tx_ref: string }>(
+    `SELECT tx_ref FROM checkouts
+     WHERE status IN ('open', 'failed') AND created_at BETWEEN $1::timestamptz - interval '24 hours' AND $1::timestamptz - interval '1 minute'
+       AND (last_verified_at IS NULL OR last_verified_at <= $1::timestamptz - interval '2 minutes')
+     ORDER BY created_at LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map((row) => row.tx_ref);
+}

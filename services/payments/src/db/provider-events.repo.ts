@@ -1,0 +1,95 @@
+import type { Queryable } from '@lockdrop/db';
+import type { WebhookNotice } from '../providers/types.js';
+
+export type ProviderEventStatus = 'received' | 'parked' | 'retry' | 'processed' | 'ignored';
+
+export interface ProviderEvent {
+  id: number;
+  provider: string;
+  status: ProviderEventStatus;
+  transactionId: string | null;
+  txRef: string | null;
+  attempts: number;
+}
+
+const COLUMNS = `id, provider, status, transaction_id AS "transactionId", tx_ref AS "txRef", attempts`;
+
+/**
+ * Stores the raw notification once per (provider, event key). Returns the stored row and
+ * whether this call created it; a duplicate gets the existing row so an unfinished one can be
+ * processed again.
+ */
+export async function storeProviderEvent(
+  db: Queryable,
+  provider: string,
+  notice: WebhookNotice,
+  payload: unknown,
+): Promise<{ event: ProviderEvent; created: boolean }> {
+  const inserted = await db.query<ProviderEvent>(
+    `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (provider, event_key) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      provider, notice.eventKey, notice.eventType, notice.charge?.transactionId ?? null, notice.charge?.txRef ?? null,
+      JSON.stringify(payload), notice.charge ? 'received' : 'ignored',
+    ],
+  );
+  if (inserted.rows[0]) return { event: inserted.rows[0], created: true };
+  const { rows } = await db.query<ProviderEvent>(
+    `SELECT ${COLUMNS} FROM provider_events WHERE provider = $1 AND event_key = $2`,
+    [provider, notice.eventKey],
+  );
+  return { event: rows[0]!, created: false };
+}
+
+export async function markEventProcessed(db: Queryable, id: number, outcome: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE provider_events SET status = 'processed', outcome = $2, processed_at = $3, next_attempt_at = NULL,
+       last_error = NULL WHERE id = $1`,
+    [id, outcome, now],
+  );
+}
+
+/** Keeps the event for another attempt after `delayMs` (parked: checkout not there yet; retry: provider down). */
+export async function scheduleEventRetry(
+  db: Queryable,
+  id: number,
+  status: 'parked' | 'retry',
+  reason: string,
+  nextAttemptAt: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE provider_events SET status = $2, last_error = $3, attempts = attempts + 1, next_attempt_at = $4
+     WHERE id = $1 AND status <> 'processed'`,
+    [id, status, reason, nextAttemptAt],
+  );
+}
+
+/** Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different ones). */
+export async function claimDueEvents(db: Queryable, now: Date, limit: number, leaseSeconds: number): Promise<ProviderEvent[]> {
+  const { rows } = await db.query<ProviderEvent>(
+    `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int)
+     WHERE id IN (
+       SELECT id FROM provider_events
+       WHERE status IN ('parked', 'retry') AND next_attempt_at <= $1 AND attempts < 20
+       ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING ${COLUMNS}`,
+    [now, limit, leaseSeconds],
+  );
+  return rows;
+}
+
+export async function recordMismatch(
+  db: Queryable,
+  mismatch: { checkoutId: string; provider: string; transactionId: string; reasons: string[]; expected: unknown; reported: unknown },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO payment_mismatches (checkout_id, provider, transaction_id, reasons, expected, reported)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+    [
+      mismatch.checkoutId, mismatch.provider, mismatch.transactionId, mismatch.reasons,
+      JSON.stringify(mismatch.expected), JSON.stringify(mismatch.reported),
+    ],
+  );
+}

@@ -1,0 +1,93 @@
+import type { Queryable } from '@lockdrop/db';
+
+export type PurchaseStatus = 'paid' | 'refunding' | 'refunded';
+
+export interface Purchase {
+  id: string;
+  checkoutId: string;
+  txRef: string;
+  productId: string;
+  sellerId: string;
+  buyerEmail: string;
+  productTitle: string;
+  fileId: string | null;
+  fileName: string | null;
+  amountMinor: number;
+  currency: string;
+  feePlatformMinor: number;
+  feeProcessorMinor: number;
+  sellerEarningsMinor: number;
+  provider: string;
+  providerTransactionId: string;
+  status: PurchaseStatus;
+  paidAt: Date;
+  refundedAt: Date | null;
+  receiptTokenHash: string;
+}
+
+const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id AS "productId", seller_id AS "sellerId",
+  buyer_email AS "buyerEmail", product_title AS "productTitle", file_id AS "fileId", file_name AS "fileName",
+  amount_minor AS "amountMinor", currency, fee_platform_minor AS "feePlatformMinor",
+  fee_processor_minor AS "feeProcessorMinor", seller_earnings_minor AS "sellerEarningsMinor", provider,
+  provider_transaction_id AS "providerTransactionId", status, paid_at AS "paidAt", refunded_at AS "refundedAt",
+  receipt_token_hash AS "receiptTokenHash"`;
+
+export async function insertPurchase(db: Queryable, purchase: Omit<Purchase, 'refundedAt'>): Promise<void> {
+  await db.query(
+    `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,
+       amount_minor, currency, fee_platform_minor, fee_processor_minor, seller_earnings_minor, provider,
+       provider_transaction_id, status, paid_at, receipt_token_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+    [
+      purchase.id, purchase.checkoutId, purchase.txRef, purchase.productId, purchase.sellerId, purchase.buyerEmail,
+      purchase.productTitle, purchase.fileId, purchase.fileName, purchase.amountMinor, purchase.currency,
+      purchase.feePlatformMinor, purchase.feeProcessorMinor, purchase.sellerEarningsMinor, purchase.provider,
+      purchase.providerTransactionId, purchase.status, purchase.paidAt, purchase.receiptTokenHash,
+    ],
+  );
+}
+
+export async function findPurchaseByCheckout(db: Queryable, checkoutId: string): Promise<Purchase | null> {
+  const { rows } = await db.query<Purchase>(`SELECT ${COLUMNS} FROM purchases WHERE checkout_id = $1`, [checkoutId]);
+  return rows[0] ?? null;
+}
+
+export async function findPurchase(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<Purchase | null> {
+  const { rows } = await db.query<Purchase>(
+    `SELECT ${COLUMNS} FROM purchases WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Spec §7 row 6: paid purchases of this buyer e-mail, newest first. */
+export async function listPaidPurchases(db: Queryable, buyerEmail: string): Promise<Purchase[]> {
+  const { rows } = await db.query<Purchase>(
+    `SELECT ${COLUMNS} FROM purchases WHERE lower(buyer_email) = lower($1) AND status = 'paid' ORDER BY paid_at DESC, id`,
+    [buyerEmail],
+  );
+  return rows;
+}
+
+/** A seller's own sales, newest first (dashboard: revenue, recent sales). */
+export async function listSales(db: Queryable, sellerId: string, limit: number): Promise<Purchase[]> {
+  const { rows } = await db.query<Purchase>(
+    `SELECT ${COLUMNS} FROM purchases WHERE seller_id = $1 ORDER BY paid_at DESC, id LIMIT $2`,
+    [sellerId, limit],
+  );
+  return rows;
+}
+
+export async function setPurchaseStatus(
+  db: Queryable,
+  id: string,
+  status: PurchaseStatus,
+  refund?: { refundedAt: Date; reference: string; refundedBy: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE purchases SET status = $2, refunded_at = COALESCE($3, refunded_at),
+       refund_reference = COALESCE($4, refund_reference), refunded_by = COALESCE($5, refunded_by)
+     WHERE id = $1`,
+    [id, status, refund?.refundedAt ?? null, refund?.reference ?? null, refund?.refundedBy ?? null],
+  );
+}

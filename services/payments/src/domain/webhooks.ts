@@ -1,0 +1,82 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { AppError, errors } from '@lockdrop/http';
+import {
+  markEventProcessed,
+  scheduleEventRetry,
+  storeProviderEvent,
+  type ProviderEvent,
+} from '../db/provider-events.repo.js';
+import { settleTransaction, type SettlementDeps } from './settlement.js';
+
+export interface WebhookDeps extends SettlementDeps {
+  /** First retry delay; doubles per attempt up to 30 minutes. */
+  retryBaseMs: number;
+  logger: { warn(object: object, message: string): void };
+}
+
+const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
+
+/** 'done' when the event reached a final outcome; otherwise it is kept for a later attempt. */
+export type ChargeProcessing = 'done' | 'parked' | 'retry';
+
+/**
+ * Verifies a stored charge notification with the provider and settles it. A checkout not
+ * (yet) visible parks the event; a provider that cannot answer schedules a retry. Either way
+ * the event stays in the store and the reconciler tries again — nothing is dropped.
+ */
+export async function processChargeEvent(deps: WebhookDeps, event: ProviderEvent): Promise<ChargeProcessing> {
+  const later = (status: 'parked' | 'retry', reason: string) => {
+    const delay = Math.min(MAX_RETRY_DELAY_MS, deps.retryBaseMs * 2 ** event.attempts);
+    return scheduleEventRetry(deps.pool, event.id, status, reason, new Date(deps.now().getTime() + delay));
+  };
+  let verified;
+  try {
+    verified = await deps.provider.verifyTransaction(event.transactionId!);
+  } catch (error) {
+    deps.logger.warn({ eventId: event.id, err: (error as Error).message }, 'provider verify failed; will retry');
+    await later('retry', (error as Error).message);
+    return 'retry';
+  }
+  if (!verified) {
+    await markEventProcessed(deps.pool, event.id, 'unknown_transaction', deps.now());
+    return 'done';
+  }
+  const outcome = await settleTransaction(deps, event.txRef!, verified, event.id);
+  if (outcome === 'checkout_missing') {
+    await later('parked', `no checkout with tx_ref ${event.txRef} yet`);
+    return 'parked';
+  }
+  return 'done';
+}
+
+/**
+ * `POST /api/webhooks/:provider`: authenticate the raw body, store the event once, act on it.
+ * Answers 200 only when the event needs nothing more from the provider; otherwise 503 so the
+ * provider retries (we retry on our own as well).
+ */
+export async function receiveWebhook(
+  deps: WebhookDeps,
+  rawBody: Buffer,
+  headers: IncomingHttpHeaders,
+): Promise<{ outcome: string }> {
+  if (!deps.provider.authenticateWebhook(rawBody, headers)) {
+    deps.logger.warn({ provider: deps.provider.name }, 'webhook with a bad or missing signature rejected');
+    throw new AppError('invalid_signature', 401, 'Webhook signature is not valid');
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw errors.badRequest('invalid_body', 'Request body is not valid JSON');
+  }
+  const notice = deps.provider.parseWebhook(body);
+  const { event, created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
+  if (event.status === 'ignored') return { outcome: 'ignored' };
+  if (event.status === 'processed') return { outcome: created ? 'processed' : 'duplicate' };
+
+  const processing = await processChargeEvent(deps, event);
+  if (processing !== 'done') {
+    throw new AppError('retry_later', 503, 'The event was stored and will be processed later');
+  }
+  return { outcome: 'processed' };
+}

@@ -1,0 +1,129 @@
+import { minorToDecimalString, toMinor } from '@lockdrop/money';
+import { z } from 'zod';
+import { authenticateFlutterwaveWebhook, parseFlutterwaveWebhook } from './flutterwave-webhook.js';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type PaymentProvider,
+  type VerifiedTransaction,
+} from './types.js';
+
+export interface FlutterwaveOptions {
+  baseUrl: string;
+  secretKey: string;
+  webhookHash: string;
+  timeoutMs: number;
+}
+
+const amount = z.union([z.number(), z.string()]);
+
+const transactionSchema = z.looseObject({
+  id: z.union([z.number(), z.string()]).transform(String),
+  tx_ref: z.string(),
+  status: z.string(),
+  amount,
+  currency: z.string(),
+  app_fee: amount.nullish(),
+});
+
+const envelopeSchema = z.looseObject({
+  status: z.string(),
+  message: z.string().optional(),
+  data: z.unknown(),
+});
+
+const STATUSES = new Set(['successful', 'failed', 'pending']);
+
+function toVerified(data: unknown): VerifiedTransaction {
+  const transaction = transactionSchema.parse(data);
+  const currency = transaction.currency.toUpperCase();
+  return {
+    transactionId: transaction.id,
+    txRef: transaction.tx_ref,
+    status: STATUSES.has(transaction.status) ? (transaction.status as VerifiedTransaction['status']) : 'other',
+    // Flutterwave amounts are major units (payments-contract: shared rules).
+    amountMinor: toMinor(transaction.amount, currency),
+    currency,
+    processorFeeMinor: transaction.app_fee == null ? null : toMinor(transaction.app_fee, currency),
+  };
+}
+
+/** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
+export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentProvider {
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  /** One API call: the envelope on 2xx, null on a 404-style "not found", errors otherwise. */
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${options.secretKey}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (error) {
+      throw new ProviderUnavailableError(`flutterwave ${method} ${path}: ${(error as Error).message}`);
+    }
+    if (response.status >= 500 || response.status === 429) {
+      throw new ProviderUnavailableError(`flutterwave ${method} ${path}: HTTP ${response.status}`);
+    }
+    let envelope: z.infer<typeof envelopeSchema>;
+    try {
+      envelope = envelopeSchema.parse(await response.json());
+    } catch (error) {
+      throw new ProviderUnavailableError(`flutterwave ${method} ${path}: unreadable answer (${(error as Error).message})`);
+    }
+    if (response.ok && envelope.status === 'success') return envelope.data;
+    if (response.status === 404 || (response.status === 400 && envelope.data == null && method === 'GET')) return null;
+    throw new ProviderRejectedError(`flutterwave ${method} ${path}: ${envelope.message ?? `HTTP ${response.status}`}`);
+  }
+
+  return {
+    name: 'flutterwave',
+
+    async createPaymentLink(request) {
+      const data = await call('POST', '/payments', {
+        tx_ref: request.txRef,
+        amount: minorToDecimalString(request.amountMinor, request.currency),
+        currency: request.currency,
+        redirect_url: request.redirectUrl,
+        customer: { email: request.buyerEmail },
+        customizations: { title: 'Lockdrop', description: request.productTitle },
+        meta: { checkout_id: request.checkoutId },
+      });
+      const parsed = z.object({ link: z.url() }).safeParse(data);
+      if (!parsed.success) throw new ProviderUnavailableError('flutterwave POST /payments: no hosted link in the answer');
+      return { link: parsed.data.link };
+    },
+
+    authenticateWebhook: (rawBody, headers) => authenticateFlutterwaveWebhook(rawBody, headers, options.webhookHash),
+
+    parseWebhook: parseFlutterwaveWebhook,
+
+    async verifyTransaction(transactionId) {
+      const data = await call('GET', `/transactions/${encodeURIComponent(transactionId)}/verify`);
+      return data == null ? null : toVerified(data);
+    },
+
+    async verifyByReference(txRef) {
+      const data = await call('GET', `/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`);
+      return data == null ? null : toVerified(data);
+    },
+
+    async refund(transactionId, amountMinor, currency) {
+      const data = await call('POST', `/transactions/${encodeURIComponent(transactionId)}/refund`, {
+        amount: minorToDecimalString(amountMinor, currency),
+        comments: 'Lockdrop refund',
+      });
+      const parsed = z
+        .looseObject({ id: z.union([z.number(), z.string()]).transform(String), status: z.string() })
+        .safeParse(data);
+      if (!parsed.success) throw new ProviderUnavailableError('flutterwave refund: unreadable answer');
+      return { reference: parsed.data.id, status: parsed.data.status };
+    },
+  };
+}

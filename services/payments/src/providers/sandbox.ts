@@ -1,0 +1,229 @@
+import type { Pool } from '@lockdrop/db';
+import { bpsOfMinor } from '@lockdrop/plans';
+import { minorToDecimalString } from '@lockdrop/money';
+import { authenticateFlutterwaveWebhook, parseFlutterwaveWebhook, webhookSignature } from './flutterwave-webhook.js';
+import type { PaymentProvider, VerifiedTransaction } from './types.js';
+
+export interface SandboxOptions {
+  pool: Pool;
+  publicUrl: string;
+  webhookSecret: string;
+  processorFeeBps: number;
+  /** Resolved per delivery: the process may learn its own address only after listening. */
+  webhookUrl: () => string;
+  /** Delays before re-sending a webhook that did not get a 200 (Flutterwave: 3 retries). */
+  retryDelaysMs?: number[];
+  logger: { warn(object: object, message: string): void };
+}
+
+export interface SandboxPayment {
+  txRef: string;
+  transactionId: string | null;
+  amountMinor: number;
+  currency: string;
+  buyerEmail: string;
+  title: string;
+  redirectUrl: string;
+  status: 'initiated' | 'successful' | 'failed' | 'cancelled';
+  appFeeMinor: number | null;
+  completedAt: Date | null;
+}
+
+export type SandboxOutcome = 'pay' | 'fail' | 'cancel';
+
+export interface Sandbox {
+  provider: PaymentProvider;
+  find(txRef: string): Promise<SandboxPayment | null>;
+  /** The buyer pressed a button: settle on the "provider side", send the webhook, say where to go. */
+  complete(txRef: string, outcome: SandboxOutcome): Promise<{ redirectTo: string } | null>;
+  /** Cancels pending retries and waits for deliveries in flight. */
+  stop(): Promise<void>;
+}
+
+interface Row {
+  tx_ref: string;
+  transaction_id: number | null;
+  amount_minor: number;
+  currency: string;
+  buyer_email: string;
+  title: string;
+  redirect_url: string;
+  status: SandboxPayment['status'];
+  app_fee_minor: number | null;
+  completed_at: Date | null;
+}
+
+const toPayment = (row: Row): SandboxPayment => ({
+  txRef: row.tx_ref,
+  transactionId: row.transaction_id === null ? null : String(row.transaction_id),
+  amountMinor: row.amount_minor,
+  currency: row.currency,
+  buyerEmail: row.buyer_email,
+  title: row.title,
+  redirectUrl: row.redirect_url,
+  status: row.status,
+  appFeeMinor: row.app_fee_minor,
+  completedAt: row.completed_at,
+});
+
+const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
+  transactionId: payment.transactionId!,
+  txRef: payment.txRef,
+  status: payment.status === 'successful' || payment.status === 'failed' ? payment.status : 'pending',
+  amountMinor: payment.amountMinor,
+  currency: payment.currency,
+  processorFeeMinor: payment.appFeeMinor,
+});
+
+/**
+ * A test-mode provider living in this service: a hosted checkout page, a provider-side record of
+ * each payment, Flutterwave-shaped signed webhooks posted over HTTP to the real webhook endpoint,
+ * and a verify API. It needs no keys, so it is the default.
+ */
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const { pool } = options;
+  const retryDelays = options.retryDelaysMs ?? [1_000, 5_000, 15_000];
+  const inFlight = new Set<Promise<void>>();
+  const timers = new Set<NodeJS.Timeout>();
+  let stopped = false;
+
+  const find = async (txRef: string) => {
+    const { rows } = await pool.query<Row>('SELECT * FROM sandbox_payments WHERE tx_ref = $1', [txRef]);
+    return rows[0] ? toPayment(rows[0]) : null;
+  };
+
+  const webhookBody = (payment: SandboxPayment) => {
+    const major = (minor: number) => Number(minorToDecimalString(minor, payment.currency));
+    return {
+      event: 'charge.completed',
+      'event.type': 'CARD_TRANSACTION',
+      data: {
+        id: Number(payment.transactionId),
+        tx_ref: payment.txRef,
+        flw_ref: `SANDBOX-${payment.transactionId}`,
+        amount: major(payment.amountMinor),
+        currency: payment.currency,
+        charged_amount: major(payment.amountMinor),
+        app_fee: major(payment.appFeeMinor ?? 0),
+        status: payment.status,
+        payment_type: 'card',
+        created_at: (payment.completedAt ?? new Date()).toISOString(),
+        customer: { email: payment.buyerEmail },
+      },
+    };
+  };
+
+  const deliver = (payment: SandboxPayment, attempt: number): void => {
+    if (stopped) return;
+    const raw = Buffer.from(JSON.stringify(webhookBody(payment)));
+    const delivery = (async () => {
+      let status = 0;
+      try {
+        const response = await fetch(options.webhookUrl(), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'verif-hash': options.webhookSecret,
+            'flutterwave-signature': webhookSignature(raw, options.webhookSecret),
+          },
+          body: raw,
+          signal: AbortSignal.timeout(60_000),
+        });
+        status = response.status;
+        await response.body?.cancel();
+      } catch (error) {
+        options.logger.warn({ txRef: payment.txRef, err: (error as Error).message }, 'sandbox webhook not delivered');
+      }
+      const delay = retryDelays[attempt];
+      if (status !== 200 && delay !== undefined && !stopped) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          deliver(payment, attempt + 1);
+        }, delay);
+        timers.add(timer);
+      }
+    })();
+    inFlight.add(delivery);
+    void delivery.finally(() => inFlight.delete(delivery));
+  };
+
+  const provider: PaymentProvider = {
+    name: 'sandbox',
+
+    async createPaymentLink(request) {
+      await pool.query(
+        `INSERT INTO sandbox_payments (tx_ref, amount_minor, currency, buyer_email, title, redirect_url, status)
+         VALUES ($1, $2, $3, $4, $5, $6, 'initiated')`,
+        [request.txRef, request.amountMinor, request.currency, request.buyerEmail, request.productTitle, request.redirectUrl],
+      );
+      return { link: `${options.publicUrl}/sandbox/checkout/${encodeURIComponent(request.txRef)}` };
+    },
+
+    authenticateWebhook: (rawBody, headers) => authenticateFlutterwaveWebhook(rawBody, headers, options.webhookSecret),
+
+    parseWebhook: parseFlutterwaveWebhook,
+
+    async verifyTransaction(transactionId) {
+      if (!/^\d{1,18}$/.test(transactionId)) return null;
+      const { rows } = await pool.query<Row>('SELECT * FROM sandbox_payments WHERE transaction_id = $1', [transactionId]);
+      return rows[0] ? toVerified(toPayment(rows[0])) : null;
+    },
+
+    async verifyByReference(txRef) {
+      const payment = await find(txRef);
+      return payment?.transactionId ? toVerified(payment) : null;
+    },
+
+    async refund(transactionId, amountMinor) {
+      const { rowCount } = await pool.query(
+        `UPDATE sandbox_payments SET refunded_minor = refunded_minor + $2
+         WHERE transaction_id = $1 AND status = 'successful' AND refunded_minor + $2 <= amount_minor`,
+        [transactionId, amountMinor],
+      );
+      if (!rowCount) throw new Error(`sandbox: transaction ${transactionId} cannot be refunded`);
+      return { reference: `SANDBOX-REFUND-${transactionId}`, status: 'completed' };
+    },
+  };
+
+  return {
+    provider,
+    find,
+
+    async complete(txRef, outcome) {
+      const payment = await find(txRef);
+      if (!payment) return null;
+      const back = (status: string, transactionId: string | null) => {
+        const target = new URL(status === 'cancelled' ? `${options.publicUrl}/payment/cancel` : payment.redirectUrl);
+        target.searchParams.set('status', status);
+        target.searchParams.set('tx_ref', txRef);
+        if (transactionId) target.searchParams.set('transaction_id', transactionId);
+        return { redirectTo: target.toString() };
+      };
+      // A second press (back button, double submit) lands where the first one did; no second charge.
+      if (payment.status === 'successful') return back('successful', payment.transactionId);
+      if (outcome === 'cancel') {
+        await pool.query(`UPDATE sandbox_payments SET status = 'cancelled' WHERE tx_ref = $1 AND status = 'initiated'`, [txRef]);
+        return back('cancelled', null);
+      }
+      const status = outcome === 'pay' ? 'successful' : 'failed';
+      const { rows } = await pool.query<Row>(
+        `UPDATE sandbox_payments
+         SET status = $2, transaction_id = nextval('sandbox_transaction_ids'), app_fee_minor = $3, completed_at = now()
+         WHERE tx_ref = $1 AND status IN ('initiated', 'failed', 'cancelled')
+         RETURNING *`,
+        [txRef, status, status === 'successful' ? bpsOfMinor(payment.amountMinor, options.processorFeeBps) : 0],
+      );
+      const completed = rows[0] ? toPayment(rows[0]) : await find(txRef);
+      if (!completed) return null;
+      if (rows[0]) deliver(completed, 0);
+      return back(completed.status, completed.transactionId);
+    },
+
+    async stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+export type ProviderName = 'sandbox' | 'flutterwave';
+
+/** What we ask a provider for: a hosted page where the buyer pays `amountMinor` of `currency`. */
+export interface PaymentLinkRequest {
+  checkoutId: string;
+  txRef: string;
+  amountMinor: number;
+  currency: string;
+  buyerEmail: string;
+  productTitle: string;
+  /** Where the provider sends the buyer back (`?status=…&tx_ref=…&transaction_id=…`). */
+  redirectUrl: string;
+}
+
+/**
+ * A transaction as the provider's verify API reports it — the only thing we give value on.
+ * `processorFeeMinor` is null when the provider reports no fee.
+ */
+export interface VerifiedTransaction {
+  transactionId: string;
+  txRef: string;
+  status: 'successful' | 'failed' | 'pending' | 'other';
+  amountMinor: number;
+  currency: string;
+  processorFeeMinor: number | null;
+}
+
+/** A notification normalised from whichever payload shape the provider sent. */
+export interface WebhookNotice {
+  /** Unique per provider notification: the store's de-duplication key. */
+  eventKey: string;
+  eventType: string;
+  /** Set for charge notifications we act on (by verifying this id); null for others we only store. */
+  charge: { transactionId: string; txRef: string } | null;
+}
+
+export interface RefundResult {
+  reference: string;
+  status: string;
+}
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  createPaymentLink(request: PaymentLinkRequest): Promise<{ link: string }>;
+  /** Checks the signature headers against the raw body, in constant time. */
+  authenticateWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): boolean;
+  parseWebhook(body: unknown): WebhookNotice;
+  /** null when the provider does not know the transaction. */
+  verifyTransaction(transactionId: string): Promise<VerifiedTransaction | null>;
+  verifyByReference(txRef: string): Promise<VerifiedTransaction | null>;
+  refund(transactionId: string, amountMinor: number, currency: string): Promise<RefundResult>;
+}
+
+/** The provider could not be reached or answered 5xx/429/timeout: try again later, never guess. */
+export class ProviderUnavailableError extends Error {
+  override name = 'ProviderUnavailableError';
+}
+
+/** The provider refused the request (4xx with an error envelope). */
+export class ProviderRejectedError extends Error {
+  override name = 'ProviderRejectedError';
+}

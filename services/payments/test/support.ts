@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '@lockdrop/config';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, createTokenVerifier } from '@lockdrop/auth';
+import { connectBus, type Bus } from '@lockdrop/bus';
+import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
+import { createPool, type Pool } from '@lockdrop/db';
+import type { HttpServer } from '@lockdrop/http';
+import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { buildApp } from '../src/app.js';
+import { configSchema } from '../src/config.js';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  emailVerified?: boolean;
+  plan?: string;
+}
+
+/** One test file's payments service: its own database, bus namespace, keys, listening on a real port. */
+export interface Harness {
+  app: HttpServer;
+  url: string;
+  pool: Pool;
+  bus: Bus;
+  /** Events payments published, as seen on the bus. */
+  published: DomainEvent[];
+  clock: { offsetMs: number };
+  token(user: TestUser): Promise<string>;
+  publishProduct(overrides?: Partial<EventData<'product.published'>>): Promise<EventData<'product.published'>>;
+  publish(event: DomainEvent): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const database: TestDatabase = await createTestDatabase();
+  const namespace = testNamespace();
+  const keys = await generateKeyPair('EdDSA', { extractable: true });
+  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
+  const clock = { offsetMs: 0 };
+  const config = loadConfig(configSchema, {
+    DATABASE_URL: database.url,
+    NATS_URL: testEnv.natsUrl,
+    BUS_NAMESPACE: namespace,
+    LOG_LEVEL: 'silent',
+    RECONCILE_INTERVAL_MS: '200',
+    WEBHOOK_RETRY_BASE_MS: '100',
+    ...env,
+  });
+  const app = await buildApp(config, {
+    verifier: createTokenVerifier({ jwks: { keys: [jwk] } }),
+    now: () => new Date(Date.now() + clock.offsetMs),
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const pool = createPool({ connectionString: database.url, schema: 'payments', max: 4 });
+  const bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'payments-test' });
+  const published: DomainEvent[] = [];
+  const observers = await Promise.all(
+    (['checkout.started', 'purchase.*'] as const).map((filter, index) =>
+      bus.subscribe({
+        consumer: `test.observer${index}`,
+        filter,
+        pool,
+        handler: async (event) => {
+          published.push(event);
+        },
+      }),
+    ),
+  );
+
+  const publish = (event: DomainEvent) => bus.publish(event);
+
+  return {
+    app,
+    url,
+    pool,
+    bus,
+    published,
+    clock,
+    async token(user) {
+      return new SignJWT({ email: user.email, email_verified: user.emailVerified ?? true, plan: user.plan ?? 'free' })
+        .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
+        .setSubject(user.id)
+        .setIssuer(ACCESS_TOKEN_ISSUER)
+        .setAudience(ACCESS_TOKEN_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime('15m')
+        .sign(keys.privateKey);
+    },
+    async publishProduct(overrides = {}) {
+      const product: EventData<'product.published'> = {
+        productId: randomUUID(),
+        ownerId: randomUUID(),
+        title: 'Lagos street photography pack',
+        description: null,
+        priceMinor: 500_000,
+        currency: 'NGN',
+        pricing: { type: 'one_time' },
+        status: 'published',
+        fileId: randomUUID(),
+        fileName: 'lagos-pack.zip',
+        fileSizeBytes: 12_345_678,
+        previewEnabled: true,
+        previewBlurPercentage: 50,
+        ...overrides,
+      };
+      await publish(createEvent('product.published', product, { correlationId: randomUUID() }));
+      await waitFor(async () => {
+        const { rows } = await pool.query('SELECT status FROM products WHERE id = $1', [product.productId]);
+        return rows[0]?.status === product.status;
+      });
+      return product;
+    },
+    publish,
+    async close() {
+      await Promise.all(observers.map((observer) => observer.stop()));
+      await app.close();
+      await bus.close();
+      await pool.end();
+      await deleteStreams(testEnv.natsUrl, namespace);
+      await database.drop();
+    },
+  };
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A tiny cookie-keeping HTTP client against the real listening server (like a browser). */
+export function browser(baseUrl: string) {
+  const cookies = new Map<string, string>();
+  const request = async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (cookies.size) headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(new URL(path, baseUrl), { ...init, headers, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      cookies.set(name!.trim(), value!.trim());
+    }
+    return response;
+  };
+  return {
+    cookies,
+    request,
+    postJson: (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+    /** Submits one of the sandbox page's forms, as a browser would. */
+    submitForm: (path: string) =>
+      request(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }),
+  };
+}
+
+/** Ledger lines per purchase and kind: the sum is zero when the journal balances. */
+export async function ledgerOf(pool: Pool, purchaseId: string) {
+  const { rows } = await pool.query<{ kind: string; account: string; amount_minor: number }>(
+    'SELECT kind, account, amount_minor FROM ledger_entries WHERE purchase_id = $1 ORDER BY id',
+    [purchaseId],
+  );
+  return rows;
+}
