@@ -1,7 +1,7 @@
 import { createTokenVerifier, type TokenVerifier } from '@lockdrop/auth';
 import { AppError, type HttpServer } from '@lockdrop/http';
 import { createMailer, openMailbox, startMailRelay } from '@lockdrop/mailer';
-import { createServiceApp } from '@lockdrop/service';
+import { createServiceApp, type Infrastructure } from '@lockdrop/service';
 import type { IdentityConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { deleteExpired } from './db/throttle.repo.js';
@@ -39,7 +39,17 @@ export async function buildApp(config: IdentityConfig): Promise<HttpServer> {
     migrations,
     verifier: { verify: (token) => own.verifier!.verify(token) },
   });
-  const { pool, bus } = infra;
+  try {
+    await registerIdentity(app, infra, config, own);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+/** Keys, mail, domain services, routes and the plan consumer on top of the service kit. */
+async function registerIdentity(app: HttpServer, { pool, bus }: Infrastructure, config: IdentityConfig, own: { verifier?: TokenVerifier }): Promise<void> {
   const keys = await loadKeyRing({ configured: config.JWT_PRIVATE_KEYS, pool });
   own.verifier = createTokenVerifier({ jwks: keys.jwks });
   if (!config.JWT_PRIVATE_KEYS && config.NODE_ENV === 'production') {
@@ -102,5 +112,4 @@ export async function buildApp(config: IdentityConfig): Promise<HttpServer> {
     await mailRelay.stop();
     await mailer.close();
   });
-  return app;
 }

@@ -1,6 +1,7 @@
 import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { z } from 'zod';
+import { SigningKeysError, parsePrivateKeySet } from './keys/key-ring.js';
 
 const optionalSecret = z
   .string()
@@ -17,7 +18,15 @@ export const configSchema = z
      * published; the last one is the newest and signs. Unset: keys are generated once and kept
      * in the database (see src/keys/signing-keys.ts).
      */
-    JWT_PRIVATE_KEYS: optionalSecret,
+    JWT_PRIVATE_KEYS: optionalSecret.superRefine((value, context) => {
+      if (value === undefined) return;
+      try {
+        parsePrivateKeySet(value);
+      } catch (error) {
+        if (!(error instanceof SigningKeysError)) throw error;
+        context.addIssue({ code: 'custom', message: error.message });
+      }
+    }),
     /** `smtp(s)://user:pass@host:port`; unset: e-mails go to the development mailbox. */
     SMTP_URL: optionalSecret,
     MAIL_FROM: z.string().min(3).default('Lockdrop <no-reply@lockdrop.app>'),

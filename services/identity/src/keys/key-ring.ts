@@ -59,11 +59,11 @@ export function parsePrivateKeySet(json: string): JWK[] {
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new SigningKeysError('JWT_PRIVATE_KEYS is not valid JSON');
+    throw new SigningKeysError('must be JSON');
   }
   const result = privateKeySetSchema.safeParse(parsed);
   if (!result.success) {
-    throw new SigningKeysError('JWT_PRIVATE_KEYS must be {"keys":[…]} of Ed25519 private JWKs (kty OKP, crv Ed25519, d, x, kid)');
+    throw new SigningKeysError('must be {"keys":[…]} of Ed25519 private JWKs (kty OKP, crv Ed25519, d, x, kid); the last one signs');
   }
   return result.data.keys;
 }
