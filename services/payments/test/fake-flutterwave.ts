@@ -1,0 +1,237 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local Flutterwave v3 on real HTTP, faithful to payments-contract.md: the envelope, amounts in
+ * major units, hosted link, verify by id and by reference, refunds, both webhook shapes and
+ * both auth headers — plus switchable failure modes.
+ */
+export type VerifyFailure = 'none' | '5xx' | 'timeout' | 'amount' | 'currency' | 'tx_ref' | 'pending';
+
+interface PaymentIntent {
+  txRef: string;
+  amount: string;
+  currency: string;
+  email: string;
+  redirectUrl: string;
+}
+
+interface Transaction {
+  id: number;
+  tx_ref: string;
+  flw_ref: string;
+  amount: number;
+  currency: string;
+  charged_amount: number;
+  app_fee: number;
+  merchant_fee: number;
+  amount_settled: number;
+  status: 'successful' | 'failed' | 'pending';
+  payment_type: string;
+  created_at: string;
+  customer: { id: number; name: string; email: string; phone_number: null; created_at: string };
+}
+
+export interface FakeFlutterwave {
+  baseUrl: string;
+  secretKey: string;
+  webhookHash: string;
+  intents: Map<string, PaymentIntent>;
+  failures: { verify: VerifyFailure; payments: 'none' | '5xx' | 'timeout'; refund: 'none' | '5xx' };
+  /** Slower than the client's timeout, for the `timeout` modes. */
+  slowMs: number;
+  requests: string[];
+  refunds: Array<{ transactionId: number; amount: unknown }>;
+  /** The buyer completes the hosted page: the transaction exists on the provider's side. */
+  pay(txRef: string, options?: { status?: Transaction['status']; amount?: number; currency?: string }): Transaction;
+  envelopeWebhook(transaction: Transaction): Record<string, unknown>;
+  flatWebhook(transaction: Transaction): Record<string, unknown>;
+  /** Both auth headers, as Flutterwave may send them. */
+  signedHeaders(rawBody: string, secret?: string): Record<string, string>;
+  close(): Promise<void>;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
+  const secretKey = 'FLWSECK_TEST-0123456789abcdef-X';
+  const webhookHash = 'a-webhook-secret-hash';
+  const intents = new Map<string, PaymentIntent>();
+  const transactions = new Map<number, Transaction>();
+  let nextId = 285_959_875;
+  const fake = {
+    failures: { verify: 'none' as VerifyFailure, payments: 'none' as 'none' | '5xx' | 'timeout', refund: 'none' as 'none' | '5xx' },
+    slowMs: 1_500,
+    requests: [] as string[],
+    refunds: [] as Array<{ transactionId: number; amount: unknown }>,
+  };
+
+  const send = (response: http.ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+  const error = (response: http.ServerResponse, status: number, message: string) =>
+    send(response, status, { status: 'error', message, data: null });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** What verify reports, with the configured lie applied. */
+  const reported = (transaction: Transaction): Transaction => {
+    switch (fake.failures.verify) {
+      case 'amount':
+        return { ...transaction, amount: round2(transaction.amount / 2), charged_amount: round2(transaction.amount / 2) };
+      case 'currency':
+        return { ...transaction, currency: transaction.currency === 'USD' ? 'NGN' : 'USD' };
+      case 'tx_ref':
+        return { ...transaction, tx_ref: `${transaction.tx_ref}-other` };
+      case 'pending':
+        return { ...transaction, status: 'pending' };
+      default:
+        return transaction;
+    }
+  };
+
+  const server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const url = new URL(request.url ?? '/', 'http://fake');
+    fake.requests.push(`${request.method} ${url.pathname}`);
+    if (url.pathname.startsWith('/hosted/')) {
+      // The hosted page: /hosted/pay/:txRef/:action redirects like Flutterwave.
+      const [, , , txRef, action] = url.pathname.split('/');
+      const intent = intents.get(decodeURIComponent(txRef ?? ''));
+      if (!intent) return error(response, 404, 'Not found');
+      const target = new URL(intent.redirectUrl);
+      target.searchParams.set('tx_ref', intent.txRef);
+      if (action === 'cancel') target.searchParams.set('status', 'cancelled');
+      else {
+        const transaction = api.pay(intent.txRef);
+        target.searchParams.set('status', action === 'completed' ? 'completed' : 'successful');
+        target.searchParams.set('transaction_id', String(transaction.id));
+      }
+      response.writeHead(302, { location: target.toString() });
+      return response.end();
+    }
+    if (request.headers.authorization !== `Bearer ${secretKey}`) return error(response, 401, 'Invalid authorization key');
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+
+    if (request.method === 'POST' && url.pathname === '/v3/payments') {
+      if (fake.failures.payments === '5xx') return error(response, 503, 'Service unavailable');
+      if (fake.failures.payments === 'timeout') await sleep(fake.slowMs);
+      if (!body?.tx_ref || body.amount === undefined || !body.customer?.email) return error(response, 400, 'Validation error');
+      intents.set(body.tx_ref, {
+        txRef: body.tx_ref,
+        amount: String(body.amount),
+        currency: body.currency ?? 'NGN',
+        email: body.customer.email,
+        redirectUrl: body.redirect_url,
+      });
+      return send(response, 200, {
+        status: 'success',
+        message: 'Hosted Link',
+        data: { link: `${baseUrl}/hosted/pay/${encodeURIComponent(body.tx_ref)}` },
+      });
+    }
+
+    const verify = /^\/v3\/transactions\/(\d+)\/verify$/.exec(url.pathname);
+    const byReference = url.pathname === '/v3/transactions/verify_by_reference';
+    if (request.method === 'GET' && (verify || byReference)) {
+      if (fake.failures.verify === '5xx') return error(response, 500, 'Internal server error');
+      if (fake.failures.verify === 'timeout') await sleep(fake.slowMs);
+      const transaction = verify
+        ? transactions.get(Number(verify[1]))
+        : [...transactions.values()].reverse().find((t) => t.tx_ref === url.searchParams.get('tx_ref'));
+      if (!transaction) return error(response, 400, 'No transaction was found for this id');
+      return send(response, 200, { status: 'success', message: 'Transaction fetched successfully', data: reported(transaction) });
+    }
+
+    const refund = /^\/v3\/transactions\/(\d+)\/refund$/.exec(url.pathname);
+    if (request.method === 'POST' && refund) {
+      if (fake.failures.refund === '5xx') return error(response, 502, 'Bad gateway');
+      const transaction = transactions.get(Number(refund[1]));
+      if (!transaction || transaction.status !== 'successful') return error(response, 400, 'Transaction not found');
+      fake.refunds.push({ transactionId: transaction.id, amount: body?.amount });
+      return send(response, 200, {
+        status: 'success',
+        message: 'Transaction refund initiated',
+        data: { id: 8612 + fake.refunds.length, tx_id: transaction.id, flw_ref: 'URF_1', amount_refunded: Number(body?.amount ?? transaction.amount), status: 'completed', destination: 'payment_source', meta: { source: 'availablebalance' }, created_at: new Date().toISOString() },
+      });
+    }
+    return error(response, 404, 'Not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const api: FakeFlutterwave = {
+    baseUrl: `${baseUrl}/v3`,
+    secretKey,
+    webhookHash,
+    intents,
+    get failures() {
+      return fake.failures;
+    },
+    get slowMs() {
+      return fake.slowMs;
+    },
+    set slowMs(value: number) {
+      fake.slowMs = value;
+    },
+    requests: fake.requests,
+    refunds: fake.refunds,
+    pay(txRef, options = {}) {
+      const intent = intents.get(txRef);
+      if (!intent && options.amount === undefined) throw new Error(`no payment intent for ${txRef}`);
+      const amount = options.amount ?? Number(intent!.amount);
+      // Local card fee: 1.4% (payments-contract §9); settled = amount − fee − 7.5% VAT on the fee.
+      const appFee = round2(amount * 0.014);
+      const transaction: Transaction = {
+        id: nextId++,
+        tx_ref: txRef,
+        flw_ref: `FLW-MOCK-${nextId}`,
+        amount,
+        currency: options.currency ?? intent?.currency ?? 'NGN',
+        charged_amount: amount,
+        app_fee: appFee,
+        merchant_fee: 0,
+        amount_settled: round2(amount - appFee - appFee * 0.075),
+        status: options.status ?? 'successful',
+        payment_type: 'card',
+        created_at: new Date().toISOString(),
+        customer: { id: 215_604_089, name: 'Ada', email: intent?.email ?? 'buyer@example.com', phone_number: null, created_at: new Date().toISOString() },
+      };
+      transactions.set(transaction.id, transaction);
+      return transaction;
+    },
+    envelopeWebhook: (transaction) => ({
+      event: 'charge.completed',
+      'event.type': 'CARD_TRANSACTION',
+      data: { ...transaction, processor_response: 'Approved', auth_model: 'PIN', narration: 'CARD Transaction ' },
+      meta_data: {},
+    }),
+    flatWebhook: (transaction) => ({
+      id: transaction.id,
+      txRef: transaction.tx_ref,
+      flwRef: transaction.flw_ref,
+      orderRef: 'URF_1',
+      amount: transaction.amount,
+      charged_amount: transaction.charged_amount,
+      appfee: transaction.app_fee,
+      status: transaction.status,
+      currency: transaction.currency,
+      customer: { fullName: 'Ada', email: transaction.customer.email },
+      entity: {},
+      'event.type': 'CARD_TRANSACTION',
+    }),
+    signedHeaders: (rawBody, secret = webhookHash) => ({
+      'content-type': 'application/json',
+      'verif-hash': secret,
+      'flutterwave-signature': createHmac('sha256', secret).update(rawBody).digest('base64'),
+    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return api;
+}

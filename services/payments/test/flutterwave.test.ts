@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { insertCheckout } from '../src/db/checkouts.repo.js';
+import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
+import { browser, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
+
+let fake: FakeFlutterwave;
+let harness: Harness;
+
+beforeAll(async () => {
+  fake = await startFakeFlutterwave();
+  harness = await startHarness({
+    PAYMENT_PROVIDER: 'flutterwave',
+    FLW_SECRET_KEY: fake.secretKey,
+    FLW_WEBHOOK_HASH: fake.webhookHash,
+    FLW_BASE_URL: fake.baseUrl,
+    PROVIDER_TIMEOUT_MS: '400',
+    PUBLIC_URL: 'https://lockdrop.test',
+  });
+});
+afterAll(async () => {
+  await harness?.close();
+  await fake?.close();
+});
+beforeEach(() => {
+  Object.assign(fake.failures, { verify: 'none', payments: 'none', refund: 'none' });
+});
+
+async function checkout(buyerEmail = `buyer-${randomUUID()}@example.com`) {
+  const product = await harness.publishProduct();
+  const buyer = browser(harness.url);
+  const response = await buyer.postJson('/api/checkout', { productId: product.productId, buyerEmail });
+  expect(response.status).toBe(200);
+  const { link, txRef } = (await response.json()) as { link: string; txRef: string };
+  return { product, buyer, link, txRef, buyerEmail };
+}
+
+function deliver(body: unknown, headers?: Record<string, string>) {
+  const raw = JSON.stringify(body);
+  return fetch(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: headers ?? fake.signedHeaders(raw), body: raw });
+}
+
+async function purchasesOf(txRef: string) {
+  const { rows } = await harness.pool.query('SELECT * FROM purchases WHERE tx_ref = $1', [txRef]);
+  return rows;
+}
+
+describe('Flutterwave adapter against the fake v3 API', () => {
+  it('creates a hosted link with the amount in major units and our redirect URL', async () => {
+    const { link, txRef, buyerEmail } = await checkout();
+    expect(link).toBe(`${fake.baseUrl.replace('/v3', '')}/hosted/pay/${txRef}`);
+    expect(fake.intents.get(txRef)).toEqual({ txRef, amount: '5000.00', currency: 'NGN', email: buyerEmail, redirectUrl: 'https://lockdrop.test/payment/success' });
+  });
+
+  it('pays on a verified envelope webhook and books the reported app_fee as the processor fee', async () => {
+    const { link, txRef } = await checkout();
+    const redirect = await fetch(`${link}/completed`, { redirect: 'manual' });
+    const back = new URL(redirect.headers.get('location')!);
+    expect(back.searchParams.get('status')).toBe('completed');
+    const transactionId = Number(back.searchParams.get('transaction_id'));
+
+    const transaction = { ...fake.pay(txRef), id: transactionId };
+    const response = await deliver(fake.envelopeWebhook(transaction));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, outcome: 'processed' });
+    const [purchase] = await purchasesOf(txRef);
+    // NGN 5,000.00: platform 5% = 250.00; Flutterwave app_fee 1.4% = 70.00; seller 4,680.00.
+    expect(purchase).toMatchObject({ status: 'paid', amount_minor: 500_000, fee_platform_minor: 25_000, fee_processor_minor: 7_000, seller_earnings_minor: 468_000, provider: 'flutterwave' });
+    const entries = await ledgerOf(harness.pool, purchase.id);
+    expect(entries.reduce((sum, e) => sum + e.amount_minor, 0)).toBe(0);
+    expect(fake.requests).toContain(`GET /v3/transactions/${transaction.id}/verify`);
+  });
+
+  it('normalises the legacy flat webhook shape, authenticated by verif-hash alone', async () => {
+    const { txRef } = await checkout();
+    const raw = JSON.stringify(fake.flatWebhook(fake.pay(txRef)));
+    const response = await fetch(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: { 'content-type': 'application/json', 'verif-hash': fake.webhookHash }, body: raw });
+    expect(response.status).toBe(200);
+    expect((await purchasesOf(txRef))[0].status).toBe('paid');
+  });
+
+  it('rejects forged or unsigned webhooks with 401 and stores nothing', async () => {
+    const { txRef } = await checkout();
+    const body = fake.envelopeWebhook(fake.pay(txRef));
+    const raw = JSON.stringify(body);
+    const attempts = [
+      {},
+      { 'verif-hash': 'guessed' },
+      fake.signedHeaders(raw, 'another-secret'),
+      // Right hash, but the signature is over other bytes: the body was tampered with.
+      { ...fake.signedHeaders(raw), 'flutterwave-signature': fake.signedHeaders(raw.replace('5000', '50'))['flutterwave-signature']! },
+    ];
+    for (const headers of attempts) {
+      const response = await deliver(body, { 'content-type': 'application/json', ...headers });
+      expect(response.status).toBe(401);
+      expect((await response.json()).error.code).toBe('invalid_signature');
+    }
+    const { rows } = await harness.pool.query('SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1', [txRef]);
+    expect(rows[0].n).toBe(0);
+    expect(await purchasesOf(txRef)).toHaveLength(0);
+    // The HMAC header alone is enough when it is right.
+    const { 'verif-hash': _hash, ...hmacOnly } = fake.signedHeaders(raw);
+    expect((await deliver(body, hmacOnly)).status).toBe(200);
+  });
+
+  it('20 concurrent deliveries (both shapes, replays) make exactly one purchase, one journal, one event', async () => {
+    const { txRef } = await checkout();
+    const transaction = fake.pay(txRef);
+    const bodies = Array.from({ length: 20 }, (_, i) => (i % 3 === 0 ? fake.flatWebhook(transaction) : fake.envelopeWebhook(transaction)));
+    const responses = await Promise.all(bodies.map((body) => deliver(body)));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const purchases = await purchasesOf(txRef);
+    expect(purchases).toHaveLength(1);
+    const entries = await ledgerOf(harness.pool, purchases[0].id);
+    expect(entries).toHaveLength(4);
+    expect(entries.reduce((sum, e) => sum + e.amount_minor, 0)).toBe(0);
+    const { rows } = await harness.pool.query(`SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1`, [txRef]);
+    expect(rows[0].n).toBe(2);
+    await waitFor(async () => harness.published.some((e) => e.type === 'purchase.paid' && e.data.txRef === txRef));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(harness.published.filter((e) => e.type === 'purchase.paid' && e.data.txRef === txRef)).toHaveLength(1);
+    // A replay long after changes nothing either.
+    expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({ received: true, outcome: 'duplicate' });
+    expect(await purchasesOf(txRef)).toHaveLength(1);
+  });
+
+  it.each([
+    ['amount', 'amount'],
+    ['currency', 'currency'],
+    ['tx_ref', 'tx_ref'],
+  ] as const)('never unlocks when verify reports a different %s, and records the mismatch', async (failure, reason) => {
+    const { txRef } = await checkout();
+    fake.failures.verify = failure;
+    const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+    expect(response.status).toBe(200);
+    expect(await purchasesOf(txRef)).toHaveLength(0);
+    const { rows } = await harness.pool.query(
+      `SELECT m.reasons FROM payment_mismatches m JOIN checkouts c ON c.id = m.checkout_id WHERE c.tx_ref = $1`,
+      [txRef],
+    );
+    expect(rows.map((row) => row.reasons)).toEqual([[reason]]);
+  });
+
+  it('trusts the verify API, not the webhook body: a "successful" body for a pending transaction unlocks nothing', async () => {
+    const { txRef } = await checkout();
+    fake.failures.verify = 'pending';
+    expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(200);
+    expect(await purchasesOf(txRef)).toHaveLength(0);
+  });
+
+  it.each(['5xx', 'timeout'] as const)('keeps a webhook whose verify fails (%s): 503 now, settled once the provider answers', async (failure) => {
+    const { txRef } = await checkout();
+    fake.failures.verify = failure;
+    const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe('retry_later');
+    const { rows } = await harness.pool.query(`SELECT status FROM provider_events WHERE tx_ref = $1`, [txRef]);
+    expect(rows[0].status).toBe('retry');
+    expect(await purchasesOf(txRef)).toHaveLength(0);
+    fake.failures.verify = 'none';
+    // No second delivery: our own reconciler retries the stored event.
+    await waitFor(async () => (await purchasesOf(txRef)).length === 1);
+  });
+
+  it('a webhook that arrives before its checkout row exists is parked, not lost', async () => {
+    const product = await harness.publishProduct();
+    const txRef = `ld_early_${randomUUID().slice(0, 8)}`;
+    const transaction = fake.pay(txRef, { amount: 5000, currency: 'NGN' });
+    const early = await deliver(fake.envelopeWebhook(transaction));
+    expect(early.status).toBe(503);
+    const { rows } = await harness.pool.query(`SELECT status FROM provider_events WHERE tx_ref = $1`, [txRef]);
+    expect(rows[0].status).toBe('parked');
+
+    await insertCheckout(harness.pool, {
+      id: randomUUID(), txRef, provider: 'flutterwave', status: 'open', productId: product.productId, sellerId: product.ownerId,
+      productTitle: product.title, fileId: product.fileId, fileName: product.fileName, buyerEmail: 'early@example.com',
+      priceMinor: 500_000, priceCurrency: 'NGN', amountMinor: 500_000, currency: 'NGN', fxRate: null, plan: 'free',
+      platformFeeBps: 500, platformFeeMinor: 25_000, browserKeyHash: null, correlationId: 'test', createdAt: new Date(),
+    });
+    await waitFor(async () => (await purchasesOf(txRef)).length === 1);
+    // Flutterwave's own retry, arriving after that, is a duplicate.
+    expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({ received: true, outcome: 'duplicate' });
+  });
+
+  it('completes a purchase whose webhook never came when the buyer lands on the success page', async () => {
+    const { buyer, txRef } = await checkout();
+    fake.pay(txRef);
+    const response = await buyer.request(`/api/purchases/by-reference?tx_ref=${txRef}`);
+    expect(await response.json()).toMatchObject({ status: 'paid', purchase: { paymentReference: txRef } });
+    expect(fake.requests).toContain('GET /v3/transactions/verify_by_reference');
+  });
+
+  it.each(['5xx', 'timeout'] as const)("answers 'Failed to start checkout' when the hosted link cannot be created (%s)", async (failure) => {
+    fake.failures.payments = failure;
+    const product = await harness.publishProduct();
+    const response = await browser(harness.url).postJson('/api/checkout', { productId: product.productId, buyerEmail: 'x@example.com' });
+    expect(response.status).toBe(502);
+    expect((await response.json()).error).toEqual({ code: 'checkout_failed', message: 'Failed to start checkout' });
+  });
+
+  it('refunds through the provider; a provider failure leaves the purchase paid', async () => {
+    const { txRef, product } = await checkout();
+    await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+    const [purchase] = await purchasesOf(txRef);
+    const seller = await harness.token({ id: product.ownerId, email: 'seller@example.com' });
+    const refund = (headers = { authorization: `Bearer ${seller}` }) =>
+      fetch(`${harness.url}/api/purchases/${purchase.id}/refund`, { method: 'POST', headers });
+
+    fake.failures.refund = '5xx';
+    const failed = await refund();
+    expect(failed.status).toBe(502);
+    expect((await failed.json()).error.code).toBe('refund_failed');
+    expect((await purchasesOf(txRef))[0].status).toBe('paid');
+
+    fake.failures.refund = 'none';
+    const done = await refund();
+    expect(done.status).toBe(200);
+    expect(fake.refunds.at(-1)).toEqual({ transactionId: Number(purchase.provider_transaction_id), amount: '5000.00' });
+    expect((await purchasesOf(txRef))[0].status).toBe('refunded');
+  });
+});
