@@ -26,24 +26,36 @@ async function seriousViolations(page: Page): Promise<string[]> {
   // evaluate() is not subject to the page's CSP, unlike an injected <script>.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations;
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+    );
 }
 
 describe.each([
   ['desktop', DESKTOP],
   ['mobile', MOBILE],
 ])('axe-core at %s width', (_name, viewport) => {
-  it.each(publicPages.map((p) => p.path))('%s has no serious or critical violations', async (path) => {
-    const page = await browser.open(path, viewport);
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.close();
-  });
+  it.each(publicPages.map((p) => p.path))(
+    '%s has no serious or critical violations',
+    async (path) => {
+      const page = await browser.open(path, viewport);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.close();
+    },
+  );
 });
 
 describe('accessibility of interactive parts', () => {

@@ -13,18 +13,27 @@ const metaContent = (html: string, attribute: 'name' | 'property', key: string) 
   new RegExp(`<meta ${attribute}="${key}" content="([^"]+)"`).exec(html)?.[1];
 
 describe('prerendered public pages (fetched without JavaScript)', () => {
-  it.each(publicPages.map((p) => [p.path, p.heading]))('%s carries its heading, title, description and Open Graph tags', async (path, heading) => {
-    const html = await fetchHtml(path);
-    const h1s = [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) => m[1]?.replace(/<[^>]+>/g, ''));
-    expect(h1s).toEqual([heading]);
-    expect(html).toMatch(/<title>[^<]+<\/title>/);
-    expect(metaContent(html, 'name', 'description')).toBeTruthy();
-    expect(metaContent(html, 'property', 'og:title')).toBe(/<title>([^<]+)<\/title>/.exec(html)?.[1]);
-    expect(metaContent(html, 'property', 'og:description')).toBe(metaContent(html, 'name', 'description'));
-    expect(metaContent(html, 'property', 'og:type')).toBe('website');
-    // The gateway's CSP allows scripts from our own origin only.
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-  });
+  it.each(publicPages.map((p) => [p.path, p.heading]))(
+    '%s carries its heading, title, description and Open Graph tags',
+    async (path, heading) => {
+      const html = await fetchHtml(path);
+      const h1s = [...html.matchAll(/<h1[^>]*>(.*?)<\/h1>/g)].map((m) =>
+        m[1]?.replace(/<[^>]+>/g, ''),
+      );
+      expect(h1s).toEqual([heading]);
+      expect(html).toMatch(/<title>[^<]+<\/title>/);
+      expect(metaContent(html, 'name', 'description')).toBeTruthy();
+      expect(metaContent(html, 'property', 'og:title')).toBe(
+        /<title>([^<]+)<\/title>/.exec(html)?.[1],
+      );
+      expect(metaContent(html, 'property', 'og:description')).toBe(
+        metaContent(html, 'name', 'description'),
+      );
+      expect(metaContent(html, 'property', 'og:type')).toBe('website');
+      // The gateway's CSP allows scripts from our own origin only.
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    },
+  );
 
   it('serves the plain SPA shell for other routes', async () => {
     const html = await fetchHtml('/dashboard');
@@ -42,10 +51,13 @@ describe('public pages with JavaScript turned off', () => {
     await browser?.close();
   });
 
-  it.each(publicPages.map((p) => [p.path, p.heading]))('%s shows its content', async (path, heading) => {
-    const page = await browser.open(path);
-    expect(await page.locator('h1').allInnerTexts()).toEqual([heading]);
-    expect(await page.getByRole('contentinfo').isVisible()).toBe(true);
-    await page.close();
-  });
+  it.each(publicPages.map((p) => [p.path, p.heading]))(
+    '%s shows its content',
+    async (path, heading) => {
+      const page = await browser.open(path);
+      expect(await page.locator('h1').allInnerTexts()).toEqual([heading]);
+      expect(await page.getByRole('contentinfo').isVisible()).toBe(true);
+      await page.close();
+    },
+  );
 });

@@ -30,15 +30,23 @@ describe('/pricing monthly/yearly toggle', () => {
     const monthly = page.getByRole('button', { name: /^Monthly/ });
     const yearly = page.getByRole('button', { name: /^Yearly/ });
     expect(await monthly.getAttribute('aria-pressed')).toBe('true');
-    expect(await cardPrices(page)).toEqual(PLANS.map((p) => formatMoney(p.monthlyPriceMinor, p.currency)));
+    expect(await cardPrices(page)).toEqual(
+      PLANS.map((p) => formatMoney(p.monthlyPriceMinor, p.currency)),
+    );
 
     await yearly.click();
     expect(await yearly.getAttribute('aria-pressed')).toBe('true');
-    await expect.poll(() => cardPrices(page)).toEqual(PLANS.map((p) => formatMoney(p.yearlyPriceMinor, p.currency)));
-    expect(await page.locator('[data-plan]').filter({ hasText: '/year' }).count()).toBe(PLANS.length);
+    await expect
+      .poll(() => cardPrices(page))
+      .toEqual(PLANS.map((p) => formatMoney(p.yearlyPriceMinor, p.currency)));
+    expect(await page.locator('[data-plan]').filter({ hasText: '/year' }).count()).toBe(
+      PLANS.length,
+    );
 
     await monthly.click();
-    await expect.poll(() => cardPrices(page)).toEqual(PLANS.map((p) => formatMoney(p.monthlyPriceMinor, p.currency)));
+    await expect
+      .poll(() => cardPrices(page))
+      .toEqual(PLANS.map((p) => formatMoney(p.monthlyPriceMinor, p.currency)));
     await page.close();
   });
 
@@ -46,7 +54,9 @@ describe('/pricing monthly/yearly toggle', () => {
     const page = await browser.open('/pricing');
     const saving = Math.max(...PLANS.map(yearlySavingsPercent));
     expect(saving).toBe(17);
-    expect(await page.locator('[data-plan-figure="yearly-savings"]').innerText()).toBe(`save ${saving}%`);
+    expect(await page.locator('[data-plan-figure="yearly-savings"]').innerText()).toBe(
+      `save ${saving}%`,
+    );
     await page.close();
   });
 });
@@ -75,7 +85,9 @@ describe('/lockdrop/pricing earnings calculator', () => {
       expect(await field('platform-fee')).toBe(formatMoney(expected.platformFeeMinor, currency));
       expect(await field('processor-fee')).toBe(formatMoney(expected.processorFeeMinor, currency));
       expect(await field('kept')).toBe(formatBps(expected.keptBps));
-      expect(expected.platformFeeMinor + expected.processorFeeMinor + expected.netMinor).toBe(amountMinor);
+      expect(expected.platformFeeMinor + expected.processorFeeMinor + expected.netMinor).toBe(
+        amountMinor,
+      );
     }
     await page.close();
   });
@@ -91,14 +103,21 @@ describe('/lockdrop/pricing earnings calculator', () => {
 
 /* A page may only show plan figures that are in the plan table. */
 
-const allowedMoney = new Set(PLANS.flatMap((p) => [formatMoney(p.monthlyPriceMinor, p.currency), formatMoney(p.yearlyPriceMinor, p.currency)]));
+const allowedMoney = new Set(
+  PLANS.flatMap((p) => [
+    formatMoney(p.monthlyPriceMinor, p.currency),
+    formatMoney(p.yearlyPriceMinor, p.currency),
+  ]),
+);
 const allowedPercent = new Set([
   ...PLANS.map((p) => formatBps(p.platformFeeBps)),
   formatBps(DEFAULT_PROCESSOR_FEE_BPS),
   ...PLANS.filter((p) => yearlySavingsPercent(p) > 0).map((p) => `${yearlySavingsPercent(p)}%`),
 ]);
 const allowedSizes = new Set(PLANS.map((p) => formatFileSize(p.maxFileBytes)));
-const allowedUploads = new Set(PLANS.flatMap((p) => (p.uploadsPerMonth === null ? [] : [p.uploadsPerMonth])));
+const allowedUploads = new Set(
+  PLANS.flatMap((p) => (p.uploadsPerMonth === null ? [] : [p.uploadsPerMonth])),
+);
 
 /** Visible text of the page, without the calculator's computed results. */
 async function visibleText(page: Page): Promise<string> {
@@ -112,40 +131,64 @@ async function visibleText(page: Page): Promise<string> {
 }
 
 describe('plan figures agree with the plan table on every page', () => {
-  it.each(['/', '/lockdrop', '/home', '/features', '/pricing', '/lockdrop/pricing', '/terms', '/refund', '/privacy', '/contact', '/founder'])(
-    '%s shows no price or percentage outside the table',
+  it.each([
+    '/',
+    '/lockdrop',
+    '/home',
+    '/features',
+    '/pricing',
+    '/lockdrop/pricing',
+    '/terms',
+    '/refund',
+    '/privacy',
+    '/contact',
+    '/founder',
+  ])('%s shows no price or percentage outside the table', async (path) => {
+    const page = await browser.open(path);
+    const pages = [await visibleText(page)];
+    if (path === '/pricing') {
+      await page.getByRole('button', { name: /^Yearly/ }).click();
+      pages.push(await visibleText(page));
+    }
+    for (const text of pages) {
+      for (const money of text.match(/[$€£₦]\s?\d[\d,]*(?:\.\d+)?/g) ?? [])
+        expect(allowedMoney, `${path}: ${money}`).toContain(money);
+      for (const percent of text.match(/\d+(?:\.\d+)?%/g) ?? [])
+        expect(allowedPercent, `${path}: ${percent}`).toContain(percent);
+      for (const size of text.match(/\d+(?:\.\d+)?\s?[MG]B\b/g) ?? [])
+        expect(allowedSizes, `${path}: ${size}`).toContain(size);
+      for (const [, uploads] of text.matchAll(/(?<![\d.,])(\d+) uploads/gi))
+        expect(allowedUploads, `${path}: ${uploads} uploads`).toContain(Number(uploads));
+    }
+    await page.close();
+  });
+
+  it.each(['/', '/pricing', '/lockdrop/pricing'])(
+    '%s plan cards carry the table’s price and features',
     async (path) => {
       const page = await browser.open(path);
-      const pages = [await visibleText(page)];
-      if (path === '/pricing') {
-        await page.getByRole('button', { name: /^Yearly/ }).click();
-        pages.push(await visibleText(page));
-      }
-      for (const text of pages) {
-        for (const money of text.match(/[$€£₦]\s?\d[\d,]*(?:\.\d+)?/g) ?? []) expect(allowedMoney, `${path}: ${money}`).toContain(money);
-        for (const percent of text.match(/\d+(?:\.\d+)?%/g) ?? []) expect(allowedPercent, `${path}: ${percent}`).toContain(percent);
-        for (const size of text.match(/\d+(?:\.\d+)?\s?[MG]B\b/g) ?? []) expect(allowedSizes, `${path}: ${size}`).toContain(size);
-        for (const [, uploads] of text.matchAll(/(?<![\d.,])(\d+) uploads/gi)) expect(allowedUploads, `${path}: ${uploads} uploads`).toContain(Number(uploads));
+      for (const plan of PLANS) {
+        const card = page.locator(`article[data-plan="${plan.id}"]`);
+        expect(await card.locator('[data-plan-figure="price"]').innerText()).toBe(
+          formatMoney(plan.monthlyPriceMinor, plan.currency),
+        );
+        expect(await card.locator('[data-plan-figure="feature"]').allInnerTexts()).toEqual(
+          planFeatureLines(plan),
+        );
       }
       await page.close();
     },
   );
 
-  it.each(['/', '/pricing', '/lockdrop/pricing'])('%s plan cards carry the table’s price and features', async (path) => {
-    const page = await browser.open(path);
-    for (const plan of PLANS) {
-      const card = page.locator(`article[data-plan="${plan.id}"]`);
-      expect(await card.locator('[data-plan-figure="price"]').innerText()).toBe(formatMoney(plan.monthlyPriceMinor, plan.currency));
-      expect(await card.locator('[data-plan-figure="feature"]').allInnerTexts()).toEqual(planFeatureLines(plan));
-    }
-    await page.close();
-  });
-
   it('/terms states each plan’s prices and fee from the table', async () => {
     const page = await browser.open('/terms');
     for (const plan of PLANS) {
       const cells = await page.locator(`tr[data-plan="${plan.id}"] td`).allInnerTexts();
-      expect(cells).toEqual([formatMoney(plan.monthlyPriceMinor, plan.currency), formatMoney(plan.yearlyPriceMinor, plan.currency), formatBps(plan.platformFeeBps)]);
+      expect(cells).toEqual([
+        formatMoney(plan.monthlyPriceMinor, plan.currency),
+        formatMoney(plan.yearlyPriceMinor, plan.currency),
+        formatBps(plan.platformFeeBps),
+      ]);
     }
     await page.close();
   });

@@ -16,8 +16,14 @@ describe('landing page', () => {
   it('renders its heading and the calls to action of a signed-out visitor', async () => {
     const page = await browser.open('/');
     expect(await h1Texts(page)).toEqual([landingHeading]);
-    await expect.poll(() => page.getByRole('link', { name: 'Get Started for Free' }).first().getAttribute('href')).toBe('/signup');
-    expect(await page.getByRole('link', { name: 'See How It Works' }).getAttribute('href')).toBe('/features');
+    await expect
+      .poll(() =>
+        page.getByRole('link', { name: 'Get Started for Free' }).first().getAttribute('href'),
+      )
+      .toBe('/signup');
+    expect(await page.getByRole('link', { name: 'See How It Works' }).getAttribute('href')).toBe(
+      '/features',
+    );
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
     expect(await nav.getByRole('link', { name: 'Sign up' }).isVisible()).toBe(true);
@@ -26,13 +32,22 @@ describe('landing page', () => {
 
   it('has the sections the footer anchors point to', async () => {
     const page = await browser.open('/pricing');
-    for (const [label, id] of [['Security', 'security'], ['Features', 'features'], ['Docs', 'docs'], ['Status', 'status']] as const) {
+    for (const [label, id] of [
+      ['Security', 'security'],
+      ['Features', 'features'],
+      ['Docs', 'docs'],
+      ['Status', 'status'],
+    ] as const) {
       await page.getByRole('contentinfo').getByRole('link', { name: label, exact: true }).click();
       await page.waitForURL(`**/#${id}`);
-      await expect.poll(() => page.locator(`#${id}`).evaluate((el) => {
-        const { top, bottom } = el.getBoundingClientRect();
-        return top < window.innerHeight && bottom > 0;
-      })).toBe(true);
+      await expect
+        .poll(() =>
+          page.locator(`#${id}`).evaluate((el) => {
+            const { top, bottom } = el.getBoundingClientRect();
+            return top < window.innerHeight && bottom > 0;
+          }),
+        )
+        .toBe(true);
       expect(await page.locator(`#${id} h2`).count()).toBeGreaterThan(0);
     }
     await page.close();
@@ -54,31 +69,45 @@ describe.each([
   ['desktop', DESKTOP],
   ['mobile', MOBILE],
 ])('every public route at %s width', (_name, viewport) => {
-  it.each(publicPages.map((p) => [p.path, p.heading]))('%s renders its single h1', async (path, heading) => {
-    const page = await browser.open(path, viewport);
-    expect(await h1Texts(page)).toEqual([heading]);
-    expect(await page.locator('main').count()).toBe(1);
-    expect(await page.locator('header').first().isVisible()).toBe(true);
-    expect(await page.getByRole('contentinfo').isVisible()).toBe(true);
-    // Nothing may be wider than the screen (no sideways scrolling on phones).
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-    await page.close();
-  });
+  it.each(publicPages.map((p) => [p.path, p.heading]))(
+    '%s renders its single h1',
+    async (path, heading) => {
+      const page = await browser.open(path, viewport);
+      expect(await h1Texts(page)).toEqual([heading]);
+      expect(await page.locator('main').count()).toBe(1);
+      expect(await page.locator('header').first().isVisible()).toBe(true);
+      expect(await page.getByRole('contentinfo').isVisible()).toBe(true);
+      // Nothing may be wider than the screen (no sideways scrolling on phones).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      await page.close();
+    },
+  );
 });
 
 describe('mobile menu', () => {
   it('opens, and closes when a link is chosen', async () => {
     const page = await browser.open('/', MOBILE);
     const toggle = page.getByRole('button', { name: 'Open menu' });
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).isVisible()).toBe(false);
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Pricing' })
+        .isVisible(),
+    ).toBe(false);
     await toggle.click();
     const menu = page.locator('#mobile-menu');
     expect(await menu.isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).toBe('true');
+    expect(
+      await page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded'),
+    ).toBe('true');
     await menu.getByRole('link', { name: 'Pricing' }).click();
     await page.waitForURL('**/pricing');
     expect(await menu.count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded')).toBe('false');
+    expect(
+      await page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded'),
+    ).toBe('false');
     expect(await h1Texts(page)).toEqual(['Simple pricing that grows with you']);
     await page.close();
   });
@@ -94,9 +123,44 @@ describe('mobile menu', () => {
   it('is not shown at desktop width, where the links are inline', async () => {
     const page = await browser.open('/', DESKTOP);
     expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).isVisible()).toBe(true);
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Pricing' })
+        .isVisible(),
+    ).toBe(true);
     await page.close();
   });
+});
+
+describe('hydration', () => {
+  it.each(publicPages.map((p) => p.path))(
+    '%s hydrates its prerendered HTML without errors',
+    async (path) => {
+      const page = await browser.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        // A signed-out session check answers 401: the browser logs it, the app expects it.
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+          errors.push(message.text());
+      });
+      await page.goto(path, { waitUntil: 'networkidle' });
+      // Hydrated: client-side navigation works without a full page load.
+      await page.evaluate(
+        () => ((window as unknown as { hydrationMarker: boolean }).hydrationMarker = true),
+      );
+      await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
+      await page.waitForURL('**/terms');
+      expect(
+        await page.evaluate(
+          () => (window as unknown as { hydrationMarker?: boolean }).hydrationMarker,
+        ),
+      ).toBe(true);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 });
 
 describe('client-side routes', () => {

@@ -5,7 +5,11 @@ export const publicPages = [
   { path: '/home', file: 'home', heading: 'Sell any file behind a secure payment link' },
   { path: '/features', file: 'features', heading: 'Everything between your file and your payout' },
   { path: '/pricing', file: 'pricing', heading: 'Simple pricing that grows with you' },
-  { path: '/lockdrop/pricing', file: 'lockdrop/pricing', heading: 'Know what you keep from every sale' },
+  {
+    path: '/lockdrop/pricing',
+    file: 'lockdrop/pricing',
+    heading: 'Know what you keep from every sale',
+  },
   { path: '/founder', file: 'founder', heading: 'Why we built Lockdrop' },
   { path: '/contact', file: 'contact', heading: 'Get in touch' },
   { path: '/terms', file: 'terms', heading: 'Terms of Service' },

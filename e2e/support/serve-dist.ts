@@ -24,7 +24,10 @@ const types: Record<string, string> = {
 };
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /** The file that answers `pathname`, following the gateway's prerendered/ rule. */
@@ -53,7 +56,8 @@ createServer(async (request, response) => {
   const file = await resolveFile(pathname);
   response.writeHead(200, {
     'Content-Type': types[extname(file)] ?? 'application/octet-stream',
-    'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+    'Content-Security-Policy':
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
   });
   createReadStream(file).pipe(response);
 }).listen(port, () => console.log(`web/dist on http://localhost:${port}`));

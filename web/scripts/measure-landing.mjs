@@ -14,5 +14,7 @@ for (const file of new Set(files)) {
   total += size;
   console.log(`${(size / 1024).toFixed(1).padStart(7)} KB  ${file}`);
 }
-console.log(`${(total / 1024).toFixed(1).padStart(7)} KB  total gzip JS for prerendered/${page}.html (budget 120 KB)`);
+console.log(
+  `${(total / 1024).toFixed(1).padStart(7)} KB  total gzip JS for prerendered/${page}.html (budget 120 KB)`,
+);
 process.exitCode = total > 120 * 1024 ? 1 : 0;

@@ -11,13 +11,29 @@ const ssrEntry = join(webRoot, '.ssr', 'prerender.js');
 
 // Route module of each prerendered page, to preload its chunk alongside the entry.
 const pageModules = {
-  index: 'landing', lockdrop: 'landing', home: 'landing', features: 'features', pricing: 'pricing',
-  'lockdrop/pricing': 'brand-pricing', founder: 'founder', contact: 'contact', terms: 'terms',
-  privacy: 'privacy', refund: 'refund',
+  index: 'landing',
+  lockdrop: 'landing',
+  home: 'landing',
+  features: 'features',
+  pricing: 'pricing',
+  'lockdrop/pricing': 'brand-pricing',
+  founder: 'founder',
+  contact: 'contact',
+  terms: 'terms',
+  privacy: 'privacy',
+  refund: 'refund',
 };
 
-const escapeAttr = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeAttr = (text) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const escapeText = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+/** Replaces the one occurrence of `pattern`; a template that lacks it is a build error. */
+function replaceOnce(text, pattern, replacement) {
+  const found = typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
+  if (!found) throw new Error(`dist/index.html has no ${pattern}`);
+  return text.replace(pattern, replacement);
+}
 
 function chunkFiles(manifest, key, seen = new Set()) {
   const chunk = manifest[key];
@@ -28,10 +44,15 @@ function chunkFiles(manifest, key, seen = new Set()) {
 
 function head({ meta, preload }, siteName) {
   const og = [
-    ['og:type', 'website'], ['og:site_name', siteName], ['og:title', meta.title], ['og:description', meta.description],
+    ['og:type', 'website'],
+    ['og:site_name', siteName],
+    ['og:title', meta.title],
+    ['og:description', meta.description],
   ];
   return [
-    ...og.map(([property, content]) => `<meta property="${property}" content="${escapeAttr(content)}" />`),
+    ...og.map(
+      ([property, content]) => `<meta property="${property}" content="${escapeAttr(content)}" />`,
+    ),
     '<meta name="twitter:card" content="summary" />',
     ...preload.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`),
   ].join('\n    ');
@@ -47,12 +68,23 @@ for (const page of prerenderedPages) {
   if (!manifest[module]) throw new Error(`No built chunk for ${module} (page ${page.path})`);
   const preload = chunkFiles(manifest, module).filter((file) => !entryFiles.has(file));
   const body = await renderPage(page.path);
-  const html = template
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(page.meta.title)}</title>`)
-    .replace(/<meta name="description" content="[^"]*" \/>/, `<meta name="description" content="${escapeAttr(page.meta.description)}" />`)
-    .replace('</head>', `  ${head({ meta: page.meta, preload }, site.name)}\n  </head>`)
-    .replace('<div id="root"></div>', `<div id="root">${body}</div>`);
-  if (!html.includes(body) || !html.includes('og:title')) throw new Error(`Template markers missing in dist/index.html`);
+  let html = template;
+  html = replaceOnce(
+    html,
+    /<title>[^<]*<\/title>/,
+    () => `<title>${escapeText(page.meta.title)}</title>`,
+  );
+  html = replaceOnce(
+    html,
+    /<meta\s+name="description"\s+content="[^"]*"\s*\/>/,
+    () => `<meta name="description" content="${escapeAttr(page.meta.description)}" />`,
+  );
+  html = replaceOnce(
+    html,
+    '</head>',
+    () => `  ${head({ meta: page.meta, preload }, site.name)}\n  </head>`,
+  );
+  html = replaceOnce(html, '<div id="root"></div>', () => `<div id="root">${body}</div>`);
   const target = join(dist, 'prerendered', `${page.file}.html`);
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, html);

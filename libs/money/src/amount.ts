@@ -20,7 +20,9 @@ export function toMinor(amount: string | number, currency: string): number {
 export function minorToDecimalString(minor: number, currency: string): string {
   assertMinor(minor);
   const exponent = currencyExponent(currency);
-  const digits = Math.abs(minor).toString().padStart(exponent + 1, '0');
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(exponent + 1, '0');
   const whole = digits.slice(0, digits.length - exponent);
   const fraction = digits.slice(digits.length - exponent);
   const sign = minor < 0 ? '-' : '';
@@ -28,5 +30,6 @@ export function minorToDecimalString(minor: number, currency: string): string {
 }
 
 export function assertMinor(minor: number): void {
-  if (!Number.isSafeInteger(minor)) throw new RangeError(`Minor units must be a safe integer: ${minor}`);
+  if (!Number.isSafeInteger(minor))
+    throw new RangeError(`Minor units must be a safe integer: ${minor}`);
 }

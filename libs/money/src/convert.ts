@@ -24,7 +24,9 @@ interface Ratio {
 const PIVOT = 'USD';
 
 function rateToRatio(rate: string | number): Ratio {
-  const { negative, whole, fraction } = parseDecimal(typeof rate === 'number' ? numberToDecimalString(rate) : rate);
+  const { negative, whole, fraction } = parseDecimal(
+    typeof rate === 'number' ? numberToDecimalString(rate) : rate,
+  );
   const numerator = BigInt(whole + fraction);
   if (negative || numerator === 0n) throw new RangeError(`Exchange rate must be positive: ${rate}`);
   return { numerator, denominator: pow10(fraction.length) };
@@ -32,16 +34,24 @@ function rateToRatio(rate: string | number): Ratio {
 
 function findRatio(from: string, to: string, rates: readonly ExchangeRate[]): Ratio | undefined {
   if (from === to) return { numerator: 1n, denominator: 1n };
-  const direct = rates.find((r) => normalizeCurrency(r.from) === from && normalizeCurrency(r.to) === to);
+  const direct = rates.find(
+    (r) => normalizeCurrency(r.from) === from && normalizeCurrency(r.to) === to,
+  );
   if (direct) return rateToRatio(direct.rate);
-  const inverse = rates.find((r) => normalizeCurrency(r.from) === to && normalizeCurrency(r.to) === from);
+  const inverse = rates.find(
+    (r) => normalizeCurrency(r.from) === to && normalizeCurrency(r.to) === from,
+  );
   if (!inverse) return undefined;
   const ratio = rateToRatio(inverse.rate);
   return { numerator: ratio.denominator, denominator: ratio.numerator };
 }
 
 /** Direct rate, then the inverse of the opposite rate, then both legs through USD. */
-export function exchangeRatio(from: string, to: string, rates: readonly ExchangeRate[]): Ratio | undefined {
+export function exchangeRatio(
+  from: string,
+  to: string,
+  rates: readonly ExchangeRate[],
+): Ratio | undefined {
   const source = normalizeCurrency(from);
   const target = normalizeCurrency(to);
   const found = findRatio(source, target, rates);
@@ -56,7 +66,12 @@ export function exchangeRatio(from: string, to: string, rates: readonly Exchange
 }
 
 /** Converts minor units between currencies, rounding once, half away from zero. */
-export function convertMinor(amountMinor: number, from: string, to: string, rates: readonly ExchangeRate[]): Conversion {
+export function convertMinor(
+  amountMinor: number,
+  from: string,
+  to: string,
+  rates: readonly ExchangeRate[],
+): Conversion {
   assertMinor(amountMinor);
   const source = normalizeCurrency(from);
   const target = normalizeCurrency(to);
@@ -64,5 +79,9 @@ export function convertMinor(amountMinor: number, from: string, to: string, rate
   if (!ratio) return { amountMinor, currency: source, converted: false };
   const numerator = BigInt(amountMinor) * ratio.numerator * pow10(currencyExponent(target));
   const denominator = ratio.denominator * pow10(currencyExponent(source));
-  return { amountMinor: Number(divideRounded(numerator, denominator)), currency: target, converted: true };
+  return {
+    amountMinor: Number(divideRounded(numerator, denominator)),
+    currency: target,
+    converted: true,
+  };
 }

@@ -19,7 +19,8 @@ export function parseDecimal(text: string): ParsedDecimal {
   const match = DECIMAL.exec(text.trim().replace(/[_,\s]/g, ''));
   const whole = match?.[2] ?? '';
   const fraction = match?.[3] ?? '';
-  if (!match || (whole === '' && fraction === '')) throw new RangeError(`Not a decimal amount: ${text}`);
+  if (!match || (whole === '' && fraction === ''))
+    throw new RangeError(`Not a decimal amount: ${text}`);
   return { negative: match[1] === '-', whole: whole || '0', fraction };
 }
 

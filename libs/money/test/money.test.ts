@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { convertMinor, currencyExponent, formatMoney, minorToDecimalString, toMinor } from '../src/index.js';
+import {
+  convertMinor,
+  currencyExponent,
+  formatMoney,
+  minorToDecimalString,
+  toMinor,
+} from '../src/index.js';
 
 describe('currencyExponent', () => {
   it('follows ISO 4217', () => {
@@ -84,37 +90,79 @@ describe('convertMinor', () => {
   ];
 
   it('uses a direct rate and the currency exponents', () => {
-    expect(convertMinor(1999, 'USD', 'NGN', rates)).toEqual({ amountMinor: 2998500, currency: 'NGN', converted: true });
-    expect(convertMinor(1000, 'USD', 'JPY', rates)).toEqual({ amountMinor: 1505, currency: 'JPY', converted: true });
+    expect(convertMinor(1999, 'USD', 'NGN', rates)).toEqual({
+      amountMinor: 2998500,
+      currency: 'NGN',
+      converted: true,
+    });
+    expect(convertMinor(1000, 'USD', 'JPY', rates)).toEqual({
+      amountMinor: 1505,
+      currency: 'JPY',
+      converted: true,
+    });
   });
 
   it('falls back to the inverse rate', () => {
-    expect(convertMinor(150000, 'NGN', 'USD', rates)).toEqual({ amountMinor: 100, currency: 'USD', converted: true });
-    expect(convertMinor(108, 'USD', 'EUR', rates)).toEqual({ amountMinor: 100, currency: 'EUR', converted: true });
+    expect(convertMinor(150000, 'NGN', 'USD', rates)).toEqual({
+      amountMinor: 100,
+      currency: 'USD',
+      converted: true,
+    });
+    expect(convertMinor(108, 'USD', 'EUR', rates)).toEqual({
+      amountMinor: 100,
+      currency: 'EUR',
+      converted: true,
+    });
   });
 
   it('goes through USD when no direct or inverse rate exists', () => {
     // 10.00 EUR → 10.80 USD → 16,200.00 NGN
-    expect(convertMinor(1000, 'EUR', 'NGN', rates)).toEqual({ amountMinor: 1620000, currency: 'NGN', converted: true });
+    expect(convertMinor(1000, 'EUR', 'NGN', rates)).toEqual({
+      amountMinor: 1620000,
+      currency: 'NGN',
+      converted: true,
+    });
     // 16,200.00 NGN → 10.80 USD → 10.00 EUR
-    expect(convertMinor(1620000, 'NGN', 'EUR', rates)).toEqual({ amountMinor: 1000, currency: 'EUR', converted: true });
+    expect(convertMinor(1620000, 'NGN', 'EUR', rates)).toEqual({
+      amountMinor: 1000,
+      currency: 'EUR',
+      converted: true,
+    });
   });
 
   it('returns the amount unconverted, flagged, when a rate is missing', () => {
-    expect(convertMinor(1999, 'USD', 'GBP', rates)).toEqual({ amountMinor: 1999, currency: 'USD', converted: false });
-    expect(convertMinor(1999, 'GBP', 'NGN', rates)).toEqual({ amountMinor: 1999, currency: 'GBP', converted: false });
+    expect(convertMinor(1999, 'USD', 'GBP', rates)).toEqual({
+      amountMinor: 1999,
+      currency: 'USD',
+      converted: false,
+    });
+    expect(convertMinor(1999, 'GBP', 'NGN', rates)).toEqual({
+      amountMinor: 1999,
+      currency: 'GBP',
+      converted: false,
+    });
   });
 
   it('leaves same-currency amounts alone', () => {
-    expect(convertMinor(1999, 'usd', 'USD', [])).toEqual({ amountMinor: 1999, currency: 'USD', converted: true });
+    expect(convertMinor(1999, 'usd', 'USD', [])).toEqual({
+      amountMinor: 1999,
+      currency: 'USD',
+      converted: true,
+    });
   });
 
   it('rounds once, half away from zero', () => {
-    expect(convertMinor(1, 'USD', 'EUR', [{ from: 'USD', to: 'EUR', rate: '0.5' }]).amountMinor).toBe(1);
-    expect(convertMinor(3, 'USD', 'EUR', [{ from: 'USD', to: 'EUR', rate: '0.5' }]).amountMinor).toBe(2);
+    expect(
+      convertMinor(1, 'USD', 'EUR', [{ from: 'USD', to: 'EUR', rate: '0.5' }]).amountMinor,
+    ).toBe(1);
+    expect(
+      convertMinor(3, 'USD', 'EUR', [{ from: 'USD', to: 'EUR', rate: '0.5' }]).amountMinor,
+    ).toBe(2);
   });
 
   it('rejects non-positive rates', () => {
-    expect(() => convertMinor(100, 'USD', 'EUR', [{ from: 'USD', to: 'EUR', rate: 0 }])).toThrow(RangeError);
+    expect(() => convertMinor(100, 'USD', 'EUR', [{ from: 'USD', to: 'EUR', rate: 0 }])).toThrow(
+      RangeError,
+    );
   });
 });

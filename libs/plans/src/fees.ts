@@ -18,7 +18,10 @@ export function platformFeeMinor(plan: Plan, amountMinor: number): number {
   return bpsOfMinor(amountMinor, plan.platformFeeBps);
 }
 
-export function processorFeeMinor(amountMinor: number, processorFeeBps = DEFAULT_PROCESSOR_FEE_BPS): number {
+export function processorFeeMinor(
+  amountMinor: number,
+  processorFeeBps = DEFAULT_PROCESSOR_FEE_BPS,
+): number {
   return bpsOfMinor(amountMinor, processorFeeBps);
 }
 
@@ -40,8 +43,17 @@ export function earningsBreakdown(
   const platform = platformFeeMinor(plan, amountMinor);
   const processor = processorFeeMinor(amountMinor, processorFeeBps);
   const netMinor = Math.max(0, amountMinor - platform - processor);
-  const keptBps = amountMinor === 0 ? 0 : Math.floor((netMinor * BPS_PER_WHOLE * 2 + amountMinor) / (amountMinor * 2));
-  return { amountMinor, platformFeeMinor: platform, processorFeeMinor: processor, netMinor, keptBps };
+  const keptBps =
+    amountMinor === 0
+      ? 0
+      : Math.floor((netMinor * BPS_PER_WHOLE * 2 + amountMinor) / (amountMinor * 2));
+  return {
+    amountMinor,
+    platformFeeMinor: platform,
+    processorFeeMinor: processor,
+    netMinor,
+    keptBps,
+  };
 }
 
 /** Share of the price kept before rounding on an amount: 100% − platform fee − processor fee. */

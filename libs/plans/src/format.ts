@@ -18,7 +18,9 @@ export function formatFileSize(bytes: number): string {
 }
 
 export function formatUploads(plan: Plan): string {
-  return plan.uploadsPerMonth === null ? 'Unlimited uploads' : `${plan.uploadsPerMonth} uploads/month`;
+  return plan.uploadsPerMonth === null
+    ? 'Unlimited uploads'
+    : `${plan.uploadsPerMonth} uploads/month`;
 }
 
 const ANALYTICS_LABEL: Record<Plan['analytics'], string> = {
@@ -30,7 +32,12 @@ const ANALYTICS_LABEL: Record<Plan['analytics'], string> = {
 
 /** Plan features as display lines, derived from the table so no page restates a figure. */
 export function planFeatureLines(plan: Plan): string[] {
-  const lines = [formatUploads(plan), `${formatBps(plan.platformFeeBps)} platform fee`, `${formatFileSize(plan.maxFileBytes)} max file size`, ANALYTICS_LABEL[plan.analytics]];
+  const lines = [
+    formatUploads(plan),
+    `${formatBps(plan.platformFeeBps)} platform fee`,
+    `${formatFileSize(plan.maxFileBytes)} max file size`,
+    ANALYTICS_LABEL[plan.analytics],
+  ];
   if (plan.customBranding) lines.push('Custom branding');
   if (plan.teamSeats === null) lines.push('Unlimited team members');
   else if (plan.teamSeats > 0) lines.push(`Team up to ${plan.teamSeats}`);

@@ -1,4 +1,13 @@
-export { PLANS, PLAN_IDS, DEFAULT_PROCESSOR_FEE_BPS, isPlanId, planById, type Plan, type PlanId, type AnalyticsTier } from './plans.js';
+export {
+  PLANS,
+  PLAN_IDS,
+  DEFAULT_PROCESSOR_FEE_BPS,
+  isPlanId,
+  planById,
+  type Plan,
+  type PlanId,
+  type AnalyticsTier,
+} from './plans.js';
 export {
   bpsOfMinor,
   platformFeeMinor,

@@ -24,7 +24,9 @@ describe('plan table (ARCHITECTURE.md §4)', () => {
   });
 
   it('holds uploads, fees and file sizes', () => {
-    expect(PLANS.map((p) => [p.uploadsPerMonth, p.platformFeeBps, formatFileSize(p.maxFileBytes)])).toEqual([
+    expect(
+      PLANS.map((p) => [p.uploadsPerMonth, p.platformFeeBps, formatFileSize(p.maxFileBytes)]),
+    ).toEqual([
       [15, 500, '50 MB'],
       [50, 350, '250 MB'],
       [150, 250, '500 MB'],
@@ -99,7 +101,12 @@ describe('earningsBreakdown', () => {
   });
 
   it('states the nominal share kept per plan', () => {
-    expect(PLANS.map((p) => formatBps(nominalKeptBps(p)))).toEqual(['91.5%', '93%', '94%', '95.5%']);
+    expect(PLANS.map((p) => formatBps(nominalKeptBps(p)))).toEqual([
+      '91.5%',
+      '93%',
+      '94%',
+      '95.5%',
+    ]);
   });
 });
 

@@ -24,7 +24,8 @@ function page<P extends object>(path: string, Page: LazyPage<P>, props: P): Rout
 }
 
 /** A screen another issue delivers; the label names that issue. */
-const placeholder = (path: string, title: string, owner: string) => page(path, Placeholder, { title, owner });
+const placeholder = (path: string, title: string, owner: string) =>
+  page(path, Placeholder, { title, owner });
 
 export const routes: RouteObject[] = [
   {
@@ -56,7 +57,10 @@ export const routes: RouteObject[] = [
       placeholder(paths.dashboard.brand.path, 'Creator dashboard', 'Seller dashboard'),
 
       placeholder(paths.products.create.path, 'Create product', 'Create product'),
-      { path: paths.products.createLegacy.path, element: <Navigate to={paths.products.create.getHref()} replace /> },
+      {
+        path: paths.products.createLegacy.path,
+        element: <Navigate to={paths.products.create.getHref()} replace />,
+      },
       placeholder(paths.products.mine.path, 'My products', 'My products'),
       placeholder(paths.products.detail.path, 'Product', 'Product page and checkout'),
       placeholder(paths.purchases.path, 'Your Purchases', 'Purchases and downloads'),
@@ -77,5 +81,7 @@ export function AppRoutes() {
 /** Loads the code of the page at `pathname`, so hydration can render it synchronously. */
 export async function preloadRoute(pathname: string): Promise<void> {
   const matches = matchRoutes(routes, pathname) ?? [];
-  await Promise.all(matches.map((match) => (match.route.handle as RouteHandle | undefined)?.page.preload()));
+  await Promise.all(
+    matches.map((match) => (match.route.handle as RouteHandle | undefined)?.page.preload()),
+  );
 }

@@ -20,23 +20,28 @@ export const pageMeta = {
   },
   pricing: {
     title: 'Pricing — Lockdrop',
-    description: 'Start free with no monthly fee. Compare the Free, Starter, Pro and Business plans, monthly or yearly.',
+    description:
+      'Start free with no monthly fee. Compare the Free, Starter, Pro and Business plans, monthly or yearly.',
   },
   brandPricing: {
     title: 'Pricing and earnings calculator — Lockdrop',
-    description: 'See exactly what you keep from every sale on each Lockdrop plan, after platform and payment processing fees.',
+    description:
+      'See exactly what you keep from every sale on each Lockdrop plan, after platform and payment processing fees.',
   },
   founder: {
     title: 'Founder Story — Lockdrop',
-    description: 'Why Lockdrop was built in Lagos: getting creators paid for their work before the file changes hands.',
+    description:
+      'Why Lockdrop was built in Lagos: getting creators paid for their work before the file changes hands.',
   },
   contact: {
     title: 'Contact — Lockdrop',
-    description: 'Questions about selling, payouts or billing? Send the Lockdrop team a message from Lagos, Nigeria.',
+    description:
+      'Questions about selling, payouts or billing? Send the Lockdrop team a message from Lagos, Nigeria.',
   },
   terms: {
     title: 'Terms of Service — Lockdrop',
-    description: 'The terms for selling and buying files on Lockdrop: fees, payouts, refunds, liability and records.',
+    description:
+      'The terms for selling and buying files on Lockdrop: fees, payouts, refunds, liability and records.',
   },
   privacy: {
     title: 'Privacy Policy — Lockdrop',
@@ -44,7 +49,8 @@ export const pageMeta = {
   },
   refund: {
     title: 'Refund Policy — Lockdrop',
-    description: 'How refunds work on Lockdrop for buyers of files and for subscribers to paid plans.',
+    description:
+      'How refunds work on Lockdrop for buyers of files and for subscribers to paid plans.',
   },
   notFound: { title: 'Page not found — Lockdrop', description: landing.description },
 } satisfies Record<string, PageMeta>;

@@ -32,19 +32,29 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(code, response.status, message);
 }
 
-export async function api<T>(path: string, { method = 'GET', body, signal }: ApiRequest = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  { method = 'GET', body, signal }: ApiRequest = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       credentials: 'include',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers:
+        body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
   } catch (cause) {
     if (signal?.aborted) throw cause;
-    throw new ApiError(NETWORK_ERROR, 0, 'Could not reach the server. Check your connection and try again.');
+    throw new ApiError(
+      NETWORK_ERROR,
+      0,
+      'Could not reach the server. Check your connection and try again.',
+    );
   }
   if (!response.ok) throw await toApiError(response);
   if (response.status === 204) return undefined as T;

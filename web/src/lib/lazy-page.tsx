@@ -9,7 +9,9 @@ export interface LazyPage<P extends object> {
  * A code-split page. Unlike React.lazy it renders synchronously once preloaded, so the client can
  * load the current route's chunk first and then hydrate the prerendered HTML without a mismatch.
  */
-export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): LazyPage<P> {
+export function lazyPage<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+): LazyPage<P> {
   let Loaded: ComponentType<P> | undefined;
   let pending: Promise<void> | undefined;
   const preload = () =>

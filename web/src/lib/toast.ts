@@ -37,7 +37,8 @@ export const notify = {
     void sonner().then((toast) => toast.success(message, { description }));
   },
   error(error: unknown, fallback = 'An unexpected error occurred') {
-    const message = error instanceof ApiError ? error.message : typeof error === 'string' ? error : fallback;
+    const message =
+      error instanceof ApiError ? error.message : typeof error === 'string' ? error : fallback;
     void sonner().then((toast) => toast.error(message));
   },
 };

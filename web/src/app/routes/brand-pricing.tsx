@@ -18,8 +18,11 @@ export default function BrandPricingRoute() {
         <div className="mx-auto max-w-7xl space-y-16 px-4 sm:px-6 lg:px-8">
           <EarningsCalculator />
           <section aria-labelledby="plans-title">
-            <h2 id="plans-title" className="mb-10 text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-              Plans
+            <h2
+              id="plans-title"
+              className="mb-10 text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl"
+            >
+              Pick the plan that fits how you sell
             </h2>
             <PlanGrid billing="monthly" />
             <ProcessorFeeNote />

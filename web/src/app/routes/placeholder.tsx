@@ -11,7 +11,10 @@ interface PlaceholderProps {
 /** PLACEHOLDER — a route whose screen is built by another issue. Replace, do not extend. */
 export default function PlaceholderRoute({ title, owner }: PlaceholderProps) {
   return (
-    <div className="mx-auto flex max-w-xl flex-col items-center px-4 py-28 text-center" data-placeholder={owner}>
+    <div
+      className="mx-auto flex max-w-xl flex-col items-center px-4 py-28 text-center"
+      data-placeholder={owner}
+    >
       <Construction className="size-10 text-amber-500" aria-hidden="true" />
       <h1 className="mt-6 text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
       <p className="mt-4 text-slate-600">

@@ -14,7 +14,11 @@ export default function PricingRoute() {
   return (
     <>
       <Seo {...pageMeta.pricing} />
-      <PageHeader eyebrow="Pricing" title="Simple pricing that grows with you" description="Start free with no monthly fee. Move up for lower fees, bigger files and team features.">
+      <PageHeader
+        eyebrow="Pricing"
+        title="Simple pricing that grows with you"
+        description="Start free with no monthly fee. Move up for lower fees, bigger files and team features."
+      >
         <div className="mt-10">
           <BillingToggle billing={billing} onChange={setBilling} />
         </div>
@@ -30,7 +34,10 @@ export default function PricingRoute() {
       </section>
       <section aria-labelledby="compare-title" className="bg-slate-50 py-16">
         <div className="mx-auto max-w-5xl px-4 sm:px-6 lg:px-8">
-          <h2 id="compare-title" className="mb-8 text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          <h2
+            id="compare-title"
+            className="mb-8 text-center text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl"
+          >
             Compare every plan
           </h2>
           <PlanComparison />

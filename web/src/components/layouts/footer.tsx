@@ -48,7 +48,10 @@ export function Footer() {
               {site.location}
             </li>
             <li>
-              <a href={`mailto:${site.contactEmail}`} className="inline-flex items-center gap-2 rounded hover:text-indigo-700">
+              <a
+                href={`mailto:${site.contactEmail}`}
+                className="inline-flex items-center gap-2 rounded hover:text-indigo-700"
+              >
                 <Mail className="size-4 text-slate-500" aria-hidden="true" />
                 {site.contactEmail}
               </a>
@@ -64,7 +67,9 @@ export function Footer() {
                   className="inline-flex size-9 items-center justify-center rounded-full bg-white text-slate-600 ring-1 ring-slate-200 hover:text-indigo-700 hover:ring-indigo-200"
                 >
                   <SocialIcon platform={platform} />
-                  <span className="sr-only">{site.name} on {platform}</span>
+                  <span className="sr-only">
+                    {site.name} on {platform}
+                  </span>
                 </a>
               </li>
             ))}
@@ -76,7 +81,10 @@ export function Footer() {
             <ul className="mt-4 space-y-3">
               {column.links.map((link) => (
                 <li key={link.label}>
-                  <Link to={link.to} className="rounded text-sm text-slate-600 hover:text-indigo-700">
+                  <Link
+                    to={link.to}
+                    className="rounded text-sm text-slate-600 hover:text-indigo-700"
+                  >
                     {link.label}
                   </Link>
                 </li>

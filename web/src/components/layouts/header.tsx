@@ -17,13 +17,24 @@ const marketingLinks = [
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? 'text-indigo-700' : 'text-slate-600 hover:text-slate-900'}`;
 
-function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () => void; stacked?: boolean }) {
+function AccountLinks({
+  onNavigate,
+  stacked = false,
+}: {
+  onNavigate?: () => void;
+  stacked?: boolean;
+}) {
   const { isSignedIn } = useSession();
   const width = stacked ? 'w-full' : '';
   if (isSignedIn) {
     return (
       <>
-        <ButtonLink to={paths.purchases.getHref()} variant="ghost" className={width} onClick={onNavigate}>
+        <ButtonLink
+          to={paths.purchases.getHref()}
+          variant="ghost"
+          className={width}
+          onClick={onNavigate}
+        >
           My Purchases
         </ButtonLink>
         <ButtonLink to={paths.dashboard.root.getHref()} className={width} onClick={onNavigate}>
@@ -34,7 +45,12 @@ function AccountLinks({ onNavigate, stacked = false }: { onNavigate?: () => void
   }
   return (
     <>
-      <ButtonLink to={paths.auth.login.getHref()} variant={stacked ? 'secondary' : 'ghost'} className={width} onClick={onNavigate}>
+      <ButtonLink
+        to={paths.auth.login.getHref()}
+        variant={stacked ? 'secondary' : 'ghost'}
+        className={width}
+        onClick={onNavigate}
+      >
         Log in
       </ButtonLink>
       <ButtonLink to={paths.auth.signup.getHref()} className={width} onClick={onNavigate}>
@@ -53,7 +69,10 @@ export function Header() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8"
+      >
         <Logo onNavigate={close} />
         <ul className="hidden items-center gap-1 md:flex">
           {marketingLinks.map((link) => (
@@ -75,11 +94,18 @@ export function Header() {
           onClick={() => setMenuOpen((open) => !open)}
         >
           <span className="sr-only">{menuOpen ? 'Close menu' : 'Open menu'}</span>
-          {menuOpen ? <X className="size-6" aria-hidden="true" /> : <Menu className="size-6" aria-hidden="true" />}
+          {menuOpen ? (
+            <X className="size-6" aria-hidden="true" />
+          ) : (
+            <Menu className="size-6" aria-hidden="true" />
+          )}
         </button>
       </nav>
       {menuOpen && (
-        <div id="mobile-menu" className="border-t border-slate-200 bg-white px-4 pt-2 pb-6 shadow-lg md:hidden">
+        <div
+          id="mobile-menu"
+          className="border-t border-slate-200 bg-white px-4 pt-2 pb-6 shadow-lg md:hidden"
+        >
           <ul className="flex flex-col">
             {marketingLinks.map((link) => (
               <li key={link.to}>

@@ -10,7 +10,13 @@ const icons: Record<SocialPlatform, string> = {
 
 export function SocialIcon({ platform }: { platform: SocialPlatform }) {
   return (
-    <svg viewBox="0 0 24 24" width="20" height="20" className="size-5 fill-current" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      className="size-5 fill-current"
+      aria-hidden="true"
+    >
       <path d={icons[platform]} />
     </svg>
   );

@@ -14,7 +14,11 @@ function ReadySignal() {
 
 /** Mounts sonner's Toaster the first time something asks for a toast. */
 export function ToasterHost() {
-  const requested = useSyncExternalStore(toasterHost.subscribe, toasterHost.isRequested, () => false);
+  const requested = useSyncExternalStore(
+    toasterHost.subscribe,
+    toasterHost.isRequested,
+    () => false,
+  );
   if (!requested) return null;
   return (
     <Suspense fallback={null}>

@@ -22,17 +22,20 @@ export const steps: Item[] = [
   {
     icon: Upload,
     title: 'Upload and set your price',
-    description: 'Add your file, a title and a description, choose a currency and decide whether buyers see a blurred preview.',
+    description:
+      'Add your file, a title and a description, choose a currency and decide whether buyers see a blurred preview.',
   },
   {
     icon: Link2,
     title: 'Share your secure link',
-    description: 'Every product gets its own payment link. Post it on social media, send it to a client or add it to your bio.',
+    description:
+      'Every product gets its own payment link. Post it on social media, send it to a client or add it to your bio.',
   },
   {
     icon: Wallet,
     title: 'Get paid automatically',
-    description: 'Buyers pay by card, bank transfer or mobile money. The file unlocks for them and your earnings go to your payout account.',
+    description:
+      'Buyers pay by card, bank transfer or mobile money. The file unlocks for them and your earnings go to your payout account.',
   },
 ];
 
@@ -41,22 +44,26 @@ export const features: Item[] = [
   {
     icon: FileStack,
     title: 'Multiple file types',
-    description: 'Sell PDFs, ZIP archives, video, audio, documents and images — one upload, one link.',
+    description:
+      'Sell PDFs, ZIP archives, video, audio, documents and images — one upload, one link.',
   },
   {
     icon: Eye,
     title: 'Adjustable preview blur',
-    description: 'Let buyers see what they are getting. Set the blur from level 1 to 10; the original never reaches their browser until they pay.',
+    description:
+      'Let buyers see what they are getting. Set the blur from level 1 to 10; the original never reaches their browser until they pay.',
   },
   {
     icon: Repeat,
     title: 'One-time or recurring pricing',
-    description: 'Charge once for a download, or sell a subscription for work you deliver every month.',
+    description:
+      'Charge once for a download, or sell a subscription for work you deliver every month.',
   },
   {
     icon: ShieldCheck,
     title: 'Locked until payment is confirmed',
-    description: 'Files unlock only after the payment provider confirms the payment to us directly, not when a browser says so.',
+    description:
+      'Files unlock only after the payment provider confirms the payment to us directly, not when a browser says so.',
   },
   {
     icon: BarChart3,
@@ -66,6 +73,7 @@ export const features: Item[] = [
   {
     icon: Banknote,
     title: 'Automatic payouts',
-    description: 'Earnings are paid out to your bank or payout account automatically — no invoices, no chasing.',
+    description:
+      'Earnings are paid out to your bank or payout account automatically — no invoices, no chasing.',
   },
 ];

@@ -11,7 +11,12 @@ export interface Session {
 // several KB to the landing page's initial JavaScript.
 function isSession(value: unknown): value is Session {
   const user = (value as Partial<Session> | null)?.user;
-  return typeof user?.id === 'string' && typeof user.email === 'string' && typeof user.emailVerified === 'boolean' && typeof user.plan === 'string';
+  return (
+    typeof user?.id === 'string' &&
+    typeof user.email === 'string' &&
+    typeof user.emailVerified === 'boolean' &&
+    typeof user.plan === 'string'
+  );
 }
 
 const SIGNED_OUT = new Set([401, 404]);
@@ -20,10 +25,12 @@ const SIGNED_OUT = new Set([401, 404]);
 export async function getSession(): Promise<Session | null> {
   try {
     const body = await api<unknown>('/api/auth/session');
-    if (!isSession(body)) throw new ApiError('invalid_session_response', 200, 'Unexpected session response');
+    if (!isSession(body))
+      throw new ApiError('invalid_session_response', 200, 'Unexpected session response');
     return { ...body, profile: body.profile ?? null };
   } catch (error) {
-    if (error instanceof ApiError && (SIGNED_OUT.has(error.status) || error.code === NETWORK_ERROR)) return null;
+    if (error instanceof ApiError && (SIGNED_OUT.has(error.status) || error.code === NETWORK_ERROR))
+      return null;
     throw error;
   }
 }
@@ -34,5 +41,9 @@ export const sessionQueryOptions = () =>
 /** Signed in only once the session is confirmed; pending and errors render the signed-out shell. */
 export function useSession() {
   const query = useQuery(sessionQueryOptions());
-  return { session: query.data ?? null, isSignedIn: Boolean(query.data), isPending: query.isPending };
+  return {
+    session: query.data ?? null,
+    isSignedIn: Boolean(query.data),
+    isPending: query.isPending,
+  };
 }

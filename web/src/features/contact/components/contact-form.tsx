@@ -1,6 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { contactMessageSchema, useSendContactMessage, type ContactMessage } from '../api/send-message';
+import {
+  contactMessageSchema,
+  useSendContactMessage,
+  type ContactMessage,
+} from '../api/send-message';
 
 type Field = keyof ContactMessage;
 type FieldErrors = Partial<Record<Field, string>>;
@@ -20,7 +24,8 @@ export function ContactForm() {
     const parsed = contactMessageSchema.safeParse(data);
     if (!parsed.success) {
       const fieldErrors: FieldErrors = {};
-      for (const issue of parsed.error.issues) fieldErrors[issue.path[0] as Field] ??= issue.message;
+      for (const issue of parsed.error.issues)
+        fieldErrors[issue.path[0] as Field] ??= issue.message;
       setErrors(fieldErrors);
       return;
     }
@@ -44,7 +49,13 @@ export function ContactForm() {
     );
 
   return (
-    <form key={formKey} noValidate onSubmit={onSubmit} aria-label="Contact form" className="space-y-6">
+    <form
+      key={formKey}
+      noValidate
+      onSubmit={onSubmit}
+      aria-label="Contact form"
+      className="space-y-6"
+    >
       <div className="grid gap-6 sm:grid-cols-2">
         <div>
           <label htmlFor={`${id}-name`} className="block text-sm font-medium text-slate-900">

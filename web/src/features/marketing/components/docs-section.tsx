@@ -11,7 +11,8 @@ const answers = [
   },
   {
     question: 'How do buyers pay?',
-    answer: 'Through our payment provider’s secure checkout by card, bank transfer or mobile money. Buyers only need an e-mail address — no account required.',
+    answer:
+      'Through our payment provider’s secure checkout by card, bank transfer or mobile money. Buyers only need an e-mail address — no account required.',
   },
   {
     question: 'When does the buyer get the file?',
@@ -27,7 +28,8 @@ const answers = [
   },
   {
     question: 'What do buyers see before they pay?',
-    answer: 'Your title, description and price, plus a blurred preview if you turn it on. You choose how strong the blur is, from level 1 to 10.',
+    answer:
+      'Your title, description and price, plus a blurred preview if you turn it on. You choose how strong the blur is, from level 1 to 10.',
   },
 ];
 
@@ -35,7 +37,12 @@ export function DocsSection() {
   return (
     <section id="docs" aria-labelledby="docs-title" className="bg-white py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading id="docs-title" eyebrow="Docs" title="Good to know before you start" description="Short answers to the questions creators ask most." />
+        <SectionHeading
+          id="docs-title"
+          eyebrow="Docs"
+          title="Good to know before you start"
+          description="Short answers to the questions creators ask most."
+        />
         <dl className="mx-auto mt-14 grid max-w-5xl gap-x-12 gap-y-10 md:grid-cols-2">
           {answers.map(({ question, answer }) => (
             <div key={question}>

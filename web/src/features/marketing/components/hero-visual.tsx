@@ -25,7 +25,9 @@ export function HeroVisual() {
               <span className="flex size-12 items-center justify-center rounded-full bg-white/90 shadow-lg">
                 <Lock className="size-5 text-indigo-600" />
               </span>
-              <span className="rounded-full bg-white/90 px-3 py-1 text-xs font-semibold text-slate-700 shadow">Blurred preview</span>
+              <span className="rounded-full bg-white/90 px-3 py-1 text-xs font-semibold text-slate-700 shadow">
+                Blurred preview
+              </span>
             </div>
           </div>
           <div className="mt-5 flex items-center gap-3">
@@ -38,8 +40,12 @@ export function HeroVisual() {
             </div>
           </div>
           <div className="mt-5 space-y-2.5">
-            <div className="h-10 rounded-lg bg-white px-3 text-sm leading-10 text-slate-500 ring-1 ring-slate-200">you@example.com</div>
-            <div className="h-10 rounded-lg bg-indigo-600 text-center text-sm leading-10 font-semibold text-white">Pay to unlock</div>
+            <div className="h-10 rounded-lg bg-white px-3 text-sm leading-10 text-slate-500 ring-1 ring-slate-200">
+              you@example.com
+            </div>
+            <div className="h-10 rounded-lg bg-indigo-600 text-center text-sm leading-10 font-semibold text-white">
+              Pay to unlock
+            </div>
           </div>
         </div>
       </div>

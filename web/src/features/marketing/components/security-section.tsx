@@ -6,12 +6,14 @@ const safeguards: Item[] = [
   {
     icon: ServerCog,
     title: 'Unlocked by the provider, not the browser',
-    description: 'A file unlocks only when the payment provider’s signed webhook arrives and we have verified the amount, currency and reference with the provider.',
+    description:
+      'A file unlocks only when the payment provider’s signed webhook arrives and we have verified the amount, currency and reference with the provider.',
   },
   {
     icon: EyeOff,
     title: 'Previews rendered on our servers',
-    description: 'Blurred previews are generated server-side, so a visitor who has not paid never receives the original file.',
+    description:
+      'Blurred previews are generated server-side, so a visitor who has not paid never receives the original file.',
   },
   {
     icon: KeyRound,
@@ -21,21 +23,30 @@ const safeguards: Item[] = [
   {
     icon: RefreshCcw,
     title: 'Built for real-world connections',
-    description: 'Downloads resume after a dropped connection, and a buyer can get a fresh link at any time without paying again.',
+    description:
+      'Downloads resume after a dropped connection, and a buyer can get a fresh link at any time without paying again.',
   },
 ];
 
 export function SecuritySection() {
   return (
-    <section id="security" aria-labelledby="security-title" className="bg-slate-900 py-20 text-white sm:py-24">
+    <section
+      id="security"
+      aria-labelledby="security-title"
+      className="bg-slate-900 py-20 text-white sm:py-24"
+    >
       <div className="mx-auto grid max-w-7xl gap-12 px-4 sm:px-6 lg:grid-cols-[2fr_3fr] lg:px-8">
         <div>
           <p className="text-sm font-semibold tracking-wide text-indigo-300 uppercase">Security</p>
-          <h2 id="security-title" className="mt-2 text-3xl font-bold tracking-tight text-balance sm:text-4xl">
+          <h2
+            id="security-title"
+            className="mt-2 text-3xl font-bold tracking-tight text-balance sm:text-4xl"
+          >
             Your file stays locked until the money is real
           </h2>
           <p className="mt-4 text-lg text-slate-300">
-            Payment links are easy to share. Getting around them should not be. Every step between checkout and download is checked on our side.
+            Payment links are easy to share. Getting around them should not be. Every step between
+            checkout and download is checked on our side.
           </p>
         </div>
         <ul className="grid gap-6 sm:grid-cols-2">

@@ -12,18 +12,37 @@ export function StatusSection() {
   const { data } = usePlatformStatus();
   const status = statusText[data ?? 'pending'];
   const commitments = [
-    { icon: LifeBuoy, label: 'Support replies', value: `within ${policies.supportReplyHours} hours` },
-    { icon: Clock, label: 'Billing questions', value: `within ${policies.billingReplyBusinessDays} business days` },
-    { icon: Wallet, label: 'Payouts', value: `in ${policies.payoutBusinessDays.min}-${policies.payoutBusinessDays.max} business days` },
+    {
+      icon: LifeBuoy,
+      label: 'Support replies',
+      value: `within ${policies.supportReplyHours} hours`,
+    },
+    {
+      icon: Clock,
+      label: 'Billing questions',
+      value: `within ${policies.billingReplyBusinessDays} business days`,
+    },
+    {
+      icon: Wallet,
+      label: 'Payouts',
+      value: `in ${policies.payoutBusinessDays.min}-${policies.payoutBusinessDays.max} business days`,
+    },
   ];
   return (
-    <section id="status" aria-labelledby="status-title" className="border-y border-slate-200 bg-slate-50 py-14">
+    <section
+      id="status"
+      aria-labelledby="status-title"
+      className="border-y border-slate-200 bg-slate-50 py-14"
+    >
       <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 sm:px-6 lg:flex-row lg:items-center lg:justify-between lg:px-8">
         <div>
           <h2 id="status-title" className="text-xl font-bold text-slate-900">
             Platform status
           </h2>
-          <p className="mt-2 flex items-center gap-2 text-sm font-medium text-slate-700" role="status">
+          <p
+            className="mt-2 flex items-center gap-2 text-sm font-medium text-slate-700"
+            role="status"
+          >
             <span className={`size-2.5 rounded-full ${status.dot}`} aria-hidden="true" />
             {status.label}
           </p>

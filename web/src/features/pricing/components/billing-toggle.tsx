@@ -13,7 +13,11 @@ const options: { value: Billing; label: string }[] = [
 
 export function BillingToggle({ billing, onChange }: BillingToggleProps) {
   return (
-    <div role="group" aria-label="Billing period" className="inline-flex rounded-full bg-slate-100 p-1 ring-1 ring-slate-200">
+    <div
+      role="group"
+      aria-label="Billing period"
+      className="inline-flex rounded-full bg-slate-100 p-1 ring-1 ring-slate-200"
+    >
       {options.map((option) => {
         const active = option.value === billing;
         return (
@@ -26,7 +30,10 @@ export function BillingToggle({ billing, onChange }: BillingToggleProps) {
           >
             {option.label}
             {option.value === 'yearly' && (
-              <span data-plan-figure="yearly-savings" className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">
+              <span
+                data-plan-figure="yearly-savings"
+                className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800"
+              >
                 save {yearlySavings}%
               </span>
             )}

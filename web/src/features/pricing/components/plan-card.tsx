@@ -10,7 +10,11 @@ interface PlanCardProps {
   signupHref?: string;
 }
 
-export function PlanCard({ plan, billing, signupHref = paths.auth.signup.getHref() }: PlanCardProps) {
+export function PlanCard({
+  plan,
+  billing,
+  signupHref = paths.auth.signup.getHref(),
+}: PlanCardProps) {
   const headingId = `plan-${plan.id}-${billing}`;
   return (
     <article
@@ -19,19 +23,31 @@ export function PlanCard({ plan, billing, signupHref = paths.auth.signup.getHref
       className={`relative flex flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 ${plan.popular ? 'ring-2 ring-indigo-600 lg:scale-[1.02]' : 'ring-slate-200'}`}
     >
       {plan.popular && (
-        <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-indigo-600 px-3 py-1 text-xs font-semibold text-white">Popular</p>
+        <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-indigo-600 px-3 py-1 text-xs font-semibold text-white">
+          Popular
+        </p>
       )}
       <h3 id={headingId} className="text-lg font-semibold text-slate-900">
         {plan.name}
       </h3>
       <p className="mt-1 min-h-10 text-sm text-slate-600">{planTaglines[plan.id]}</p>
       <p className="mt-6 flex items-baseline gap-1">
-        <span data-plan-figure="price" data-billing={billing} className="text-4xl font-bold tracking-tight text-slate-900">
+        <span
+          data-plan-figure="price"
+          data-billing={billing}
+          className="text-4xl font-bold tracking-tight text-slate-900"
+        >
           {planPrice(plan, billing)}
         </span>
-        <span className="text-sm font-medium text-slate-500">/{billing === 'monthly' ? 'month' : 'year'}</span>
+        <span className="text-sm font-medium text-slate-500">
+          /{billing === 'monthly' ? 'month' : 'year'}
+        </span>
       </p>
-      <ButtonLink to={signupHref} variant={plan.popular ? 'primary' : 'secondary'} className="mt-6 w-full">
+      <ButtonLink
+        to={signupHref}
+        variant={plan.popular ? 'primary' : 'secondary'}
+        className="mt-6 w-full"
+      >
         {plan.monthlyPriceMinor === 0 ? 'Start for free' : `Choose ${plan.name}`}
       </ButtonLink>
       <ul className="mt-6 space-y-3 text-sm text-slate-700">

@@ -19,19 +19,31 @@ const no = (
 const rows: { label: string; value: (plan: Plan) => ReactNode }[] = [
   { label: 'Monthly price', value: (p) => formatMoney(p.monthlyPriceMinor, p.currency) },
   { label: 'Yearly price', value: (p) => formatMoney(p.yearlyPriceMinor, p.currency) },
-  { label: 'Uploads per month', value: (p) => (p.uploadsPerMonth === null ? 'Unlimited' : p.uploadsPerMonth) },
+  {
+    label: 'Uploads per month',
+    value: (p) => (p.uploadsPerMonth === null ? 'Unlimited' : p.uploadsPerMonth),
+  },
   { label: 'Platform fee per sale', value: (p) => formatBps(p.platformFeeBps) },
   { label: 'Max file size', value: (p) => formatFileSize(p.maxFileBytes) },
   { label: 'Analytics', value: (p) => p.analytics[0]?.toUpperCase() + p.analytics.slice(1) },
   { label: 'Custom branding', value: (p) => (p.customBranding ? yes : no) },
-  { label: 'Team members', value: (p) => (p.teamSeats === null ? 'Unlimited' : p.teamSeats === 0 ? no : `Up to ${p.teamSeats}`) },
+  {
+    label: 'Team members',
+    value: (p) =>
+      p.teamSeats === null ? 'Unlimited' : p.teamSeats === 0 ? no : `Up to ${p.teamSeats}`,
+  },
   { label: 'Custom domain', value: (p) => (p.customDomain ? yes : no) },
   { label: 'API access', value: (p) => (p.apiAccess ? yes : no) },
 ];
 
 export function PlanComparison() {
   return (
-    <div role="region" aria-label="Plan comparison table" tabIndex={0} className="relative overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+    <div
+      role="region"
+      aria-label="Plan comparison table"
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+    >
       <table className="w-full min-w-[40rem] text-left text-sm">
         <caption className="sr-only">Plan comparison</caption>
         <thead className="bg-slate-50">
@@ -40,7 +52,11 @@ export function PlanComparison() {
               Compare plans
             </th>
             {PLANS.map((plan) => (
-              <th key={plan.id} scope="col" className="px-5 py-4 text-center font-semibold text-slate-900">
+              <th
+                key={plan.id}
+                scope="col"
+                className="px-5 py-4 text-center font-semibold text-slate-900"
+              >
                 {plan.name}
               </th>
             ))}
@@ -53,7 +69,11 @@ export function PlanComparison() {
                 {row.label}
               </th>
               {PLANS.map((plan) => (
-                <td key={plan.id} data-plan={plan.id} className="px-5 py-3.5 text-center text-slate-900 tabular-nums">
+                <td
+                  key={plan.id}
+                  data-plan={plan.id}
+                  className="px-5 py-3.5 text-center text-slate-900 tabular-nums"
+                >
                   {row.value(plan)}
                 </td>
               ))}

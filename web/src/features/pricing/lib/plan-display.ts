@@ -4,7 +4,10 @@ import { PLANS, yearlySavingsPercent, type Plan } from '@lockdrop/plans';
 export type Billing = 'monthly' | 'yearly';
 
 export function planPrice(plan: Plan, billing: Billing): string {
-  return formatMoney(billing === 'monthly' ? plan.monthlyPriceMinor : plan.yearlyPriceMinor, plan.currency);
+  return formatMoney(
+    billing === 'monthly' ? plan.monthlyPriceMinor : plan.yearlyPriceMinor,
+    plan.currency,
+  );
 }
 
 /** The saving advertised on the yearly toggle, computed from the table ("save 17%"). */
