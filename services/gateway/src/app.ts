@@ -7,6 +7,7 @@ import { registerApiDocs } from './api-docs.js';
 import { installBodyLimits } from './body-limit.js';
 import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
+import { registerSharePage } from './share-page.js';
 import { htmlFileFor, registerSpa } from './spa.js';
 
 const contentSecurityPolicy = {
@@ -110,6 +111,8 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   }
   // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.
   await registerApiDocs(app, upstreams);
+  // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
+  await registerSharePage(app, { webDist: config.WEB_DIST, catalogUrl: config.CATALOG_URL, publicUrl: config.PUBLIC_URL });
   await registerSpa(app, config.WEB_DIST);
 
   return app;

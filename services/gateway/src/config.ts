@@ -14,6 +14,8 @@ export const configSchema = z.object({
   PAYMENTS_URL: env.url('http://127.0.0.1:3003'),
   DELIVERY_URL: env.url('http://127.0.0.1:3004'),
   ANALYTICS_URL: env.url('http://127.0.0.1:3005'),
+  /** The public origin, for absolute URLs in share-page tags (og:url, og:image). */
+  PUBLIC_URL: env.url('http://localhost:8080'),
   /** The built SPA (`npm run build -w web`). */
   WEB_DIST: z.string().min(1).default(defaultWebDist),
   /** Requests per minute per client IP across the API. */

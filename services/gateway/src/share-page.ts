@@ -1,0 +1,159 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { REQUEST_ID_HEADER, type HttpServer } from '@lockdrop/http';
+import { z } from 'zod';
+
+/**
+ * `/product/:id` for link previews: chat apps and social sites read Open Graph / Twitter tags
+ * from the HTML and never run the SPA, so the gateway writes the product's tags into the shell.
+ * Only published products get tags; anything else gets the plain shell and the SPA decides.
+ */
+export interface SharePageOptions {
+  webDist: string;
+  catalogUrl: string;
+  /** Absolute origin the tags point at (og:url, og:image). */
+  publicUrl: string;
+}
+
+/** What catalog's public product read gives the tags. */
+const sharedProductSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(['draft', 'published']),
+  price: z.string(),
+  priceFormatted: z.string(),
+  currency: z.string(),
+  pricing: z.object({ type: z.enum(['one_time', 'recurring']), interval: z.enum(['monthly', 'yearly']).optional() }),
+  previewEnabled: z.boolean(),
+});
+export type SharedProduct = z.infer<typeof sharedProductSchema>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Tags of a published product are reused this long; a title edit shows up in link previews within a minute. */
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX_ENTRIES = 1_000;
+const CATALOG_TIMEOUT_MS = 2_000;
+const DESCRIPTION_MAX = 200;
+/** Served by the web build (web/public); used when the seller shows no preview. */
+const BRAND_IMAGE_PATH = '/og-image.png';
+
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function truncate(text: string, max: number): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
+}
+
+function priceLabel(product: SharedProduct): string {
+  if (product.pricing.type !== 'recurring') return product.priceFormatted;
+  return `${product.priceFormatted}/${product.pricing.interval === 'yearly' ? 'year' : 'month'}`;
+}
+
+/** The head tags for a published product, every value escaped. */
+export function shareTags(product: SharedProduct, publicUrl: string): string {
+  const origin = publicUrl.replace(/\/+$/, '');
+  const pageUrl = `${origin}/product/${product.id}`;
+  const image = product.previewEnabled ? `${origin}/api/previews/${product.id}` : `${origin}${BRAND_IMAGE_PATH}`;
+  const description = truncate(
+    `${priceLabel(product)} · ${product.description?.trim() || 'Pay securely and download instantly on Lockdrop.'}`,
+    DESCRIPTION_MAX,
+  );
+  const title = `${product.title} — ${priceLabel(product)}`;
+  const meta = (attribute: 'name' | 'property', key: string, value: string) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(value)}" />`;
+  return [
+    `<title>${escapeHtml(`${product.title} · Lockdrop`)}</title>`,
+    meta('name', 'description', description),
+    `<link rel="canonical" href="${escapeHtml(pageUrl)}" />`,
+    meta('property', 'og:type', 'product'),
+    meta('property', 'og:site_name', 'Lockdrop'),
+    meta('property', 'og:title', title),
+    meta('property', 'og:description', description),
+    meta('property', 'og:url', pageUrl),
+    meta('property', 'og:image', image),
+    meta('property', 'product:price:amount', product.price),
+    meta('property', 'product:price:currency', product.currency),
+    meta('name', 'twitter:card', product.previewEnabled ? 'summary_large_image' : 'summary'),
+    meta('name', 'twitter:title', title),
+    meta('name', 'twitter:description', description),
+    meta('name', 'twitter:image', image),
+  ].join('\n    ');
+}
+
+/** The shell with its generic title and description replaced by the product's tags. */
+export function withShareTags(shell: string, tags: string): string {
+  const stripped = shell.replace(/<title>[\s\S]*?<\/title>\s*/i, '').replace(/<meta\s+name="description"[^>]*>\s*/i, '');
+  if (/<\/head>/i.test(stripped)) return stripped.replace(/<\/head>/i, `  ${tags}\n  </head>`);
+  const doctype = /^<!doctype html>/i.exec(stripped);
+  return doctype ? `${doctype[0]}${tags}${stripped.slice(doctype[0].length)}` : `${tags}${stripped}`;
+}
+
+/** Published products' tags by id, for CACHE_TTL_MS. Misses are not cached: a just-published link must work at once. */
+function createTagCache() {
+  const entries = new Map<string, { tags: string; expiresAt: number }>();
+  return {
+    get(id: string): string | undefined {
+      const entry = entries.get(id);
+      if (entry && entry.expiresAt > Date.now()) return entry.tags;
+      entries.delete(id);
+      return undefined;
+    },
+    set(id: string, tags: string): void {
+      if (entries.size >= CACHE_MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      entries.set(id, { tags, expiresAt: Date.now() + CACHE_TTL_MS });
+    },
+  };
+}
+
+export async function registerSharePage(app: HttpServer, options: SharePageOptions): Promise<void> {
+  const cache = createTagCache();
+  const shellPath = path.join(path.resolve(options.webDist), 'index.html');
+
+  const fetchPublished = async (id: string, requestId: string): Promise<SharedProduct | null> => {
+    // countView=false: building link previews is not a person viewing the product.
+    const url = new URL(`/api/products/${id}?countView=false`, options.catalogUrl);
+    const response = await fetch(url, {
+      headers: { [REQUEST_ID_HEADER]: requestId },
+      signal: AbortSignal.timeout(CATALOG_TIMEOUT_MS),
+    });
+    if (!response.ok) return null;
+    const product = sharedProductSchema.safeParse(await response.json());
+    return product.success && product.data.status === 'published' ? product.data : null;
+  };
+
+  const tagsFor = async (id: string, requestId: string): Promise<string | null> => {
+    if (!UUID.test(id)) return null;
+    const cached = cache.get(id);
+    if (cached) return cached;
+    const product = await fetchPublished(id, requestId);
+    if (!product) return null;
+    const tags = shareTags(product, options.publicUrl);
+    cache.set(id, tags);
+    return tags;
+  };
+
+  app.get(
+    '/product/:id',
+    { schema: { hide: true, params: z.object({ id: z.string() }) } },
+    async (request, reply) => {
+      const shell = await readFile(shellPath, 'utf8');
+      const tags = await tagsFor(request.params.id, request.id).catch((error: unknown) => {
+        // Catalog down or slow: the page still works, only the rich preview is missing.
+        request.log.warn({ err: error }, 'share-page tags unavailable');
+        return null;
+      });
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(tags ? withShareTags(shell, tags) : shell);
+    },
+  );
+}

@@ -1,0 +1,150 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createCatalogHarness, makeProduct, publish, type CatalogHarness, type Seller } from '@lockdrop/catalog/test/support.js';
+import { loadConfig } from '@lockdrop/config';
+import type { HttpServer } from '@lockdrop/http';
+import { testEnv } from '@lockdrop/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { configSchema } from '../src/config.js';
+
+// The real catalog (own database and bus namespace) behind a real gateway.
+const SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <title>Lockdrop — Sell files behind a secure payment link</title>
+    <meta name="description" content="Upload a file, set a price and share a secure payment link." />
+  </head>
+  <body><div id="root"></div><!-- spa shell --></body>
+</html>
+`;
+
+let catalog: CatalogHarness;
+let gateway: HttpServer;
+let webDist: string;
+let seller: Seller;
+
+beforeAll(async () => {
+  catalog = await createCatalogHarness();
+  const catalogUrl = await catalog.app.listen({ port: 0, host: '127.0.0.1' });
+  webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-share-'));
+  await writeFile(path.join(webDist, 'index.html'), SHELL);
+  gateway = await buildApp(
+    loadConfig(configSchema, {
+      CATALOG_URL: catalogUrl,
+      REDIS_URL: testEnv.redisUrl,
+      REDIS_KEY_PREFIX: `${catalog.namespace}:gateway:`,
+      WEB_DIST: webDist,
+      PUBLIC_URL: 'https://lockdrop.example/',
+      LOG_LEVEL: 'silent',
+    }),
+  );
+  seller = await catalog.seller();
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await catalog?.close();
+  if (webDist) await rm(webDist, { recursive: true, force: true });
+});
+
+const page = async (id: string) => {
+  const response = await gateway.inject({ url: `/product/${id}` });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toContain('text/html');
+  return response.body;
+};
+
+const tag = (html: string, key: string) =>
+  new RegExp(`<meta (?:property|name)="${key.replace(':', '\\:')}" content="([^"]*)" />`).exec(html)?.[1];
+
+describe('share page /product/:id', () => {
+  it('carries escaped Open Graph and Twitter tags for a published product with a preview', async () => {
+    const product = await makeProduct(catalog, seller, {
+      title: `<script>alert("x")</script> Tom & Jerry's "pack"`,
+      description: 'Stems & loops <b>lossless</b>',
+      price: '19.99',
+      previewEnabled: true,
+    });
+    await publish(catalog, seller, product.id);
+    const html = await page(product.id);
+
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<b>lossless');
+    expect(tag(html, 'og:title')).toBe(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Tom &amp; Jerry&#39;s &quot;pack&quot; — $19.99',
+    );
+    expect(tag(html, 'og:description')).toBe('$19.99 · Stems &amp; loops &lt;b&gt;lossless&lt;/b&gt;');
+    expect(tag(html, 'og:image')).toBe(`https://lockdrop.example/api/previews/${product.id}`);
+    expect(tag(html, 'og:url')).toBe(`https://lockdrop.example/product/${product.id}`);
+    expect(tag(html, 'twitter:card')).toBe('summary_large_image');
+    expect(tag(html, 'twitter:image')).toBe(`https://lockdrop.example/api/previews/${product.id}`);
+    expect(tag(html, 'product:price:amount')).toBe('19.99');
+    expect(tag(html, 'product:price:currency')).toBe('USD');
+    // The shell's generic title and description are replaced, not duplicated.
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html).toContain('<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Tom &amp; Jerry&#39;s &quot;pack&quot; · Lockdrop</title>');
+    expect(html.match(/<meta name="description"/g)).toHaveLength(1);
+    // Tags go in the head, and the SPA still boots from the same shell.
+    expect(html.indexOf('og:title')).toBeLessThan(html.indexOf('</head>'));
+    expect(html).toContain('<!-- spa shell -->');
+  });
+
+  it('uses the brand image and a recurring price label when the seller shows no preview', async () => {
+    const product = await makeProduct(catalog, seller, {
+      previewEnabled: false,
+      price: '9.99',
+      pricing: { type: 'recurring', interval: 'monthly' },
+      description: null,
+    });
+    await publish(catalog, seller, product.id);
+    const html = await page(product.id);
+    expect(tag(html, 'og:image')).toBe('https://lockdrop.example/og-image.png');
+    expect(tag(html, 'twitter:card')).toBe('summary');
+    expect(tag(html, 'og:description')).toBe('$9.99/month · Pay securely and download instantly on Lockdrop.');
+  });
+
+  it('serves the plain shell for a draft, an unknown id and a malformed id', async () => {
+    const draft = await makeProduct(catalog, seller);
+    for (const id of [draft.id, '0d5e0c7a-9a8f-4c51-a1de-3b1c2f7e9d10', 'not-a-product']) {
+      expect(await page(id)).toBe(SHELL);
+    }
+  });
+
+  it('shows a product published after its draft page was opened at once (misses are not cached)', async () => {
+    const product = await makeProduct(catalog, seller);
+    expect(await page(product.id)).toBe(SHELL);
+    await publish(catalog, seller, product.id);
+    expect(tag(await page(product.id), 'og:title')).toContain(product.title);
+  });
+
+  it('still serves the page, without tags, when catalog is unreachable', async () => {
+    const product = await makeProduct(catalog, seller);
+    await publish(catalog, seller, product.id);
+    const cut = await buildApp(
+      loadConfig(configSchema, {
+        CATALOG_URL: 'http://127.0.0.1:9',
+        REDIS_URL: testEnv.redisUrl,
+        REDIS_KEY_PREFIX: `${catalog.namespace}:gateway-cut:`,
+        WEB_DIST: webDist,
+        LOG_LEVEL: 'silent',
+      }),
+    );
+    try {
+      const response = await cut.inject({ url: `/product/${product.id}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(SHELL);
+    } finally {
+      await cut.close();
+    }
+  });
+
+  it('does not count building a link preview as a product view', async () => {
+    const product = await makeProduct(catalog, seller);
+    await publish(catalog, seller, product.id);
+    await page(product.id);
+    expect(await catalog.outbox('product.viewed', product.id)).toHaveLength(0);
+  });
+});
