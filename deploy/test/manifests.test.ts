@@ -1,0 +1,795 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configSchema as analyticsConfig } from '@lockdrop/analytics/src/config.js';
+import { configSchema as catalogConfig } from '@lockdrop/catalog/src/config.js';
+import { ConfigError, loadConfig } from '@lockdrop/config';
+import { configSchema as deliveryConfig } from '@lockdrop/delivery/src/config.js';
+import { configSchema as gatewayConfig } from '@lockdrop/gateway/src/config.js';
+import { configSchema as identityConfig } from '@lockdrop/identity/src/config.js';
+import { configSchema as paymentsConfig } from '@lockdrop/payments/src/config.js';
+import { configSchema as workerConfig } from '@lockdrop/worker/src/config.js';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import type { z } from 'zod';
+
+// What a cluster operator (and `docker compose up`) relies on, checked against the services'
+// own zod config schemas, so a new env var with a localhost default, a renamed port or a probe
+// on the wrong path fails here rather than in a rollout.
+
+const deployDir = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = path.resolve(deployDir, '..');
+
+const PORTS = {
+  gateway: 8080,
+  identity: 3001,
+  catalog: 3002,
+  payments: 3003,
+  delivery: 3004,
+  analytics: 3005,
+  worker: 3006,
+} as const;
+type Name = keyof typeof PORTS;
+const NAMES = Object.keys(PORTS) as Name[];
+const DOMAIN_SERVICES = NAMES.filter((name) => name !== 'gateway');
+
+const schemas: Record<Name, z.ZodObject> = {
+  gateway: gatewayConfig,
+  identity: identityConfig,
+  catalog: catalogConfig,
+  payments: paymentsConfig,
+  delivery: deliveryConfig,
+  analytics: analyticsConfig,
+  worker: workerConfig,
+};
+
+const DOMAIN_ENV = [
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'NATS_URL',
+  'BUS_NAMESPACE',
+  'JWKS_URL',
+  'LOG_LEVEL',
+];
+const UPSTREAMS = {
+  IDENTITY_URL: 'identity',
+  CATALOG_URL: 'catalog',
+  PAYMENTS_URL: 'payments',
+  DELIVERY_URL: 'delivery',
+  ANALYTICS_URL: 'analytics',
+} as const satisfies Record<string, Name>;
+/** Env each process must be given explicitly in a container (its defaults fit a laptop only). */
+const REQUIRED_ENV: Record<Name, string[]> = {
+  gateway: ['PORT', 'HOST', 'REDIS_URL', ...Object.keys(UPSTREAMS), 'TRUST_PROXY', 'LOG_LEVEL'],
+  identity: DOMAIN_ENV,
+  catalog: DOMAIN_ENV,
+  payments: DOMAIN_ENV,
+  delivery: DOMAIN_ENV,
+  analytics: DOMAIN_ENV,
+  worker: [...DOMAIN_ENV, 'REDIS_URL'],
+};
+const HPA_TARGETS = ['gateway', 'catalog', 'payments', 'delivery'];
+const PDB_TARGETS = ['gateway', 'payments'];
+/** Realistic stand-ins for the Secret template's placeholders. A new secret key needs one here. */
+const SECRET_TEST_VALUES: Record<string, string> = {
+  DATABASE_URL: 'postgres://lockdrop:s3cret@db.internal:5432/lockdrop',
+  REDIS_URL: 'redis://:s3cret@redis.internal:6379',
+  NATS_URL: 'nats://lockdrop:s3cret@nats.internal:4222',
+  VISITOR_ID_SECRET: 'a-long-random-visitor-id-secret',
+  FLW_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X',
+  FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+};
+const LOOPBACK = /\b(127\.\d+\.\d+\.\d+|localhost|\[::1\])\b/;
+/** URLs a browser opens rather than the container: localhost is right for compose on a laptop. */
+const BROWSER_FACING = new Set(['PUBLIC_URL']);
+/**
+ * Env settled per environment rather than mirrored between compose and Kubernetes (besides
+ * everything in a Secret): the public origin, whether a proxy sits in front of the gateway, and
+ * real payments versus the sandbox.
+ */
+const PER_ENVIRONMENT = new Set(['PUBLIC_URL', 'TRUST_PROXY', 'PAYMENT_PROVIDER']);
+
+// --- Kubernetes object shapes (only the fields checked here) -------------------------------
+interface Metadata {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: Metadata;
+  file: string;
+}
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+  periodSeconds?: number;
+  failureThreshold?: number;
+  timeoutSeconds?: number;
+}
+interface EnvVar {
+  name: string;
+  value?: unknown;
+  valueFrom?: {
+    configMapKeyRef?: { name: string; key: string; optional?: boolean };
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
+  };
+}
+interface EnvFromSource {
+  configMapRef?: { name: string; optional?: boolean };
+  secretRef?: { name: string; optional?: boolean };
+}
+interface Container {
+  name: string;
+  image: string;
+  ports?: { name?: string; containerPort: number }[];
+  env?: EnvVar[];
+  envFrom?: EnvFromSource[];
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number } } };
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    allowPrivilegeEscalation?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    capabilities?: { drop?: string[] };
+  };
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+interface PodSpec {
+  containers: Container[];
+  terminationGracePeriodSeconds?: number;
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+    seccompProfile?: { type: string };
+  };
+  volumes?: { name: string; emptyDir?: object; persistentVolumeClaim?: { claimName: string } }[];
+}
+interface Deployment extends K8sObject {
+  spec: {
+    replicas?: number;
+    selector: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  };
+}
+interface Service extends K8sObject {
+  spec: {
+    selector: Record<string, string>;
+    ports: { name?: string; port: number; targetPort?: string | number }[];
+  };
+}
+interface Hpa extends K8sObject {
+  spec: {
+    scaleTargetRef: { apiVersion: string; kind: string; name: string };
+    minReplicas: number;
+    maxReplicas: number;
+    metrics: {
+      type: string;
+      resource?: { name: string; target: { type: string; averageUtilization?: number } };
+    }[];
+  };
+}
+interface Pdb extends K8sObject {
+  spec: {
+    selector: { matchLabels: Record<string, string> };
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+  };
+}
+interface Ingress extends K8sObject {
+  spec: {
+    rules: {
+      host?: string;
+      http: {
+        paths: {
+          path: string;
+          backend: { service: { name: string; port: { name?: string; number?: number } } };
+        }[];
+      };
+    }[];
+  };
+}
+interface ConfigMap extends K8sObject {
+  data?: Record<string, unknown>;
+}
+interface Secret extends K8sObject {
+  data?: Record<string, string>;
+  stringData?: Record<string, unknown>;
+}
+
+function readYamlDocuments(file: string): unknown[] {
+  return parseAllDocuments(readFileSync(file, 'utf8')).flatMap((document) => {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors[0]!.message}`);
+    const value: unknown = document.toJS();
+    return value == null ? [] : [value];
+  });
+}
+
+const manifestFiles = readdirSync(deployDir).filter(
+  (file) => /\.ya?ml$/.test(file) && file !== 'kustomization.yaml',
+);
+const objects: K8sObject[] = manifestFiles.flatMap((file) =>
+  readYamlDocuments(path.join(deployDir, file)).map((object) => ({
+    ...(object as Omit<K8sObject, 'file'>),
+    file,
+  })),
+);
+const kustomization = parse(readFileSync(path.join(deployDir, 'kustomization.yaml'), 'utf8')) as {
+  namespace?: string;
+  resources: string[];
+  images?: { name: string; newName?: string; newTag?: string }[];
+};
+
+const ofKind = <T extends K8sObject>(kind: string) =>
+  objects.filter((object) => object.kind === kind) as T[];
+const named = <T extends K8sObject>(kind: string, name: string) =>
+  ofKind<T>(kind).find((o) => o.metadata.name === name);
+const deploymentOf = (name: string) => named<Deployment>('Deployment', name);
+const containerOf = (name: string) => deploymentOf(name)!.spec.template.spec.containers[0]!;
+const serviceOf = (name: string) => named<Service>('Service', name);
+const secretTemplates = ofKind<Secret>('Secret').filter(
+  (secret) => secret.file === 'secrets.example.yaml',
+);
+
+/** A Secret's values as committed in the template: placeholders. */
+function templateData(secret: Secret): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const [key, value] of Object.entries(secret.data ?? {})) {
+    data[key] = Buffer.from(value, 'base64').toString();
+  }
+  for (const [key, value] of Object.entries(secret.stringData ?? {})) data[key] = String(value);
+  return data;
+}
+
+/** Which secret keys keep their placeholder; the rest get a realistic SECRET_TEST_VALUES value. */
+type Placeholders = (key: string) => boolean;
+const filledIn: Placeholders = () => false;
+
+function secretData(secret: Secret, placeholders: Placeholders): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(templateData(secret)).map(([key, placeholder]) => {
+      if (placeholders(key)) return [key, placeholder];
+      const value = SECRET_TEST_VALUES[key];
+      if (value === undefined) {
+        throw new Error(`secret key ${key}: add a realistic value to SECRET_TEST_VALUES`);
+      }
+      return [key, value];
+    }),
+  );
+}
+
+const secretKeys = new Set(secretTemplates.flatMap((secret) => Object.keys(templateData(secret))));
+
+/** The env a container starts with, as the kubelet assembles it (envFrom first, then env). */
+function resolveEnv(
+  container: Container,
+  placeholders: Placeholders = filledIn,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  const configMap = (name: string) => named<ConfigMap>('ConfigMap', name);
+  const secret = (name: string) => secretTemplates.find((s) => s.metadata.name === name);
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) {
+      const found = configMap(source.configMapRef.name);
+      if (!found && !source.configMapRef.optional)
+        throw new Error(`missing ConfigMap ${source.configMapRef.name}`);
+      for (const [key, value] of Object.entries(found?.data ?? {})) env[key] = String(value);
+    }
+    if (source.secretRef) {
+      const found = secret(source.secretRef.name);
+      if (!found && !source.secretRef.optional)
+        throw new Error(`missing Secret ${source.secretRef.name}`);
+      if (found) Object.assign(env, secretData(found, placeholders));
+    }
+  }
+  for (const variable of container.env ?? []) {
+    const { configMapKeyRef, secretKeyRef } = variable.valueFrom ?? {};
+    if (configMapKeyRef)
+      env[variable.name] = String(configMap(configMapKeyRef.name)?.data?.[configMapKeyRef.key]);
+    else if (secretKeyRef)
+      env[variable.name] = secretData(secret(secretKeyRef.name)!, placeholders)[secretKeyRef.key]!;
+    else env[variable.name] = String(variable.value);
+  }
+  return env;
+}
+
+/** Parses env with the service's real config schema; fails on a value left at a loopback default. */
+function expectUsableConfig(name: Name, env: Record<string, string>) {
+  const config = loadConfig(schemas[name], env) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(config)) {
+    if (BROWSER_FACING.has(key)) continue;
+    expect(
+      LOOPBACK.test(String(value)),
+      `${name}: ${key}=${String(value)} points at the container itself`,
+    ).toBe(false);
+  }
+  return config;
+}
+
+function urlOf(value: string | undefined) {
+  expect(value, 'URL is set').toBeTruthy();
+  const url = new URL(value!);
+  return {
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    path: url.pathname,
+  };
+}
+
+function containerPortFor(
+  container: Container,
+  targetPort: string | number | undefined,
+  servicePort: number,
+) {
+  const target = targetPort ?? servicePort;
+  return typeof target === 'number'
+    ? target
+    : container.ports?.find((port) => port.name === target)?.containerPort;
+}
+
+describe('Kubernetes manifests', () => {
+  it('parse, and every object lives in namespace lockdrop (Pod Security "restricted")', () => {
+    expect(objects.length).toBeGreaterThan(20);
+    for (const object of objects) {
+      expect(object.apiVersion, `${object.file}: ${object.kind}`).toBeTruthy();
+      expect(object.metadata?.name, `${object.file}: ${object.kind}`).toBeTruthy();
+      if (object.kind !== 'Namespace')
+        expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(
+          'lockdrop',
+        );
+    }
+    const namespace = named<K8sObject>('Namespace', 'lockdrop');
+    expect(namespace?.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+  });
+
+  it('kustomization applies every manifest but never the Secret template', () => {
+    expect(kustomization.namespace).toBe('lockdrop');
+    expect([...kustomization.resources].sort()).toEqual(
+      manifestFiles.filter((f) => f !== 'secrets.example.yaml').sort(),
+    );
+    expect(kustomization.resources).not.toContain('secrets.example.yaml');
+    expect(kustomization.images?.map((image) => image.name)).toEqual(['lockdrop']);
+  });
+
+  it('has exactly one Deployment and one Service per process, all running the one image', () => {
+    expect(
+      ofKind('Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual([...NAMES].sort());
+    expect(
+      ofKind('Service')
+        .map((s) => s.metadata.name)
+        .sort(),
+    ).toEqual([...NAMES].sort());
+    for (const name of NAMES) {
+      const deployment = deploymentOf(name)!;
+      expect(deployment.spec.template.spec.containers, name).toHaveLength(1);
+      expect(containerOf(name).image, name).toBe('lockdrop');
+      expect(resolveEnv(containerOf(name)).SERVICE, name).toBe(name);
+      const { matchLabels } = deployment.spec.selector;
+      expect(deployment.spec.template.metadata.labels, name).toMatchObject(matchLabels);
+    }
+  });
+
+  it('sets every env value and ConfigMap value as a string (the API rejects numbers and booleans)', () => {
+    for (const configMap of ofKind<ConfigMap>('ConfigMap')) {
+      for (const [key, value] of Object.entries(configMap.data ?? {}))
+        expect(typeof value, key).toBe('string');
+    }
+    for (const name of NAMES) {
+      for (const variable of containerOf(name).env ?? []) {
+        if (!variable.valueFrom)
+          expect(typeof variable.value, `${name}: ${variable.name}`).toBe('string');
+      }
+    }
+  });
+
+  describe.each(NAMES)('%s', (name) => {
+    it('listens on the port its Service targets and its PORT env names', () => {
+      const container = containerOf(name);
+      const env = resolveEnv(container);
+      expect(container.ports?.map((port) => port.containerPort)).toEqual([PORTS[name]]);
+      expect(env.PORT).toBe(String(PORTS[name]));
+      const service = serviceOf(name)!;
+      expect(deploymentOf(name)!.spec.template.metadata.labels).toMatchObject(
+        service.spec.selector,
+      );
+      for (const port of service.spec.ports) {
+        expect(containerPortFor(container, port.targetPort, port.port)).toBe(PORTS[name]);
+      }
+    });
+
+    it('probes liveness and startup on /healthz and readiness on /readyz, on its own port', () => {
+      const container = containerOf(name);
+      const probes = {
+        startupProbe: '/healthz',
+        livenessProbe: '/healthz',
+        readinessProbe: '/readyz',
+      } as const;
+      for (const [probe, expectedPath] of Object.entries(probes) as [
+        keyof typeof probes,
+        string,
+      ][]) {
+        const httpGet = container[probe]?.httpGet;
+        expect(httpGet?.path, probe).toBe(expectedPath);
+        expect(containerPortFor(container, httpGet?.port, -1), probe).toBe(PORTS[name]);
+      }
+      // Migrations run before the server listens: give the first start at least a minute.
+      const startup = container.startupProbe!;
+      expect(
+        (startup.periodSeconds ?? 10) * (startup.failureThreshold ?? 3),
+      ).toBeGreaterThanOrEqual(60);
+      // /readyz gives each dependency 2 s.
+      expect(container.readinessProbe?.timeoutSeconds ?? 1).toBeGreaterThan(2);
+    });
+
+    it('gets every env var its config needs, HOST=0.0.0.0, and a config that parses with no localhost left', () => {
+      const env = resolveEnv(containerOf(name));
+      for (const key of REQUIRED_ENV[name]) expect(env, `${name} needs ${key}`).toHaveProperty(key);
+      expect(env.HOST).toBe('0.0.0.0');
+      const config = expectUsableConfig(name, env);
+      expect(config.PORT).toBe(PORTS[name]);
+    });
+
+    it('drains gracefully: preStop sleep, then up to 15 s of shutdown within the grace period', () => {
+      const pod = deploymentOf(name)!.spec.template.spec;
+      expect(pod.terminationGracePeriodSeconds).toBe(30);
+      const preStop = containerOf(name).lifecycle?.preStop;
+      const sleepSeconds = preStop?.sleep?.seconds ?? Number(preStop?.exec?.command.at(-1));
+      expect(preStop?.sleep ?? preStop?.exec?.command[0]).toBeTruthy();
+      expect(sleepSeconds).toBeGreaterThan(0);
+      expect(sleepSeconds + 15).toBeLessThanOrEqual(pod.terminationGracePeriodSeconds!);
+    });
+
+    it('runs as non-root on a read-only root filesystem, with writable /tmp and resource bounds', () => {
+      const pod = deploymentOf(name)!.spec.template.spec;
+      const container = containerOf(name);
+      expect(pod.securityContext?.runAsNonRoot).toBe(true);
+      expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
+      expect(pod.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
+      expect(container.securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+      });
+      expect(container.securityContext?.capabilities?.drop).toContain('ALL');
+      const mounts = new Map(container.volumeMounts?.map((mount) => [mount.mountPath, mount.name]));
+      const volumes = new Map(pod.volumes?.map((volume) => [volume.name, volume]));
+      expect(volumes.get(mounts.get('/tmp') ?? '')?.emptyDir, '/tmp is an emptyDir').toBeDefined();
+      for (const volumeName of mounts.values())
+        expect(volumes.has(volumeName), volumeName).toBe(true);
+      for (const kind of ['requests', 'limits'] as const) {
+        expect(container.resources?.[kind]?.cpu, kind).toBeTruthy();
+        expect(container.resources?.[kind]?.memory, kind).toBeTruthy();
+      }
+    });
+  });
+
+  it('points every JWKS_URL at the identity Service and its key-set path', () => {
+    for (const name of DOMAIN_SERVICES) {
+      const jwks = urlOf(resolveEnv(containerOf(name)).JWKS_URL);
+      expect(jwks.host).toBe('identity');
+      expect(serviceOf('identity')!.spec.ports.map((port) => port.port)).toContain(jwks.port);
+      expect(jwks.path).toBe('/.well-known/jwks.json');
+    }
+  });
+
+  it('points the gateway upstream URLs at existing Services on their ports, and trusts the Ingress', () => {
+    const env = resolveEnv(containerOf('gateway'));
+    for (const [key, target] of Object.entries(UPSTREAMS)) {
+      const upstream = urlOf(env[key]);
+      expect(upstream.host, key).toBe(target);
+      const servicePort = serviceOf(target)!.spec.ports.find((port) => port.port === upstream.port);
+      expect(servicePort, `${key}: Service ${target} has port ${upstream.port}`).toBeDefined();
+      expect(
+        containerPortFor(containerOf(target), servicePort!.targetPort, servicePort!.port),
+      ).toBe(PORTS[target]);
+    }
+    expect(env.TRUST_PROXY).toBe('true');
+  });
+
+  it('autoscales gateway, catalog, payments and delivery on CPU; those Deployments leave replicas to the HPA', () => {
+    const hpas = ofKind<Hpa>('HorizontalPodAutoscaler');
+    expect(hpas.map((hpa) => hpa.spec.scaleTargetRef.name).sort()).toEqual([...HPA_TARGETS].sort());
+    for (const hpa of hpas) {
+      const target = hpa.spec.scaleTargetRef;
+      expect(target).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment' });
+      expect(deploymentOf(target.name), target.name).toBeDefined();
+      expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+      expect(hpa.spec.maxReplicas).toBeGreaterThanOrEqual(hpa.spec.minReplicas);
+      expect(hpa.spec.metrics.map((metric) => metric.resource?.name)).toContain('cpu');
+      // Utilization is a share of the request, so the request must exist.
+      expect(containerOf(target.name).resources?.requests?.cpu).toBeTruthy();
+      expect(
+        deploymentOf(target.name)!.spec.replicas,
+        `${target.name}: re-applying would reset the HPA`,
+      ).toBeUndefined();
+    }
+  });
+
+  it('budgets disruptions of gateway and payments without blocking node drains', () => {
+    const pdbs = ofKind<Pdb>('PodDisruptionBudget');
+    expect(pdbs.map((pdb) => pdb.metadata.name).sort()).toEqual([...PDB_TARGETS].sort());
+    for (const pdb of pdbs) {
+      const deployment = deploymentOf(pdb.metadata.name)!;
+      expect(deployment.spec.template.metadata.labels).toMatchObject(pdb.spec.selector.matchLabels);
+      const minReplicas =
+        ofKind<Hpa>('HorizontalPodAutoscaler').find(
+          (h) => h.spec.scaleTargetRef.name === pdb.metadata.name,
+        )?.spec.minReplicas ??
+        deployment.spec.replicas ??
+        1;
+      const allowed =
+        pdb.spec.maxUnavailable !== undefined
+          ? Number(pdb.spec.maxUnavailable)
+          : minReplicas - Number(pdb.spec.minAvailable);
+      expect(allowed, pdb.metadata.name).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('routes the Ingress to the gateway Service, with a body limit that fits the largest upload', () => {
+    const ingresses = ofKind<Ingress>('Ingress');
+    expect(ingresses).toHaveLength(1);
+    const backends = ingresses[0]!.spec.rules.flatMap((rule) =>
+      rule.http.paths.map((p) => p.backend.service),
+    );
+    expect(backends.length).toBeGreaterThan(0);
+    const gatewayService = serviceOf('gateway')!;
+    for (const backend of backends) {
+      expect(backend.name).toBe('gateway');
+      const port = gatewayService.spec.ports.find(
+        (p) => p.name === backend.port.name || p.port === backend.port.number,
+      );
+      expect(port, 'Ingress backend port exists on the gateway Service').toBeDefined();
+    }
+    const gateway = expectUsableConfig('gateway', resolveEnv(containerOf('gateway')));
+    const bodySize =
+      ingresses[0]!.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '1m';
+    const units: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+    const [, amount, unit] = /^(\d+)([kmg]?)$/i.exec(bodySize) ?? [];
+    expect(Number(amount) * units[(unit ?? '').toLowerCase()]!).toBeGreaterThanOrEqual(
+      Number(gateway.UPLOAD_BODY_LIMIT_BYTES),
+    );
+  });
+
+  it('mounts a claimed volume at delivery DATA_DIR, writable by the pod group', () => {
+    const pod = deploymentOf('delivery')!.spec.template.spec;
+    const env = resolveEnv(containerOf('delivery'));
+    const mount = containerOf('delivery').volumeMounts?.find((m) => m.mountPath === env.DATA_DIR);
+    expect(mount, 'DATA_DIR is a volume').toBeDefined();
+    const claim = pod.volumes?.find((volume) => volume.name === mount!.name)?.persistentVolumeClaim
+      ?.claimName;
+    expect(named('PersistentVolumeClaim', claim ?? ''), `PVC ${claim}`).toBeDefined();
+  });
+
+  it('keeps secrets in a template where each placeholder alone stops its service from starting', () => {
+    expect(secretTemplates.map((secret) => secret.metadata.name)).toContain('lockdrop-secrets');
+    for (const secret of secretTemplates) {
+      for (const [key, value] of Object.entries(templateData(secret))) {
+        expect(value, `${secret.metadata.name}.${key}`).toMatch(/^$|REPLACE_ME/);
+      }
+    }
+    for (const name of NAMES) {
+      const container = containerOf(name);
+      const keysRead = secretTemplates
+        .filter((secret) =>
+          container.envFrom?.some((source) => source.secretRef?.name === secret.metadata.name),
+        )
+        .flatMap((secret) => Object.keys(templateData(secret)))
+        .filter((key) => key in schemas[name].shape);
+      expect(keysRead.length, `${name} reads a connection string from a Secret`).toBeGreaterThan(0);
+      for (const key of keysRead) {
+        const env = resolveEnv(container, (secretKey) => secretKey === key);
+        expect(() => loadConfig(schemas[name], env), `${name} with ${key} unfilled`).toThrow(
+          ConfigError,
+        );
+      }
+    }
+  });
+
+  it('refuses to start a service without a Secret it has keys in (no silent development default)', () => {
+    const references = NAMES.flatMap((service) =>
+      (containerOf(service).envFrom ?? []).flatMap(({ secretRef }) =>
+        secretRef
+          ? [{ service, secret: secretRef.name, optional: secretRef.optional ?? false }]
+          : [],
+      ),
+    );
+    const templateNames = secretTemplates.map((secret) => secret.metadata.name);
+    for (const reference of references.filter((r) => !r.optional)) {
+      expect(templateNames, reference.service).toContain(reference.secret);
+    }
+    for (const secret of secretTemplates) {
+      const readers = references.filter((reference) => reference.secret === secret.metadata.name);
+      expect(readers.length, `${secret.metadata.name} is read by a Deployment`).toBeGreaterThan(0);
+      if (Object.keys(templateData(secret)).length === 0) continue;
+      for (const reader of readers) {
+        expect(reader.optional, `${reader.service} → ${reader.secret}`).toBe(false);
+      }
+    }
+  });
+});
+
+// --- docker compose -------------------------------------------------------------------------
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[] | string;
+  environment?: Record<string, unknown>;
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] | string };
+  stop_grace_period?: string;
+  volumes?: string[];
+  read_only?: boolean;
+}
+const compose = parse(readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8'), {
+  merge: true,
+}) as {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+};
+
+/** `${VAR:-default}` as compose interpolates it with VAR unset. */
+const interpolate = (value: unknown) =>
+  String(value).replace(
+    /\$\{(\w+)(?::?-([^}]*))?\}/g,
+    (_match, _name: string, fallback?: string) => fallback ?? '',
+  );
+const composeEnv = (name: string) =>
+  Object.fromEntries(
+    Object.entries(compose.services[name]?.environment ?? {}).map(([k, v]) => [k, interpolate(v)]),
+  );
+function seconds(duration = '10s') {
+  const [, amount, unit] = /^(\d+)(s|m)$/.exec(duration) ?? [];
+  return Number(amount) * (unit === 'm' ? 60 : 1);
+}
+
+describe('docker-compose.yml', () => {
+  it('runs postgres, redis, NATS with JetStream, the six services and the gateway', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      [...NAMES, 'nats', 'postgres', 'redis'].sort(),
+    );
+    const nats = compose.services.nats!;
+    expect([nats.command].flat().join(' ')).toMatch(/(^|\s)(-js|--jetstream)(\s|$)/);
+    for (const infrastructure of ['postgres', 'redis', 'nats']) {
+      expect(compose.services[infrastructure]!.healthcheck, infrastructure).toBeDefined();
+    }
+  });
+
+  describe.each(NAMES)('%s', (name) => {
+    it('runs from the one image with the same port and env as its Kubernetes Deployment', () => {
+      const service = compose.services[name]!;
+      expect(service.image).toBe(compose.services.gateway!.image);
+      expect(service.build).toBeDefined();
+      const env = composeEnv(name);
+      expect(env.SERVICE).toBe(name);
+      expect(env.PORT).toBe(String(PORTS[name]));
+      expect(env.HOST).toBe('0.0.0.0');
+      for (const key of REQUIRED_ENV[name]) expect(env, `${name} needs ${key}`).toHaveProperty(key);
+      expectUsableConfig(name, env);
+
+      const k8sEnv = resolveEnv(containerOf(name));
+      for (const key of Object.keys(schemas[name].shape).filter((k) => !secretKeys.has(k))) {
+        expect(key in env, `${name}: ${key} set in compose and Kubernetes alike`).toBe(
+          key in k8sEnv,
+        );
+      }
+      for (const [key, value] of Object.entries(env)) {
+        if (key in k8sEnv && !PER_ENVIRONMENT.has(key) && !secretKeys.has(key))
+          expect(value, `${name}: ${key}`).toBe(k8sEnv[key]);
+      }
+    });
+
+    it('has a /healthz healthcheck and time to drain on stop', () => {
+      const service = compose.services[name]!;
+      expect([service.healthcheck?.test].flat().join(' ')).toContain('/healthz');
+      expect(seconds(service.stop_grace_period)).toBeGreaterThanOrEqual(20);
+      expect(service.read_only).toBe(true);
+    });
+  });
+
+  it('connects services to the compose postgres, NATS and Redis, and identity JWKS', () => {
+    for (const name of NAMES) {
+      const env = composeEnv(name);
+      const expectedHosts = {
+        DATABASE_URL: 'postgres',
+        NATS_URL: 'nats',
+        REDIS_URL: 'redis',
+      } as const;
+      for (const [key, host] of Object.entries(expectedHosts)) {
+        if (env[key] !== undefined) expect(urlOf(env[key]).host, `${name}: ${key}`).toBe(host);
+      }
+      if (name !== 'gateway') {
+        expect(urlOf(env.JWKS_URL)).toEqual({
+          host: 'identity',
+          port: PORTS.identity,
+          path: '/.well-known/jwks.json',
+        });
+      }
+    }
+  });
+
+  it('points gateway upstreams at the compose services on their PORTs', () => {
+    const env = composeEnv('gateway');
+    for (const [key, target] of Object.entries(UPSTREAMS)) {
+      expect(urlOf(env[key]), key).toMatchObject({
+        host: target,
+        port: Number(composeEnv(target).PORT),
+      });
+    }
+  });
+
+  it('starts each service after its dependencies are healthy, and publishes only the gateway on 8080', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        expect(compose.services[dependency], `${name} depends on ${dependency}`).toBeDefined();
+        expect(condition, `${name} → ${dependency}`).toBe('service_healthy');
+        const healthcheck = compose.services[dependency]!.healthcheck;
+        expect(healthcheck, `${dependency} has a healthcheck`).toBeDefined();
+      }
+      if (name !== 'gateway') expect(service.ports, name).toBeUndefined();
+    }
+    for (const name of DOMAIN_SERVICES) {
+      expect(Object.keys(compose.services[name]!.depends_on ?? {}), name).toEqual(
+        expect.arrayContaining(['postgres', 'nats']),
+      );
+    }
+    expect(Object.keys(compose.services.worker!.depends_on ?? {})).toContain('redis');
+    expect(Object.keys(compose.services.gateway!.depends_on ?? {})).toEqual(
+      expect.arrayContaining([...DOMAIN_SERVICES, 'redis']),
+    );
+    expect(compose.services.gateway!.ports?.map(interpolate)).toEqual(['8080:8080']);
+  });
+
+  it('keeps delivery uploads on a named volume at DATA_DIR', () => {
+    const dataDir = composeEnv('delivery').DATA_DIR;
+    const volume = compose.services
+      .delivery!.volumes?.map((v) => v.split(':'))
+      .find(([, target]) => target === dataDir);
+    expect(volume, 'DATA_DIR is a volume').toBeDefined();
+    expect(compose.volumes).toHaveProperty(volume![0]!);
+  });
+});
+
+// --- the image ------------------------------------------------------------------------------
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+
+  it('builds with dev dependencies and runs on node 20 slim with production ones, as a non-root user', () => {
+    expect(dockerfile).toMatch(/\bnpm ci\b(?![^\n]*--omit=dev)/);
+    expect(dockerfile).toMatch(/npm run build/);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:20(\.\d+)*-(bookworm-)?slim/);
+    expect(runtime).toMatch(/^\s*FROM \$\{NODE_IMAGE\} AS runtime/);
+    expect(runtime).toMatch(/^USER (?!0\b|root\b)\S+/m);
+    expect(dockerfile).toContain('web/dist');
+  });
+
+  it('starts services/$SERVICE/dist/main.js and health-checks /healthz on each service port', () => {
+    expect(runtime).toContain('services/$SERVICE/dist/main.js');
+    expect(runtime).toMatch(/HEALTHCHECK[\s\S]*\/healthz/);
+    const portMap = /\{ (gateway: \d+(?:, \w+: \d+)*) \}/.exec(runtime)?.[1];
+    const ports = Object.fromEntries(
+      portMap!
+        .split(', ')
+        .map((pair) => pair.split(': '))
+        .map(([k, v]) => [k, Number(v)]),
+    );
+    expect(ports).toEqual(PORTS);
+    for (const port of Object.values(PORTS))
+      expect(runtime).toMatch(new RegExp(`EXPOSE[^\\n]*\\b${port}\\b`));
+  });
+
+  it('keeps host-built files out of the build context', () => {
+    const ignored = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8').split('\n');
+    for (const pattern of ['**/node_modules', '**/dist', '.git', '.env'])
+      expect(ignored).toContain(pattern);
+  });
+});
