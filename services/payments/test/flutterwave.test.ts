@@ -24,6 +24,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   Object.assign(fake.failures, { verify: 'none', payments: 'none', refund: 'none' });
+  harness.clock.offsetMs = 0;
 });
 
 async function checkout(buyerEmail = `buyer-${randomUUID()}@example.com`) {
@@ -188,6 +189,15 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const response = await buyer.request(`/api/purchases/by-reference?tx_ref=${txRef}`);
     expect(await response.json()).toMatchObject({ status: 'paid', purchase: { paymentReference: txRef } });
     expect(fake.requests).toContain('GET /v3/transactions/verify_by_reference');
+  });
+
+  it('polls checkouts no webhook confirmed, so a lost webhook completes even if the buyer never returns', async () => {
+    const { txRef } = await checkout();
+    fake.pay(txRef);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await purchasesOf(txRef)).toHaveLength(0);
+    harness.clock.offsetMs = 2 * 60_000;
+    await waitFor(async () => (await purchasesOf(txRef)).length === 1);
   });
 
   it.each(['5xx', 'timeout'] as const)("answers 'Failed to start checkout' when the hosted link cannot be created (%s)", async (failure) => {

@@ -96,12 +96,17 @@ export async function claimVerification(db: Queryable, id: string, now: Date, in
   return rowCount === 1;
 }
 
-/** Unconfirmed checkouts worth polling: old enough that a webhook should have come, young enough to still pay. */
+/**
+ * Unconfirmed checkouts worth polling: old enough that a webhook should have come, young enough
+ * to still pay (a hosted session lasts at most 24 h). Each is asked again after a quarter of its
+ * age (at least 2 minutes), so abandoned checkouts cost a handful of calls, not hundreds.
+ */
 export async function dueUnconfirmedCheckouts(db: Queryable, now: Date, limit: number): Promise<string[]> {
   const { rows } = await db.query<{ tx_ref: string }>(
     `SELECT tx_ref FROM checkouts
      WHERE status IN ('open', 'failed') AND created_at BETWEEN $1::timestamptz - interval '24 hours' AND $1::timestamptz - interval '1 minute'
-       AND (last_verified_at IS NULL OR last_verified_at <= $1::timestamptz - interval '2 minutes')
+       AND (last_verified_at IS NULL
+            OR last_verified_at <= $1::timestamptz - GREATEST(interval '2 minutes', ($1::timestamptz - created_at) / 4))
      ORDER BY created_at LIMIT $2`,
     [now, limit],
   );
