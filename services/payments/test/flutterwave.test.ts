@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertCheckout } from '../src/db/checkouts.repo.js';
 import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
-import { browser, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
+import { browser, fetchJson, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
 
 let fake: FakeFlutterwave;
 let harness: Harness;
@@ -38,7 +38,7 @@ async function checkout(buyerEmail = `buyer-${randomUUID()}@example.com`) {
 
 function deliver(body: unknown, headers?: Record<string, string>) {
   const raw = JSON.stringify(body);
-  return fetch(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: headers ?? fake.signedHeaders(raw), body: raw });
+  return fetchJson(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: headers ?? fake.signedHeaders(raw), body: raw });
 }
 
 async function purchasesOf(txRef: string) {
@@ -55,7 +55,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
 
   it('pays on a verified envelope webhook and books the reported app_fee as the processor fee', async () => {
     const { link, txRef } = await checkout();
-    const redirect = await fetch(`${link}/completed`, { redirect: 'manual' });
+    const redirect = await fetchJson(`${link}/completed`, { redirect: 'manual' });
     const back = new URL(redirect.headers.get('location')!);
     expect(back.searchParams.get('status')).toBe('completed');
     const transactionId = Number(back.searchParams.get('transaction_id'));
@@ -75,7 +75,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
   it('normalises the legacy flat webhook shape, authenticated by verif-hash alone', async () => {
     const { txRef } = await checkout();
     const raw = JSON.stringify(fake.flatWebhook(fake.pay(txRef)));
-    const response = await fetch(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: { 'content-type': 'application/json', 'verif-hash': fake.webhookHash }, body: raw });
+    const response = await fetchJson(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: { 'content-type': 'application/json', 'verif-hash': fake.webhookHash }, body: raw });
     expect(response.status).toBe(200);
     expect((await purchasesOf(txRef))[0].status).toBe('paid');
   });
@@ -214,7 +214,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const [purchase] = await purchasesOf(txRef);
     const seller = await harness.token({ id: product.ownerId, email: 'seller@example.com' });
     const refund = (headers = { authorization: `Bearer ${seller}` }) =>
-      fetch(`${harness.url}/api/purchases/${purchase.id}/refund`, { method: 'POST', headers });
+      fetchJson(`${harness.url}/api/purchases/${purchase.id}/refund`, { method: 'POST', headers });
 
     fake.failures.refund = '5xx';
     const failed = await refund();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browser, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
+import { browser, fetchJson, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
 
 let harness: Harness;
 
@@ -28,9 +28,9 @@ async function buy(productOverrides = {}, buyerEmail = `buyer-${randomUUID()}@ex
 }
 
 const auth = async (user: Parameters<Harness['token']>[0]) => ({ authorization: `Bearer ${await harness.token(user)}` });
-const get = async (path: string, headers: Record<string, string> = {}) => fetch(`${harness.url}${path}`, { headers });
+const get = async (path: string, headers: Record<string, string> = {}) => fetchJson(`${harness.url}${path}`, { headers });
 const refund = async (purchaseId: string, headers: Record<string, string>) =>
-  fetch(`${harness.url}/api/purchases/${purchaseId}/refund`, { method: 'POST', headers });
+  fetchJson(`${harness.url}/api/purchases/${purchaseId}/refund`, { method: 'POST', headers });
 
 describe('refunds', () => {
   it('reverse the journal, emit purchase.refunded and drop the purchase from the buyer list', async () => {

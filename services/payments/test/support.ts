@@ -18,13 +18,19 @@ export interface TestUser {
 }
 
 /** One test file's payments service: its own database, bus namespace, keys, listening on a real port. */
+/** Test-side view of a JSON response: the assertions check the shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are matched by type, then fields asserted
+export type SeenEvent = DomainEvent & { data: any };
+
 export interface Harness {
   app: HttpServer;
   url: string;
   pool: Pool;
   bus: Bus;
   /** Events payments published, as seen on the bus. */
-  published: DomainEvent[];
+  published: SeenEvent[];
   clock: { offsetMs: number };
   token(user: TestUser): Promise<string>;
   publishProduct(overrides?: Partial<EventData<'product.published'>>): Promise<EventData<'product.published'>>;
@@ -54,7 +60,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const pool = createPool({ connectionString: database.url, schema: 'payments', max: 4 });
   const bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'payments-test' });
-  const published: DomainEvent[] = [];
+  const published: SeenEvent[] = [];
   const observers = await Promise.all(
     (['checkout.started', 'purchase.*'] as const).map((filter, index) =>
       bus.subscribe({
@@ -123,6 +129,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   };
 }
 
+export const fetchJson = (url: string, init?: RequestInit): Promise<JsonResponse> => fetch(url, init);
+
 export async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -134,7 +142,7 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000)
 /** A tiny cookie-keeping HTTP client against the real listening server (like a browser). */
 export function browser(baseUrl: string) {
   const cookies = new Map<string, string>();
-  const request = async (path: string, init: RequestInit = {}) => {
+  const request = async (path: string, init: RequestInit = {}): Promise<JsonResponse> => {
     const headers = new Headers(init.headers);
     if (cookies.size) headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(new URL(path, baseUrl), { ...init, headers, redirect: 'manual' });
