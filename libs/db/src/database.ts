@@ -21,11 +21,28 @@ async function withAdminClient<T>(connectionString: string, work: (client: pg.Cl
   }
 }
 
+async function databaseAnswers(connectionString: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString });
+  try {
+    await client.connect();
+    return true;
+  } catch (error) {
+    // 3D000 invalid_catalog_name: the database does not exist (yet). Anything else is real.
+    if ((error as { code?: string }).code === '3D000') return false;
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /**
  * Creates the database named in `connectionString` when it does not exist yet, so a fresh
- * machine needs no manual `createdb`. Two services racing to create it is harmless.
+ * machine needs no manual `createdb`. The target is tried first: on managed Postgres the
+ * app's role often may not connect to the `postgres` maintenance database at all.
+ * Two services racing to create it is harmless.
  */
 export async function ensureDatabase(connectionString: string): Promise<void> {
+  if (await databaseAnswers(connectionString)) return;
   const name = databaseNameOf(connectionString);
   await withAdminClient(connectionString, async (client) => {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
