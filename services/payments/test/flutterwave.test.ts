@@ -183,6 +183,17 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({ received: true, outcome: 'duplicate' });
   });
 
+  it('finishes an event a crashed process stored but never handled', async () => {
+    const { txRef } = await checkout();
+    const transaction = fake.pay(txRef);
+    await harness.pool.query(
+      `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, received_at)
+       VALUES ('flutterwave', $1, 'charge.completed', $2, $3, '{}', now() - interval '3 minutes')`,
+      [`charge.completed:${transaction.id}:successful`, String(transaction.id), txRef],
+    );
+    await waitFor(async () => (await purchasesOf(txRef)).length === 1);
+  });
+
   it('completes a purchase whose webhook never came when the buyer lands on the success page', async () => {
     const { buyer, txRef } = await checkout();
     fake.pay(txRef);

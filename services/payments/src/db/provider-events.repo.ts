@@ -66,13 +66,17 @@ export async function scheduleEventRetry(
   );
 }
 
-/** Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different ones). */
+/**
+ * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
+ * ones). Also takes events left `received` for minutes: the process handling them died midway.
+ */
 export async function claimDueEvents(db: Queryable, now: Date, limit: number, leaseSeconds: number): Promise<ProviderEvent[]> {
   const { rows } = await db.query<ProviderEvent>(
     `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int)
      WHERE id IN (
        SELECT id FROM provider_events
-       WHERE status IN ('parked', 'retry') AND next_attempt_at <= $1 AND attempts < 20
+       WHERE status IN ('parked', 'retry', 'received')
+         AND COALESCE(next_attempt_at, received_at + interval '2 minutes') <= $1 AND attempts < 20
        ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
     [now, limit, leaseSeconds],
