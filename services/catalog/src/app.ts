@@ -9,7 +9,7 @@ import { currencyRoutes } from './routes/currencies.js';
 import { productRoutes } from './routes/products.js';
 
 export interface CatalogDeps {
-  /** View days and the monthly upload quota follow this clock. */
+  /** The day a product view is counted on follows this clock. */
   clock?: () => Date;
 }
 

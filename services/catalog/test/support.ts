@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
@@ -8,11 +11,11 @@ import type { DomainEvent, EventType } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
-import { SignJWT, exportJWK, generateKeyPair, jwtVerify, type CryptoKey } from 'jose';
+import { buildApp as buildDelivery } from '@lockdrop/delivery/src/app.js';
+import { configSchema as deliveryConfigSchema } from '@lockdrop/delivery/src/config.js';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
-
-type FileKind = 'image' | 'pdf' | 'video' | 'audio' | 'document';
 
 export interface Seller {
   id: string;
@@ -20,65 +23,21 @@ export interface Seller {
   auth: { authorization: string };
 }
 
-interface StoredUpload {
-  id: string;
-  ownerId: string;
-  fileName: string;
-  sizeBytes: number;
-  kind: FileKind;
-}
-
-/**
- * Identity's JWKS plus a STAND-IN for delivery's GET /api/uploads/:fileId (owner only, others
- * 404), on one local HTTP server. Temporary: delivery is being built in parallel; once its app
- * exists, tests should upload through it instead.
- */
-async function startIdentityAndDeliveryStandIn() {
+/** Identity's part in these tests: a key pair and its JWKS served over HTTP, as identity publishes it. */
+async function startJwks() {
   const keys = await generateKeyPair('EdDSA', { extractable: true });
   const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
-  const uploads = new Map<string, StoredUpload>();
-  const state = { deliveryDown: false, uploadCalls: 0 };
-
-  const server = http.createServer((request, response) => {
-    const send = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    const url = new URL(request.url ?? '/', 'http://local');
-    if (url.pathname === '/.well-known/jwks.json') return send(200, { keys: [jwk] });
-    const match = /^\/api\/uploads\/([^/]+)$/.exec(url.pathname);
-    if (!match) return send(404, { error: { code: 'not_found', message: 'no route' } });
-    state.uploadCalls += 1;
-    if (state.deliveryDown) return send(503, { error: { code: 'unavailable', message: 'down' } });
-    const token = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
-    void verifyToken(keys.publicKey, token).then((userId) => {
-      if (!userId) return send(401, { error: { code: 'unauthorized', message: 'Auth session missing!' } });
-      const upload = uploads.get(decodeURIComponent(match[1]!));
-      if (!upload || upload.ownerId !== userId) return send(404, { error: { code: 'file_not_found', message: 'File not found' } });
-      return send(200, {
-        id: upload.id,
-        fileName: upload.fileName,
-        sizeBytes: upload.sizeBytes,
-        contentType: 'application/octet-stream',
-        sha256: '0'.repeat(64),
-        kind: upload.kind,
-        createdAt: new Date().toISOString(),
-        previewStatus: 'ready',
-      });
-    });
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ keys: [jwk] }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, keys, uploads, state, close: () => new Promise((r) => server.close(r)) };
-}
-
-async function verifyToken(key: CryptoKey, token: string): Promise<string | null> {
-  try {
-    const { payload } = await jwtVerify(token, key, { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
-    return payload.sub ?? null;
-  } catch {
-    return null;
-  }
+  return {
+    url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+    keys,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 export interface CatalogHarness {
@@ -86,11 +45,13 @@ export interface CatalogHarness {
   /** A direct pool on catalog's schema, for reading the outbox and setting platform settings. */
   pool: Pool;
   namespace: string;
-  stub: Awaited<ReturnType<typeof startIdentityAndDeliveryStandIn>>;
+  /** Env both catalog and delivery were built from; tests may build another catalog from it. */
+  env: Record<string, string>;
   /** Moves the app's clock; `null` returns to real time. */
   setNow(at: Date | null): void;
   seller(options?: { plan?: string; email?: string }): Promise<Seller>;
-  upload(seller: Seller, file?: Partial<Omit<StoredUpload, 'id' | 'ownerId'>>): string;
+  /** Uploads a file through the real delivery service; returns its id. */
+  upload(seller: Seller, file?: { fileName?: string; content?: Buffer }): Promise<string>;
   /** Outbox events of `type` (in commit order), optionally about one product. */
   outbox<T extends EventType>(type: T, productId?: string): Promise<DomainEvent<T>[]>;
   connectBus(): Promise<Bus>;
@@ -100,19 +61,21 @@ export interface CatalogHarness {
 export async function createCatalogHarness(): Promise<CatalogHarness> {
   const database: TestDatabase = await createTestDatabase();
   const namespace = testNamespace();
-  const stub = await startIdentityAndDeliveryStandIn();
+  const jwks = await startJwks();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-catalog-files-'));
+  const env = {
+    DATABASE_URL: database.url,
+    NATS_URL: testEnv.natsUrl,
+    BUS_NAMESPACE: namespace,
+    JWKS_URL: jwks.url,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  };
+  // The real delivery service answers "is this upload yours?" (GET /api/uploads/:fileId).
+  const delivery = await buildDelivery(loadConfig(deliveryConfigSchema, { ...env, DATA_DIR: dataDir, PREVIEW_CONCURRENCY: '1' }));
+  const deliveryUrl = await delivery.listen({ port: 0, host: '127.0.0.1' });
   let now: Date | null = null;
-  const app = await buildApp(
-    loadConfig(configSchema, {
-      DATABASE_URL: database.url,
-      NATS_URL: testEnv.natsUrl,
-      BUS_NAMESPACE: namespace,
-      JWKS_URL: `${stub.url}/.well-known/jwks.json`,
-      DELIVERY_URL: stub.url,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    }),
-    { clock: () => now ?? new Date() },
-  );
+  const catalogEnv = { ...env, DELIVERY_URL: deliveryUrl };
+  const app = await buildApp(loadConfig(configSchema, catalogEnv), { clock: () => now ?? new Date() });
   await app.ready();
   const pool = createPool({ connectionString: database.url, schema: 'catalog' });
   const buses: Bus[] = [];
@@ -121,7 +84,7 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
     app,
     pool,
     namespace,
-    stub,
+    env: catalogEnv,
     setNow(at) {
       now = at;
     },
@@ -134,19 +97,16 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
         .setAudience(ACCESS_TOKEN_AUDIENCE)
         .setIssuedAt()
         .setExpirationTime('15m')
-        .sign(stub.keys.privateKey);
+        .sign(jwks.keys.privateKey);
       return { id, token, auth: { authorization: `Bearer ${token}` } };
     },
-    upload(seller, file = {}) {
-      const id = randomUUID();
-      stub.uploads.set(id, {
-        id,
-        ownerId: seller.id,
-        fileName: file.fileName ?? 'field-recordings.zip',
-        sizeBytes: file.sizeBytes ?? 48_000_000,
-        kind: file.kind ?? 'document',
-      });
-      return id;
+    async upload(seller, file = {}) {
+      const form = new FormData();
+      const content = file.content ?? Buffer.from(`bytes of ${randomUUID()}`);
+      form.append('file', new Blob([new Uint8Array(content)]), file.fileName ?? 'field-recordings.txt');
+      const response = await fetch(new URL('/api/uploads', deliveryUrl), { method: 'POST', headers: seller.auth, body: form });
+      if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { id: string }).id;
     },
     async outbox(type, productId) {
       const { rows } = await pool.query<{ payload: DomainEvent }>(
@@ -163,9 +123,11 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
     },
     async close() {
       await app.close();
+      await delivery.close();
       await Promise.all(buses.map((bus) => bus.close()));
       await pool.end();
-      await stub.close();
+      await jwks.close();
+      await rm(dataDir, { recursive: true, force: true });
       await deleteStreams(testEnv.natsUrl, namespace);
       await database.drop();
     },
@@ -198,7 +160,7 @@ export async function makeProduct(
     method: 'POST',
     url: '/api/products',
     headers: seller.auth,
-    payload: productBody(harness.upload(seller), overrides),
+    payload: productBody(await harness.upload(seller), overrides),
   });
   if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
   return response.json();

@@ -121,17 +121,3 @@ export async function listProductsOf(db: Queryable, ownerId: string): Promise<Pr
 export async function markProductDeleted(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query('UPDATE products SET deleted_at = $2, updated_at = $2 WHERE id = $1', [id, at]);
 }
-
-/** Products created since `since`, deleted ones included: deleting must not refill the quota. */
-export async function countProductsCreatedSince(db: Queryable, ownerId: string, since: Date): Promise<number> {
-  const { rows } = await db.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM products WHERE owner_id = $1 AND created_at >= $2',
-    [ownerId, since],
-  );
-  return rows[0]?.count ?? 0;
-}
-
-/** Serialises one seller's concurrent creates so two requests cannot both take the last quota slot. */
-export async function lockOwnerQuota(db: Queryable, ownerId: string): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`catalog:quota:${ownerId}`]);
-}

@@ -1,17 +1,8 @@
 import type { AuthUser } from '@lockdrop/auth';
-import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
+import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
-import { planById } from '@lockdrop/plans';
 import type { OwnUpload, UploadDirectory } from '../adapters/delivery-uploads.js';
-import {
-  countProductsCreatedSince,
-  findProduct,
-  insertProduct,
-  listProductsOf,
-  lockOwnerQuota,
-  markProductDeleted,
-  saveProduct,
-} from '../db/products.repo.js';
+import { findProduct, insertProduct, listProductsOf, markProductDeleted, saveProduct } from '../db/products.repo.js';
 import { enqueueProductDeleted, enqueueProductEvent } from '../events/product-events.js';
 import { DEFAULT_CURRENCY, exchangeRates, priceIn, requireSupported, supportedCurrencies, type PriceDisplay } from './currencies.js';
 import { priceToMinor, repriceInCurrency } from './price.js';
@@ -49,10 +40,6 @@ const productNotFound = () => errors.notFound('product_not_found', 'Product not 
 const isBlank = (value: string | number | null | undefined) =>
   value === undefined || value === null || String(value).trim() === '';
 
-function startOfUtcMonth(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-}
-
 /**
  * Who may change a product: its owner. Someone else gets 404 for a product they cannot see
  * (a draft: its existence is not revealed) and 403 for a published one they can already see.
@@ -69,21 +56,6 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
     const upload = await uploads.findOwnUpload(fileId, { token: seller.accessToken, requestId: seller.requestId });
     if (!upload || upload.id.toLowerCase() !== fileId.toLowerCase()) throw fileNotFound();
     return upload;
-  }
-
-  async function assertQuotaLeft(tx: Queryable, user: AuthUser, now: Date): Promise<void> {
-    const plan = planById(user.plan);
-    if (plan.uploadsPerMonth === null) return;
-    await lockOwnerQuota(tx, user.id);
-    const used = await countProductsCreatedSince(tx, user.id, startOfUtcMonth(now));
-    if (used >= plan.uploadsPerMonth) {
-      throw new AppError(
-        'upload_quota_exceeded',
-        403,
-        `You have used all ${plan.uploadsPerMonth} uploads of the ${plan.name} plan this month. Upgrade your plan to add more products.`,
-        { plan: plan.id, limit: plan.uploadsPerMonth, used },
-      );
-    }
   }
 
   /** Loads, authorises and locks a product, applies `change`, and commits it with its event. */
@@ -137,8 +109,8 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
         updatedAt: now,
         publishedAt: null,
       };
+      // The plan's monthly upload quota is delivery's: it counts uploads as they arrive.
       await withTransaction(pool, async (tx) => {
-        await assertQuotaLeft(tx, seller.user, now);
         await insertProduct(tx, product);
         await enqueueProductEvent(tx, 'product.created', product, seller.requestId);
       });
