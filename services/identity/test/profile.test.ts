@@ -35,6 +35,8 @@ async function signedIn(overrides: Record<string, unknown> = {}) {
   return { client, details, userId: response.body.user.id as string };
 }
 
+let refusalUser: ReturnType<typeof signedIn> | undefined;
+
 const bank = { method: 'bank', bankName: 'GTBank', accountNumber: '0123456789', accountHolderName: 'Ada Obi' };
 
 describe('profile', () => {
@@ -73,7 +75,7 @@ describe('profile', () => {
     ['an avatar that is not http(s)', { avatarUrl: 'javascript:alert(1)' }],
     ['an empty name', { fullName: '  ' }],
   ])('refuses %s with 400', async (_case, body) => {
-    const { client } = await signedIn();
+    const { client } = await (refusalUser ??= signedIn());
     const response = await client.request('PATCH', '/api/profile', body);
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('validation_failed');

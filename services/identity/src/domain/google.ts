@@ -156,7 +156,6 @@ export function createGoogleSignIn({ pool, config, signIn }: { pool: Pool; confi
         nonce,
         code_challenge: base64url(createHash('sha256').update(codeVerifier).digest()),
         code_challenge_method: 'S256',
-        prompt: 'select_account',
       }).toString();
       return { url: url.toString(), state: state.token };
     },
