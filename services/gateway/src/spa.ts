@@ -26,6 +26,10 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       );
     },
   });
+  // @fastify/static refuses the bare root when `index` is off; the landing page lives there.
+  app.get('/', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', REVALIDATE).sendFile(htmlFileFor(root, '/')),
+  );
 }
 
 /** The HTML file for a client-side route, relative to the dist root. */

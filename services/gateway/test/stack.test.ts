@@ -132,6 +132,12 @@ describe('gateway serving the SPA', () => {
     expect(response.headers.get('cache-control')).toBe('no-cache');
   });
 
+  it('serves the landing page at the site root', async () => {
+    const response = await get('/');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('spa shell');
+  });
+
   it('returns the prerendered page where the build made one', async () => {
     expect(await (await get('/pricing')).text()).toContain('<h1>Pricing</h1>');
   });
