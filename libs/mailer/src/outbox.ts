@@ -56,8 +56,18 @@ export function startMailRelay({ pool, mailer, logger }: { pool: Pool; mailer: M
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
 
-  const deliverDue = () =>
-    withTransaction(pool, async (tx) => {
+  const anyDue = async () => {
+    const { rows } = await pool.query<{ due: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM mail_outbox WHERE next_attempt_at <= now() AND attempts < $1) AS due',
+      [MAX_ATTEMPTS],
+    );
+    return rows[0]!.due;
+  };
+
+  // The idle poll is a plain query: a transaction (a checked-out client) is opened only when there is mail.
+  const deliverDue = async () => {
+    if (!(await anyDue())) return 0;
+    return withTransaction(pool, async (tx) => {
       const { rows } = await tx.query<{ id: string; message: MailMessage; attempts: number }>(
         `SELECT id, message, attempts FROM mail_outbox
          WHERE next_attempt_at <= now() AND attempts < $1
@@ -84,6 +94,7 @@ export function startMailRelay({ pool, mailer, logger }: { pool: Pool; mailer: M
       }
       return sent;
     });
+  };
 
   const pass = () => {
     clearTimeout(timer);
