@@ -9,6 +9,8 @@ import { planById, type Plan } from '@lockdrop/plans';
 import type { AuthUser } from '@lockdrop/auth';
 import { fileTypeFromBuffer } from 'file-type';
 import { countUpload, deleteFile, findFile, insertFile, uploadsInMonth, type StoredFile } from '../db/files.repo.js';
+
+export type { StoredFile };
 import { previewStatusOfFile } from '../db/previews.repo.js';
 import { isFileUsedByProduct } from '../db/products.repo.js';
 import type { ObjectStorage } from '../storage/storage.js';

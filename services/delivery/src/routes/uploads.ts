@@ -5,8 +5,7 @@ import { PLANS } from '@lockdrop/plans';
 import { z } from 'zod';
 import { fileKindSchema } from '../domain/file-kind.js';
 import { previewStatusSchema } from '../domain/preview-status.js';
-import type { StoredFile } from '../db/files.repo.js';
-import type { Uploads } from '../domain/uploads.js';
+import type { StoredFile, Uploads } from '../domain/uploads.js';
 
 const uploadedFileSchema = z.object({
   id: z.uuid(),
