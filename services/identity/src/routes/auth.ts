@@ -69,9 +69,8 @@ export function authRoutes(app: HttpServer, { pool, accounts, signIn, sessions, 
   app.get('/api/auth/session', { schema: { tags, response: { 200: sessionResponseSchema } } }, async (request, reply) => {
     const current = await guard.resolve(request);
     if (current) {
-      const session = (await sessions.activeSession(current.sessionId))!;
       const account = await requireAccount(pool, current.userId);
-      return presentAccount(account, { id: current.sessionId, expiresAt: current.accessExpiresAt, persistent: session.persistent });
+      return presentAccount(account, { id: current.sessionId, expiresAt: current.accessExpiresAt, persistent: current.persistent });
     }
     const refreshToken = refreshTokenOf(request);
     if (!refreshToken) throw authErrors.sessionMissing();

@@ -7,6 +7,7 @@ import { accessTokenOf } from './http.js';
 export interface CurrentSession {
   userId: string;
   sessionId: string;
+  persistent: boolean;
   accessExpiresAt: Date;
 }
 
@@ -29,7 +30,7 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
     if (!verified) return null;
     const session = await sessions.activeSession(verified.sessionId);
     if (!session || session.userId !== verified.userId) return null;
-    return { userId: verified.userId, sessionId: verified.sessionId, accessExpiresAt: verified.expiresAt };
+    return { userId: verified.userId, sessionId: verified.sessionId, persistent: session.persistent, accessExpiresAt: verified.expiresAt };
   };
 
   return {
