@@ -1,5 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
@@ -29,7 +30,8 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** The gateway proxies long-lived keep-alive connections; it must cut them on close. */
   forceCloseConnections?: boolean;
-  trustProxy?: boolean;
+  /** `true`, or the proxy addresses to trust (e.g. 'loopback,uniquelocal'); see Fastify trustProxy. */
+  trustProxy?: boolean | string;
   /** Replaces the JSON 404 for unmatched paths (the gateway falls back to the SPA). */
   notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
@@ -67,7 +69,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
     genReqId: requestIdFrom,
     // One line per request (below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     forceCloseConnections: options.forceCloseConnections ?? 'idle',

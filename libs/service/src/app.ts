@@ -27,7 +27,13 @@ export interface ServiceAppOptions {
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<{ app: HttpServer; infra: Infrastructure }> {
   const { config } = options;
-  const app = await createHttpServer({ name: options.name, logLevel: config.LOG_LEVEL });
+  const app = await createHttpServer({
+    name: options.name,
+    logLevel: config.LOG_LEVEL,
+    // Services sit behind the gateway on loopback or a private network; only such hops may set
+    // x-forwarded-for, so a client reaching a service directly cannot pick its own IP.
+    trustProxy: 'loopback,linklocal,uniquelocal',
+  });
   const infra = await startInfrastructure({
     name: options.name,
     databaseUrl: config.DATABASE_URL,

@@ -17,6 +17,8 @@ export const routeTable: ProxyRoute[] = [
   { prefix: '/api/auth/sign-up', upstream: 'identity', sensitive: true },
   { prefix: '/api/auth/forgot-password', upstream: 'identity', sensitive: true },
   { prefix: '/api/auth/reset-password', upstream: 'identity', sensitive: true },
+  { prefix: '/api/auth/resend-verification', upstream: 'identity', sensitive: true },
+  { prefix: '/api/auth/mfa/challenge', upstream: 'identity', sensitive: true },
   { prefix: '/api/auth', upstream: 'identity' },
   { prefix: '/api/profile', upstream: 'identity' },
   { prefix: '/api/contact', upstream: 'identity', sensitive: true },
