@@ -3,10 +3,14 @@ import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { DeliveryConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { createDownloads } from './domain/downloads.js';
 import { createPreviews } from './domain/previews.js';
+import { createReceiptSessions } from './domain/receipt-sessions.js';
 import { createUploads } from './domain/uploads.js';
 import { subscribeToProductEvents } from './events/product-events.js';
+import { subscribeToPurchaseEvents } from './events/purchase-events.js';
 import { startPreviewWorker } from './previews/preview-worker.js';
+import { downloadRoutes } from './routes/downloads.js';
 import { previewRoutes } from './routes/previews.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { createStorage, type ObjectStorage } from './storage/index.js';
@@ -15,6 +19,8 @@ export interface DeliveryDependencies {
   /** Tests sign their own tokens; by default tokens are verified against identity's JWKS. */
   verifier?: TokenVerifier;
   storage?: ObjectStorage;
+  /** Link expiry and receipt sessions read this clock; tests move it. */
+  now?: () => Date;
 }
 
 /** Uploaded files, server-rendered previews, entitlements and signed downloads. */
@@ -22,16 +28,39 @@ export async function buildApp(config: DeliveryConfig, dependencies: DeliveryDep
   const { app, infra } = await createServiceApp({ name: 'delivery', config, migrations, verifier: dependencies.verifier });
   const { pool, bus } = infra;
   const storage = dependencies.storage ?? (await createStorage(config));
+  const now = dependencies.now ?? (() => new Date());
 
   await app.register(uploadRoutes, { uploads: createUploads({ pool, storage, logger: app.log }) });
   await app.register(previewRoutes, { previews: createPreviews({ pool, storage }) });
+  const completions = new Set<Promise<void>>();
+  await app.register(downloadRoutes, {
+    downloads: createDownloads({
+      pool,
+      storage,
+      signingKey: config.DOWNLOAD_SIGNING_KEY,
+      grantsPerHour: config.DOWNLOAD_GRANTS_PER_HOUR,
+      now,
+    }),
+    receiptSessions: createReceiptSessions({ pool, now }),
+    secureCookies: config.PUBLIC_URL.startsWith('https:'),
+    track(work) {
+      const tracked = work
+        .catch((error: unknown) => app.log.error({ err: error }, 'could not record a completed download'))
+        .finally(() => completions.delete(tracked));
+      completions.add(tracked);
+    },
+  });
 
   const worker = startPreviewWorker({ pool, storage, concurrency: config.PREVIEW_CONCURRENCY, logger: app.log });
-  const subscriptions = await subscribeToProductEvents({ bus, pool, storage });
+  const subscriptions = [
+    ...(await subscribeToProductEvents({ bus, pool, storage })),
+    ...(await subscribeToPurchaseEvents({ bus, pool })),
+  ];
   // Registered after the infrastructure's hook, so it runs first: consumers and renders stop before the pool closes.
   app.addHook('onClose', async () => {
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     await worker.stop();
+    await Promise.all(completions);
   });
   return app;
 }

@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 // src/config.ts and the bundled dist/main.js both sit three levels below the repository root.
 const defaultDataDir = fileURLToPath(new URL('../../../.data/delivery', import.meta.url));
+/** Development only: a production start without DOWNLOAD_SIGNING_KEY fails config validation. */
+const DEV_DOWNLOAD_SIGNING_KEY = 'lockdrop-development-download-signing-key';
 
 export const configSchema = z
   .object({
@@ -22,6 +24,16 @@ export const configSchema = z
     S3_FORCE_PATH_STYLE: env.boolean(false),
     /** Previews rendered at once per replica; rendering is CPU-bound, so about the core count. */
     PREVIEW_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /** Origin buyers reach the site at; https there makes the receipt-session cookie Secure. */
+    PUBLIC_URL: env.url('http://localhost:8080'),
+    /** HMAC key of `/dl/<token>` links (32+ characters, e.g. `openssl rand -base64 32`); rotating it voids issued links. */
+    DOWNLOAD_SIGNING_KEY: z.string().min(32).default(DEV_DOWNLOAD_SIGNING_KEY),
+    /** Download links one purchase may be given per rolling hour, so a leaked session cannot farm links. */
+    DOWNLOAD_GRANTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(30),
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.DOWNLOAD_SIGNING_KEY !== DEV_DOWNLOAD_SIGNING_KEY, {
+    message: 'must be set in production',
+    path: ['DOWNLOAD_SIGNING_KEY'],
   })
   .refine((config) => config.STORAGE_BACKEND !== 's3' || config.S3_BUCKET, {
     message: 'is required when STORAGE_BACKEND is s3',

@@ -45,3 +45,14 @@ function truncateKeepingExtension(name: string, extension: string | null): strin
   }
   return `${stem.trimEnd()}${suffix}`;
 }
+
+/**
+ * `Content-Disposition` that makes browsers save the file under its (already sanitised) name:
+ * an ASCII fallback for old clients and the exact name as RFC 8187 UTF-8.
+ */
+export function attachmentDisposition(name: string): string {
+  const safe = sanitizeFileName(name);
+  const ascii = safe.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(safe).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

@@ -12,6 +12,7 @@ import { countUpload, deleteFile, findFile, insertFile, uploadsInMonth, type Sto
 
 export type { StoredFile };
 import { previewStatusOfFile } from '../db/previews.repo.js';
+import { isFileEntitled } from '../db/entitlements.repo.js';
 import { isFileUsedByProduct } from '../db/products.repo.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { fileExtension, sanitizeFileName } from './file-name.js';
@@ -157,6 +158,10 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
     if (!file || file.ownerId !== user.id) throw fileNotFound();
     if (await isFileUsedByProduct(pool, fileId)) {
       throw new AppError('file_in_use', 409, 'This file belongs to a product; delete or change the product first');
+    }
+    // Buyers keep their downloads after the product is gone; only a refund ends them.
+    if (await isFileEntitled(pool, fileId)) {
+      throw new AppError('file_in_use', 409, 'Buyers have paid for this file, so it is kept for them to download');
     }
     await deleteFile(pool, fileId);
     await storage.delete(file.storageKey).catch((cause: unknown) => {

@@ -67,4 +67,61 @@ export const migrations: Migration[] = [
       CREATE INDEX previews_pending_idx ON previews (updated_at) WHERE status = 'pending';
     `,
   },
+  {
+    id: '0003_entitlements_and_downloads',
+    sql: `
+      -- One row per purchase, from purchase.paid and purchase.refunded in whichever order they
+      -- arrive: a refund seen first leaves a revoked row without paid_at, and the payment that
+      -- follows fills it in without ever clearing revoked_at.
+      CREATE TABLE entitlements (
+        purchase_id uuid PRIMARY KEY,
+        product_id uuid NOT NULL,
+        seller_id uuid NOT NULL,
+        -- The file snapshotted at checkout; null when the event named none (the product's current file is used).
+        file_id uuid,
+        file_name text,
+        product_title text,
+        buyer_email text NOT NULL CHECK (buyer_email = lower(buyer_email)),
+        buyer_browser_key_hash text CHECK (buyer_browser_key_hash ~ '^[0-9a-f]{64}$'),
+        receipt_token_hash text UNIQUE CHECK (receipt_token_hash ~ '^[0-9a-f]{64}$'),
+        paid_at timestamptz,
+        revoked_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX entitlements_buyer_idx ON entitlements (buyer_email, product_id);
+      CREATE INDEX entitlements_browser_idx ON entitlements (buyer_browser_key_hash, product_id)
+        WHERE buyer_browser_key_hash IS NOT NULL;
+      CREATE INDEX entitlements_file_idx ON entitlements (file_id) WHERE revoked_at IS NULL;
+
+      -- One row per download link handed out; the token carries only the id and the expiry.
+      CREATE TABLE download_grants (
+        id uuid PRIMARY KEY,
+        purchase_id uuid NOT NULL REFERENCES entitlements (purchase_id),
+        file_id uuid NOT NULL,
+        expires_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX download_grants_purchase_idx ON download_grants (purchase_id, created_at DESC);
+
+      -- Responses that delivered a file to its last byte (each also emitted download.completed).
+      CREATE TABLE downloads (
+        id uuid PRIMARY KEY,
+        grant_id uuid NOT NULL REFERENCES download_grants (id),
+        purchase_id uuid NOT NULL,
+        file_id uuid NOT NULL,
+        first_byte bigint NOT NULL,
+        bytes_sent bigint NOT NULL,
+        completed_at timestamptz NOT NULL
+      );
+      CREATE INDEX downloads_purchase_idx ON downloads (purchase_id);
+
+      -- Account-free access from the receipt e-mail: the ld_receipt cookie's hash, per purchase.
+      CREATE TABLE receipt_sessions (
+        key_hash text NOT NULL CHECK (key_hash ~ '^[0-9a-f]{64}$'),
+        purchase_id uuid NOT NULL REFERENCES entitlements (purchase_id),
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (key_hash, purchase_id)
+      );
+    `,
+  },
 ];

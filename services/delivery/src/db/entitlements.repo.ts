@@ -1,0 +1,106 @@
+import type { EventData } from '@lockdrop/contracts';
+import type { Queryable } from '@lockdrop/db';
+
+/** A buyer's right to one purchase's file, as payments' events described it. */
+export interface Entitlement {
+  purchaseId: string;
+  productId: string;
+  /** The file snapshotted at checkout, else the product's current file; null when neither is known. */
+  fileId: string | null;
+  fileName: string | null;
+  productTitle: string | null;
+  /** Lower-cased. */
+  buyerEmail: string;
+  buyerBrowserKeyHash: string | null;
+  /** Null while only the refund has arrived. */
+  paidAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const COLUMNS = `e.purchase_id AS "purchaseId", e.product_id AS "productId",
+  COALESCE(e.file_id, p.file_id) AS "fileId", e.file_name AS "fileName", e.product_title AS "productTitle",
+  e.buyer_email AS "buyerEmail", e.buyer_browser_key_hash AS "buyerBrowserKeyHash",
+  e.paid_at AS "paidAt", e.revoked_at AS "revokedAt"`;
+const FROM = `entitlements e LEFT JOIN products p ON p.product_id = e.product_id AND NOT p.deleted`;
+const USABLE = 'e.paid_at IS NOT NULL AND e.revoked_at IS NULL';
+
+/**
+ * Records a paid purchase. A duplicate (same purchase, any event id) changes nothing it already
+ * knows, and a refund that arrived first stays in force: revoked_at is never cleared here.
+ */
+export async function recordPaidPurchase(db: Queryable, purchase: EventData<'purchase.paid'>): Promise<void> {
+  await db.query(
+    `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, file_name, product_title, buyer_email,
+       buyer_browser_key_hash, receipt_token_hash, paid_at)
+     VALUES ($1, $2, $3, $4, $5, $6, lower($7), $8, $9, $10)
+     ON CONFLICT (purchase_id) DO UPDATE SET
+       paid_at = COALESCE(e.paid_at, excluded.paid_at),
+       file_id = COALESCE(e.file_id, excluded.file_id),
+       file_name = COALESCE(e.file_name, excluded.file_name),
+       product_title = COALESCE(e.product_title, excluded.product_title),
+       buyer_browser_key_hash = COALESCE(e.buyer_browser_key_hash, excluded.buyer_browser_key_hash),
+       receipt_token_hash = COALESCE(e.receipt_token_hash, excluded.receipt_token_hash)`,
+    [
+      purchase.purchaseId,
+      purchase.productId,
+      purchase.sellerId,
+      purchase.fileId ?? null,
+      purchase.fileName ?? null,
+      purchase.productTitle ?? null,
+      purchase.buyerEmail.trim(),
+      purchase.buyerBrowserKeyHash ?? null,
+      purchase.receiptTokenHash ?? null,
+      purchase.paidAt,
+    ],
+  );
+}
+
+/** Revokes at once; when the payment has not reached us yet, leaves a revoked row for it to land on. */
+export async function revokeRefundedPurchase(db: Queryable, refund: EventData<'purchase.refunded'>): Promise<void> {
+  await db.query(
+    `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, buyer_email, revoked_at)
+     VALUES ($1, $2, $3, $4, lower($5), $6)
+     ON CONFLICT (purchase_id) DO UPDATE SET revoked_at = COALESCE(e.revoked_at, excluded.revoked_at)`,
+    [refund.purchaseId, refund.productId, refund.sellerId, refund.fileId ?? null, refund.buyerEmail.trim(), refund.refundedAt],
+  );
+}
+
+export async function findEntitlement(db: Queryable, purchaseId: string, { forUpdate = false } = {}): Promise<Entitlement | null> {
+  const { rows } = await db.query<Entitlement>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE e.purchase_id = $1 ${forUpdate ? 'FOR UPDATE OF e' : ''}`,
+    [purchaseId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findEntitlementByReceiptTokenHash(db: Queryable, tokenHash: string): Promise<Entitlement | null> {
+  const { rows } = await db.query<Entitlement>(`SELECT ${COLUMNS} FROM ${FROM} WHERE e.receipt_token_hash = $1`, [tokenHash]);
+  return rows[0] ?? null;
+}
+
+/** Who is asking, reduced to what an entitlement can be matched on. */
+export interface AccessKeys {
+  /** A signed-in user's e-mail, lower-cased, only when verified. */
+  verifiedEmail: string | null;
+  browserKeyHash: string | null;
+  receiptKeyHash: string | null;
+}
+
+/** The newest usable entitlement to the product that any of the keys opens. */
+export async function findAccessibleEntitlement(db: Queryable, productId: string, keys: AccessKeys, now: Date): Promise<Entitlement | null> {
+  const { rows } = await db.query<Entitlement>(
+    `SELECT ${COLUMNS} FROM ${FROM}
+     WHERE e.product_id = $1 AND ${USABLE}
+       AND (e.buyer_email = $2 OR e.buyer_browser_key_hash = $3
+         OR EXISTS (SELECT 1 FROM receipt_sessions s WHERE s.key_hash = $4 AND s.purchase_id = e.purchase_id AND s.expires_at > $5))
+     ORDER BY e.paid_at DESC LIMIT 1`,
+    [productId, keys.verifiedEmail, keys.browserKeyHash, keys.receiptKeyHash, now],
+  );
+  return rows[0] ?? null;
+}
+
+/** True while a buyer who has not been refunded may still download the file. */
+export async function isFileEntitled(db: Queryable, fileId: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM entitlements e WHERE e.file_id = $1 AND ${USABLE} LIMIT 1`, [fileId]);
+  return rows.length > 0;
+}

@@ -1,0 +1,169 @@
+import { errorBodySchema } from '@lockdrop/contracts';
+import { AppError, type HttpServer } from '@lockdrop/http';
+import { z } from 'zod';
+import type { Downloads } from '../domain/downloads.js';
+import { attachmentDisposition } from '../domain/file-name.js';
+import { RECEIPT_SESSION_MS, type ReceiptSessions } from '../domain/receipt-sessions.js';
+import { claimantOf, hashedCookie, RECEIPT_COOKIE } from './claimant.js';
+
+const downloadLinkSchema = z.object({
+  /** `/dl/<token>`, relative to the site (the gateway routes `/dl/*` to delivery); valid 1 hour. */
+  downloadUrl: z.string(),
+  fileName: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  expiresAt: z.iso.datetime(),
+});
+
+const accessSchema = z.object({ hasAccess: z.boolean(), purchaseId: z.uuid().optional() });
+
+const receiptPurchaseSchema = z.object({
+  purchase: z.object({
+    id: z.uuid(),
+    productId: z.uuid(),
+    productTitle: z.string().nullable(),
+    fileName: z.string().nullable(),
+    sizeBytes: z.number().int().nonnegative().nullable(),
+  }),
+});
+
+/** Headers of every `/dl` answer, errors included: the token is a credential, never cached or referred. */
+const DOWNLOAD_HEADERS = {
+  'cache-control': 'private, no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'accept-ranges': 'bytes',
+};
+
+const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export interface DownloadRouteOptions {
+  downloads: Downloads;
+  receiptSessions: ReceiptSessions;
+  secureCookies: boolean;
+  /** Completed downloads are recorded after the response; the caller awaits them on shutdown. */
+  track(work: Promise<void>): void;
+}
+
+/** `/api/downloads*` (links, access, receipt sessions) and `/dl/:token` (the file itself). */
+export async function downloadRoutes(app: HttpServer, { downloads, receiptSessions, secureCookies, track }: DownloadRouteOptions) {
+  app.post(
+    '/api/downloads',
+    {
+      preHandler: app.identify,
+      schema: {
+        summary: 'A download link for a purchase, valid 1 hour',
+        body: z.object({ purchaseId: z.uuid() }),
+        response: {
+          200: downloadLinkSchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          410: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      try {
+        const link = await downloads.issueLink(claimantOf(request), request.body.purchaseId);
+        return {
+          downloadUrl: `/dl/${link.token}`,
+          fileName: link.fileName,
+          sizeBytes: link.sizeBytes,
+          expiresAt: link.expiresAt.toISOString(),
+        };
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'download_rate_limited') {
+          reply.header('retry-after', String((error.details as { retryAfterSeconds: number }).retryAfterSeconds));
+        }
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/api/downloads/access',
+    {
+      preHandler: app.identify,
+      schema: {
+        summary: "Whether the caller may download the product's file (product page: 'You have full access to this product')",
+        querystring: z.object({ productId: z.uuid() }),
+        response: { 200: accessSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return downloads.accessTo(claimantOf(request), request.query.productId);
+    },
+  );
+
+  app.post(
+    '/api/downloads/receipt-session',
+    {
+      schema: {
+        summary: "Opens an account-free download session from the receipt e-mail's link (sets the ld_receipt cookie)",
+        body: z.object({ token: z.string().min(16).max(200) }),
+        response: { 200: receiptPurchaseSchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { key, purchase } = await receiptSessions.open(request.body.token, hashedCookie(request, RECEIPT_COOKIE));
+      reply
+        .header('cache-control', 'no-store')
+        .setCookie(RECEIPT_COOKIE, key, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: secureCookies,
+          path: '/api',
+          maxAge: RECEIPT_SESSION_MS / 1000,
+        });
+      return { purchase };
+    },
+  );
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/dl/:token',
+    schema: {
+      summary: 'The purchased file (Range requests resume); the link is the credential',
+      params: z.object({ token: z.string().max(200) }),
+      response: {
+        200: z.any().describe('The file'),
+        206: z.any().describe('The requested byte range of the file'),
+        403: errorBodySchema,
+        410: errorBodySchema,
+        416: errorBodySchema,
+      },
+    },
+    handler: async (request, reply) => {
+      reply.headers(DOWNLOAD_HEADERS);
+      const redemption = await downloads.redeem(request.params.token, {
+        range: request.headers.range,
+        ifRange: firstHeader(request.headers['if-range']),
+      });
+      if (redemption.kind === 'unsatisfiable') {
+        return reply
+          .status(416)
+          .header('content-range', `bytes */${redemption.sizeBytes}`)
+          .send({ error: { code: 'range_not_satisfiable', message: 'The requested range is outside the file' } });
+      }
+      const { file, range } = redemption;
+      reply
+        .type(file.contentType)
+        .header('content-length', redemption.contentLength)
+        .header('content-disposition', attachmentDisposition(file.fileName))
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('etag', redemption.etag);
+      if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`);
+      if (request.method === 'HEAD') return reply.send();
+
+      const body = await redemption.open();
+      // The rule for download.completed: this response carried the file's last byte and every
+      // byte of it was handed to the network ('finish'; a dropped connection only 'close's).
+      // One listener per response, so at most one event per response.
+      if (redemption.reachesEnd) reply.raw.once('finish', () => track(redemption.recordCompleted(request.id)));
+      return reply.send(body);
+    },
+  });
+}
