@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createTokenVerifier, ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
-import { createEvent, type EventData, type PlanId } from '@lockdrop/contracts';
+import { createEvent, type DomainEvent, type EventData, type PlanId } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
@@ -15,6 +15,7 @@ import { configSchema } from '../../src/config.js';
 
 export interface TestUser {
   id: string;
+  email: string;
   plan: PlanId;
   /** `authorization` header value. */
   auth: string;
@@ -26,7 +27,13 @@ export interface DeliveryHarness {
   /** The delivery schema, to look at what the service recorded. */
   db: Pool;
   dataDir: string;
-  user(plan?: PlanId): Promise<TestUser>;
+  /** Added to the service's clock (link expiry, receipt sessions). */
+  clock: { offsetMs: number };
+  /** `download.completed` events as they arrived on the bus. */
+  completedDownloads: DomainEvent<'download.completed'>[];
+  user(plan?: PlanId, identity?: { email?: string; emailVerified?: boolean }): Promise<TestUser>;
+  /** Publishes any event as its producer would (payments' purchase events, for instance). */
+  publish(event: DomainEvent): Promise<void>;
   /** Publishes a product event as catalog would. */
   publishProduct(type: 'product.created' | 'product.updated' | 'product.published' | 'product.unpublished', data: EventData<'product.updated'>): Promise<void>;
   publishProductDeleted(productId: string, ownerId: string): Promise<void>;
@@ -35,7 +42,7 @@ export interface DeliveryHarness {
   close(): Promise<void>;
 }
 
-export async function startDelivery(): Promise<DeliveryHarness> {
+export async function startDelivery(env: Record<string, string> = {}): Promise<DeliveryHarness> {
   const database: TestDatabase = await createTestDatabase();
   const namespace = testNamespace();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-delivery-'));
@@ -47,14 +54,28 @@ export async function startDelivery(): Promise<DeliveryHarness> {
     BUS_NAMESPACE: namespace,
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
+    ...env,
   });
-  const app = await buildApp(config, { verifier: createTokenVerifier({ jwks: { keys: [jwk] } }) });
+  const clock = { offsetMs: 0 };
+  const app = await buildApp(config, {
+    verifier: createTokenVerifier({ jwks: { keys: [jwk] } }),
+    now: () => new Date(Date.now() + clock.offsetMs),
+  });
   await app.ready();
-  const catalogBus: Bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'test-catalog' });
-  const db = createPool({ connectionString: database.url, schema: 'delivery', max: 2 });
+  const testBus: Bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'delivery-test' });
+  const db = createPool({ connectionString: database.url, schema: 'delivery', max: 3 });
+  const completedDownloads: DomainEvent<'download.completed'>[] = [];
+  const observer = await testBus.subscribe({
+    consumer: 'test.downloads',
+    filter: 'download.completed',
+    pool: db,
+    handler: async (event) => {
+      completedDownloads.push(event as DomainEvent<'download.completed'>);
+    },
+  });
 
-  const sign = (id: string, plan: PlanId) =>
-    new SignJWT({ email: `${id.slice(0, 8)}@example.com`, email_verified: true, plan })
+  const sign = (id: string, plan: PlanId, email: string, emailVerified: boolean) =>
+    new SignJWT({ email, email_verified: emailVerified, plan })
       .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
       .setSubject(id)
       .setIssuer(ACCESS_TOKEN_ISSUER)
@@ -67,23 +88,30 @@ export async function startDelivery(): Promise<DeliveryHarness> {
     app,
     db,
     dataDir,
-    async user(plan = 'free') {
+    clock,
+    completedDownloads,
+    async user(plan = 'free', identity = {}) {
       const id = randomUUID();
-      return { id, plan, auth: `Bearer ${await sign(id, plan)}` };
+      const email = identity.email ?? `${id.slice(0, 8)}@example.com`;
+      return { id, email, plan, auth: `Bearer ${await sign(id, plan, email, identity.emailVerified ?? true)}` };
+    },
+    async publish(event) {
+      await testBus.publish(event);
     },
     async publishProduct(type, data) {
-      await catalogBus.publish(createEvent(type, data, { correlationId: `test-${randomUUID()}` }));
+      await testBus.publish(createEvent(type, data, { correlationId: `test-${randomUUID()}` }));
     },
     async publishProductDeleted(productId, ownerId) {
-      await catalogBus.publish(createEvent('product.deleted', { productId, ownerId }, { correlationId: 'test' }));
+      await testBus.publish(createEvent('product.deleted', { productId, ownerId }, { correlationId: 'test' }));
     },
     async storedFiles() {
       const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
       return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
     },
     async close() {
+      await observer.stop();
       await app.close();
-      await catalogBus.close();
+      await testBus.close();
       await db.end();
       await deleteStreams(testEnv.natsUrl, namespace);
       await database.drop();

@@ -1,0 +1,257 @@
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
+import { shop } from './support/purchases.js';
+
+let delivery: DeliveryHarness;
+let baseUrl: string;
+let store: ReturnType<typeof shop>;
+
+beforeAll(async () => {
+  delivery = await startDelivery();
+  baseUrl = await delivery.app.listen({ port: 0, host: '127.0.0.1' });
+  store = shop(delivery, baseUrl);
+});
+afterAll(() => delivery?.close());
+
+const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
+const get = (downloadUrl: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(`${baseUrl}${downloadUrl}`, { method, headers });
+
+const completedFor = (purchaseId: string) => delivery.completedDownloads.filter((event) => event.data.purchaseId === purchaseId);
+
+/** Enough time for an event the relay would publish (it is woken by NOTIFY) to reach the observer. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+
+/** Reads the start of a download over a raw socket, then drops the connection, as a failing mobile link does. */
+function startAndDrop(url: string, keepBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, (response) => {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        if (received >= keepBytes) return;
+        chunks.push(chunk);
+        received += chunk.length;
+        if (received >= keepBytes) {
+          request.destroy();
+          resolve(Buffer.concat(chunks));
+        }
+      });
+    });
+    request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+  });
+}
+
+describe('the money path ends in a download of the exact file', () => {
+  it('upload → product → purchase.paid → link → /dl returns the original bytes, once counted as completed', async () => {
+    const original = randomBytes(3 * 1024 * 1024 + 17);
+    const { file, product } = await store.sellFile(original, 'Field recordings — Lagos.zip');
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+
+    const link = await store.link(purchase.paid.purchaseId, buyer);
+    expect(link).toEqual({
+      downloadUrl: expect.stringMatching(/^\/dl\/[A-Za-z0-9_-]{71}$/),
+      fileName: 'Field recordings — Lagos.zip',
+      sizeBytes: original.length,
+      expiresAt: expect.any(String),
+    });
+    const validFor = Date.parse(link.expiresAt) - Date.now();
+    expect(validFor).toBeGreaterThan(59 * 60 * 1000);
+    expect(validFor).toBeLessThanOrEqual(60 * 60 * 1000);
+
+    const response = await get(link.downloadUrl);
+    expect(response.status).toBe(200);
+    expect(Object.fromEntries(response.headers)).toMatchObject({
+      'content-length': String(original.length),
+      'content-type': file.contentType,
+      'content-disposition': `attachment; filename="Field recordings _ Lagos.zip"; filename*=UTF-8''Field%20recordings%20%E2%80%94%20Lagos.zip`,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, no-store',
+      'accept-ranges': 'bytes',
+      etag: `"${file.sha256}"`,
+    });
+    expect(sha256(await bytesOf(response))).toBe(sha256(original));
+
+    await waitFor(async () => completedFor(purchase.paid.purchaseId).length > 0);
+    await settle();
+    expect(completedFor(purchase.paid.purchaseId).map((event) => event.data)).toEqual([
+      { purchaseId: purchase.paid.purchaseId, productId: product.productId, fileId: file.id, bytesSent: original.length },
+    ]);
+
+    // HEAD: the same headers, no body, and no download counted.
+    const head = await get(link.downloadUrl, {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(original.length));
+    expect((await bytesOf(head)).length).toBe(0);
+    await settle();
+    expect(completedFor(purchase.paid.purchaseId)).toHaveLength(1);
+  });
+});
+
+describe('Range requests', () => {
+  let original: Buffer;
+  let downloadUrl: string;
+  let purchaseId: string;
+
+  beforeAll(async () => {
+    original = randomBytes(64 * 1024);
+    const { product } = await store.sellFile(original, 'track.wav');
+    const purchase = await store.buy(product);
+    purchaseId = purchase.paid.purchaseId;
+    ({ downloadUrl } = await store.link(purchaseId, { cookie: `ld_buyer=${purchase.browserKey}` }));
+  });
+
+  it.each([
+    ['bytes=100-199', 100, 199],
+    ['bytes=65000-', 65000, 64 * 1024 - 1],
+    ['bytes=-10', 64 * 1024 - 10, 64 * 1024 - 1],
+    ['bytes=0-999999', 0, 64 * 1024 - 1],
+  ])('%s → 206 with exactly those bytes', async (range, start, end) => {
+    const response = await get(downloadUrl, { range });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes ${start}-${end}/${original.length}`);
+    expect(response.headers.get('content-length')).toBe(String(end - start + 1));
+    expect((await bytesOf(response)).equals(original.subarray(start, end + 1))).toBe(true);
+  });
+
+  it('416 with the size for a range outside the file; 200 in full for what it ignores', async () => {
+    for (const range of [`bytes=${original.length}-`, 'bytes=500-100', 'bytes=-0']) {
+      const response = await get(downloadUrl, { range });
+      expect(response.status, range).toBe(416);
+      expect(response.headers.get('content-range')).toBe(`bytes */${original.length}`);
+      expect((await response.json()).error.code).toBe('range_not_satisfiable');
+    }
+    for (const range of ['bytes=0-1,5-6', 'lines=1-2', 'bytes=abc']) {
+      const response = await get(downloadUrl, { range });
+      expect(response.status, range).toBe(200);
+      expect((await bytesOf(response)).length).toBe(original.length);
+    }
+  });
+
+  it('If-Range with another validator sends the whole file instead of a range', async () => {
+    const response = await get(downloadUrl, { range: 'bytes=0-9', 'if-range': '"not-this-file"' });
+    expect(response.status).toBe(200);
+    expect((await bytesOf(response)).length).toBe(original.length);
+  });
+
+  it('a dropped download resumes on a fresh link, and only the finished one counts as completed', async () => {
+    const big = randomBytes(24 * 1024 * 1024);
+    const { product } = await store.sellFile(big, 'film.mp4');
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const first = await store.link(purchase.paid.purchaseId, buyer);
+
+    const head = await startAndDrop(`${baseUrl}${first.downloadUrl}`, 1024 * 1024);
+    await settle();
+    expect(completedFor(purchase.paid.purchaseId)).toHaveLength(0);
+
+    const fresh = await store.link(purchase.paid.purchaseId, buyer);
+    expect(fresh.downloadUrl).not.toBe(first.downloadUrl);
+    const etag = (await get(fresh.downloadUrl, {}, 'HEAD')).headers.get('etag')!;
+    const rest = await get(fresh.downloadUrl, { range: `bytes=${head.length}-`, 'if-range': etag });
+    expect(rest.status).toBe(206);
+    expect(rest.headers.get('content-range')).toBe(`bytes ${head.length}-${big.length - 1}/${big.length}`);
+    const resumed = Buffer.concat([head, await bytesOf(rest)]);
+    expect(sha256(resumed)).toBe(sha256(big));
+
+    await waitFor(async () => completedFor(purchase.paid.purchaseId).length > 0);
+    await settle();
+    expect(completedFor(purchase.paid.purchaseId).map((event) => event.data.bytesSent)).toEqual([big.length - head.length]);
+  });
+
+  it('a range short of the last byte is not a completed download', async () => {
+    const before = completedFor(purchaseId).length;
+    await bytesOf(await get(downloadUrl, { range: 'bytes=0-99' }));
+    await settle();
+    expect(completedFor(purchaseId)).toHaveLength(before);
+  });
+});
+
+describe('links are signed, expire after an hour, and are re-checked against the entitlement', () => {
+  it('a tampered or made-up token → 403 download_link_invalid', async () => {
+    const { product } = await store.sellFile(randomBytes(1000));
+    const purchase = await store.buy(product);
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));
+    const token = downloadUrl.slice('/dl/'.length);
+    const flip = (at: number) => token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
+
+    // Grant id, expiry and signature each covered.
+    for (const forged of [flip(5), flip(20), flip(60), 'not-a-token', randomBytes(53).toString('base64url')]) {
+      const response = await get(`/dl/${forged}`);
+      expect(response.status, forged).toBe(403);
+      expect((await response.json()).error.code).toBe('download_link_invalid');
+    }
+    expect((await get(downloadUrl)).status).toBe(200);
+  });
+
+  it('works for the hour, then → 403 download_link_expired', async () => {
+    const { product } = await store.sellFile(randomBytes(1000));
+    const purchase = await store.buy(product);
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));
+    try {
+      delivery.clock.offsetMs = 59 * 60 * 1000;
+      expect((await get(downloadUrl)).status).toBe(200);
+      delivery.clock.offsetMs = 60 * 60 * 1000 + 1000;
+      const expired = await get(downloadUrl);
+      expect(expired.status).toBe(403);
+      expect((await expired.json()).error).toMatchObject({ code: 'download_link_expired' });
+    } finally {
+      delivery.clock.offsetMs = 0;
+    }
+  });
+
+  it('a refund stops a link issued before it, at once, and no new link is given', async () => {
+    const { product } = await store.sellFile(randomBytes(1000));
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, buyer);
+    expect((await get(downloadUrl)).status).toBe(200);
+
+    await store.refund(purchase);
+    const redeemed = await get(downloadUrl);
+    expect(redeemed.status).toBe(403);
+    expect((await redeemed.json()).error.code).toBe('purchase_refunded');
+    expect((await get(downloadUrl, { range: 'bytes=0-9' }, 'HEAD')).status).toBe(403);
+    const again = await store.requestLink(purchase.paid.purchaseId, buyer);
+    expect(again.status).toBe(403);
+    expect((await again.json()).error.code).toBe('purchase_refunded');
+  });
+
+  it('gives one purchase at most 30 links an hour (429 with Retry-After), then again later', async () => {
+    const { product } = await store.sellFile(randomBytes(100));
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const statuses = await Promise.all(Array.from({ length: 32 }, () => store.requestLink(purchase.paid.purchaseId, buyer)));
+    expect(statuses.filter((response) => response.status === 200)).toHaveLength(30);
+    const limited = statuses.filter((response) => response.status === 429);
+    expect(limited).toHaveLength(2);
+    expect((await limited[0]!.json()).error.code).toBe('download_rate_limited');
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThan(3000);
+    try {
+      delivery.clock.offsetMs = 61 * 60 * 1000;
+      expect((await store.requestLink(purchase.paid.purchaseId, buyer)).status).toBe(200);
+    } finally {
+      delivery.clock.offsetMs = 0;
+    }
+  });
+});
+
+describe('a bought file outlives its product', () => {
+  it('the seller cannot delete a file buyers paid for; the buyer still downloads it after the product is deleted', async () => {
+    const original = randomBytes(2048);
+    const { seller, file, product } = await store.sellFile(original);
+    const purchase = await store.buy(product);
+    await delivery.publishProductDeleted(product.productId, seller.id);
+    await waitFor(async () => (await delivery.db.query('SELECT 1 FROM products WHERE product_id = $1 AND deleted', [product.productId])).rowCount);
+
+    const removal = await fetch(`${baseUrl}/api/uploads/${file.id}`, { method: 'DELETE', headers: { authorization: seller.auth } });
+    expect(removal.status).toBe(409);
+    expect((await removal.json()).error.code).toBe('file_in_use');
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));
+    expect(sha256(await bytesOf(await get(downloadUrl)))).toBe(sha256(original));
+  });
+});
