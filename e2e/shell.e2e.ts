@@ -173,30 +173,40 @@ describe('client-side routes', () => {
 
 describe('signed-in visitor', () => {
   // Identity serves GET /api/auth/session; this pins how the shell reads its answer.
-  it('sees Dashboard and My Purchases, and the hero leads to the dashboard', async () => {
-    const page = await browser.context.newPage();
-    await page.route('**/api/auth/session', (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          user: { id: 'u_1', email: 'ada@example.com', emailVerified: true, plan: 'pro' },
-          profile: { fullName: 'Ada Obi' },
+  // Repeated: the session can answer before, during or after hydration, and each must end right.
+  it.each([1, 2, 3])(
+    'sees Dashboard and My Purchases, and the hero leads to the dashboard (load %i)',
+    async () => {
+      const page = await browser.context.newPage();
+      await page.route('**/api/auth/session', (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            user: { id: 'u_1', email: 'ada@example.com', emailVerified: true, plan: 'pro' },
+            profile: { fullName: 'Ada Obi' },
+          }),
         }),
-      }),
-    );
-    await page.goto('/', { waitUntil: 'networkidle' });
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
-    expect(await nav.getByRole('link', { name: 'My Purchases' }).getAttribute('href')).toBe(
-      '/purchases',
-    );
-    expect(await nav.getByRole('link', { name: 'Log in' }).count()).toBe(0);
-    await expect
-      .poll(() =>
-        page.getByRole('link', { name: 'Get Started for Free' }).first().getAttribute('href'),
-      )
-      .toBe('/dashboard');
-    await page.close();
-  });
+      );
+      await page.goto('/', { waitUntil: 'networkidle' });
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+      expect(await nav.getByRole('link', { name: 'My Purchases' }).getAttribute('href')).toBe(
+        '/purchases',
+      );
+      expect(await nav.getByRole('link', { name: 'Log in' }).count()).toBe(0);
+      await expect
+        .poll(() =>
+          page.getByRole('link', { name: 'Get Started for Free' }).first().getAttribute('href'),
+        )
+        .toBe('/dashboard');
+      expect(
+        await page
+          .locator('article[data-plan="pro"]')
+          .getByRole('link', { name: 'Choose Pro' })
+          .getAttribute('href'),
+      ).toBe('/settings');
+      await page.close();
+    },
+  );
 });

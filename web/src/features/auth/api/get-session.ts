@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError, NETWORK_ERROR } from '@/lib/api';
+import { useHydrated } from '@/lib/use-hydrated';
 
 /** GET /api/auth/session (identity). */
 export interface Session {
@@ -41,9 +42,6 @@ export const sessionQueryOptions = () =>
 /** Signed in only once the session is confirmed; pending and errors render the signed-out shell. */
 export function useSession() {
   const query = useQuery(sessionQueryOptions());
-  return {
-    session: query.data ?? null,
-    isSignedIn: Boolean(query.data),
-    isPending: query.isPending,
-  };
+  const session = useHydrated() ? (query.data ?? null) : null;
+  return { session, isSignedIn: session !== null, isPending: query.isPending };
 }

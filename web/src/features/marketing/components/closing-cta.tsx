@@ -1,9 +1,8 @@
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useSession } from '@/features/auth/api/get-session';
+import { GetStartedLink } from '@/features/auth/components/get-started-link';
 
 export function ClosingCta() {
-  const { isSignedIn } = useSession();
   return (
     <section aria-labelledby="cta-title" className="bg-white px-4 py-20 sm:px-6 sm:py-24 lg:px-8">
       <div className="relative isolate mx-auto max-w-5xl overflow-hidden rounded-3xl bg-indigo-600 px-6 py-16 text-center shadow-xl sm:px-16">
@@ -25,13 +24,9 @@ export function ClosingCta() {
           Create your first payment link in minutes. Free to start, no card required.
         </p>
         <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
-          <ButtonLink
-            to={isSignedIn ? paths.dashboard.root.getHref() : paths.auth.signup.getHref()}
-            variant="inverse"
-            size="lg"
-          >
+          <GetStartedLink variant="inverse" size="lg">
             Get Started for Free
-          </ButtonLink>
+          </GetStartedLink>
           <ButtonLink
             to={paths.contact.getHref()}
             size="lg"

@@ -2,11 +2,10 @@ import { ArrowRight, Globe2 } from 'lucide-react';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { site } from '@/config/site';
-import { useSession } from '@/features/auth/api/get-session';
+import { GetStartedLink } from '@/features/auth/components/get-started-link';
 import { HeroVisual } from './hero-visual';
 
 export function Hero() {
-  const { isSignedIn } = useSession();
   return (
     <section className="relative isolate overflow-hidden bg-gradient-to-b from-indigo-50/80 via-white to-white">
       <div className="mx-auto grid max-w-7xl items-center gap-16 px-4 pt-16 pb-20 sm:px-6 sm:pt-24 lg:grid-cols-2 lg:px-8 lg:pt-28">
@@ -24,13 +23,10 @@ export function Hero() {
             are paid out automatically.
           </p>
           <div className="mt-10 flex flex-col gap-3 sm:flex-row">
-            <ButtonLink
-              to={isSignedIn ? paths.dashboard.root.getHref() : paths.auth.signup.getHref()}
-              size="lg"
-            >
+            <GetStartedLink size="lg">
               Get Started for Free
               <ArrowRight className="size-4" aria-hidden="true" />
-            </ButtonLink>
+            </GetStartedLink>
             <ButtonLink to={paths.features.getHref()} variant="secondary" size="lg">
               See How It Works
             </ButtonLink>

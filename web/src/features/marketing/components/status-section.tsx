@@ -1,5 +1,6 @@
 import { Clock, LifeBuoy, Wallet } from 'lucide-react';
 import { policies } from '@/config/policies';
+import { useHydrated } from '@/lib/use-hydrated';
 import { usePlatformStatus } from '../api/get-status';
 
 const statusText = {
@@ -10,7 +11,8 @@ const statusText = {
 
 export function StatusSection() {
   const { data } = usePlatformStatus();
-  const status = statusText[data ?? 'pending'];
+  // The prerendered HTML says 'checking'; hydration must render the same before showing the answer.
+  const status = statusText[(useHydrated() && data) || 'pending'];
   const commitments = [
     {
       icon: LifeBuoy,

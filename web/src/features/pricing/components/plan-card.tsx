@@ -2,19 +2,18 @@ import { planFeatureLines, type Plan } from '@lockdrop/plans';
 import { Check } from 'lucide-react';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { useSession } from '@/features/auth/api/get-session';
 import { planPrice, planTaglines, type Billing } from '../lib/plan-display';
 
 interface PlanCardProps {
   plan: Plan;
   billing: Billing;
-  signupHref?: string;
 }
 
-export function PlanCard({
-  plan,
-  billing,
-  signupHref = paths.auth.signup.getHref(),
-}: PlanCardProps) {
+export function PlanCard({ plan, billing }: PlanCardProps) {
+  // Signed-in sellers change plan in their settings; visitors start by signing up.
+  const { isSignedIn } = useSession();
+  const chooseHref = isSignedIn ? paths.settings.getHref() : paths.auth.signup.getHref();
   const headingId = `plan-${plan.id}-${billing}`;
   return (
     <article
@@ -44,7 +43,7 @@ export function PlanCard({
         </span>
       </p>
       <ButtonLink
-        to={signupHref}
+        to={chooseHref}
         variant={plan.popular ? 'primary' : 'secondary'}
         className="mt-6 w-full"
       >
