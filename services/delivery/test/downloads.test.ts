@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
-import { shop } from './support/purchases.js';
+import { errorOf, shop } from './support/purchases.js';
 
 let delivery: DeliveryHarness;
 let baseUrl: string;
@@ -123,7 +123,7 @@ describe('Range requests', () => {
       const response = await get(downloadUrl, { range });
       expect(response.status, range).toBe(416);
       expect(response.headers.get('content-range')).toBe(`bytes */${original.length}`);
-      expect((await response.json()).error.code).toBe('range_not_satisfiable');
+      expect((await errorOf(response)).code).toBe('range_not_satisfiable');
     }
     for (const range of ['bytes=0-1,5-6', 'lines=1-2', 'bytes=abc']) {
       const response = await get(downloadUrl, { range });
@@ -183,7 +183,7 @@ describe('links are signed, expire after an hour, and are re-checked against the
     for (const forged of [flip(5), flip(20), flip(60), 'not-a-token', randomBytes(53).toString('base64url')]) {
       const response = await get(`/dl/${forged}`);
       expect(response.status, forged).toBe(403);
-      expect((await response.json()).error.code).toBe('download_link_invalid');
+      expect((await errorOf(response)).code).toBe('download_link_invalid');
     }
     expect((await get(downloadUrl)).status).toBe(200);
   });
@@ -198,7 +198,7 @@ describe('links are signed, expire after an hour, and are re-checked against the
       delivery.clock.offsetMs = 60 * 60 * 1000 + 1000;
       const expired = await get(downloadUrl);
       expect(expired.status).toBe(403);
-      expect((await expired.json()).error).toMatchObject({ code: 'download_link_expired' });
+      expect(await errorOf(expired)).toMatchObject({ code: 'download_link_expired' });
     } finally {
       delivery.clock.offsetMs = 0;
     }
@@ -214,11 +214,11 @@ describe('links are signed, expire after an hour, and are re-checked against the
     await store.refund(purchase);
     const redeemed = await get(downloadUrl);
     expect(redeemed.status).toBe(403);
-    expect((await redeemed.json()).error.code).toBe('purchase_refunded');
+    expect((await errorOf(redeemed)).code).toBe('purchase_refunded');
     expect((await get(downloadUrl, { range: 'bytes=0-9' }, 'HEAD')).status).toBe(403);
     const again = await store.requestLink(purchase.paid.purchaseId, buyer);
     expect(again.status).toBe(403);
-    expect((await again.json()).error.code).toBe('purchase_refunded');
+    expect((await errorOf(again)).code).toBe('purchase_refunded');
   });
 
   it('gives one purchase at most 30 links an hour (429 with Retry-After), then again later', async () => {
@@ -229,7 +229,7 @@ describe('links are signed, expire after an hour, and are re-checked against the
     expect(statuses.filter((response) => response.status === 200)).toHaveLength(30);
     const limited = statuses.filter((response) => response.status === 429);
     expect(limited).toHaveLength(2);
-    expect((await limited[0]!.json()).error.code).toBe('download_rate_limited');
+    expect((await errorOf(limited[0]!)).code).toBe('download_rate_limited');
     expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThan(3000);
     try {
       delivery.clock.offsetMs = 61 * 60 * 1000;
@@ -250,7 +250,7 @@ describe('a bought file outlives its product', () => {
 
     const removal = await fetch(`${baseUrl}/api/uploads/${file.id}`, { method: 'DELETE', headers: { authorization: seller.auth } });
     expect(removal.status).toBe(409);
-    expect((await removal.json()).error.code).toBe('file_in_use');
+    expect((await errorOf(removal)).code).toBe('file_in_use');
     const { downloadUrl } = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));
     expect(sha256(await bytesOf(await get(downloadUrl)))).toBe(sha256(original));
   });

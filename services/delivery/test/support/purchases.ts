@@ -138,3 +138,8 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
 
   return { sellFile, buy, refund, entitlementWhere, requestLink, link, access, openReceipt, buyerAccount };
 }
+
+/** The `{ error }` body every failing API answer carries. */
+export async function errorOf(response: Response): Promise<{ code: string; message: string }> {
+  return ((await response.json()) as { error: { code: string; message: string } }).error;
+}
