@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ConfigError, loadConfig } from '@lockdrop/config';
 import { describe, expect, it } from 'vitest';
+import { configSchema } from '../src/config.js';
 import { parseRange } from '../src/domain/byte-range.js';
 import { readDownloadToken, signDownloadToken } from '../src/domain/download-token.js';
 import { attachmentDisposition } from '../src/domain/file-name.js';
@@ -60,5 +62,19 @@ describe('attachmentDisposition', () => {
     ['evil\u202Egpj.exe', `attachment; filename="evilgpj.exe"; filename*=UTF-8''evilgpj.exe`],
   ])('%j', (name, expected) => {
     expect(attachmentDisposition(name)).toBe(expected);
+  });
+});
+
+describe('DOWNLOAD_SIGNING_KEY', () => {
+  const base = { DATA_DIR: '/tmp/delivery' };
+
+  it('has a development default, but a production start without it fails config validation', () => {
+    expect(loadConfig(configSchema, base).DOWNLOAD_SIGNING_KEY.length).toBeGreaterThanOrEqual(32);
+    expect(() => loadConfig(configSchema, { ...base, NODE_ENV: 'production' })).toThrow(
+      /DOWNLOAD_SIGNING_KEY: must be set in production/,
+    );
+    const key = 'p'.repeat(32);
+    expect(loadConfig(configSchema, { ...base, NODE_ENV: 'production', DOWNLOAD_SIGNING_KEY: key }).DOWNLOAD_SIGNING_KEY).toBe(key);
+    expect(() => loadConfig(configSchema, { ...base, DOWNLOAD_SIGNING_KEY: 'too-short' })).toThrow(ConfigError);
   });
 });
