@@ -180,7 +180,8 @@ describe('links are signed, expire after an hour, and are re-checked against the
     const flip = (at: number) => token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
 
     // Grant id, expiry and signature each covered.
-    for (const forged of [flip(5), flip(20), flip(60), 'not-a-token', randomBytes(53).toString('base64url')]) {
+    const made = [flip(5), flip(20), flip(60), 'not-a-token', randomBytes(53).toString('base64url'), `${token}A`, token.slice(0, -1)];
+    for (const forged of made) {
       const response = await get(`/dl/${forged}`);
       expect(response.status, forged).toBe(403);
       expect((await errorOf(response)).code).toBe('download_link_invalid');

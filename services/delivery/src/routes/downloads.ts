@@ -127,7 +127,8 @@ export async function downloadRoutes(app: HttpServer, { downloads, receiptSessio
     url: '/dl/:token',
     schema: {
       summary: 'The purchased file (Range requests resume); the link is the credential',
-      params: z.object({ token: z.string().max(200) }),
+      // Any string: whatever is not a token of ours is answered 403 download_link_invalid, like a forged one.
+      params: z.object({ token: z.string() }),
       response: {
         200: z.any().describe('The file'),
         206: z.any().describe('The requested byte range of the file'),
