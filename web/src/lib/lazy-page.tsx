@@ -1,7 +1,7 @@
-import { use, type ComponentType } from 'react';
+import { use, type ComponentType, type ReactNode } from 'react';
 
 export interface LazyPage<P extends object> {
-  (props: P): React.ReactNode;
+  (props: P): ReactNode;
   preload: () => Promise<void>;
 }
 

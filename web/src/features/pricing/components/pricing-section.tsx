@@ -2,8 +2,8 @@ import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { SectionHeading } from '@/components/ui/section';
 import { paths } from '@/config/paths';
-import { PlanGrid } from '@/features/pricing/components/plan-grid';
-import { ProcessorFeeNote } from '@/features/pricing/components/processor-fee-note';
+import { PlanGrid } from './plan-grid';
+import { ProcessorFeeNote } from './processor-fee-note';
 
 export function PricingSection() {
   return (
