@@ -77,6 +77,7 @@ const SECRET_TEST_VALUES: Record<string, string> = {
   REDIS_URL: 'redis://:s3cret@redis.internal:6379',
   NATS_URL: 'nats://lockdrop:s3cret@nats.internal:4222',
   VISITOR_ID_SECRET: 'a-long-random-visitor-id-secret',
+  DOWNLOAD_SIGNING_KEY: 'a-long-random-download-signing-key-for-tests',
   FLW_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X',
   FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
 };
