@@ -2,10 +2,10 @@
 // checks that PostgreSQL, Redis and NATS answer, builds what is stale, spawns every service
 // and the gateway with prefixed readable logs, and waits until each reports ready.
 import { spawn, spawnSync } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatLogLine } from './log-format.mjs';
+import { canConnect } from './reachable.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,21 +32,6 @@ const dependencies = [
     howToStart: 'nats-server -js -a 127.0.0.1 -p 4222 &',
   },
 ];
-
-function canConnect(url) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.setTimeout(1500, () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
 
 /** Returns a one-line explanation for the first unreachable dependency, or null. */
 export async function checkDependencies(env) {

@@ -1,4 +1,4 @@
-import net from 'node:net';
+import { canConnect } from '../reachable.mjs';
 import type { TestProject } from 'vitest/node';
 
 interface Dependency {
@@ -15,21 +15,6 @@ const dependencies: Dependency[] = [
   { name: 'NATS', envVar: 'NATS_URL', url: 'nats://127.0.0.1:4222', image: 'nats:2.10-alpine', port: 4222 },
 ];
 
-function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.setTimeout(1_000, () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
-
 /**
  * Tests use the real services named by env (or the machine's standard local ports). Only when
  * the env names none and nothing answers locally do we try testcontainers, which needs Docker.
@@ -39,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   for (const dependency of dependencies) {
     const configured = process.env[dependency.envVar];
     const url = configured ?? dependency.url;
-    if (await reachable(url)) {
+    if (await canConnect(url)) {
       process.env[dependency.envVar] = url;
       continue;
     }

@@ -1,0 +1,1 @@
+export function canConnect(url: string, timeoutMs?: number): Promise<boolean>;
