@@ -1,6 +1,7 @@
 import { Navigate, matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
+import { RequireAuth } from '@/features/auth/components/require-auth';
 import { lazyPage, type LazyPage } from '@/lib/lazy-page';
 
 const Landing = lazyPage(() => import('./routes/landing'));
@@ -66,8 +67,13 @@ export const routes: RouteObject[] = [
       placeholder(paths.purchases.path, 'Your Purchases', 'Purchases and downloads'),
       placeholder(paths.payment.success.path, 'Payment Successful!', 'Payment pages'),
       placeholder(paths.payment.cancel.path, 'Payment canceled', 'Payment pages'),
-      placeholder(paths.onboarding.path, 'Onboarding', 'Onboarding'),
-      placeholder(paths.settings.path, 'Settings', 'Account settings'),
+      {
+        element: <RequireAuth />,
+        children: [
+          placeholder(paths.onboarding.path, 'Onboarding', 'Onboarding'),
+          placeholder(paths.settings.path, 'Settings', 'Account settings'),
+        ],
+      },
 
       page('*', NotFound, {}),
     ],

@@ -13,11 +13,17 @@ export const paths = {
   refund: { path: '/refund', getHref: () => '/refund' },
 
   auth: {
-    login: { path: '/login', getHref: () => '/login' },
+    login: {
+      path: '/login',
+      getHref: (redirectTo?: string) =>
+        redirectTo ? `/login?redirectTo=${encodeURIComponent(redirectTo)}` : '/login',
+    },
     signup: { path: '/signup', getHref: () => '/signup' },
     brandLogin: { path: '/lockdrop/login', getHref: () => '/lockdrop/login' },
     brandSignup: { path: '/lockdrop/signup', getHref: () => '/lockdrop/signup' },
     forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
+    resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
+    emailVerified: { path: '/email-verified', getHref: () => '/email-verified' },
   },
 
   dashboard: {

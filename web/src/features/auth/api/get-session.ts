@@ -2,16 +2,36 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError, NETWORK_ERROR } from '@/lib/api';
 import { useHydrated } from '@/lib/use-hydrated';
 
-/** GET /api/auth/session (identity). */
-export interface Session {
+export type Role = 'freelancer' | 'agency' | 'creator' | 'business';
+
+export type PayoutDetails =
+  | { method: 'bank'; bankName: string; accountNumber: string; accountHolderName: string }
+  | { method: 'payoneer'; email: string }
+  | { method: 'wise'; email: string; accountId: string };
+
+export interface Profile {
+  id: string;
+  fullName: string;
+  avatarUrl: string | null;
+  plan: string;
+  payoutDetails: PayoutDetails | null;
+  role: Role | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What identity answers for GET /api/auth/session, sign-in, sign-up, MFA challenge and refresh. */
+export interface Account {
   user: { id: string; email: string; emailVerified: boolean; plan: string };
-  profile: Record<string, unknown> | null;
+  profile: Profile | null;
+  /** expiresAt: when the access token expires; the session refresher renews it before then. */
+  session: { id: string; expiresAt: string; persistent: boolean } | null;
 }
 
 // A hand-written guard rather than zod: the session check runs on every page, and zod would add
 // several KB to the landing page's initial JavaScript.
-function isSession(value: unknown): value is Session {
-  const user = (value as Partial<Session> | null)?.user;
+export function isAccount(value: unknown): value is Account {
+  const user = (value as Partial<Account> | null)?.user;
   return (
     typeof user?.id === 'string' &&
     typeof user.email === 'string' &&
@@ -20,15 +40,18 @@ function isSession(value: unknown): value is Session {
   );
 }
 
+export function toAccount(body: unknown): Account {
+  if (!isAccount(body))
+    throw new ApiError('invalid_session_response', 200, 'Unexpected session response');
+  return { ...body, profile: body.profile ?? null, session: body.session ?? null };
+}
+
 const SIGNED_OUT = new Set([401, 404]);
 
-/** The current session, or null when signed out. An unreachable identity service counts as signed out. */
-export async function getSession(): Promise<Session | null> {
+/** The current account, or null when signed out. An unreachable identity service counts as signed out. */
+export async function getSession(): Promise<Account | null> {
   try {
-    const body = await api<unknown>('/api/auth/session');
-    if (!isSession(body))
-      throw new ApiError('invalid_session_response', 200, 'Unexpected session response');
-    return { ...body, profile: body.profile ?? null };
+    return toAccount(await api<unknown>('/api/auth/session'));
   } catch (error) {
     if (error instanceof ApiError && (SIGNED_OUT.has(error.status) || error.code === NETWORK_ERROR))
       return null;
@@ -36,12 +59,27 @@ export async function getSession(): Promise<Session | null> {
   }
 }
 
-export const sessionQueryOptions = () =>
-  queryOptions({ queryKey: ['auth', 'session'], queryFn: getSession, staleTime: 5 * 60_000 });
+export const sessionQueryKey = ['auth', 'session'] as const;
 
-/** Signed in only once the session is confirmed; pending and errors render the signed-out shell. */
+export const sessionQueryOptions = () =>
+  queryOptions({ queryKey: sessionQueryKey, queryFn: getSession, staleTime: 5 * 60_000 });
+
+/**
+ * The signed-in account (spec §4: user, profile, session, loading). Signed in only once the
+ * session is confirmed; while loading, and on errors, the shell renders signed out.
+ */
 export function useSession() {
   const query = useQuery(sessionQueryOptions());
-  const session = useHydrated() ? (query.data ?? null) : null;
-  return { session, isSignedIn: session !== null, isPending: query.isPending };
+  const hydrated = useHydrated();
+  const account = hydrated ? (query.data ?? null) : null;
+  const loading = !hydrated || query.isPending;
+  return {
+    account,
+    user: account?.user ?? null,
+    profile: account?.profile ?? null,
+    session: account?.session ?? null,
+    loading,
+    isSignedIn: account !== null,
+    isPending: query.isPending,
+  };
 }

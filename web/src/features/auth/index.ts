@@ -1,0 +1,13 @@
+/** The auth feature's public surface: other features and the shell import from here. */
+export {
+  useSession,
+  sessionQueryOptions,
+  type Account,
+  type Profile,
+  type PayoutDetails,
+  type Role,
+} from './api/get-session';
+export { useSignOut } from './api/sign-out';
+export { RequireAuth } from './components/require-auth';
+export { SignOutButton } from './components/sign-out-button';
+export { GetStartedLink } from './components/get-started-link';
