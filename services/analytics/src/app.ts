@@ -1,10 +1,29 @@
+import type { TokenVerifier } from '@lockdrop/auth';
 import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { AnalyticsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { createAnalytics } from './domain/analytics.js';
+import { subscribeToActivityEvents } from './events/activity-events.js';
+import { subscribeToProductEvents } from './events/product-events.js';
+import { analyticsRoutes } from './routes/analytics.js';
+
+export interface AnalyticsDeps {
+  /** Tests sign their own tokens; by default tokens are verified against identity's JWKS. */
+  verifier?: TokenVerifier;
+  /** "Today" of the reporting periods. */
+  clock?: () => Date;
+}
 
 /** Raw product events and per-product per-day rollups for seller dashboards. */
-export async function buildApp(config: AnalyticsConfig): Promise<HttpServer> {
-  const { app } = await createServiceApp({ name: 'analytics', config, migrations });
+export async function buildApp(config: AnalyticsConfig, deps: AnalyticsDeps = {}): Promise<HttpServer> {
+  const { app, infra } = await createServiceApp({ name: 'analytics', config, migrations, verifier: deps.verifier });
+  const { pool, bus } = infra;
+  analyticsRoutes(app, createAnalytics({ pool, clock: deps.clock ?? (() => new Date()) }));
+  const subscriptions = [...(await subscribeToProductEvents({ bus, pool })), ...(await subscribeToActivityEvents({ bus, pool }))];
+  // Registered after the infrastructure's hook, so consumers stop before the pool closes.
+  app.addHook('onClose', async () => {
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+  });
   return app;
 }

@@ -1,0 +1,163 @@
+import type { Pool } from '@lockdrop/db';
+import { errors } from '@lockdrop/http';
+import {
+  countsByProduct,
+  countUniqueVisitors,
+  dailyCounts,
+  dailyRevenue,
+  revenueByProduct,
+  sumCounts,
+  sumRevenue,
+  visitorsByProduct,
+  type Counts,
+  type CurrencyRevenue,
+  type DayRange,
+} from '../db/figures.repo.js';
+import { findOwnedProduct, listOwnedProducts } from '../db/products.repo.js';
+import { changePercent, daysOf, periodsEndingOn, unlockRatePercent } from './period.js';
+
+/** A count this period, the one before, and the change between them. */
+export interface Metric {
+  value: number;
+  previous: number;
+  changePercent: number | null;
+}
+
+/** Net revenue = seller earnings of sales paid in the period − earnings reversed by refunds in it. */
+export interface RevenueFigure {
+  currency: string;
+  grossMinor: number;
+  earningsMinor: number;
+  refundedMinor: number;
+  netMinor: number;
+}
+
+export interface Overview {
+  days: number;
+  from: string;
+  to: string;
+  revenue: (RevenueFigure & { previousNetMinor: number; changePercent: number | null })[];
+  views: Metric;
+  uniqueVisitors: Metric;
+  checkoutsStarted: Metric;
+  sales: Metric;
+  refunds: Metric;
+  downloads: Metric;
+  unlockRate: { value: number | null; previous: number | null; changePercent: number | null };
+}
+
+export interface ProductFigures extends Counts {
+  productId: string;
+  title: string;
+  deleted: boolean;
+  uniqueVisitors: number;
+  unlockRate: number | null;
+  revenue: RevenueFigure[];
+}
+
+export interface DailyPoint extends Counts {
+  day: string;
+  uniqueVisitors: number;
+  revenue: RevenueFigure[];
+}
+
+const ZERO_COUNTS: Counts = { views: 0, checkoutsStarted: 0, sales: 0, refunds: 0, downloads: 0 };
+
+const toRevenueFigure = (row: CurrencyRevenue): RevenueFigure => ({
+  currency: row.currency,
+  grossMinor: row.grossMinor,
+  earningsMinor: row.earningsMinor,
+  refundedMinor: row.refundedEarningsMinor,
+  netMinor: row.earningsMinor - row.refundedEarningsMinor,
+});
+
+const metric = (value: number, previous: number): Metric => ({ value, previous, changePercent: changePercent(value, previous) });
+
+export type Analytics = ReturnType<typeof createAnalytics>;
+
+/** The signed-in seller's figures; every read is restricted to products they own. */
+export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date }) {
+  async function periodFigures(ownerId: string, range: DayRange) {
+    const scope = { ownerId };
+    const [counts, visitors, revenue] = await Promise.all([
+      sumCounts(pool, scope, range),
+      countUniqueVisitors(pool, scope, range),
+      sumRevenue(pool, scope, range),
+    ]);
+    return { counts, visitors, revenue: revenue.map(toRevenueFigure) };
+  }
+
+  function revenueWithChange(current: RevenueFigure[], previous: RevenueFigure[]): Overview['revenue'] {
+    const currencies = [...new Set([...current, ...previous].map((figure) => figure.currency))].sort();
+    return currencies.map((currency) => {
+      const now = current.find((figure) => figure.currency === currency);
+      const before = previous.find((figure) => figure.currency === currency)?.netMinor ?? 0;
+      const figure = now ?? { currency, grossMinor: 0, earningsMinor: 0, refundedMinor: 0, netMinor: 0 };
+      return { ...figure, previousNetMinor: before, changePercent: changePercent(figure.netMinor, before) };
+    });
+  }
+
+  return {
+    async overview(ownerId: string, days: number): Promise<Overview> {
+      const periods = periodsEndingOn(clock(), days);
+      const [now, before] = await Promise.all([periodFigures(ownerId, periods.current), periodFigures(ownerId, periods.previous)]);
+      const rate = unlockRatePercent(now.counts.sales, now.visitors);
+      const previousRate = unlockRatePercent(before.counts.sales, before.visitors);
+      return {
+        days,
+        ...periods.current,
+        revenue: revenueWithChange(now.revenue, before.revenue),
+        views: metric(now.counts.views, before.counts.views),
+        uniqueVisitors: metric(now.visitors, before.visitors),
+        checkoutsStarted: metric(now.counts.checkoutsStarted, before.counts.checkoutsStarted),
+        sales: metric(now.counts.sales, before.counts.sales),
+        refunds: metric(now.counts.refunds, before.counts.refunds),
+        downloads: metric(now.counts.downloads, before.counts.downloads),
+        unlockRate: {
+          value: rate,
+          previous: previousRate,
+          changePercent: rate === null || previousRate === null ? null : changePercent(rate, previousRate),
+        },
+      };
+    },
+
+    async products(ownerId: string, days: number): Promise<ProductFigures[]> {
+      const range = periodsEndingOn(clock(), days).current;
+      const [products, counts, visitors, revenue] = await Promise.all([
+        listOwnedProducts(pool, ownerId),
+        countsByProduct(pool, ownerId, range),
+        visitorsByProduct(pool, ownerId, range),
+        revenueByProduct(pool, ownerId, range),
+      ]);
+      return products.map((product) => {
+        const productCounts = counts.get(product.productId) ?? ZERO_COUNTS;
+        const uniqueVisitors = visitors.get(product.productId) ?? 0;
+        return {
+          ...product,
+          ...productCounts,
+          uniqueVisitors,
+          unlockRate: unlockRatePercent(productCounts.sales, uniqueVisitors),
+          revenue: (revenue.get(product.productId) ?? []).map(toRevenueFigure),
+        };
+      });
+    },
+
+    /** 404 rather than 403 for someone else's product: its existence is not theirs to learn. */
+    async daily(ownerId: string, productId: string, days: number): Promise<{ productId: string; title: string; series: DailyPoint[] }> {
+      const product = await findOwnedProduct(pool, ownerId, productId);
+      if (!product) throw errors.notFound('product_not_found', 'Product not found');
+      const range = periodsEndingOn(clock(), days).current;
+      const [counts, revenue] = await Promise.all([dailyCounts(pool, productId, range), dailyRevenue(pool, productId, range)]);
+      const series = daysOf(range).map((day): DailyPoint => {
+        const row = counts.find((entry) => entry.day === day);
+        return {
+          day,
+          ...(row ? { views: row.views, checkoutsStarted: row.checkoutsStarted, sales: row.sales, refunds: row.refunds, downloads: row.downloads } : ZERO_COUNTS),
+          uniqueVisitors: row?.visitors ?? 0,
+          revenue: revenue.filter((entry) => entry.day === day).map(toRevenueFigure),
+        };
+      });
+      return { productId, title: product.title, series };
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
+import { connectBus, eventSubject, type Bus } from '@lockdrop/bus';
+import { loadConfig } from '@lockdrop/config';
+import { createEvent, type DomainEvent, type EventData, type EventType } from '@lockdrop/contracts';
+import { createPool, type Pool } from '@lockdrop/db';
+import type { HttpServer } from '@lockdrop/http';
+import { createTestDatabase, deleteStreams, testEnv, testNamespace } from '@lockdrop/testing';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { buildApp } from '../src/app.js';
+import { configSchema } from '../src/config.js';
+
+/** "Today" of every test: periods are computed from it, events are dated relative to it. */
+export const TODAY = new Date('2025-06-30T12:00:00Z');
+export const daysAgo = (days: number): string => new Date(TODAY.getTime() - days * 86_400_000).toISOString();
+
+export interface Seller {
+  id: string;
+  /** `authorization` header value. */
+  auth: string;
+}
+
+const CONSUMER_OF: Partial<Record<EventType, string>> = {
+  'product.created': 'analytics.products-created',
+  'product.updated': 'analytics.products-updated',
+  'product.deleted': 'analytics.products-deleted',
+  'product.viewed': 'analytics.views',
+  'checkout.started': 'analytics.checkouts-started',
+  'purchase.paid': 'analytics.purchases-paid',
+  'purchase.refunded': 'analytics.purchases-refunded',
+  'download.completed': 'analytics.downloads',
+};
+
+/**
+ * One analytics service on its own database and bus namespace, verifying tokens against a JWKS
+ * served over real HTTP as identity serves it. Events go over the real bus, as producers send them.
+ */
+export async function startAnalytics() {
+  const database = await createTestDatabase();
+  const namespace = testNamespace();
+  const keys = await generateKeyPair('EdDSA', { extractable: true });
+  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
+  const jwksServer = http.createServer((_request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ keys: [jwk] }));
+  });
+  await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+  const { port } = jwksServer.address() as AddressInfo;
+
+  const config = loadConfig(configSchema, {
+    DATABASE_URL: database.url,
+    NATS_URL: testEnv.natsUrl,
+    BUS_NAMESPACE: namespace,
+    LOG_LEVEL: 'silent',
+    JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+  });
+  const app: HttpServer = await buildApp(config, { clock: () => TODAY });
+  await app.ready();
+  const bus: Bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'analytics-test' });
+  const db: Pool = createPool({ connectionString: database.url, schema: 'analytics', max: 2 });
+  const rawNats = await connect({ servers: testEnv.natsUrl });
+
+  const processed = async (consumer: string, eventId: string) =>
+    (await db.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [consumer, eventId])).rowCount === 1;
+
+  /**
+   * Publishes like the relay does and waits until analytics' consumer has committed the event.
+   * Events occur at TODAY unless told otherwise.
+   */
+  async function publish<T extends EventType>(type: T, data: EventData<T>, options: { occurredAt?: string } = {}): Promise<DomainEvent<T>> {
+    const event = createEvent(type, data, {
+      correlationId: `test-${randomUUID()}`,
+      occurredAt: new Date(options.occurredAt ?? TODAY),
+    });
+    await bus.publish(event);
+    await settled(event);
+    return event;
+  }
+
+  async function settled(event: DomainEvent): Promise<void> {
+    const consumer = CONSUMER_OF[event.type];
+    if (!consumer) throw new Error(`no analytics consumer for ${event.type}`);
+    await waitFor(() => processed(consumer, event.id));
+  }
+
+  return {
+    app,
+    db,
+    publish,
+    settled,
+    /**
+     * Publishes the same message again without a Nats-Msg-Id, so JetStream cannot drop it and the
+     * consumer really receives the event twice (what a relay retry after the duplicate window does).
+     */
+    async redeliver(event: DomainEvent): Promise<void> {
+      await jetstream(rawNats).publish(eventSubject(namespace, event.type), JSON.stringify(event));
+    },
+    async seller(): Promise<Seller> {
+      const id = randomUUID();
+      const token = await new SignJWT({ email: `${id.slice(0, 8)}@example.com`, email_verified: true, plan: 'free' })
+        .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
+        .setSubject(id)
+        .setIssuer(ACCESS_TOKEN_ISSUER)
+        .setAudience(ACCESS_TOKEN_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(keys.privateKey);
+      return { id, auth: `Bearer ${token}` };
+    },
+    async get<T>(url: string, seller?: Seller): Promise<{ status: number; body: T }> {
+      const response = await app.inject({ url, headers: seller ? { authorization: seller.auth } : {} });
+      return { status: response.statusCode, body: response.json() as T };
+    },
+    async close() {
+      await app.close();
+      await bus.close();
+      await rawNats.close();
+      await db.end();
+      jwksServer.close();
+      await deleteStreams(testEnv.natsUrl, namespace);
+      await database.drop();
+    },
+  };
+}
+
+export type AnalyticsHarness = Awaited<ReturnType<typeof startAnalytics>>;
+
+export async function waitFor(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A product as catalog describes it in its events. */
+export function makeProduct(overrides: Partial<EventData<'product.created'>> & { ownerId: string }): EventData<'product.created'> {
+  return {
+    productId: randomUUID(),
+    title: 'Sunset pack',
+    description: null,
+    priceMinor: 1500,
+    currency: 'USD',
+    pricing: { type: 'one_time' },
+    status: 'published',
+    fileId: randomUUID(),
+    fileName: 'sunset.zip',
+    fileSizeBytes: 1024,
+    previewEnabled: true,
+    previewBlurPercentage: 50,
+    ...overrides,
+  };
+}
+
+/** A paid purchase as payments announces it; fees as a free-plan seller's sandbox sale. */
+export function makePaid(
+  product: { productId: string; ownerId: string },
+  overrides: Partial<EventData<'purchase.paid'>> = {},
+): EventData<'purchase.paid'> {
+  const amountMinor = overrides.amountMinor ?? 1500;
+  const feePlatformMinor = overrides.feePlatformMinor ?? Math.round(amountMinor * 0.05);
+  const feeProcessorMinor = overrides.feeProcessorMinor ?? Math.round(amountMinor * 0.035);
+  return {
+    purchaseId: randomUUID(),
+    productId: product.productId,
+    sellerId: product.ownerId,
+    buyerEmail: 'buyer@example.com',
+    txRef: `ld_${randomUUID()}`,
+    amountMinor,
+    currency: 'USD',
+    feePlatformMinor,
+    feeProcessorMinor,
+    sellerEarningsMinor: amountMinor - feePlatformMinor - feeProcessorMinor,
+    paidAt: daysAgo(0),
+    ...overrides,
+  };
+}
+
+export function refundOf(paid: EventData<'purchase.paid'>, refundedAt = daysAgo(0)): EventData<'purchase.refunded'> {
+  return {
+    purchaseId: paid.purchaseId,
+    productId: paid.productId,
+    sellerId: paid.sellerId,
+    buyerEmail: paid.buyerEmail,
+    amountMinor: paid.amountMinor,
+    currency: paid.currency,
+    refundedAt,
+  };
+}
+
+export const view = (productId: string, day = daysAgo(0).slice(0, 10), visitorId = randomUUID()): EventData<'product.viewed'> => ({
+  productId,
+  visitorId,
+  day,
+  referrer: null,
+});
