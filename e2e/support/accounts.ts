@@ -125,7 +125,8 @@ export async function signInByApi(
   const response = await contextOf(target).request.post(`${baseUrl}/api/auth/sign-in`, {
     data: { email, password, remember },
   });
-  if (!response.ok()) throw new Error(`Sign-in failed: ${response.status()} ${await response.text()}`);
+  if (!response.ok())
+    throw new Error(`Sign-in failed: ${response.status()} ${await response.text()}`);
 }
 
 /** Signs in through the /login form and waits to leave it. */

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ToasterHost } from '@/components/ui/toaster-host';
+import { SessionRefresher } from '@/features/auth/components/session-refresher';
 import { createQueryClient } from '@/lib/query-client';
 
 export function AppProvider({ children }: { children: ReactNode }) {
@@ -8,6 +9,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
+      <SessionRefresher />
       <ToasterHost />
     </QueryClientProvider>
   );

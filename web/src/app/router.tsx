@@ -15,6 +15,11 @@ const Privacy = lazyPage(() => import('./routes/privacy'));
 const Refund = lazyPage(() => import('./routes/refund'));
 const NotFound = lazyPage(() => import('./routes/not-found'));
 const Placeholder = lazyPage(() => import('./routes/placeholder'));
+const Login = lazyPage(() => import('./routes/login'));
+const Signup = lazyPage(() => import('./routes/signup'));
+const ForgotPassword = lazyPage(() => import('./routes/forgot-password'));
+const ResetPassword = lazyPage(() => import('./routes/reset-password'));
+const EmailVerified = lazyPage(() => import('./routes/email-verified'));
 
 interface RouteHandle {
   page: LazyPage<never>;
@@ -44,11 +49,13 @@ export const routes: RouteObject[] = [
       page(paths.privacy.path, Privacy, {}),
       page(paths.refund.path, Refund, {}),
 
-      placeholder(paths.auth.login.path, 'Log in', 'Authentication'),
-      placeholder(paths.auth.signup.path, 'Sign up', 'Authentication'),
-      placeholder(paths.auth.brandLogin.path, 'Log in', 'Authentication'),
-      placeholder(paths.auth.brandSignup.path, 'Sign up', 'Authentication'),
-      placeholder(paths.auth.forgotPassword.path, 'Reset your password', 'Authentication'),
+      page(paths.auth.login.path, Login, {}),
+      page(paths.auth.signup.path, Signup, {}),
+      page(paths.auth.brandLogin.path, Login, { brand: true }),
+      page(paths.auth.brandSignup.path, Signup, { brand: true }),
+      page(paths.auth.forgotPassword.path, ForgotPassword, {}),
+      page(paths.auth.resetPassword.path, ResetPassword, {}),
+      page(paths.auth.emailVerified.path, EmailVerified, {}),
 
       placeholder(paths.dashboard.root.path, 'Dashboard', 'Seller dashboard'),
       placeholder(paths.dashboard.deliveries.path, 'Deliveries', 'Seller dashboard'),

@@ -36,6 +36,10 @@ export const notify = {
   success(message: string, description?: string) {
     void sonner().then((toast) => toast.success(message, { description }));
   },
+  /** A failure with a title and an explanation, e.g. 'Sign In Failed' / the server's message. */
+  problem(title: string, description: string) {
+    void sonner().then((toast) => toast.error(title, { description }));
+  },
   error(error: unknown, fallback = 'An unexpected error occurred') {
     const message =
       error instanceof ApiError ? error.message : typeof error === 'string' ? error : fallback;

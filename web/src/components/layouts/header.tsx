@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
@@ -13,6 +13,19 @@ const marketingLinks = [
   { label: 'Founder Story', to: paths.founder.getHref() },
   { label: 'Contact', to: paths.contact.getHref() },
 ];
+
+// Only signed-in visitors need the menu's code; the landing page stays light for everyone else.
+const AccountMenu = lazy(() => import('./account-menu'));
+
+function AccountMenuSlot() {
+  const { isSignedIn } = useSession();
+  if (!isSignedIn) return null;
+  return (
+    <Suspense fallback={<span className="size-9 rounded-full bg-slate-100" aria-hidden="true" />}>
+      <AccountMenu />
+    </Suspense>
+  );
+}
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? 'text-indigo-700' : 'text-slate-600 hover:text-slate-900'}`;
@@ -83,23 +96,26 @@ export function Header() {
             </li>
           ))}
         </ul>
-        <div className="hidden items-center gap-2 md:flex">
-          <AccountLinks />
+        <div className="flex items-center gap-2">
+          <div className="hidden items-center gap-2 md:flex">
+            <AccountLinks />
+          </div>
+          <AccountMenuSlot />
+          <button
+            type="button"
+            className="inline-flex items-center justify-center rounded-md p-2 text-slate-700 hover:bg-slate-100 md:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span className="sr-only">{menuOpen ? 'Close menu' : 'Open menu'}</span>
+            {menuOpen ? (
+              <X className="size-6" aria-hidden="true" />
+            ) : (
+              <Menu className="size-6" aria-hidden="true" />
+            )}
+          </button>
         </div>
-        <button
-          type="button"
-          className="inline-flex items-center justify-center rounded-md p-2 text-slate-700 hover:bg-slate-100 md:hidden"
-          aria-expanded={menuOpen}
-          aria-controls="mobile-menu"
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <span className="sr-only">{menuOpen ? 'Close menu' : 'Open menu'}</span>
-          {menuOpen ? (
-            <X className="size-6" aria-hidden="true" />
-          ) : (
-            <Menu className="size-6" aria-hidden="true" />
-          )}
-        </button>
       </nav>
       {menuOpen && (
         <div

@@ -1,0 +1,55 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { sessionQueryKey, toAccount, type Account } from './get-session';
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  remember: boolean;
+}
+
+/** Sign-in answers a session, or asks for the second factor first. */
+export type SignInResult =
+  { kind: 'signed-in'; account: Account } | { kind: 'mfa'; challengeToken: string };
+
+interface MfaRequired {
+  mfaRequired: true;
+  challengeToken: string;
+}
+
+const isMfaRequired = (body: unknown): body is MfaRequired =>
+  (body as Partial<MfaRequired> | null)?.mfaRequired === true;
+
+export async function signIn(input: SignInInput): Promise<SignInResult> {
+  const body = await api<unknown>('/api/auth/sign-in', { method: 'POST', body: input });
+  if (isMfaRequired(body)) return { kind: 'mfa', challengeToken: body.challengeToken };
+  return { kind: 'signed-in', account: toAccount(body) };
+}
+
+export async function completeMfaChallenge(input: {
+  challengeToken: string;
+  code: string;
+}): Promise<Account> {
+  return toAccount(await api<unknown>('/api/auth/mfa/challenge', { method: 'POST', body: input }));
+}
+
+/** Puts a fresh session in the cache, so every screen sees the new account at once. */
+export function useStoreAccount() {
+  const queryClient = useQueryClient();
+  return (account: Account) => queryClient.setQueryData(sessionQueryKey, account);
+}
+
+export function useSignIn() {
+  const store = useStoreAccount();
+  return useMutation({
+    mutationFn: signIn,
+    onSuccess: (result) => {
+      if (result.kind === 'signed-in') store(result.account);
+    },
+  });
+}
+
+export function useMfaChallenge() {
+  const store = useStoreAccount();
+  return useMutation({ mutationFn: completeMfaChallenge, onSuccess: store });
+}

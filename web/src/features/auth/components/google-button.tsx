@@ -1,0 +1,71 @@
+import { useId } from 'react';
+import { buttonClass } from '@/components/ui/button';
+import { notify } from '@/lib/toast';
+import { googleStartHref, useOAuthProviders } from '../api/oauth';
+
+function GoogleMark() {
+  return (
+    <svg viewBox="0 0 24 24" className="size-5" aria-hidden="true">
+      <path
+        fill="#4285F4"
+        d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.4h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.3-2.1 3.5-5.2 3.5-8.7z"
+      />
+      <path
+        fill="#34A853"
+        d="M12 24c3.2 0 6-1.1 8-2.9l-3.9-3c-1.1.7-2.5 1.2-4.1 1.2-3.1 0-5.8-2.1-6.7-5H1.3v3.1A12 12 0 0 0 12 24z"
+      />
+      <path fill="#FBBC05" d="M5.3 14.3a7.2 7.2 0 0 1 0-4.6V6.6H1.3a12 12 0 0 0 0 10.8l4-3.1z" />
+      <path
+        fill="#EA4335"
+        d="M12 4.8c1.8 0 3.3.6 4.6 1.8l3.4-3.4A12 12 0 0 0 1.3 6.6l4 3.1c.9-2.9 3.6-4.9 6.7-4.9z"
+      />
+    </svg>
+  );
+}
+
+const NOT_CONFIGURED = 'Google sign-in is not configured on this server';
+
+/** Google sign-in through identity's OIDC flow; says so when the server has no Google client. */
+export function GoogleButton({ redirectTo, remember }: { redirectTo: string; remember: boolean }) {
+  const noteId = useId();
+  const providers = useOAuthProviders();
+  const className = buttonClass('secondary', 'lg', 'w-full');
+  if (providers.data?.google) {
+    return (
+      <a href={googleStartHref(redirectTo, remember)} className={className}>
+        <GoogleMark />
+        Continue with Google
+      </a>
+    );
+  }
+  const known = providers.isSuccess || providers.isError;
+  return (
+    <div>
+      <button
+        type="button"
+        className={`${className} opacity-70`}
+        aria-disabled="true"
+        aria-describedby={known ? noteId : undefined}
+        onClick={() => notify.error(NOT_CONFIGURED)}
+      >
+        <GoogleMark />
+        Continue with Google
+      </button>
+      {known && (
+        <p id={noteId} className="mt-2 text-center text-xs text-slate-500">
+          {NOT_CONFIGURED}.
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function OrDivider() {
+  return (
+    <div className="my-6 flex items-center gap-3 text-xs font-medium tracking-wide text-slate-500 uppercase">
+      <span className="h-px flex-1 bg-slate-200" />
+      or
+      <span className="h-px flex-1 bg-slate-200" />
+    </div>
+  );
+}
