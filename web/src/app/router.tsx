@@ -15,6 +15,12 @@ const Privacy = lazyPage(() => import('./routes/privacy'));
 const Refund = lazyPage(() => import('./routes/refund'));
 const NotFound = lazyPage(() => import('./routes/not-found'));
 const Placeholder = lazyPage(() => import('./routes/placeholder'));
+const DashboardLayout = lazyPage(() => import('./routes/dashboard-layout'));
+const DashboardHome = lazyPage(() => import('./routes/dashboard'));
+const DashboardDeliveries = lazyPage(() => import('./routes/dashboard-deliveries'));
+const DashboardPayments = lazyPage(() => import('./routes/dashboard-payments'));
+const DashboardAnalytics = lazyPage(() => import('./routes/dashboard-analytics'));
+const DashboardSettings = lazyPage(() => import('./routes/dashboard-settings'));
 const Login = lazyPage(() => import('./routes/login'));
 const Signup = lazyPage(() => import('./routes/signup'));
 const ForgotPassword = lazyPage(() => import('./routes/forgot-password'));
@@ -57,12 +63,19 @@ export const routes: RouteObject[] = [
       page(paths.auth.resetPassword.path, ResetPassword, {}),
       page(paths.auth.emailVerified.path, EmailVerified, {}),
 
-      placeholder(paths.dashboard.root.path, 'Dashboard', 'Seller dashboard'),
-      placeholder(paths.dashboard.deliveries.path, 'Deliveries', 'Seller dashboard'),
-      placeholder(paths.dashboard.payments.path, 'Payments', 'Seller dashboard'),
-      placeholder(paths.dashboard.analytics.path, 'Analytics', 'Seller dashboard'),
-      placeholder(paths.dashboard.settings.path, 'Dashboard settings', 'Seller dashboard'),
-      placeholder(paths.dashboard.brand.path, 'Creator dashboard', 'Seller dashboard'),
+      {
+        // The seller shell (side menu, sign-in required) around every dashboard screen.
+        element: <DashboardLayout />,
+        handle: { page: DashboardLayout } satisfies RouteHandle,
+        children: [
+          page(paths.dashboard.root.path, DashboardHome, {}),
+          page(paths.dashboard.brand.path, DashboardHome, {}),
+          page(paths.dashboard.deliveries.path, DashboardDeliveries, {}),
+          page(paths.dashboard.payments.path, DashboardPayments, {}),
+          page(paths.dashboard.analytics.path, DashboardAnalytics, {}),
+          page(paths.dashboard.settings.path, DashboardSettings, {}),
+        ],
+      },
 
       placeholder(paths.products.create.path, 'Create product', 'Create product'),
       {

@@ -1,0 +1,11 @@
+import { Seo } from '@/components/seo/seo';
+import { PaymentsScreen } from '@/features/dashboard';
+
+export default function PaymentsDashboardRoute() {
+  return (
+    <>
+      <Seo title="Payments — Lockdrop" description="Your sales history with fees, earnings and refunds." />
+      <PaymentsScreen />
+    </>
+  );
+}

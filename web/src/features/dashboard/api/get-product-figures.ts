@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { RevenueFigure } from './get-overview';
+
+/** GET /api/analytics/products: totals per product of the signed-in seller. */
+export interface ProductFigures {
+  productId: string;
+  title: string;
+  deleted: boolean;
+  views: number;
+  uniqueVisitors: number;
+  checkoutsStarted: number;
+  sales: number;
+  refunds: number;
+  downloads: number;
+  unlockRate: number | null;
+  revenue: RevenueFigure[];
+}
+
+export const getProductFigures = (days: number) =>
+  api<{ products: ProductFigures[] }>(`/api/analytics/products?days=${days}`).then((body) => body.products);
+
+export const productFiguresQueryOptions = (days = 30) =>
+  queryOptions({ queryKey: ['dashboard', 'product-figures', days], queryFn: () => getProductFigures(days) });
+
+export const useProductFigures = (days = 30) => useQuery(productFiguresQueryOptions(days));

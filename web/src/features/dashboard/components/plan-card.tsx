@@ -1,0 +1,56 @@
+import { formatBps, formatFileSize, formatUploads, planById } from '@lockdrop/plans';
+import { Link } from 'react-router-dom';
+import { ButtonLink } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { useSession } from '@/features/auth';
+import { useMyProducts } from '../api/get-my-products';
+
+const startOfMonthUtc = () => {
+  const now = new Date();
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+};
+
+/**
+ * Current plan and what the seller used of it. Delivery counts uploads against the quota but has
+ * no endpoint to read the count yet, so the card shows products created this month, named as such.
+ */
+export function PlanCard() {
+  const { user } = useSession();
+  const products = useMyProducts();
+  const plan = planById(user?.plan);
+  const createdThisMonth = products.data?.filter((product) => Date.parse(product.createdAt) >= startOfMonthUtc()).length;
+
+  return (
+    <section className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-label="Current plan">
+      <p className="text-sm font-medium text-slate-600">Current plan</p>
+      <p className="mt-1 text-2xl font-bold text-slate-900">{plan.name}</p>
+      <dl className="mt-4 space-y-2 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Uploads</dt>
+          <dd className="font-medium text-slate-900">{formatUploads(plan)}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Products created this month</dt>
+          <dd className="font-medium text-slate-900">{createdThisMonth ?? '…'}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Platform fee</dt>
+          <dd className="font-medium text-slate-900">{formatBps(plan.platformFeeBps)}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Max file size</dt>
+          <dd className="font-medium text-slate-900">{formatFileSize(plan.maxFileBytes)}</dd>
+        </div>
+      </dl>
+      {plan.id === 'free' ? (
+        <ButtonLink to={paths.pricing.getHref()} className="mt-5 w-full">
+          Upgrade to Pro
+        </ButtonLink>
+      ) : (
+        <Link to={paths.pricing.getHref()} className="mt-5 inline-block text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+          Upgrade or compare plans
+        </Link>
+      )}
+    </section>
+  );
+}

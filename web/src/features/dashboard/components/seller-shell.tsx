@@ -1,0 +1,81 @@
+import { BarChart3, CreditCard, LayoutDashboard, LogOut, Menu, PackageCheck, Settings, X } from 'lucide-react';
+import { Suspense, useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { SignOutButton, useSession } from '@/features/auth';
+import { planById } from '@lockdrop/plans';
+
+const menu = [
+  { label: 'Dashboard', to: paths.dashboard.root.getHref(), icon: LayoutDashboard, end: true },
+  { label: 'Deliveries', to: paths.dashboard.deliveries.getHref(), icon: PackageCheck, end: false },
+  { label: 'Payments', to: paths.dashboard.payments.getHref(), icon: CreditCard, end: false },
+  { label: 'Analytics', to: paths.dashboard.analytics.getHref(), icon: BarChart3, end: false },
+  { label: 'Settings', to: paths.dashboard.settings.getHref(), icon: Settings, end: false },
+];
+
+function SellerIdentity() {
+  const { user, profile } = useSession();
+  if (!user) return null;
+  return (
+    <div className="border-t border-slate-200 px-3 pt-4" data-testid="seller-identity">
+      <p className="truncate text-sm font-semibold text-slate-900">{profile?.fullName || 'Creator'}</p>
+      <p className="truncate text-xs text-slate-500">{user.email}</p>
+      <p className="mt-1 text-xs font-medium text-indigo-700">{planById(user.plan).name} plan</p>
+    </div>
+  );
+}
+
+/** The seller side menu (spec §2): current route highlighted, a toggle below 768 px, a real Logout. */
+export function SellerShell() {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+
+  return (
+    <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 md:flex-row lg:px-8">
+      <button
+        type="button"
+        className="inline-flex items-center gap-2 self-start rounded-md px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-slate-300 md:hidden"
+        aria-expanded={open}
+        aria-controls="seller-menu"
+        onClick={() => setOpen((value) => !value)}
+      >
+        {open ? <X className="size-4" aria-hidden="true" /> : <Menu className="size-4" aria-hidden="true" />}
+        {open ? 'Close seller menu' : 'Seller menu'}
+      </button>
+      <aside
+        id="seller-menu"
+        className={`${open ? 'flex' : 'hidden'} w-full shrink-0 flex-col gap-4 rounded-xl bg-white p-3 shadow-sm ring-1 ring-slate-200 md:flex md:w-56 md:self-start`}
+      >
+        <nav aria-label="Seller">
+          <ul className="flex flex-col gap-1">
+            {menu.map(({ label, to, icon: Icon, end }) => (
+              <li key={to}>
+                <NavLink
+                  to={to}
+                  end={end}
+                  className={({ isActive }) =>
+                    `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700 hover:bg-slate-50'}`
+                  }
+                >
+                  <Icon className="size-4" aria-hidden="true" />
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <SellerIdentity />
+        <SignOutButton className="flex items-center gap-3 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-50">
+          <LogOut className="size-4" aria-hidden="true" />
+          Logout
+        </SignOutButton>
+      </aside>
+      <div className="min-w-0 flex-1">
+        <Suspense fallback={<div className="min-h-[60vh]" aria-busy="true" />}>
+          <Outlet />
+        </Suspense>
+      </div>
+    </div>
+  );
+}
