@@ -21,6 +21,14 @@ const DashboardDeliveries = lazyPage(() => import('./routes/dashboard-deliveries
 const DashboardPayments = lazyPage(() => import('./routes/dashboard-payments'));
 const DashboardAnalytics = lazyPage(() => import('./routes/dashboard-analytics'));
 const DashboardSettings = lazyPage(() => import('./routes/dashboard-settings'));
+const CreateProduct = lazyPage(() => import('./routes/create-product'));
+const MyProducts = lazyPage(() => import('./routes/my-products'));
+const EditProduct = lazyPage(() => import('./routes/edit-product'));
+const Product = lazyPage(() => import('./routes/product'));
+const Purchases = lazyPage(() => import('./routes/purchases'));
+const PaymentSuccess = lazyPage(() => import('./routes/payment-success'));
+const PaymentCancel = lazyPage(() => import('./routes/payment-cancel'));
+const Receipt = lazyPage(() => import('./routes/receipt'));
 const Login = lazyPage(() => import('./routes/login'));
 const Signup = lazyPage(() => import('./routes/signup'));
 const ForgotPassword = lazyPage(() => import('./routes/forgot-password'));
@@ -77,16 +85,18 @@ export const routes: RouteObject[] = [
         ],
       },
 
-      placeholder(paths.products.create.path, 'Create product', 'Create product'),
+      page(paths.products.create.path, CreateProduct, {}),
       {
         path: paths.products.createLegacy.path,
         element: <Navigate to={paths.products.create.getHref()} replace />,
       },
-      placeholder(paths.products.mine.path, 'My products', 'My products'),
-      placeholder(paths.products.detail.path, 'Product', 'Product page and checkout'),
-      placeholder(paths.purchases.path, 'Your Purchases', 'Purchases and downloads'),
-      placeholder(paths.payment.success.path, 'Payment Successful!', 'Payment pages'),
-      placeholder(paths.payment.cancel.path, 'Payment canceled', 'Payment pages'),
+      page(paths.products.mine.path, MyProducts, {}),
+      page(paths.products.edit.path, EditProduct, {}),
+      page(paths.products.detail.path, Product, {}),
+      page(paths.purchases.path, Purchases, {}),
+      page(paths.payment.success.path, PaymentSuccess, {}),
+      page(paths.payment.cancel.path, PaymentCancel, {}),
+      page(paths.receipt.path, Receipt, {}),
       {
         element: <RequireAuth />,
         children: [

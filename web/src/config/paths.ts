@@ -41,6 +41,10 @@ export const paths = {
     createLegacy: { path: '/products/new', getHref: () => '/products/new' },
     mine: { path: '/my-products', getHref: () => '/my-products' },
     detail: { path: '/product/:id', getHref: (id: string) => `/product/${encodeURIComponent(id)}` },
+    edit: {
+      path: '/my-products/:id/edit',
+      getHref: (id: string) => `/my-products/${encodeURIComponent(id)}/edit`,
+    },
   },
 
   purchases: { path: '/purchases', getHref: () => '/purchases' },
@@ -48,6 +52,8 @@ export const paths = {
     success: { path: '/payment/success', getHref: () => '/payment/success' },
     cancel: { path: '/payment/cancel', getHref: () => '/payment/cancel' },
   },
+  /** The receipt e-mail's download link (no account needed). */
+  receipt: { path: '/receipt/:token', getHref: (token: string) => `/receipt/${token}` },
   onboarding: { path: '/onboarding', getHref: () => '/onboarding' },
   settings: { path: '/settings', getHref: () => '/settings' },
 

@@ -1,0 +1,149 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAccount, signUpSeller, verifyEmail } from './support/accounts';
+import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
+
+const screenshotDir = process.env.E2E_SCREENSHOTS;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function shoot(page: Page, name: string) {
+  if (!screenshotDir) return;
+  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
+  await page.setViewportSize(MOBILE);
+  await page.screenshot({ path: `${screenshotDir}/${name}-375.png`, fullPage: true });
+}
+
+/** A published product with a file of `bytes`, made through the API as its seller would. */
+async function publishedProduct(
+  context: BrowserContext,
+  bytes: Buffer,
+  title: string,
+): Promise<string> {
+  await signUpSeller(context);
+  const upload = await context.request.post(`${baseUrl}/api/uploads`, {
+    multipart: { file: { name: 'field-notes.zip', mimeType: 'application/zip', buffer: bytes } },
+  });
+  expect(upload.status()).toBe(201);
+  const { id: fileId } = (await upload.json()) as { id: string };
+  const created = await context.request.post(`${baseUrl}/api/products`, {
+    data: {
+      title,
+      description: 'Ten pages of field notes.',
+      price: '7.00',
+      currency: 'USD',
+      fileId,
+      previewEnabled: false,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const published = await context.request.post(`${baseUrl}/api/products/${id}/status`, {
+    data: { status: 'published' },
+  });
+  expect(published.ok()).toBe(true);
+  return id;
+}
+
+/** Clicks a Download File button and returns the SHA-256 of the file the browser saved. */
+async function downloadedHash(
+  page: Page,
+  button = page.getByRole('button', { name: /Download File/ }),
+) {
+  const [download] = await Promise.all([page.waitForEvent('download'), button.first().click()]);
+  const path = await download.path();
+  return sha256(await readFile(path));
+}
+
+let seller: Browser;
+let buyer: Browser;
+let member: Browser;
+// A zip-like payload: random bytes, so a byte-for-byte match proves the original came back.
+const file = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(64 * 1024)]);
+const title = `Field notes ${Date.now().toString(36)}`;
+const buyerAccount = newAccount('buyer');
+let productId = '';
+
+beforeAll(async () => {
+  [seller, buyer, member] = await Promise.all([launchBrowser(), launchBrowser(), launchBrowser()]);
+  productId = await publishedProduct(seller.context, file, title);
+});
+afterAll(async () => {
+  await Promise.all([seller?.close(), buyer?.close(), member?.close()]);
+});
+
+describe('buying a file', () => {
+  it("pays on the provider's page, lands on 'Payment Successful!' and downloads the exact file", async () => {
+    const page = await buyer.open(`/product/${productId}`);
+    await page.getByText('Preview not available').waitFor();
+    expect(await page.getByRole('button', { name: /Download File/ }).count()).toBe(0);
+    await page.getByLabel('E-mail', { exact: true }).fill(buyerAccount.email);
+    await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
+    await page.waitForURL('**/sandbox/checkout/**');
+    await page.getByRole('button', { name: 'Pay $7.00' }).click();
+
+    await page.waitForURL('**/payment/success?**');
+    await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByText(title).isVisible()).toBe(true);
+    expect(await page.getByText('field-notes.zip').isVisible()).toBe(true);
+    expect(await page.getByText('Download links are valid for 1 hour').isVisible()).toBe(true);
+    expect(await downloadedHash(page)).toBe(sha256(file));
+    await page.getByText('Downloading field-notes.zip').waitFor();
+    await shoot(page, 'payment-success');
+    await page.close();
+  });
+
+  it('shows the checkout browser its access on the product page', async () => {
+    const page = await buyer.open(`/product/${productId}`);
+    await page.getByText('You have full access to this product').waitFor();
+    expect(await downloadedHash(page)).toBe(sha256(file));
+    await page.close();
+  });
+
+  it("cancelling on the provider's page shows 'Payment canceled'", async () => {
+    const page = await member.open(`/product/${productId}`);
+    await page.getByLabel('E-mail', { exact: true }).fill(`someone-${Date.now()}@example.com`);
+    await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
+    await page.waitForURL('**/sandbox/checkout/**');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL('**/payment/cancel**');
+    await page.getByRole('heading', { name: 'Payment canceled' }).waitFor();
+    await page.getByRole('link', { name: 'Back to Home' }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    await page.close();
+  });
+
+  it('lists the likely reasons when a reference is not found', async () => {
+    const page = await member.open(
+      '/payment/success?status=successful&tx_ref=not-a-real-reference',
+    );
+    await page.getByText('The payment reference in this link is invalid.').waitFor();
+    expect(
+      await page
+        .getByText('You are not signed in with the e-mail address you used at checkout.')
+        .isVisible(),
+    ).toBe(true);
+    await page.close();
+  });
+
+  it('the buyer signs up with the purchase e-mail, verifies it, and downloads from /purchases', async () => {
+    const signUp = await member.context.request.post(`${baseUrl}/api/auth/sign-up`, {
+      data: { ...buyerAccount, acceptTerms: true },
+    });
+    expect(signUp.status()).toBe(201);
+    const unverified = await member.open('/purchases');
+    await unverified.getByText('Verify your e-mail to see your purchases').waitFor();
+    await shoot(unverified, 'purchases-unverified');
+    await unverified.close();
+
+    await verifyEmail(member.context, buyerAccount.email);
+    const page = await member.open('/purchases');
+    await page.getByRole('heading', { name: 'Your Purchases (1)' }).waitFor();
+    expect(await page.getByText('$7.00').isVisible()).toBe(true);
+    expect(await page.getByText('field-notes.zip').isVisible()).toBe(true);
+    expect(await downloadedHash(page)).toBe(sha256(file));
+    await shoot(page, 'purchases');
+    await page.close();
+  });
+});

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpSeller } from './support/accounts';
+import { launchBrowser, MOBILE, type Browser } from './support/browser';
+
+// Screens of this journey are saved here when set (for looking at them, not for asserting).
+const screenshotDir = process.env.E2E_SCREENSHOTS;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A 160×120 RGB PNG with a sharp checkerboard, so blurring visibly changes its bytes. */
+function checkerboardPng(width = 160, height = 120): Buffer {
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const on = (Math.floor(x / 10) + Math.floor(y / 10)) % 2 === 0;
+      row.set(on ? [79, 70, 229] : [250, 250, 250], 1 + x * 3);
+    }
+    rows.push(row);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function shoot(page: Page, name: string) {
+  if (!screenshotDir) return;
+  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
+}
+
+let seller: Browser;
+let visitor: Browser;
+beforeAll(async () => {
+  [seller, visitor] = await Promise.all([launchBrowser(), launchBrowser()]);
+});
+afterAll(async () => {
+  await Promise.all([seller?.close(), visitor?.close()]);
+});
+
+describe('a seller sells an image', () => {
+  const image = checkerboardPng();
+  const title = `Checkerboard poster ${Date.now().toString(36)}`;
+  let productId = '';
+
+  it('creates a product with an uploaded image and lands on the dashboard', async () => {
+    const page = await seller.open('/');
+    await signUpSeller(page);
+    await page.goto('/create-product', { waitUntil: 'networkidle' });
+    const create = page.getByRole('button', { name: 'Create Product' });
+    expect(await create.isDisabled()).toBe(true);
+
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Description').fill('A crisp checkerboard, printable at A2.');
+    await page.getByLabel('Price').fill('12.50');
+    await page
+      .getByLabel('Choose a file')
+      .setInputFiles({ name: 'poster.png', mimeType: 'image/png', buffer: image });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('File uploaded successfully!').waitFor();
+    await page.getByLabel('Blur level').fill('60');
+    await shoot(page, 'create-product-1280');
+    await page.setViewportSize(MOBILE);
+    await shoot(page, 'create-product-375');
+
+    await create.click();
+    await page.getByText('Product created successfully!').waitFor();
+    await page.waitForURL('**/dashboard');
+    await page.close();
+  });
+
+  it('lists it on /my-products as a draft and publishes it', async () => {
+    const page = await seller.open('/my-products');
+    const card = page.getByRole('article').filter({ hasText: title });
+    await card.waitFor();
+    expect(await card.getByText('Draft').isVisible()).toBe(true);
+    expect(await card.getByText('$12.50').isVisible()).toBe(true);
+    expect(await card.getByText('poster.png').isVisible()).toBe(true);
+    const href = await card.getByRole('link', { name: `View ${title}` }).getAttribute('href');
+    productId = href!.split('/').pop()!;
+
+    await card.getByRole('button', { name: `Publish ${title}` }).click();
+    await page.getByText('Product published successfully').waitFor();
+    await card.getByText('Live').waitFor();
+    await shoot(page, 'my-products-1280');
+    await page.setViewportSize(MOBILE);
+    await shoot(page, 'my-products-375');
+    await page.close();
+  });
+
+  it('shows a signed-out visitor the blurred preview and the buy card, never the original', async () => {
+    const page = await visitor.open(`/product/${productId}`);
+    await page.getByRole('heading', { name: title }).waitFor();
+    const preview = page.getByRole('img', { name: `Blurred preview of ${title}` });
+    await preview.waitFor({ timeout: 20_000 });
+    expect(await page.getByText('Preview with 60% blur').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Buy now for $12.50' }).isVisible()).toBe(true);
+    expect(await page.getByText('This product is not published').count()).toBe(0);
+
+    const src = await preview.getAttribute('src');
+    const served = await visitor.context.request.get(src!);
+    expect(served.status()).toBe(200);
+    expect(sha256(await served.body())).not.toBe(sha256(image));
+    await shoot(page, 'product-1280');
+    await page.setViewportSize(MOBILE);
+    await shoot(page, 'product-375');
+    await page.close();
+  });
+
+  it('asks for an e-mail before checkout', async () => {
+    const page = await visitor.open(`/product/${productId}`);
+    await page.getByRole('button', { name: 'Buy now for $12.50' }).click();
+    await page.getByText('Please enter your email').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/product/${productId}`);
+    await page.close();
+  });
+
+  it('gives link previews their Open Graph and Twitter tags in the HTML the gateway returns', async () => {
+    const response = await visitor.context.request.get(`/product/${productId}`);
+    const html = await response.text();
+    expect(html).toContain(`property="og:title" content="${title}`);
+    expect(html).toMatch(/property="og:image" content="[^"]*\/api\/previews\//);
+    expect(html).toContain('name="twitter:card"');
+  });
+
+  it("tells the owner a draft's checkout may be blocked; strangers get 'Product not found.'", async () => {
+    const owner = await seller.open('/my-products');
+    const card = owner.getByRole('article').filter({ hasText: title });
+    await card.getByRole('button', { name: `Unpublish ${title}` }).click();
+    await owner.getByText('Product unpublished successfully').waitFor();
+    await owner.goto(`/product/${productId}`, { waitUntil: 'networkidle' });
+    await owner.getByText('This product is not published; checkout may be blocked.').waitFor();
+    await owner.close();
+
+    const stranger = await visitor.open(`/product/${productId}`);
+    await stranger.getByRole('heading', { name: 'Product not found.' }).waitFor();
+    await stranger.close();
+  });
+});

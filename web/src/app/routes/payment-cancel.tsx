@@ -1,0 +1,24 @@
+import { XCircle } from 'lucide-react';
+import { Seo } from '@/components/seo/seo';
+import { ButtonLink } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+
+const meta = { title: 'Payment canceled — Lockdrop', description: 'Your payment was canceled.' };
+
+export default function PaymentCancelRoute() {
+  return (
+    <div className="bg-slate-50 px-4 py-14 sm:py-20">
+      <Seo {...meta} />
+      <div className="mx-auto max-w-lg rounded-3xl bg-white p-6 text-center shadow-sm ring-1 ring-slate-200 sm:p-10">
+        <XCircle className="mx-auto size-14 text-slate-400" aria-hidden="true" />
+        <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">Payment canceled</h1>
+        <p className="mt-2 text-slate-600">
+          No money was taken. You can go back to the product link and try again whenever you like.
+        </p>
+        <ButtonLink to={paths.home.getHref()} className="mt-8">
+          Back to Home
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { Seo } from '@/components/seo/seo';
+import { useSession } from '@/features/auth';
+import { PURCHASE_CARD_ID, PurchaseCard } from '@/features/checkout/components/purchase-card';
+import { useProduct } from '@/features/products/api/get-product';
+import { PageSpinner } from '@/features/products/components/page-spinner';
+import { ProductDetail } from '@/features/products/components/product-detail';
+import { ProductNotFound } from '@/features/products/components/product-not-found';
+import { priceLabel } from '@/features/products/lib/pricing';
+import { useAccess } from '@/features/purchases/api/get-access';
+import { FullAccessCard } from '@/features/purchases/components/full-access-card';
+import { notify } from '@/lib/toast';
+
+function scrollToPurchase() {
+  const card = document.getElementById(PURCHASE_CARD_ID);
+  card?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  card?.focus({ preventScroll: true });
+}
+
+export default function ProductRoute() {
+  const { id = '' } = useParams();
+  const [currency, setCurrency] = useState<string>();
+  const product = useProduct(id, currency);
+  const access = useAccess(id);
+  const { user } = useSession();
+  useEffect(() => {
+    if (product.isError) notify.error('Product not found');
+  }, [product.isError]);
+
+  if (product.isPending) return <PageSpinner label="Loading product" />;
+  if (product.isError) return <ProductNotFound />;
+  const detail = product.data;
+  const purchaseId = access.data?.hasAccess ? access.data.purchaseId : undefined;
+  return (
+    <div className="bg-slate-50">
+      <Seo
+        title={`${detail.title} — Lockdrop`}
+        description={detail.description ?? `Buy ${detail.title} on Lockdrop.`}
+      />
+      <ProductDetail
+        product={detail}
+        onCurrencyChange={setCurrency}
+        onPurchaseNow={scrollToPurchase}
+        aside={
+          purchaseId ? (
+            <FullAccessCard
+              purchaseId={purchaseId}
+              fileName={detail.fileName}
+              sizeBytes={detail.fileSizeBytes}
+            />
+          ) : (
+            <PurchaseCard
+              key={user?.email ?? ''}
+              productId={detail.id}
+              priceLabel={priceLabel(detail.display.formatted, detail.pricing)}
+              currency={detail.display.currency}
+              defaultEmail={user?.email}
+            />
+          )
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { useParams } from 'react-router-dom';
+import { Seo } from '@/components/seo/seo';
+import { ReceiptView } from '@/features/purchases/components/receipt-view';
+
+const meta = { title: 'Your receipt — Lockdrop', description: 'Download the file you bought.' };
+
+export default function ReceiptRoute() {
+  const { token = '' } = useParams();
+  return (
+    <div className="bg-slate-50 px-4 py-14 sm:py-20">
+      <Seo {...meta} />
+      <div className="mx-auto max-w-lg rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-10">
+        <ReceiptView token={token} />
+      </div>
+    </div>
+  );
+}

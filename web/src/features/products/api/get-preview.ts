@@ -1,0 +1,31 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { FileKind } from '../types';
+
+/** GET /api/previews/:productId/status (services/delivery/src/routes/previews.ts). */
+export interface PreviewState {
+  status: 'pending' | 'ready' | 'failed' | 'disabled';
+  kind: FileKind | null;
+  blurPercentage: number;
+  width: number | null;
+  height: number | null;
+}
+
+const POLL_MS = 2_000;
+
+export const getPreviewState = (productId: string) =>
+  api<PreviewState>(`/api/previews/${encodeURIComponent(productId)}/status`);
+
+export const previewStateQueryOptions = (productId: string) =>
+  queryOptions({
+    queryKey: ['previews', productId],
+    queryFn: () => getPreviewState(productId),
+    // The server renders the blurred derivative after upload; ask again until it is done.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_MS : false),
+  });
+
+export const usePreviewState = (productId: string) => useQuery(previewStateQueryOptions(productId));
+
+/** The blurred image; `version` changes the URL when the blur or the file changes. */
+export const previewImageUrl = (productId: string, version: string) =>
+  `/api/previews/${encodeURIComponent(productId)}?v=${encodeURIComponent(version)}`;

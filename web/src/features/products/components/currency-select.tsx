@@ -1,0 +1,59 @@
+import { AlertTriangle } from 'lucide-react';
+import { useCurrencies } from '../api/get-currencies';
+import { inputClass, labelClass } from './form-styles';
+
+interface CurrencySelectProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (currency: string) => void;
+  className?: string;
+}
+
+/** Spec §8: a pulsing placeholder while loading; a red warning and the fallback list on error. */
+export function CurrencySelect({
+  id,
+  label,
+  value,
+  onChange,
+  className = '',
+}: CurrencySelectProps) {
+  const { currencies, isPending, isError } = useCurrencies();
+  const options = currencies.includes(value) ? currencies : [value, ...currencies];
+  return (
+    <div className={className}>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      {isPending ? (
+        <div
+          className="mt-2 h-11 w-full animate-pulse rounded-lg bg-slate-200"
+          aria-busy="true"
+          aria-label="Loading currencies"
+        />
+      ) : (
+        <select
+          id={id}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          className={`${inputClass} bg-white`}
+        >
+          {options.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+      )}
+      {isError && (
+        <p
+          role="alert"
+          className="mt-2 flex items-start gap-2 rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800"
+        >
+          <AlertTriangle className="mt-0.5 size-4 flex-none" aria-hidden="true" />
+          Failed to load currency data. Showing the default currencies.
+        </p>
+      )}
+    </div>
+  );
+}

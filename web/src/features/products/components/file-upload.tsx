@@ -1,0 +1,128 @@
+import { formatFileSize } from '@lockdrop/plans';
+import { CheckCircle2, FileUp, X } from 'lucide-react';
+import { useId } from 'react';
+import { Button } from '@/components/ui/button';
+import type { UploadedFile } from '../api/upload-file';
+import { useFileUpload } from '../lib/use-file-upload';
+import { labelClass } from './form-styles';
+
+interface FileUploadProps {
+  maxBytes: number;
+  onUploadedChange: (file: UploadedFile | null) => void;
+  /** Edit screen: the file the product has now, replaced by a new upload. */
+  currentFileName?: string;
+}
+
+export function FileUpload({ maxBytes, onUploadedChange, currentFileName }: FileUploadProps) {
+  const id = useId();
+  const { state, choose, upload, cancel, remove } = useFileUpload(maxBytes, onUploadedChange);
+  const limit = `Any file type, up to ${formatFileSize(maxBytes)} on your plan.`;
+
+  return (
+    <div>
+      <span className={labelClass} id={`${id}-label`}>
+        {currentFileName ? 'Replace file' : 'File'}
+        {!currentFileName && <span className="text-rose-600"> *</span>}
+      </span>
+      {currentFileName && state.phase === 'empty' && (
+        <p className="mt-1 text-sm text-slate-600">
+          Current file: <span className="font-medium text-slate-900">{currentFileName}</span>
+        </p>
+      )}
+      {state.phase === 'empty' && (
+        <label
+          htmlFor={`${id}-input`}
+          className="mt-2 flex cursor-pointer flex-col items-center rounded-xl border-2 border-dashed border-slate-300 px-6 py-8 text-center transition-colors hover:border-indigo-400 hover:bg-indigo-50/40 focus-within:border-indigo-500"
+        >
+          <FileUp className="size-8 text-indigo-500" aria-hidden="true" />
+          <span className="mt-3 text-sm font-semibold text-indigo-700">Choose a file</span>
+          <span className="mt-1 text-xs text-slate-500">{limit}</span>
+          <input
+            id={`${id}-input`}
+            type="file"
+            aria-label="Choose a file"
+            className="sr-only"
+            onChange={(event) => {
+              choose(event.target.files?.[0]);
+              event.target.value = '';
+            }}
+          />
+        </label>
+      )}
+      {state.phase === 'selected' && (
+        <FileRow name={state.file.name} size={state.file.size}>
+          <Button size="sm" onClick={() => void upload()}>
+            Upload
+          </Button>
+          <RemoveButton onClick={remove} label={`Remove ${state.file.name}`} />
+        </FileRow>
+      )}
+      {state.phase === 'uploading' && (
+        <FileRow name={state.file.name} size={state.file.size}>
+          <Button size="sm" variant="secondary" onClick={cancel}>
+            Cancel upload
+          </Button>
+        </FileRow>
+      )}
+      {state.phase === 'uploading' && (
+        <div className="mt-3">
+          <div
+            role="progressbar"
+            aria-label="Upload progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={state.percent}
+            className="h-2 overflow-hidden rounded-full bg-slate-200"
+          >
+            <div
+              className="h-full bg-indigo-600 transition-[width]"
+              style={{ width: `${state.percent}%` }}
+            />
+          </div>
+          <p className="mt-1 text-xs text-slate-600">Uploading… {state.percent}%</p>
+        </div>
+      )}
+      {state.phase === 'uploaded' && (
+        <FileRow name={state.uploaded.fileName} size={state.uploaded.sizeBytes} done>
+          <RemoveButton onClick={remove} label={`Remove ${state.uploaded.fileName}`} />
+        </FileRow>
+      )}
+    </div>
+  );
+}
+
+function FileRow({
+  name,
+  size,
+  done = false,
+  children,
+}: {
+  name: string;
+  size: number;
+  done?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-3 rounded-xl bg-slate-50 px-4 py-3 ring-1 ring-slate-200">
+      {done && <CheckCircle2 className="size-5 flex-none text-emerald-600" aria-label="Uploaded" />}
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium text-slate-900">{name}</p>
+        <p className="text-xs text-slate-500">{formatFileSize(size)}</p>
+      </div>
+      <div className="flex items-center gap-2">{children}</div>
+    </div>
+  );
+}
+
+function RemoveButton({ onClick, label }: { onClick: () => void; label: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className="rounded-lg p-2 text-slate-500 hover:bg-slate-200 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      <X className="size-4" aria-hidden="true" />
+    </button>
+  );
+}

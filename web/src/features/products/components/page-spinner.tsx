@@ -1,0 +1,7 @@
+export function PageSpinner({ label }: { label: string }) {
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center" role="status" aria-label={label}>
+      <span className="size-8 animate-spin rounded-full border-4 border-indigo-200 border-t-indigo-600" />
+    </div>
+  );
+}

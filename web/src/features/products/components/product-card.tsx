@@ -1,0 +1,80 @@
+import { formatFileSize } from '@lockdrop/plans';
+import { CalendarDays, ExternalLink, FileText, Pencil } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { buttonClass } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { useSetProductStatus } from '../api/set-product-status';
+import { priceLabel } from '../lib/pricing';
+import type { Product } from '../types';
+import { StatusBadge } from './status-badge';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** One product on /my-products (spec §2 My products). */
+export function ProductCard({ product }: { product: Product }) {
+  const setStatus = useSetProductStatus();
+  const published = product.status === 'published';
+  return (
+    <article
+      className="flex flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+      aria-labelledby={`product-${product.id}`}
+    >
+      <div className="flex items-start justify-between gap-3">
+        <h2 id={`product-${product.id}`} className="text-lg font-semibold text-slate-900">
+          {product.title}
+        </h2>
+        <StatusBadge status={product.status} />
+      </div>
+      {product.description && (
+        <p className="mt-2 line-clamp-2 text-sm text-slate-600">{product.description}</p>
+      )}
+      <p className="mt-4 text-2xl font-bold text-slate-900">
+        {priceLabel(product.priceFormatted, product.pricing)}
+      </p>
+      <dl className="mt-4 space-y-2 text-sm text-slate-600">
+        <div className="flex items-center gap-2">
+          <dt>
+            <CalendarDays className="size-4 text-slate-400" aria-label="Created" />
+          </dt>
+          <dd>{dateFormat.format(new Date(product.createdAt))}</dd>
+        </div>
+        <div className="flex min-w-0 items-center gap-2">
+          <dt>
+            <FileText className="size-4 text-slate-400" aria-label="File" />
+          </dt>
+          <dd className="truncate">
+            {product.fileName}{' '}
+            <span className="text-slate-400">· {formatFileSize(product.fileSizeBytes)}</span>
+          </dd>
+        </div>
+      </dl>
+      <div className="mt-6 flex flex-wrap gap-2 border-t border-slate-100 pt-4">
+        <Link
+          to={paths.products.detail.getHref(product.id)}
+          className={buttonClass('secondary', 'sm')}
+          aria-label={`View ${product.title}`}
+        >
+          <ExternalLink className="size-4" aria-hidden="true" /> View
+        </Link>
+        <Link
+          to={paths.products.edit.getHref(product.id)}
+          className={buttonClass('ghost', 'sm')}
+          aria-label={`Edit ${product.title}`}
+        >
+          <Pencil className="size-4" aria-hidden="true" /> Edit
+        </Link>
+        <button
+          type="button"
+          disabled={setStatus.isPending}
+          onClick={() =>
+            setStatus.mutate({ id: product.id, status: published ? 'draft' : 'published' })
+          }
+          aria-label={published ? `Unpublish ${product.title}` : `Publish ${product.title}`}
+          className={`${buttonClass(published ? 'secondary' : 'primary', 'sm')} ml-auto`}
+        >
+          {published ? 'Set to Draft' : 'Go Live'}
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,62 @@
+import { AlertTriangle } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { ProductPreview } from './product-preview';
+import { ProductPrice } from './product-price';
+import { StatusBadge } from './status-badge';
+import type { ProductDetail as Product } from '../types';
+
+interface ProductDetailProps {
+  product: Product;
+  onCurrencyChange: (currency: string) => void;
+  onPurchaseNow: () => void;
+  /** The purchase card, or the buyer's download card. */
+  aside: ReactNode;
+}
+
+/** /product/:id (spec §2 Product detail): preview, title, description, price, then `aside`. */
+export function ProductDetail({
+  product,
+  onCurrencyChange,
+  onPurchaseNow,
+  aside,
+}: ProductDetailProps) {
+  return (
+    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 sm:px-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:px-8">
+      <div className="space-y-6">
+        <ProductPreview product={product} onPurchaseNow={onPurchaseNow} />
+        {product.description && (
+          <section aria-labelledby="about-title" className="hidden lg:block">
+            <h2 id="about-title" className="text-lg font-semibold text-slate-900">
+              About this product
+            </h2>
+            <p className="mt-2 whitespace-pre-line text-slate-700">{product.description}</p>
+          </section>
+        )}
+      </div>
+      <div className="space-y-6">
+        {product.viewerIsOwner && product.status !== 'published' && (
+          <p
+            role="status"
+            className="flex items-start gap-2 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200"
+          >
+            <AlertTriangle className="mt-0.5 size-4 flex-none" aria-hidden="true" />
+            This product is not published; checkout may be blocked.
+          </p>
+        )}
+        <div>
+          {product.viewerIsOwner && <StatusBadge status={product.status} />}
+          <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
+            {product.title}
+          </h1>
+          {product.description && (
+            <p className="mt-3 whitespace-pre-line text-slate-700 lg:hidden">
+              {product.description}
+            </p>
+          )}
+        </div>
+        <ProductPrice product={product} onCurrencyChange={onCurrencyChange} />
+        {aside}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { notify } from '@/lib/toast';
+import { choiceOf, pricingOf, validationMessage, type PricingChoice } from '../lib/product-form';
+import type { ProductInput } from '../types';
+import { CurrencySelect } from './currency-select';
+import { FileUpload } from './file-upload';
+import { cardClass, inputClass, labelClass } from './form-styles';
+import { PreviewSettings } from './preview-settings';
+
+interface ProductFormProps {
+  initial: ProductInput;
+  maxFileBytes: number;
+  /** Edit screen: the product's file, which an upload replaces; create requires an upload. */
+  currentFileName?: string;
+  busy: boolean;
+  onSubmit: (input: ProductInput) => void;
+  /** The submit and cancel buttons; `canSubmit` is false until the form may be sent. */
+  actions: (canSubmit: boolean) => ReactNode;
+}
+
+const PRICING_CHOICES: { value: PricingChoice; label: string }[] = [
+  { value: 'one_time', label: 'One-time' },
+  { value: 'monthly', label: 'Monthly' },
+  { value: 'yearly', label: 'Yearly' },
+];
+
+export function ProductForm({
+  initial,
+  maxFileBytes,
+  currentFileName,
+  busy,
+  onSubmit,
+  actions,
+}: ProductFormProps) {
+  const id = useId();
+  const [input, setInput] = useState(initial);
+  const set = <K extends keyof ProductInput>(key: K, value: ProductInput[K]) =>
+    setInput((current) => ({ ...current, [key]: value }));
+  const requireFile = currentFileName === undefined;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const message = validationMessage(input, requireFile);
+    if (message) return notify.error(message);
+    onSubmit({
+      ...input,
+      title: input.title.trim(),
+      description: input.description?.trim() || null,
+    });
+  }
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-6" aria-busy={busy}>
+      <section className={`${cardClass} space-y-6`} aria-label="Product details">
+        <div>
+          <label htmlFor={`${id}-title`} className={labelClass}>
+            Title <span className="text-rose-600">*</span>
+          </label>
+          <input
+            id={`${id}-title`}
+            required
+            maxLength={200}
+            value={input.title}
+            onChange={(e) => set('title', e.target.value)}
+            className={inputClass}
+            placeholder="e.g. Lightroom preset pack"
+          />
+        </div>
+        <div>
+          <label htmlFor={`${id}-description`} className={labelClass}>
+            Description
+          </label>
+          <textarea
+            id={`${id}-description`}
+            rows={4}
+            maxLength={5000}
+            value={input.description ?? ''}
+            onChange={(e) => set('description', e.target.value)}
+            className={inputClass}
+            placeholder="What will the buyer get?"
+          />
+        </div>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <div>
+            <label htmlFor={`${id}-price`} className={labelClass}>
+              Price <span className="text-rose-600">*</span>
+            </label>
+            <input
+              id={`${id}-price`}
+              type="number"
+              inputMode="decimal"
+              required
+              min={0.01}
+              step={0.01}
+              value={input.price}
+              onChange={(e) => set('price', e.target.value)}
+              className={inputClass}
+              placeholder="0.00"
+            />
+          </div>
+          <CurrencySelect
+            id={`${id}-currency`}
+            label="Currency"
+            value={input.currency}
+            onChange={(currency) => set('currency', currency)}
+          />
+        </div>
+        <fieldset>
+          <legend className={labelClass}>Pricing</legend>
+          <div className="mt-2 grid grid-cols-3 gap-2">
+            {PRICING_CHOICES.map((choice) => (
+              <label
+                key={choice.value}
+                className="flex cursor-pointer items-center justify-center gap-2 rounded-lg px-3 py-2.5 text-sm font-medium ring-1 ring-slate-300 has-checked:bg-indigo-50 has-checked:text-indigo-800 has-checked:ring-2 has-checked:ring-indigo-600 has-focus-visible:outline-2 has-focus-visible:outline-indigo-600"
+              >
+                <input
+                  type="radio"
+                  name={`${id}-pricing`}
+                  value={choice.value}
+                  checked={choiceOf(input.pricing) === choice.value}
+                  onChange={() => set('pricing', pricingOf(choice.value))}
+                  className="sr-only"
+                />
+                {choice.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <FileUpload
+          maxBytes={maxFileBytes}
+          currentFileName={currentFileName}
+          onUploadedChange={(file) => set('fileId', file?.id ?? null)}
+        />
+      </section>
+      <PreviewSettings
+        enabled={input.previewEnabled}
+        blur={input.previewBlurPercentage}
+        onEnabledChange={(value) => set('previewEnabled', value)}
+        onBlurChange={(value) => set('previewBlurPercentage', value)}
+      />
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        {actions(!busy && (!requireFile || input.fileId !== null))}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,106 @@
+import { formatFileSize } from '@lockdrop/plans';
+import { FileArchive, FileAudio, FileText, FileVideo, Image, Lock } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { notify } from '@/lib/toast';
+import { previewImageUrl, usePreviewState } from '../api/get-preview';
+import type { FileKind, ProductDetail } from '../types';
+
+const KIND_ICONS = {
+  image: Image,
+  pdf: FileText,
+  video: FileVideo,
+  audio: FileAudio,
+  document: FileArchive,
+} as const;
+const KIND_LABELS: Record<FileKind, string> = {
+  image: 'Image',
+  pdf: 'PDF document',
+  video: 'Video',
+  audio: 'Audio',
+  document: 'Document',
+};
+
+interface ProductPreviewProps {
+  product: ProductDetail;
+  /** Scrolls to the purchase card. */
+  onPurchaseNow: () => void;
+}
+
+/** Spec §4 Preview: the server-blurred image under a lock, or a 'not available' card. */
+export function ProductPreview({ product, onPurchaseNow }: ProductPreviewProps) {
+  const preview = usePreviewState(product.id);
+  const [imageFailed, setImageFailed] = useState(false);
+  const status = preview.data?.status;
+  useEffect(() => {
+    if (preview.isError || imageFailed) notify.error('Failed to load preview');
+  }, [preview.isError, imageFailed]);
+
+  if (product.previewEnabled && (preview.isPending || status === 'pending')) {
+    return (
+      <Frame>
+        <div
+          className="flex h-full flex-col items-center justify-center gap-3 text-slate-500"
+          role="status"
+        >
+          <span
+            className="size-8 animate-spin rounded-full border-4 border-indigo-200 border-t-indigo-600"
+            aria-hidden="true"
+          />
+          Preparing preview…
+        </div>
+      </Frame>
+    );
+  }
+  if (product.previewEnabled && status === 'ready' && !imageFailed) {
+    return (
+      <Frame>
+        <img
+          src={previewImageUrl(product.id, `${product.previewBlurPercentage}-${product.updatedAt}`)}
+          alt={`Blurred preview of ${product.title}`}
+          onError={() => setImageFailed(true)}
+          className="h-full w-full object-cover"
+        />
+        <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-slate-900/25">
+          <span className="flex size-14 items-center justify-center rounded-full bg-white/90 shadow-lg">
+            <Lock className="size-6 text-indigo-700" aria-hidden="true" />
+          </span>
+          <span className="rounded-full bg-slate-900/70 px-3 py-1 text-sm font-medium text-white">
+            Preview with {product.previewBlurPercentage}% blur
+          </span>
+        </div>
+      </Frame>
+    );
+  }
+  const Icon = KIND_ICONS[product.fileKind];
+  return (
+    <Frame>
+      <div className="flex h-full flex-col items-center justify-center px-6 text-center">
+        <span className="relative flex size-16 items-center justify-center rounded-2xl bg-white shadow ring-1 ring-slate-200">
+          <Icon className="size-8 text-indigo-600" aria-hidden="true" />
+          <Lock
+            className="absolute -right-2 -bottom-2 size-6 rounded-full bg-indigo-600 p-1 text-white"
+            aria-hidden="true"
+          />
+        </span>
+        <p className="mt-4 font-semibold text-slate-900">Preview not available</p>
+        <p className="mt-1 text-sm text-slate-600">Purchase to access full content</p>
+        <p className="mt-3 text-xs text-slate-500">
+          {KIND_LABELS[product.fileKind]} · {product.fileName} ·{' '}
+          {formatFileSize(product.fileSizeBytes)}
+        </p>
+        <Button size="sm" className="mt-5" onClick={onPurchaseNow}>
+          Purchase Now
+        </Button>
+      </div>
+    </Frame>
+  );
+}
+
+function Frame({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="relative aspect-[4/3] w-full overflow-hidden rounded-2xl bg-gradient-to-br from-slate-100 to-indigo-50 ring-1 ring-slate-200">
+      {children}
+    </div>
+  );
+}

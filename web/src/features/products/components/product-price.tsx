@@ -1,0 +1,44 @@
+import { formatMoney } from '@lockdrop/money';
+import { AlertTriangle } from 'lucide-react';
+import { useId } from 'react';
+import { priceLabel } from '../lib/pricing';
+import type { ProductDetail } from '../types';
+import { CurrencySelect } from './currency-select';
+
+interface ProductPriceProps {
+  product: ProductDetail;
+  onCurrencyChange: (currency: string) => void;
+}
+
+/** The price in the chosen currency, with 'Show in' and the 'Originally' line (spec §2). */
+export function ProductPrice({ product, onCurrencyChange }: ProductPriceProps) {
+  const id = useId();
+  const { display } = product;
+  const original = formatMoney(product.priceMinor, product.currency);
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <p className="text-3xl font-bold tracking-tight text-slate-900">
+          {priceLabel(display.formatted, product.pricing)}
+        </p>
+        {display.converted && (
+          <p className="mt-1 text-sm text-slate-500">
+            Originally {priceLabel(original, product.pricing)} ({product.currency})
+          </p>
+        )}
+        {display.warning && (
+          <p className="mt-2 flex items-center gap-1.5 text-sm text-amber-700" role="status">
+            <AlertTriangle className="size-4" aria-hidden="true" /> {display.warning.message}
+          </p>
+        )}
+      </div>
+      <CurrencySelect
+        id={`${id}-show-in`}
+        label="Show in"
+        value={display.currency}
+        onChange={onCurrencyChange}
+        className="w-32"
+      />
+    </div>
+  );
+}

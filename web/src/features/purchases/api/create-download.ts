@@ -1,0 +1,36 @@
+import { useMutation } from '@tanstack/react-query';
+import { api, ApiError } from '@/lib/api';
+import { notify } from '@/lib/toast';
+
+/** POST /api/downloads: a signed link to the file, valid 1 hour. */
+export interface DownloadLink {
+  /** Relative `/dl/<token>`; answered with Content-Disposition: attachment. */
+  downloadUrl: string;
+  fileName: string;
+  sizeBytes: number;
+  expiresAt: string;
+}
+
+export const createDownload = (purchaseId: string) =>
+  api<DownloadLink>('/api/downloads', { method: 'POST', body: { purchaseId } });
+
+/**
+ * Sends the browser to the link: the file streams straight to disk (resumable, never held in
+ * memory) and, being an attachment, the page stays where it is.
+ */
+export function useDownload() {
+  return useMutation({
+    mutationFn: createDownload,
+    onSuccess: (link) => {
+      window.location.assign(link.downloadUrl);
+      notify.success(`Downloading ${link.fileName}`);
+    },
+    // 4xx answers carry the spec's words (e.g. 'You must be logged in to download files').
+    onError: (error) =>
+      notify.error(
+        error instanceof ApiError && error.status >= 400 && error.status < 500
+          ? error
+          : 'Failed to generate download link',
+      ),
+  });
+}

@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+export interface ReceiptPurchase {
+  id: string;
+  productId: string;
+  productTitle: string | null;
+  fileName: string | null;
+  sizeBytes: number | null;
+}
+
+/** Opens the account-free download session of a receipt link (sets its cookie). */
+export const openReceipt = async (token: string) =>
+  (
+    await api<{ purchase: ReceiptPurchase }>('/api/downloads/receipt-session', {
+      method: 'POST',
+      body: { token },
+    })
+  ).purchase;
+
+export const receiptQueryOptions = (token: string) =>
+  queryOptions({
+    queryKey: ['receipts', token],
+    queryFn: () => openReceipt(token),
+    retry: false,
+    staleTime: Infinity,
+  });
+
+export const useReceipt = (token: string) => useQuery(receiptQueryOptions(token));

@@ -1,0 +1,35 @@
+import { ShieldCheck } from 'lucide-react';
+import { DownloadButton } from './download-button';
+
+interface FullAccessCardProps {
+  purchaseId: string;
+  fileName: string;
+  sizeBytes: number;
+}
+
+/** Product page, for a buyer who has paid (spec §2 Product detail). */
+export function FullAccessCard({ purchaseId, fileName, sizeBytes }: FullAccessCardProps) {
+  return (
+    <section
+      aria-labelledby="full-access-title"
+      className="rounded-2xl bg-emerald-50 p-6 ring-1 ring-emerald-200 sm:p-8"
+    >
+      <div className="flex items-center gap-3">
+        <ShieldCheck className="size-7 text-emerald-600" aria-hidden="true" />
+        <h2 id="full-access-title" className="text-lg font-semibold text-emerald-900">
+          You have full access to this product
+        </h2>
+      </div>
+      <p className="mt-2 text-sm text-emerald-800">
+        Full access unlocked. Download links are valid for 1 hour.
+      </p>
+      <p className="mt-4 truncate text-sm font-medium text-slate-900">{fileName}</p>
+      <DownloadButton
+        purchaseId={purchaseId}
+        sizeBytes={sizeBytes}
+        className="mt-3 w-full"
+        size="lg"
+      />
+    </section>
+  );
+}

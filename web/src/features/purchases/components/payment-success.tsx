@@ -1,0 +1,46 @@
+import { formatMoney } from '@lockdrop/money';
+import { CheckCircle2 } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { buttonClass } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import type { Purchase } from '../types';
+import { DownloadButton } from './download-button';
+
+export function PaymentSuccess({ purchase, txRef }: { purchase: Purchase; txRef: string }) {
+  const rows: [string, string][] = [
+    ['Status', 'Paid'],
+    ['Reference', txRef],
+    ['Product', purchase.productTitle],
+    ['Amount', formatMoney(purchase.amountMinor, purchase.currency)],
+    ['File', purchase.fileName ?? '—'],
+  ];
+  return (
+    <div>
+      <div className="text-center">
+        <CheckCircle2 className="mx-auto size-14 text-emerald-500" aria-hidden="true" />
+        <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">
+          Payment Successful!
+        </h1>
+        <p className="mt-2 text-slate-600">Thank you for your purchase. Your file is unlocked.</p>
+      </div>
+      <dl className="mt-8 divide-y divide-slate-100 rounded-xl bg-slate-50 px-5 ring-1 ring-slate-200">
+        {rows.map(([term, value]) => (
+          <div key={term} className="flex justify-between gap-4 py-3 text-sm">
+            <dt className="text-slate-600">{term}</dt>
+            <dd className="min-w-0 truncate text-right font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <DownloadButton purchaseId={purchase.id} size="lg" className="mt-6 w-full" />
+      <p className="mt-3 text-center text-sm text-slate-500">Download links are valid for 1 hour</p>
+      <div className="mt-8 flex justify-center gap-3">
+        <Link to={paths.dashboard.root.getHref()} className={buttonClass('secondary')}>
+          Dashboard
+        </Link>
+        <Link to={paths.home.getHref()} className={buttonClass('ghost')}>
+          Home
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { formatFileSize } from '@lockdrop/plans';
+import { Receipt } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { buttonClass } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { useReceipt } from '../api/open-receipt';
+import { DownloadButton } from './download-button';
+
+/** /receipt/:token: the receipt e-mail's link; downloads work without an account. */
+export function ReceiptView({ token }: { token: string }) {
+  const receipt = useReceipt(token);
+  if (receipt.isPending) {
+    return (
+      <div className="flex justify-center py-10" role="status" aria-label="Opening your receipt">
+        <span className="size-8 animate-spin rounded-full border-4 border-indigo-200 border-t-indigo-600" />
+      </div>
+    );
+  }
+  if (receipt.isError) {
+    return (
+      <div className="text-center">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Receipt link not valid</h1>
+        <p className="mt-2 text-slate-600">{receipt.error.message}</p>
+        <Link to={paths.purchases.getHref()} className={buttonClass('secondary', 'md', 'mt-6')}>
+          My Purchases
+        </Link>
+      </div>
+    );
+  }
+  const purchase = receipt.data;
+  return (
+    <div>
+      <div className="text-center">
+        <Receipt className="mx-auto size-12 text-indigo-500" aria-hidden="true" />
+        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Your purchase</h1>
+      </div>
+      <dl className="mt-8 divide-y divide-slate-100 rounded-xl bg-slate-50 px-5 text-sm ring-1 ring-slate-200">
+        <div className="flex justify-between gap-4 py-3">
+          <dt className="text-slate-600">Product</dt>
+          <dd className="font-medium text-slate-900">{purchase.productTitle ?? '—'}</dd>
+        </div>
+        <div className="flex justify-between gap-4 py-3">
+          <dt className="text-slate-600">File</dt>
+          <dd className="min-w-0 truncate font-medium text-slate-900">
+            {purchase.fileName ?? '—'}
+            {purchase.sizeBytes != null && (
+              <span className="text-slate-500"> · {formatFileSize(purchase.sizeBytes)}</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <DownloadButton purchaseId={purchase.id} size="lg" className="mt-6 w-full" />
+      <p className="mt-3 text-center text-sm text-slate-500">Download links are valid for 1 hour</p>
+    </div>
+  );
+}
