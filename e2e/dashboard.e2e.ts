@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { formatMoney } from '@lockdrop/money';
+import { DEFAULT_PROCESSOR_FEE_BPS, earningsBreakdown, planById } from '@lockdrop/plans';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpSeller, type TestAccount } from './support/accounts';
+import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
+
+const PRICE = '7.00';
+const PRICE_MINOR = 700;
+
+let seller: Browser;
+let otherSeller: Browser;
+let visitor: Browser;
+let account: TestAccount;
+let otherAccount: TestAccount;
+const title = `Beat pack ${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  [seller, otherSeller, visitor] = await Promise.all([launchBrowser(), launchBrowser(), launchBrowser()]);
+  [account, otherAccount] = await Promise.all([signUpSeller(seller.context), signUpSeller(otherSeller.context)]);
+});
+afterAll(async () => {
+  await Promise.all([seller?.close(), otherSeller?.close(), visitor?.close()]);
+});
+
+const statValue = (page: Page, name: string) => page.getByRole('article', { name }).locator('[data-stat-value]').innerText();
+
+async function openDashboard(browser: Browser, path = '/dashboard'): Promise<Page> {
+  const page = await browser.open(path);
+  await page.getByRole('heading', { name: /^Welcome back,/ }).waitFor();
+  await page.getByRole('article', { name: 'Revenue' }).locator('[data-stat-value]').waitFor();
+  return page;
+}
+
+/** A published product with a small file, made through the API as its seller would. */
+async function publishProduct(context: BrowserContext): Promise<string> {
+  const upload = await context.request.post(`${baseUrl}/api/uploads`, {
+    multipart: { file: { name: 'beats.zip', mimeType: 'application/zip', buffer: Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(2048)]) } },
+  });
+  expect(upload.status()).toBe(201);
+  const { id: fileId } = (await upload.json()) as { id: string };
+  const created = await context.request.post(`${baseUrl}/api/products`, {
+    data: { title, description: 'Eight loops.', price: PRICE, currency: 'USD', fileId, previewEnabled: false },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const published = await context.request.post(`${baseUrl}/api/products/${id}/status`, { data: { status: 'published' } });
+  expect(published.ok()).toBe(true);
+  return id;
+}
+
+/** Reloads until the stat card shows `expected` (events reach analytics a moment after the request). */
+async function waitForStat(page: Page, name: string, expected: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.reload({ waitUntil: 'networkidle' });
+        await page.getByRole('article', { name }).locator('[data-stat-value]').waitFor();
+        return statValue(page, name);
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe(expected);
+}
+
+describe('seller dashboard', () => {
+  it('shows a brand new seller their name, zeros and friendly empty states', async () => {
+    const page = await openDashboard(seller);
+    expect(await page.getByRole('heading', { name: `Welcome back, ${account.fullName}` }).isVisible()).toBe(true);
+    expect(await statValue(page, 'Revenue')).toBe(formatMoney(0, 'USD'));
+    expect(await statValue(page, 'Content views')).toBe('0');
+    expect(await statValue(page, 'Deliveries')).toBe('0');
+    expect(await statValue(page, 'Unlock rate')).toBe('—');
+    await page.getByText('No products yet').waitFor();
+    await page.getByText('No sales yet').waitFor();
+    expect(await page.getByRole('link', { name: 'Upgrade to Pro' }).getAttribute('href')).toBe('/pricing');
+    expect(
+      await page.getByRole('region', { name: 'Quick actions' }).getByRole('link', { name: /Create product/ }).getAttribute('href'),
+    ).toBe('/create-product');
+
+    const menu = page.getByRole('navigation', { name: 'Seller' });
+    expect(await menu.getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByTestId('seller-identity').innerText()).toContain(account.email);
+
+    await menu.getByRole('link', { name: 'Payments' }).click();
+    await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
+    expect(await menu.getByRole('link', { name: 'Payments' }).getAttribute('aria-current')).toBe('page');
+    await page.getByText('No sales yet').waitFor();
+    await menu.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByText('No products to measure yet').waitFor();
+    await menu.getByRole('link', { name: 'Deliveries' }).click();
+    await page.getByText('Nothing delivered yet').waitFor();
+    await page.close();
+  });
+
+  it('after a view and a sandbox purchase, shows 1 delivery, the seller earnings as revenue and the view', async () => {
+    const productId = await publishProduct(seller.context);
+    // A signed-out visitor reads the product, as its page does.
+    const viewed = await visitor.context.request.get(`${baseUrl}/api/products/${productId}`);
+    expect(viewed.ok()).toBe(true);
+    const checkout = await visitor.context.request.post(`${baseUrl}/api/checkout`, {
+      data: { productId, buyerEmail: `buyer-${Date.now()}@example.com` },
+    });
+    expect(checkout.ok()).toBe(true);
+    const { link } = (await checkout.json()) as { link: string };
+    const payPage = await visitor.context.newPage();
+    await payPage.goto(link);
+    await payPage.getByRole('button', { name: `Pay ${formatMoney(PRICE_MINOR, 'USD')}` }).click();
+    await payPage.waitForURL('**/payment/success?**');
+    await payPage.close();
+
+    const split = earningsBreakdown(planById('free'), PRICE_MINOR, DEFAULT_PROCESSOR_FEE_BPS);
+    const page = await openDashboard(seller);
+    await waitForStat(page, 'Deliveries', '1');
+    expect(await statValue(page, 'Revenue')).toBe(formatMoney(split.netMinor, 'USD'));
+    expect(Number(await statValue(page, 'Content views'))).toBeGreaterThanOrEqual(1);
+    await page.getByRole('region', { name: 'Recent Products' }).getByText(title).waitFor();
+    await page.getByRole('region', { name: 'Recent Sales' }).getByText(title).waitFor();
+
+    await page.getByRole('navigation', { name: 'Seller' }).getByRole('link', { name: 'Payments' }).click();
+    const row = page.locator('tr', { hasText: title });
+    await row.waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells).toEqual(
+      expect.arrayContaining([
+        formatMoney(PRICE_MINOR, 'USD'),
+        formatMoney(split.platformFeeMinor, 'USD'),
+        formatMoney(split.processorFeeMinor, 'USD'),
+        formatMoney(split.netMinor, 'USD'),
+      ]),
+    );
+
+    await page.getByRole('navigation', { name: 'Seller' }).getByRole('link', { name: 'Analytics' }).click();
+    const analyticsRow = page.locator('tr', { hasText: title });
+    await analyticsRow.waitFor();
+    expect(await analyticsRow.innerText()).toContain(formatMoney(split.netMinor, 'USD'));
+    await page.getByRole('img', { name: 'Views per day' }).waitFor();
+    await page.close();
+  }, 90_000);
+
+  it("shows another seller none of it", async () => {
+    const page = await openDashboard(otherSeller);
+    expect(await page.getByRole('heading', { name: `Welcome back, ${otherAccount.fullName}` }).isVisible()).toBe(true);
+    expect(await statValue(page, 'Revenue')).toBe(formatMoney(0, 'USD'));
+    expect(await statValue(page, 'Content views')).toBe('0');
+    expect(await statValue(page, 'Deliveries')).toBe('0');
+    expect(await page.getByText(title).count()).toBe(0);
+    await page.getByText('No sales yet').waitFor();
+    const figures = await otherSeller.context.request.get(`${baseUrl}/api/analytics/products`);
+    expect(await figures.json()).toEqual({ products: [] });
+    await page.close();
+  });
+
+  it('refunds a sale after confirmation, and the revenue goes back down', async () => {
+    const page = await seller.open('/dashboard/payments');
+    const row = page.locator('tr', { hasText: title });
+    await row.getByRole('button', { name: 'Refund' }).click();
+    await row.getByRole('button', { name: 'Confirm refund' }).click();
+    await row.getByText(/Refunded|Refunding/).waitFor();
+    const dashboard = await openDashboard(seller);
+    await waitForStat(dashboard, 'Revenue', formatMoney(0, 'USD'));
+    await Promise.all([page.close(), dashboard.close()]);
+  }, 60_000);
+
+  it('/lockdrop/dashboard is the same dashboard, and the side menu toggles on a phone', async () => {
+    const page = await seller.open('/lockdrop/dashboard', MOBILE);
+    await page.getByRole('heading', { name: `Welcome back, ${account.fullName}` }).waitFor();
+    const menu = page.getByRole('navigation', { name: 'Seller' });
+    expect(await menu.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Seller menu' }).click();
+    expect(await menu.isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('Logout really signs out, and the dashboard then asks to log in', async () => {
+    const page = await openDashboard(seller);
+    await page.locator('#seller-menu').getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    expect([401, 404]).toContain((await seller.context.request.get(`${baseUrl}/api/auth/session`)).status());
+    await page.goto('/lockdrop/dashboard');
+    await page.waitForURL('**/login**');
+    await page.close();
+  });
+});
