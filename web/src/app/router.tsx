@@ -14,7 +14,6 @@ const Terms = lazyPage(() => import('./routes/terms'));
 const Privacy = lazyPage(() => import('./routes/privacy'));
 const Refund = lazyPage(() => import('./routes/refund'));
 const NotFound = lazyPage(() => import('./routes/not-found'));
-const Placeholder = lazyPage(() => import('./routes/placeholder'));
 const DashboardLayout = lazyPage(() => import('./routes/dashboard-layout'));
 const DashboardHome = lazyPage(() => import('./routes/dashboard'));
 const DashboardDeliveries = lazyPage(() => import('./routes/dashboard-deliveries'));
@@ -34,6 +33,8 @@ const Signup = lazyPage(() => import('./routes/signup'));
 const ForgotPassword = lazyPage(() => import('./routes/forgot-password'));
 const ResetPassword = lazyPage(() => import('./routes/reset-password'));
 const EmailVerified = lazyPage(() => import('./routes/email-verified'));
+const Settings = lazyPage(() => import('./routes/settings'));
+const Onboarding = lazyPage(() => import('./routes/onboarding'));
 
 interface RouteHandle {
   page: LazyPage<never>;
@@ -42,10 +43,6 @@ interface RouteHandle {
 function page<P extends object>(path: string, Page: LazyPage<P>, props: P): RouteObject {
   return { path, element: <Page {...props} />, handle: { page: Page } satisfies RouteHandle };
 }
-
-/** A screen another issue delivers; the label names that issue. */
-const placeholder = (path: string, title: string, owner: string) =>
-  page(path, Placeholder, { title, owner });
 
 export const routes: RouteObject[] = [
   {
@@ -100,8 +97,8 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAuth />,
         children: [
-          placeholder(paths.onboarding.path, 'Onboarding', 'Onboarding'),
-          placeholder(paths.settings.path, 'Settings', 'Account settings'),
+          page(paths.onboarding.path, Onboarding, {}),
+          page(paths.settings.path, Settings, {}),
         ],
       },
 

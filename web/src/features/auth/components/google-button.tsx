@@ -44,7 +44,6 @@ export function GoogleButton({ redirectTo, remember }: { redirectTo: string; rem
       <button
         type="button"
         className={`${className} opacity-70`}
-        aria-disabled="true"
         aria-describedby={known ? noteId : undefined}
         onClick={() => notify.error(NOT_CONFIGURED)}
       >

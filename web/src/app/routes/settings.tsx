@@ -1,0 +1,14 @@
+import { Seo } from '@/components/seo/seo';
+import { SettingsPage } from '@/features/settings/components/settings-page';
+
+export default function SettingsRoute() {
+  return (
+    <>
+      <Seo
+        title="Settings — Lockdrop"
+        description="Your Lockdrop profile, security, payouts and plan."
+      />
+      <SettingsPage />
+    </>
+  );
+}

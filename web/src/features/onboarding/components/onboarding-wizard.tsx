@@ -1,0 +1,109 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import {
+  draftOf,
+  payoutDetailsOf,
+  PayoutMethodFields,
+  useSession,
+  useUpdateProfile,
+  type ProfileChanges,
+  type Role,
+} from '@/features/auth';
+import { notify } from '@/lib/toast';
+import { onboardingSteps } from '../lib/steps';
+import { FirstProductStep } from './first-product-step';
+import { RoleStep } from './role-step';
+import { StepIndicator } from './step-indicator';
+
+const titles = [
+  'What brings you to Lockdrop?',
+  'How would you like to be paid?',
+  'Create your first product',
+];
+
+/** /onboarding: role and payout method are saved to the profile as each step is continued. */
+export function OnboardingWizard() {
+  const { profile } = useSession();
+  const update = useUpdateProfile();
+  const navigate = useNavigate();
+  const [step, setStep] = useState(0);
+  const [role, setRole] = useState<Role | null>(profile?.role ?? null);
+  const [draft, setDraft] = useState(() => draftOf(profile?.payoutDetails));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    if (firstRender.current) firstRender.current = false;
+    else headingRef.current?.focus();
+  }, [step]);
+
+  const save = (changes: ProfileChanges) =>
+    update.mutate(changes, {
+      onSuccess: () => setStep((current) => current + 1),
+      onError: (error) => notify.error(error, 'Failed to save your choice'),
+    });
+
+  function onContinue() {
+    if (step === 0 && role) return save({ role });
+    const result = payoutDetailsOf(draft);
+    if (!result) return;
+    if ('missing' in result) return setErrors(result.missing);
+    setErrors({});
+    save({ payoutDetails: result.details });
+  }
+
+  function onComplete() {
+    notify.success("You're all set!", 'Welcome to your dashboard.');
+    navigate(paths.dashboard.root.getHref());
+  }
+
+  const canContinue = step === 0 ? role !== null : draft.method !== null;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
+      <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">
+        Step {step + 1} of {onboardingSteps.length}
+      </p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+        Set up your account
+      </h1>
+      <div className="mt-8">
+        <StepIndicator current={step} />
+      </div>
+      <section
+        aria-labelledby="onboarding-step"
+        className="mt-8 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-10"
+      >
+        <h2
+          id="onboarding-step"
+          ref={headingRef}
+          tabIndex={-1}
+          className="mb-6 text-xl font-semibold text-slate-900 focus:outline-none"
+        >
+          {titles[step]}
+        </h2>
+        {step === 0 && <RoleStep role={role} onChange={setRole} />}
+        {step === 1 && <PayoutMethodFields draft={draft} onChange={setDraft} errors={errors} />}
+        {step === 2 && <FirstProductStep />}
+        <div className="mt-10 flex items-center justify-between gap-4 border-t border-slate-100 pt-6">
+          <Button
+            variant="ghost"
+            onClick={() => setStep((current) => current - 1)}
+            disabled={step === 0 || update.isPending}
+          >
+            Back
+          </Button>
+          {step < 2 ? (
+            <Button onClick={onContinue} disabled={!canContinue || update.isPending}>
+              {update.isPending ? 'Saving...' : 'Continue'}
+            </Button>
+          ) : (
+            <Button onClick={onComplete}>Complete</Button>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

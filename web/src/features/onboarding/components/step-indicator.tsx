@@ -1,0 +1,35 @@
+import { Check } from 'lucide-react';
+import { onboardingSteps } from '../lib/steps';
+
+/** Where the person is in the three steps; the current one is announced as the current step. */
+export function StepIndicator({ current }: { current: number }) {
+  return (
+    <ol className="flex items-center gap-2 sm:gap-4" aria-label="Onboarding progress">
+      {onboardingSteps.map((label, index) => {
+        const state = index < current ? 'done' : index === current ? 'current' : 'upcoming';
+        return (
+          <li
+            key={label}
+            className="flex flex-1 items-center gap-2"
+            aria-current={state === 'current' ? 'step' : undefined}
+          >
+            <span
+              className={`flex size-8 flex-none items-center justify-center rounded-full text-sm font-semibold ${state === 'done' ? 'bg-indigo-600 text-white' : state === 'current' ? 'bg-white text-indigo-700 ring-2 ring-indigo-600' : 'bg-white text-slate-500 ring-1 ring-slate-300'}`}
+            >
+              {state === 'done' ? <Check className="size-4" aria-hidden="true" /> : index + 1}
+            </span>
+            <span
+              className={`hidden text-sm font-medium sm:block ${state === 'upcoming' ? 'text-slate-500' : 'text-slate-900'}`}
+            >
+              {label}
+              <span className="sr-only">{state === 'done' ? ' (done)' : ''}</span>
+            </span>
+            {index < onboardingSteps.length - 1 && (
+              <span className="h-px flex-1 bg-slate-200" aria-hidden="true" />
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

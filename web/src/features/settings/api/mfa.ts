@@ -1,0 +1,34 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+const mfaQueryKey = ['auth', 'mfa'] as const;
+
+export interface MfaEnrollment {
+  secret: string;
+  otpauthUri: string;
+  qrCodeDataUrl: string;
+}
+
+export const mfaQueryOptions = () =>
+  queryOptions({
+    queryKey: mfaQueryKey,
+    queryFn: () => api<{ enabled: boolean; pending: boolean }>('/api/auth/mfa'),
+  });
+
+export const useMfaStatus = () => useQuery(mfaQueryOptions());
+
+export const useEnrollMfa = () =>
+  useMutation({
+    mutationFn: () => api<MfaEnrollment>('/api/auth/mfa/enroll', { method: 'POST' }),
+  });
+
+function useMfaChange(path: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => api<unknown>(path, { method: 'POST', body: { code } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaQueryKey }),
+  });
+}
+
+export const useVerifyMfa = () => useMfaChange('/api/auth/mfa/verify');
+export const useUnenrollMfa = () => useMfaChange('/api/auth/mfa/unenroll');

@@ -1,0 +1,30 @@
+import { DeleteAccountSection } from './delete-account-section';
+import { MfaSection } from './mfa-section';
+import { PasswordSection } from './password-section';
+import { PayoutSection } from './payout-section';
+import { PlanSection } from './plan-section';
+import { ProfileSection } from './profile-section';
+import { SessionsSection } from './sessions-section';
+
+/** /settings: profile, security, payouts, plan and the account itself. */
+export function SettingsPage() {
+  return (
+    <div className="bg-slate-50">
+      <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
+        <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">My Account</p>
+        <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+          Settings
+        </h1>
+        <div className="mt-10 space-y-8">
+          <ProfileSection />
+          <PayoutSection />
+          <PlanSection />
+          <PasswordSection />
+          <MfaSection />
+          <SessionsSection />
+          <DeleteAccountSection />
+        </div>
+      </div>
+    </div>
+  );
+}
