@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newAccount, signUpSeller, verifyEmail } from './support/accounts';
+import { newAccount, signUpSeller, verifyEmail, waitForMail } from './support/accounts';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;
@@ -124,6 +124,20 @@ describe('buying a file', () => {
         .getByText('You are not signed in with the e-mail address you used at checkout.')
         .isVisible(),
     ).toBe(true);
+    await page.close();
+  });
+
+  it("the receipt e-mail's link downloads the file in any browser, without an account", async () => {
+    const receipt = await waitForMail(member.context, {
+      to: buyerAccount.email,
+      subject: `Your receipt for ${title}`,
+    });
+    const link = receipt.links.find((href) => href.includes('/receipt/'));
+    const page = await member.open(new URL(link!).pathname);
+    await page.getByRole('heading', { name: 'Your purchase' }).waitFor();
+    expect(await page.getByText('field-notes.zip').isVisible()).toBe(true);
+    expect(await downloadedHash(page)).toBe(sha256(file));
+    await shoot(page, 'receipt');
     await page.close();
   });
 

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +153,31 @@ describe('a seller sells an image', () => {
     expect(html).toContain('name="twitter:card"');
   });
 
+  it("shows the price 'in' another currency, and says so when no exchange rate exists", async () => {
+    const page = await visitor.open(`/product/${productId}`);
+    await page.getByLabel('Show in').selectOption('EUR');
+    await page.getByText('No exchange rate from USD to EUR; showing the price in USD').waitFor();
+    expect(await page.getByRole('button', { name: 'Buy now for $12.50' }).isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('edits the blur level on the edit screen, and the public preview follows', async () => {
+    const page = await seller.open('/my-products');
+    await page.getByRole('link', { name: `Edit ${title}` }).click();
+    await page.getByRole('heading', { name: 'Edit product' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe(title);
+    expect(await page.getByText('Current file: poster.png').isVisible()).toBe(true);
+    await page.getByLabel('Blur level').fill('80');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Product updated successfully').waitFor();
+    await page.waitForURL('**/my-products');
+    await page.close();
+
+    const product = await visitor.open(`/product/${productId}`);
+    await product.getByText('Preview with 80% blur').waitFor({ timeout: 20_000 });
+    await product.close();
+  });
+
   it("tells the owner a draft's checkout may be blocked; strangers get 'Product not found.'", async () => {
     const owner = await seller.open('/my-products');
     const card = owner.getByRole('article').filter({ hasText: title });
@@ -162,5 +190,60 @@ describe('a seller sells an image', () => {
     const stranger = await visitor.open(`/product/${productId}`);
     await stranger.getByRole('heading', { name: 'Product not found.' }).waitFor();
     await stranger.close();
+  });
+});
+
+describe('uploading on /create-product', () => {
+  it("refuses a file over the plan's limit before sending it", async () => {
+    const page = await seller.open('/create-product');
+    let uploads = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/uploads')) uploads += 1;
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'lockdrop-big-'));
+    const big = join(dir, 'too-big.bin');
+    await writeFile(big, Buffer.alloc(50 * 1024 * 1024 + 1));
+    await page.getByLabel('Choose a file').setInputFiles(big);
+    await page.getByText('File size must be less than 50MB').waitFor();
+    expect(await page.getByRole('button', { name: 'Upload', exact: true }).count()).toBe(0);
+    expect(uploads).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+    await page.close();
+  });
+
+  it('reports real progress from the upload and can cancel it', async () => {
+    const page = await seller.open('/create-product');
+    const cdp = await seller.context.newCDPSession(page);
+    // ~256 KB/s: a 2 MB upload takes long enough to watch it move.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    await page
+      .getByLabel('Choose a file')
+      .setInputFiles({
+        name: 'slow.bin',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.alloc(2 * 1024 * 1024, 7),
+      });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const bar = page.getByRole('progressbar', { name: 'Upload progress' });
+    await page.waitForFunction(() => {
+      const value = Number(
+        document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow'),
+      );
+      return value > 0 && value < 100;
+    });
+    const midway = Number(await bar.getAttribute('aria-valuenow'));
+    expect(midway).toBeGreaterThan(0);
+    expect(midway).toBeLessThan(100);
+    await page.getByRole('button', { name: 'Cancel upload' }).click();
+    await bar.waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Upload', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Create Product' }).isDisabled()).toBe(true);
+    await cdp.detach();
+    await page.close();
   });
 });

@@ -40,6 +40,7 @@ export default function ProductRoute() {
       />
       <ProductDetail
         product={detail}
+        selectedCurrency={currency}
         onCurrencyChange={setCurrency}
         onPurchaseNow={scrollToPurchase}
         aside={

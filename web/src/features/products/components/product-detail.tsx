@@ -7,6 +7,7 @@ import type { ProductDetail as Product } from '../types';
 
 interface ProductDetailProps {
   product: Product;
+  selectedCurrency: string | undefined;
   onCurrencyChange: (currency: string) => void;
   onPurchaseNow: () => void;
   /** The purchase card, or the buyer's download card. */
@@ -16,6 +17,7 @@ interface ProductDetailProps {
 /** /product/:id (spec §2 Product detail): preview, title, description, price, then `aside`. */
 export function ProductDetail({
   product,
+  selectedCurrency,
   onCurrencyChange,
   onPurchaseNow,
   aside,
@@ -54,7 +56,11 @@ export function ProductDetail({
             </p>
           )}
         </div>
-        <ProductPrice product={product} onCurrencyChange={onCurrencyChange} />
+        <ProductPrice
+          product={product}
+          selectedCurrency={selectedCurrency}
+          onCurrencyChange={onCurrencyChange}
+        />
         {aside}
       </div>
     </div>

@@ -7,11 +7,13 @@ import { CurrencySelect } from './currency-select';
 
 interface ProductPriceProps {
   product: ProductDetail;
+  /** The visitor's choice; the display falls back to the product's currency when no rate exists. */
+  selectedCurrency: string | undefined;
   onCurrencyChange: (currency: string) => void;
 }
 
 /** The price in the chosen currency, with 'Show in' and the 'Originally' line (spec §2). */
-export function ProductPrice({ product, onCurrencyChange }: ProductPriceProps) {
+export function ProductPrice({ product, selectedCurrency, onCurrencyChange }: ProductPriceProps) {
   const id = useId();
   const { display } = product;
   const original = formatMoney(product.priceMinor, product.currency);
@@ -35,7 +37,7 @@ export function ProductPrice({ product, onCurrencyChange }: ProductPriceProps) {
       <CurrencySelect
         id={`${id}-show-in`}
         label="Show in"
-        value={display.currency}
+        value={selectedCurrency ?? display.currency}
         onChange={onCurrencyChange}
         className="w-32"
       />
