@@ -6,6 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller, type TestAccount } from './support/accounts';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
 
+const screenshotDir = process.env.E2E_SCREENSHOTS;
+
+async function shoot(page: Page, name: string) {
+  if (!screenshotDir) return;
+  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
+}
+
 const PRICE = '7.00';
 const PRICE_MINOR = 700;
 
@@ -117,10 +124,12 @@ describe('seller dashboard', () => {
     expect(Number(await statValue(page, 'Content views'))).toBeGreaterThanOrEqual(1);
     await page.getByRole('region', { name: 'Recent Products' }).getByText(title).waitFor();
     await page.getByRole('region', { name: 'Recent Sales' }).getByText(title).waitFor();
+    await shoot(page, 'dashboard');
 
     await page.getByRole('navigation', { name: 'Seller' }).getByRole('link', { name: 'Payments' }).click();
     const row = page.locator('tr', { hasText: title });
     await row.waitFor();
+    await shoot(page, 'dashboard-payments');
     const cells = await row.locator('td').allInnerTexts();
     expect(cells).toEqual(
       expect.arrayContaining([
@@ -136,6 +145,7 @@ describe('seller dashboard', () => {
     await analyticsRow.waitFor();
     expect(await analyticsRow.innerText()).toContain(formatMoney(split.netMinor, 'USD'));
     await page.getByRole('img', { name: 'Views per day' }).waitFor();
+    await shoot(page, 'dashboard-analytics');
     await page.close();
   }, 90_000);
 
@@ -147,6 +157,7 @@ describe('seller dashboard', () => {
     expect(await statValue(page, 'Deliveries')).toBe('0');
     expect(await page.getByText(title).count()).toBe(0);
     await page.getByText('No sales yet').waitFor();
+    await shoot(page, 'dashboard-empty');
     const figures = await otherSeller.context.request.get(`${baseUrl}/api/analytics/products`);
     expect(await figures.json()).toEqual({ products: [] });
     await page.close();

@@ -23,6 +23,9 @@ export function DailyChart({ points, label, format }: { points: ChartPoint[]; la
   return (
     <figure>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full" role="img" aria-label={`${label} per day`}>
+        <text x={PAD.left} y={PAD.top - 2} className="fill-slate-500 text-[10px]">
+          {`Peak ${format(Math.max(0, ...points.map((point) => point.value)))}`}
+        </text>
         <line x1={PAD.left} x2={WIDTH - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} className="stroke-slate-300" />
         {points.map((point, index) => {
           const height = (Math.max(point.value, 0) / max) * plotHeight;

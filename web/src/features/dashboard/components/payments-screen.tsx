@@ -83,7 +83,7 @@ export function PaymentsScreen() {
                       <SaleStatus status={sale.status} />
                       {sale.refundedAt && <span className="block text-xs text-slate-500">{formatDate(sale.refundedAt)}</span>}
                     </td>
-                    <td className="py-3 text-right"><RefundControl sale={sale} /></td>
+                    <td className="py-3 pr-1 text-right"><RefundControl sale={sale} /></td>
                   </tr>
                 ))}
               </tbody>

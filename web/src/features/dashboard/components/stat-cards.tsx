@@ -1,6 +1,6 @@
 import { Eye, PackageCheck, TrendingUp, Wallet } from 'lucide-react';
 import { useOverview, type Overview } from '../api/get-overview';
-import { describeChange, formatCount, formatMoney, formatPercent } from '../lib/format';
+import { countOf, describeChange, formatCount, formatMoney, formatPercent } from '../lib/format';
 import { LoadError, Loading } from './empty-state';
 import { StatCard } from './stat-card';
 
@@ -30,14 +30,14 @@ export function StatCards({ days = 30 }: { days?: number }) {
         name="Content views"
         icon={Eye}
         value={formatCount(figures.views.value)}
-        detail={`${formatCount(figures.uniqueVisitors.value)} unique visitors`}
+        detail={countOf(figures.uniqueVisitors.value, 'unique visitor')}
         change={describeChange(figures.views.changePercent, figures.views.value, days)}
       />
       <StatCard
         name="Deliveries"
         icon={PackageCheck}
         value={formatCount(figures.sales.value)}
-        detail={`${formatCount(figures.downloads.value)} downloads`}
+        detail={countOf(figures.downloads.value, 'download')}
         change={describeChange(figures.sales.changePercent, figures.sales.value, days)}
       />
       <StatCard

@@ -5,6 +5,10 @@ export { formatMoney };
 const count = new Intl.NumberFormat('en-US');
 export const formatCount = (value: number) => count.format(value);
 
+/** "1 unique visitor", "3 downloads". */
+export const countOf = (value: number, singular: string, plural = `${singular}s`) =>
+  `${count.format(value)} ${value === 1 ? singular : plural}`;
+
 /** Percent figures come from the API with one decimal already. */
 export const formatPercent = (value: number | null) => (value === null ? '—' : `${value}%`);
 
