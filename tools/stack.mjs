@@ -58,20 +58,21 @@ export function buildStale() {
 export function stackLayout({ gatewayPort = 8080, servicePortBase = 3000 } = {}) {
   const ports = Object.fromEntries(SERVICES.map((name) => [name, servicePortBase + BASE_PORTS[name]]));
   const url = (name) => `http://127.0.0.1:${ports[name]}`;
-  const shared = { JWKS_URL: `${url('identity')}/.well-known/jwks.json`, PUBLIC_URL: `http://localhost:${gatewayPort}` };
+  // Every process gets every address; each service reads only the ones its config declares.
+  const shared = {
+    JWKS_URL: `${url('identity')}/.well-known/jwks.json`,
+    PUBLIC_URL: `http://localhost:${gatewayPort}`,
+    IDENTITY_URL: url('identity'),
+    CATALOG_URL: url('catalog'),
+    PAYMENTS_URL: url('payments'),
+    DELIVERY_URL: url('delivery'),
+    ANALYTICS_URL: url('analytics'),
+  };
   const processes = SERVICES.map((name) => ({ name, port: ports[name], env: { ...shared, PORT: String(ports[name]) } }));
   processes.push({
     name: 'gateway',
     port: gatewayPort,
-    env: {
-      ...shared,
-      PORT: String(gatewayPort),
-      IDENTITY_URL: url('identity'),
-      CATALOG_URL: url('catalog'),
-      PAYMENTS_URL: url('payments'),
-      DELIVERY_URL: url('delivery'),
-      ANALYTICS_URL: url('analytics'),
-    },
+    env: { ...shared, PORT: String(gatewayPort) },
   });
   return processes;
 }
