@@ -183,13 +183,19 @@ describe('POST /api/uploads', () => {
       details: { plan: 'free', limit: 15, used: 15 },
     });
     expect(await fileRows(seller.id)).toHaveLength(15);
+    const usage = await delivery.app.inject({ url: '/api/uploads/usage', headers: { authorization: seller.auth } });
+    expect(usage.json()).toMatchObject({ plan: 'free', used: 15, limit: 15 });
+    expect(Date.parse(usage.json().resetsAt)).toBeGreaterThan(Date.now());
     // Deleting a file does not give the upload back.
     const fileId = (await fileRows(seller.id))[0].id;
     const auth = { authorization: seller.auth };
     expect((await delivery.app.inject({ method: 'DELETE', url: `/api/uploads/${fileId}`, headers: auth })).statusCode).toBe(204);
     expect((await upload(seller, 'again.txt', Buffer.from('x'))).statusCode).toBe(403);
     // Another seller's quota is their own.
-    expect((await upload(await delivery.user('free'), 'mine.txt', Buffer.from('x'))).statusCode).toBe(201);
+    const other = await delivery.user('business');
+    expect((await upload(other, 'mine.txt', Buffer.from('x'))).statusCode).toBe(201);
+    const otherUsage = await delivery.app.inject({ url: '/api/uploads/usage', headers: { authorization: other.auth } });
+    expect(otherUsage.json()).toMatchObject({ plan: 'business', used: 1, limit: null });
   });
 });
 

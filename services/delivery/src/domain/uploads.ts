@@ -80,6 +80,18 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
     if (used >= plan.uploadsPerMonth) throw quotaExceeded(plan, used, resetsAt);
   }
 
+  /** This calendar month's uploads against the plan's allowance (the dashboard's plan card). */
+  async function usage(user: AuthUser, now = new Date()) {
+    const plan = planById(user.plan);
+    const { month, resetsAt } = monthOf(now);
+    return {
+      plan: plan.id,
+      used: await uploadsInMonth(pool, user.id, month),
+      limit: plan.uploadsPerMonth,
+      resetsAt: resetsAt.toISOString(),
+    };
+  }
+
   /** Bytes up to the plan's limit; one more byte and the transport must fail the stream. */
   function maxBytesFor(user: AuthUser): number {
     return planById(user.plan).maxFileBytes;
@@ -169,7 +181,7 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
     });
   }
 
-  return { assertUploadAllowed, maxBytesFor, store, describe, remove };
+  return { assertUploadAllowed, usage, maxBytesFor, store, describe, remove };
 }
 
 export type Uploads = ReturnType<typeof createUploads>;

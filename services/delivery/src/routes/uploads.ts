@@ -67,6 +67,25 @@ export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uplo
   );
 
   app.get(
+    '/api/uploads/usage',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        response: {
+          200: z.object({
+            plan: z.string(),
+            used: z.number().int().nonnegative(),
+            /** null: the plan has no monthly limit. */
+            limit: z.number().int().positive().nullable(),
+            resetsAt: z.string(),
+          }),
+        },
+      },
+    },
+    async (request) => uploads.usage(request.user!),
+  );
+
+  app.get(
     '/api/uploads/:fileId',
     {
       preHandler: app.authenticate,
