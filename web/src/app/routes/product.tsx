@@ -44,7 +44,12 @@ export default function ProductRoute() {
         onCurrencyChange={setCurrency}
         onPurchaseNow={scrollToPurchase}
         aside={
-          purchaseId ? (
+          access.isPending ? (
+            <div
+              className="h-72 animate-pulse rounded-2xl bg-white ring-1 ring-slate-200"
+              aria-busy="true"
+            />
+          ) : purchaseId ? (
             <FullAccessCard
               purchaseId={purchaseId}
               fileName={detail.fileName}
@@ -56,6 +61,7 @@ export default function ProductRoute() {
               productId={detail.id}
               priceLabel={priceLabel(detail.display.formatted, detail.pricing)}
               currency={detail.display.currency}
+              file={{ name: detail.fileName, sizeBytes: detail.fileSizeBytes }}
               defaultEmail={user?.email}
             />
           )

@@ -1,4 +1,5 @@
-import { Lock, ShieldCheck } from 'lucide-react';
+import { formatFileSize } from '@lockdrop/plans';
+import { FileDown, Lock, ShieldCheck } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { notify } from '@/lib/toast';
@@ -12,6 +13,8 @@ interface PurchaseCardProps {
   /** 'Buy now for {price}' in the currency on screen. */
   priceLabel: string;
   currency: string;
+  /** What the buyer gets, shown before paying (a slow connection wants to know the size). */
+  file: { name: string; sizeBytes: number };
   /** Prefilled for a signed-in visitor. */
   defaultEmail?: string;
 }
@@ -21,6 +24,7 @@ export function PurchaseCard({
   productId,
   priceLabel,
   currency,
+  file,
   defaultEmail = '',
 }: PurchaseCardProps) {
   const id = useId();
@@ -52,6 +56,13 @@ export function PurchaseCard({
       </h2>
       <p className="mt-1 text-sm text-slate-600">
         We send your receipt and download link to this address.
+      </p>
+      <p className="mt-4 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
+        <FileDown className="size-4 flex-none text-indigo-600" aria-hidden="true" />
+        <span className="min-w-0 truncate">
+          You get <span className="font-medium text-slate-900">{file.name}</span> (
+          {formatFileSize(file.sizeBytes)})
+        </span>
       </p>
       <form noValidate onSubmit={submit} className="mt-5">
         <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-900">
