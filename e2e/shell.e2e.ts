@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpSeller } from './support/accounts';
 import { DESKTOP, MOBILE, launchBrowser, type Browser } from './support/browser';
 import { landingHeading, publicPages } from './support/public-pages';
 
@@ -164,37 +165,39 @@ describe('hydration', () => {
 });
 
 describe('client-side routes', () => {
-  it('redirects /products/new to /create-product', async () => {
+  it('redirects /products/new to /create-product, which asks a signed-out visitor to log in', async () => {
     const page = await browser.open('/products/new');
-    await page.waitForURL('**/create-product');
+    await page.waitForURL(
+      (url) =>
+        url.pathname === '/login' && url.searchParams.get('redirectTo') === '/create-product',
+    );
     await page.close();
   });
 });
 
 describe('signed-in visitor', () => {
-  // Identity serves GET /api/auth/session; this pins how the shell reads its answer.
+  // A real account in its own browser, so the other journeys here stay signed out.
+  let signedIn: Browser;
+  beforeAll(async () => {
+    signedIn = await launchBrowser();
+    await signUpSeller(signedIn.context);
+  });
+  afterAll(async () => {
+    await signedIn?.close();
+  });
+
   // Repeated: the session can answer before, during or after hydration, and each must end right.
   it.each([1, 2, 3])(
-    'sees Dashboard and My Purchases, and the hero leads to the dashboard (load %i)',
+    'sees Dashboard, My Purchases and the account menu, and the hero leads to the dashboard (load %i)',
     async () => {
-      const page = await browser.context.newPage();
-      await page.route('**/api/auth/session', (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: 'application/json',
-          body: JSON.stringify({
-            user: { id: 'u_1', email: 'ada@example.com', emailVerified: true, plan: 'pro' },
-            profile: { fullName: 'Ada Obi' },
-          }),
-        }),
-      );
-      await page.goto('/', { waitUntil: 'networkidle' });
+      const page = await signedIn.open('/');
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
       expect(await nav.getByRole('link', { name: 'My Purchases' }).getAttribute('href')).toBe(
         '/purchases',
       );
       expect(await nav.getByRole('link', { name: 'Log in' }).count()).toBe(0);
+      await nav.getByRole('button', { name: 'Open account menu' }).waitFor();
       await expect
         .poll(() =>
           page.getByRole('link', { name: 'Get Started for Free' }).first().getAttribute('href'),

@@ -54,24 +54,34 @@ export async function readMailbox(target: Page | BrowserContext): Promise<Mailbo
 }
 
 /**
- * The newest message to `to` whose subject contains `subject`, waiting for it to arrive (mail
- * leaves through an outbox relay, so it shows up a moment after the request that sent it).
+ * The newest message that `matches`, waiting for it to arrive (mail leaves through an outbox
+ * relay, so it shows up a moment after the request that sent it).
  */
-export async function waitForMail(
+export async function waitForMailWhere(
   target: Page | BrowserContext,
-  { to, subject }: { to: string; subject: string },
-  timeoutMs = 15_000,
+  matches: (message: MailboxMessage) => boolean,
+  timeoutMs = 20_000,
 ): Promise<MailboxMessage> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = (await readMailbox(target)).find(
-      (message) =>
-        message.to.toLowerCase() === to.toLowerCase() && message.subject.includes(subject),
-    );
+    const found = (await readMailbox(target)).find(matches);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`No e-mail "${subject}" to ${to} arrived`);
+    if (Date.now() > deadline) throw new Error('The expected e-mail did not arrive');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** The newest message to `to` whose subject contains `subject`. */
+export function waitForMail(
+  target: Page | BrowserContext,
+  { to, subject }: { to: string; subject: string },
+  timeoutMs?: number,
+): Promise<MailboxMessage> {
+  return waitForMailWhere(
+    target,
+    (message) => message.to.toLowerCase() === to.toLowerCase() && message.subject.includes(subject),
+    timeoutMs,
+  );
 }
 
 /** The link in a message whose path contains `pathPart`, e.g. '/api/auth/verify-email'. */

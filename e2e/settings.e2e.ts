@@ -1,0 +1,224 @@
+import { Secret, TOTP } from 'otpauth';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { signInByApi, signUpSeller } from './support/accounts';
+import { MOBILE, launchBrowser, type Browser } from './support/browser';
+import { expectToast } from './support/toasts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  await browser.context.clearCookies();
+});
+
+async function openAccountMenu(page: Page) {
+  await page.getByRole('button', { name: 'Open account menu' }).click();
+  return page.getByRole('menu', { name: 'My Account' });
+}
+
+const section = (page: Page, name: string) => page.getByRole('region', { name });
+
+describe('/settings profile', () => {
+  it('a new full name shows in the avatar menu', async () => {
+    await signUpSeller(browser.context);
+    const page = await browser.open('/settings');
+    const profile = section(page, 'Profile');
+    await profile.getByLabel('Full name').fill('Grace Hopper');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await expectToast(page, 'Profile updated');
+    const menu = await openAccountMenu(page);
+    expect(await menu.getByTestId('account-name').innerText()).toBe('Grace Hopper');
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([
+      'Dashboard',
+      'My Purchases',
+      'Settings',
+      'Logout',
+    ]);
+    await page.close();
+  });
+
+  it('falls back from a broken picture to the image generated from the e-mail', async () => {
+    await signUpSeller(browser.context);
+    const page = await browser.open('/settings');
+    const profile = section(page, 'Profile');
+    await profile.getByLabel('Avatar URL').fill('http://127.0.0.1:9/missing.png');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await expectToast(page, 'Profile updated');
+    const avatar = page.getByRole('button', { name: 'Open account menu' }).locator('img');
+    await expect.poll(() => avatar.getAttribute('src')).toMatch(/^data:image\/svg\+xml,/);
+    await page.close();
+  });
+});
+
+describe('/settings sessions', () => {
+  it('lists this and another browser, and signs the other one out', async () => {
+    const person = await signUpSeller(browser.context);
+    const other = await launchBrowser();
+    try {
+      await signInByApi(other.context, person);
+      const page = await browser.open('/settings');
+      const sessions = section(page, "Where you're signed in");
+      await expect.poll(() => sessions.locator('li[data-session]').count()).toBe(2);
+      expect(await sessions.locator('li[data-session="current"]').innerText()).toContain(
+        'This device',
+      );
+      await sessions.getByRole('button', { name: 'Sign out other sessions' }).click();
+      await expectToast(page, 'Signed out of other sessions');
+      await expect.poll(() => sessions.locator('li[data-session]').count()).toBe(1);
+
+      const otherPage = await other.open('/settings');
+      await otherPage.waitForURL('**/login?redirectTo=%2Fsettings');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('/settings two-factor authentication', () => {
+  it('enrolls with the QR code secret, then sign-in asks for a code', async () => {
+    const person = await signUpSeller(browser.context, { verified: true });
+    const page = await browser.open('/settings');
+    const mfa = section(page, 'Two-factor authentication');
+    await mfa.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await mfa.getByRole('img', { name: /QR code/ }).waitFor();
+    const secret = await mfa.getByTestId('mfa-secret').innerText();
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+    await mfa.getByLabel('Authentication code').fill(totp.generate());
+    await mfa.getByRole('button', { name: 'Verify and turn on' }).click();
+    await mfa.getByText('Two-factor authentication is on').first().waitFor();
+
+    await browser.context.clearCookies();
+    await page.goto('/login?redirectTo=%2Fsettings', { waitUntil: 'networkidle' });
+    await page.getByLabel('E-mail', { exact: true }).fill(person.email);
+    await page.getByLabel('Password', { exact: true }).fill(person.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    await page.getByLabel('Authentication code').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectToast(page, 'Sign In Failed', 'Invalid verification code');
+    // Each code works once: the next time step's code (accepted within the window).
+    await page
+      .getByLabel('Authentication code')
+      .fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/settings');
+    await expectToast(page, 'Welcome back!');
+    await page.close();
+  }, 60_000);
+});
+
+describe('/settings payouts and plan', () => {
+  it('saves a Wise payout method; PayPal and Stripe are coming soon', async () => {
+    await signUpSeller(browser.context);
+    const page = await browser.open('/settings');
+    const payouts = section(page, 'Payouts');
+    expect(await payouts.getByRole('radio', { name: /PayPal/ }).isDisabled()).toBe(true);
+    expect(await payouts.getByRole('radio', { name: /Stripe/ }).isDisabled()).toBe(true);
+    await payouts.getByRole('radio', { name: /Wise/ }).check();
+    await payouts.getByLabel('Wise e-mail', { exact: true }).fill('payouts@example.com');
+    await payouts.getByLabel('Wise account ID').fill('12345678');
+    await payouts.getByRole('button', { name: 'Save payout method' }).click();
+    await expectToast(page, 'Payout method saved');
+
+    await page.reload({ waitUntil: 'networkidle' });
+    expect(await section(page, 'Payouts').getByRole('radio', { name: /Wise/ }).isChecked()).toBe(
+      true,
+    );
+    expect(
+      await section(page, 'Payouts').getByLabel('Wise e-mail', { exact: true }).inputValue(),
+    ).toBe('payouts@example.com');
+    const plan = section(page, 'Plan');
+    expect(await plan.locator('[data-plan]').innerText()).toBe('Free');
+    expect(await plan.getByRole('link', { name: 'Compare plans' }).getAttribute('href')).toBe(
+      '/pricing',
+    );
+    await page.close();
+  });
+});
+
+describe('/settings password and account', () => {
+  it('changes the password, then deletes the account', async () => {
+    const person = await signUpSeller(browser.context);
+    const page = await browser.open('/settings');
+    const password = section(page, 'Password');
+    await password.getByLabel('Current password').fill(person.password);
+    await password.getByLabel('New password').fill('short');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('Password must be at least 8 characters long').waitFor();
+    await password.getByLabel('New password').fill('a changed passphrase');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await expectToast(page, 'Password changed');
+
+    const danger = section(page, 'Delete account');
+    await danger.getByRole('button', { name: 'Delete account...' }).click();
+    await danger.getByLabel('Password').fill(person.password);
+    await danger.getByRole('button', { name: 'Delete my account' }).click();
+    await page.locator('[data-sonner-toast]', { hasText: 'incorrect' }).waitFor();
+    await danger.getByLabel('Password').fill('a changed passphrase');
+    await danger.getByRole('button', { name: 'Delete my account' }).click();
+    await expectToast(page, 'Account deleted');
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.getByLabel('E-mail', { exact: true }).fill(person.email);
+    await page.getByLabel('Password', { exact: true }).fill('a changed passphrase');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expectToast(page, 'Sign In Failed');
+    await page.close();
+  });
+});
+
+describe('/onboarding', () => {
+  it('saves role and payout method, links to the first product and completes on /dashboard', async () => {
+    await signUpSeller(browser.context);
+    const page = await browser.open('/onboarding', MOBILE);
+    const continueButton = page.getByRole('button', { name: 'Continue' });
+    expect(await continueButton.isDisabled()).toBe(true);
+    await page.getByText('Creator', { exact: true }).click();
+    await continueButton.click();
+    await page.getByRole('heading', { name: 'How would you like to be paid?' }).waitFor();
+    expect(await continueButton.isDisabled()).toBe(true);
+    await page.getByRole('radio', { name: /Payoneer/ }).check();
+    await continueButton.click();
+    await page.getByText('Payoneer e-mail is required').waitFor();
+    await page.getByLabel('Payoneer e-mail', { exact: true }).fill('ada@payoneer.example.com');
+    await continueButton.click();
+    await page.getByRole('heading', { name: 'Create your first product' }).waitFor();
+    expect(
+      await page.getByRole('link', { name: 'Create your first product' }).getAttribute('href'),
+    ).toBe('/create-product');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('heading', { name: 'How would you like to be paid?' }).waitFor();
+    await continueButton.click();
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await page.waitForURL('**/dashboard');
+
+    const profile = await (await browser.context.request.get('/api/profile')).json();
+    expect(profile).toMatchObject({
+      role: 'creator',
+      payoutDetails: { method: 'payoneer', email: 'ada@payoneer.example.com' },
+    });
+    await page.close();
+  });
+});
+
+describe('signed-in header', () => {
+  it('Logout in the avatar menu really ends the session', async () => {
+    await signUpSeller(browser.context);
+    const page = await browser.open('/pricing');
+    const menu = await openAccountMenu(page);
+    await menu.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Log in' })
+      .waitFor();
+    expect((await browser.context.request.get('/api/auth/session')).status()).toBe(401);
+    await page.close();
+  });
+});
