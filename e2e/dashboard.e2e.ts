@@ -71,6 +71,12 @@ async function waitForStat(page: Page, name: string, expected: string): Promise<
     .toBe(expected);
 }
 
+
+/** A figure of the plan card ("Used this month", "Remaining"), as the seller reads it. */
+function planFigure(page: Page, label: string): Promise<string> {
+  return page.getByRole('region', { name: 'Current plan' }).locator('div', { has: page.getByText(label, { exact: true }) }).locator('dd').innerText();
+}
+
 describe('seller dashboard', () => {
   it('shows a brand new seller their name, zeros and friendly empty states', async () => {
     const page = await openDashboard(seller);
@@ -82,6 +88,8 @@ describe('seller dashboard', () => {
     await page.getByText('No products yet').waitFor();
     await page.getByText('No sales yet').waitFor();
     expect(await page.getByRole('link', { name: 'Upgrade to Pro' }).getAttribute('href')).toBe('/pricing');
+    await expect.poll(() => planFigure(page, 'Used this month')).toBe('0');
+    expect(await planFigure(page, 'Remaining')).toBe(String(planById('free').uploadsPerMonth));
     expect(
       await page.getByRole('region', { name: 'Quick actions' }).getByRole('link', { name: /Create product/ }).getAttribute('href'),
     ).toBe('/create-product');
@@ -124,6 +132,9 @@ describe('seller dashboard', () => {
     expect(Number(await statValue(page, 'Content views'))).toBeGreaterThanOrEqual(1);
     await page.getByRole('region', { name: 'Recent Products' }).getByText(title).waitFor();
     await page.getByRole('region', { name: 'Recent Sales' }).getByText(title).waitFor();
+    // One upload went into the product.
+    await expect.poll(() => planFigure(page, 'Used this month')).toBe('1');
+    expect(await planFigure(page, 'Remaining')).toBe(String(planById('free').uploadsPerMonth! - 1));
     await shoot(page, 'dashboard');
 
     await page.getByRole('navigation', { name: 'Seller' }).getByRole('link', { name: 'Payments' }).click();

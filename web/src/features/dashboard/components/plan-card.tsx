@@ -3,22 +3,15 @@ import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
-import { useMyProducts } from '../api/get-my-products';
+import { useUploadUsage } from '../api/get-upload-usage';
 
-const startOfMonthUtc = () => {
-  const now = new Date();
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-};
-
-/**
- * Current plan and what the seller used of it. Delivery counts uploads against the quota but has
- * no endpoint to read the count yet, so the card shows products created this month, named as such.
- */
+/** Current plan and how much of this month's upload allowance the seller has used (delivery's count). */
 export function PlanCard() {
   const { user } = useSession();
-  const products = useMyProducts();
+  const usage = useUploadUsage();
   const plan = planById(user?.plan);
-  const createdThisMonth = products.data?.filter((product) => Date.parse(product.createdAt) >= startOfMonthUtc()).length;
+  const used = usage.data?.used;
+  const remaining = usage.data?.limit == null || used === undefined ? null : Math.max(usage.data.limit - used, 0);
 
   return (
     <section className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-label="Current plan">
@@ -30,9 +23,15 @@ export function PlanCard() {
           <dd className="font-medium text-slate-900">{formatUploads(plan)}</dd>
         </div>
         <div className="flex justify-between gap-4">
-          <dt className="text-slate-600">Products created this month</dt>
-          <dd className="font-medium text-slate-900">{createdThisMonth ?? '…'}</dd>
+          <dt className="text-slate-600">Used this month</dt>
+          <dd className="font-medium text-slate-900">{used ?? '…'}</dd>
         </div>
+        {remaining !== null && (
+          <div className="flex justify-between gap-4">
+            <dt className="text-slate-600">Remaining</dt>
+            <dd className="font-medium text-slate-900">{remaining}</dd>
+          </div>
+        )}
         <div className="flex justify-between gap-4">
           <dt className="text-slate-600">Platform fee</dt>
           <dd className="font-medium text-slate-900">{formatBps(plan.platformFeeBps)}</dd>
