@@ -44,7 +44,7 @@ export function ProductCard({ product }: { product: Product }) {
           </dt>
           <dd className="truncate">
             {product.fileName}{' '}
-            <span className="text-slate-400">· {formatFileSize(product.fileSizeBytes)}</span>
+            <span className="text-slate-500">· {formatFileSize(product.fileSizeBytes)}</span>
           </dd>
         </div>
       </dl>
@@ -72,7 +72,7 @@ export function ProductCard({ product }: { product: Product }) {
           aria-label={published ? `Unpublish ${product.title}` : `Publish ${product.title}`}
           className={`${buttonClass(published ? 'secondary' : 'primary', 'sm')} ml-auto`}
         >
-          {published ? 'Set to Draft' : 'Go Live'}
+          {published ? 'Unpublish' : 'Publish'}
         </button>
       </div>
     </article>
