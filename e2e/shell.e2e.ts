@@ -109,7 +109,8 @@ describe('mobile menu', () => {
     expect(
       await page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded'),
     ).toBe('false');
-    expect(await h1Texts(page)).toEqual(['Simple pricing that grows with you']);
+    // The pricing page's code may still be loading when the URL changes.
+    await expect.poll(() => h1Texts(page)).toEqual(['Simple pricing that grows with you']);
     await page.close();
   });
 

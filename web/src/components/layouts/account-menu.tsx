@@ -4,8 +4,9 @@ import { paths } from '@/config/paths';
 import { useSession, useSignOut } from '@/features/auth';
 import { Avatar } from '@/features/auth/components/avatar';
 
-const itemClass =
-  'block w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 focus:bg-slate-100 focus:outline-none';
+const itemBase =
+  'block w-full rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none';
+const itemClass = `${itemBase} text-slate-700`;
 
 const items = [
   { label: 'Dashboard', to: paths.dashboard.root.getHref() },
@@ -97,7 +98,7 @@ export default function AccountMenu() {
               type="button"
               role="menuitem"
               tabIndex={-1}
-              className={`${itemClass} text-rose-700`}
+              className={`${itemBase} text-rose-700`}
               disabled={signOut.isPending}
               onClick={() => signOut.mutate()}
             >
