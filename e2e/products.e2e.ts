@@ -76,7 +76,12 @@ describe('a seller sells an image', () => {
   it('creates a product with an uploaded image and lands on the dashboard', async () => {
     const page = await seller.open('/');
     await signUpSeller(page);
-    await page.goto('/create-product', { waitUntil: 'networkidle' });
+    await page.goto('/my-products', { waitUntil: 'networkidle' });
+    await page.getByText('No products yet').waitFor();
+    await shoot(page, 'my-products-empty-1280');
+    await page.getByRole('link', { name: 'Create your first product' }).click();
+    await page.waitForURL('**/create-product');
+    await page.getByText('0 of 15 uploads used this month.').waitFor();
     const create = page.getByRole('button', { name: 'Create Product' });
     expect(await create.isDisabled()).toBe(true);
 
@@ -221,13 +226,11 @@ describe('uploading on /create-product', () => {
       downloadThroughput: -1,
       uploadThroughput: 256 * 1024,
     });
-    await page
-      .getByLabel('Choose a file')
-      .setInputFiles({
-        name: 'slow.bin',
-        mimeType: 'application/octet-stream',
-        buffer: Buffer.alloc(2 * 1024 * 1024, 7),
-      });
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'slow.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.alloc(2 * 1024 * 1024, 7),
+    });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     const bar = page.getByRole('progressbar', { name: 'Upload progress' });
     await page.waitForFunction(() => {

@@ -2,6 +2,7 @@ import { formatFileSize } from '@lockdrop/plans';
 import { CheckCircle2, FileUp, X } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
+import { useUploadUsage } from '../api/get-upload-usage';
 import type { UploadedFile } from '../api/upload-file';
 import { useFileUpload } from '../lib/use-file-upload';
 import { labelClass } from './form-styles';
@@ -16,7 +17,10 @@ interface FileUploadProps {
 export function FileUpload({ maxBytes, onUploadedChange, currentFileName }: FileUploadProps) {
   const id = useId();
   const { state, choose, upload, cancel, remove } = useFileUpload(maxBytes, onUploadedChange);
+  const usage = useUploadUsage().data;
   const limit = `Any file type, up to ${formatFileSize(maxBytes)} on your plan.`;
+  const used =
+    usage?.limit != null ? `${usage.used} of ${usage.limit} uploads used this month.` : null;
 
   return (
     <div>
@@ -37,6 +41,7 @@ export function FileUpload({ maxBytes, onUploadedChange, currentFileName }: File
           <FileUp className="size-8 text-indigo-500" aria-hidden="true" />
           <span className="mt-3 text-sm font-semibold text-indigo-700">Choose a file</span>
           <span className="mt-1 text-xs text-slate-500">{limit}</span>
+          {used && <span className="mt-0.5 text-xs text-slate-500">{used}</span>}
           <input
             id={`${id}-input`}
             type="file"

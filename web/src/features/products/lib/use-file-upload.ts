@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
@@ -17,6 +18,7 @@ export type UploadState =
 
 /** Spec §4 upload flow: choose → Upload (real progress, cancellable) → uploaded → remove. */
 export function useFileUpload(maxBytes: number, onUploaded: (file: UploadedFile | null) => void) {
+  const queryClient = useQueryClient();
   const [state, setState] = useState<UploadState>({ phase: 'empty' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -44,6 +46,7 @@ export function useFileUpload(maxBytes: number, onUploaded: (file: UploadedFile 
       setState({ phase: 'uploaded', uploaded });
       onUploaded(uploaded);
       notify.success('File uploaded successfully!');
+      void queryClient.invalidateQueries({ queryKey: ['uploads', 'usage'] });
     } catch (error) {
       if (controller.signal.aborted) return;
       setState({ phase: 'selected', file });
