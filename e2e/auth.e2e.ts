@@ -52,6 +52,9 @@ describe('a new seller', () => {
     await page.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor();
     await page.getByRole('link', { name: 'Continue to dashboard' }).click();
     await page.waitForURL('**/dashboard');
+    // Still the same session, now saying the e-mail is verified.
+    await page.goto('/settings', { waitUntil: 'networkidle' });
+    await page.getByRole('region', { name: 'Profile' }).getByText('E-mail verified').waitFor();
 
     await logOutThroughAvatarMenu(page);
     await page.goto('/login', { waitUntil: 'networkidle' });

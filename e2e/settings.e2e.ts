@@ -31,6 +31,8 @@ describe('/settings profile', () => {
     await profile.getByLabel('Full name').fill('Grace Hopper');
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await expectToast(page, 'Profile updated');
+    await profile.getByRole('button', { name: 'Resend link' }).click();
+    await expectToast(page, 'Verification e-mail sent');
     const menu = await openAccountMenu(page);
     expect(await menu.getByTestId('account-name').innerText()).toBe('Grace Hopper');
     expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([

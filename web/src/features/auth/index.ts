@@ -17,3 +17,4 @@ export { Checkbox, Field } from './components/field';
 export { PayoutMethodFields } from './components/payout-method-fields';
 export { draftOf, payoutDetailsOf, type PayoutDraft } from './lib/payout';
 export { MIN_PASSWORD_LENGTH } from './lib/validation';
+export { useResendVerification } from './api/recovery';

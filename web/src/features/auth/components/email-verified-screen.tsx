@@ -5,7 +5,8 @@ import { useSearchParams } from 'react-router-dom';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/toast';
-import { sessionQueryKey, useSession } from '../api/get-session';
+import { api } from '@/lib/api';
+import { sessionQueryKey, toAccount, useSession } from '../api/get-session';
 import { useResendVerification } from '../api/recovery';
 import { formText } from '../lib/use-form-problem';
 import { AuthCard } from './auth-card';
@@ -58,8 +59,13 @@ export function EmailVerifiedScreen() {
     problems[params.get('error') ?? ''] ??
     (params.get('error') ? problems.invalid_token : undefined);
 
+  // A signed-in browser holds an access token that still says "unverified": renew it now, so
+  // purchases and downloads (which need a verified e-mail) work without signing in again.
   useEffect(() => {
-    if (!problem) void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    if (problem) return;
+    api<unknown>('/api/auth/refresh', { method: 'POST' })
+      .then((body) => queryClient.setQueryData(sessionQueryKey, toAccount(body)))
+      .catch(() => queryClient.invalidateQueries({ queryKey: sessionQueryKey }));
   }, [problem, queryClient]);
 
   if (problem) {

@@ -1,12 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Avatar, Field, useSession, useUpdateProfile } from '@/features/auth';
+import {
+  Avatar,
+  Field,
+  useResendVerification,
+  useSession,
+  useUpdateProfile,
+} from '@/features/auth';
 import { notify } from '@/lib/toast';
 import { SettingsCard } from './settings-card';
 
 export function ProfileSection() {
   const { user, profile } = useSession();
   const update = useUpdateProfile();
+  const resend = useResendVerification();
   const [fullName, setFullName] = useState(profile?.fullName ?? '');
   const [avatarUrl, setAvatarUrl] = useState(profile?.avatarUrl ?? '');
   const [error, setError] = useState<string>();
@@ -44,9 +51,30 @@ export function ProfileSection() {
           />
           <div className="min-w-0 text-sm">
             <p className="truncate font-medium text-slate-900">{user?.email}</p>
-            <p className={user?.emailVerified ? 'text-emerald-700' : 'text-amber-700'}>
-              {user?.emailVerified ? 'E-mail verified' : 'E-mail not verified yet'}
-            </p>
+            {user?.emailVerified ? (
+              <p className="text-emerald-700">E-mail verified</p>
+            ) : (
+              <p className="text-amber-700">
+                E-mail not verified yet ·{' '}
+                <button
+                  type="button"
+                  className="rounded font-semibold text-indigo-700 underline-offset-2 hover:underline disabled:opacity-60"
+                  disabled={resend.isPending}
+                  onClick={() =>
+                    resend.mutate(undefined, {
+                      onSuccess: () =>
+                        notify.success(
+                          'Verification e-mail sent',
+                          'Check your inbox for the link.',
+                        ),
+                      onError: (failure) => notify.error(failure),
+                    })
+                  }
+                >
+                  {resend.isPending ? 'Sending...' : 'Resend link'}
+                </button>
+              </p>
+            )}
           </div>
         </div>
         <Field
