@@ -77,6 +77,10 @@ describe('buying a file', () => {
   it("pays on the provider's page, lands on 'Payment Successful!' and downloads the exact file", async () => {
     const page = await buyer.open(`/product/${productId}`);
     await page.getByText('Preview not available').waitFor();
+    expect(await page.getByText('Purchase to access full content').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Purchase Now' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'purchase');
+    expect(await page.getByText(/You get field-notes\.zip \(64(\.0)? KB\)/).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: /Download File/ }).count()).toBe(0);
     await page.getByLabel('E-mail', { exact: true }).fill(buyerAccount.email);
     await page.getByRole('button', { name: 'Buy now for $7.00' }).click();

@@ -1,5 +1,7 @@
-import { AlertTriangle } from 'lucide-react';
+import { AlertTriangle, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
 import { ProductPreview } from './product-preview';
 import { ProductPrice } from './product-price';
 import { StatusBadge } from './status-badge';
@@ -46,7 +48,17 @@ export function ProductDetail({
           </p>
         )}
         <div>
-          {product.viewerIsOwner && <StatusBadge status={product.status} />}
+          {product.viewerIsOwner && (
+            <div className="flex items-center gap-3">
+              <StatusBadge status={product.status} />
+              <Link
+                to={paths.products.edit.getHref(product.id)}
+                className="inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-700 hover:text-indigo-600"
+              >
+                <Pencil className="size-3.5" aria-hidden="true" /> Edit product
+              </Link>
+            </div>
+          )}
           <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
             {product.title}
           </h1>
