@@ -179,9 +179,9 @@ describe('a seller sells an image', () => {
     await page.close();
 
     const product = await visitor.open(`/product/${productId}`);
+    // The server re-renders the preview at the new strength; on a busy machine that takes a while.
     await product.getByText('Preview with 80% blur').waitFor({ timeout: 30_000 });
     await product.close();
-    // The preview is re-rendered on the server; on a busy machine that takes a while.
   }, 60_000);
 
   it("tells the owner a draft's checkout may be blocked; strangers get 'Product not found.'", async () => {
