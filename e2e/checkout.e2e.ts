@@ -165,3 +165,48 @@ describe('buying a file', () => {
     await page.close();
   });
 });
+
+describe('/payment/success while the webhook is on its way', () => {
+  it('says the payment is being confirmed, polls, then shows the purchase (txRef works too)', async () => {
+    const page = await member.context.newPage();
+    let calls = 0;
+    // Pins the page's side of the contract: the real stack settles too fast to catch 'pending'.
+    await page.route('**/api/purchases/by-reference?*', (route) => {
+      calls += 1;
+      const paid = calls > 1;
+      return route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status: paid ? 'paid' : 'pending',
+          txRef: 'ld_pending_ref',
+          purchase: paid
+            ? {
+                id: '00000000-0000-4000-8000-000000000001',
+                productId: '00000000-0000-4000-8000-000000000002',
+                productTitle: 'Slow webhook',
+                fileName: 'slow.pdf',
+                amountMinor: 1500,
+                currency: 'NGN',
+                status: 'paid',
+                paymentReference: 'ld_pending_ref',
+                createdAt: new Date().toISOString(),
+              }
+            : null,
+        }),
+      });
+    });
+    await page.goto('/payment/success?status=successful&txRef=ld_pending_ref');
+    await page.getByRole('heading', { name: 'Your payment is being confirmed' }).waitFor();
+    await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 10_000 });
+    expect(await page.getByText('NGN 15.00').or(page.getByText('₦15.00')).isVisible()).toBe(true);
+    expect(await page.getByText('slow.pdf').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it("sends status=cancelled to 'Payment canceled'", async () => {
+    const page = await member.open('/payment/success?status=cancelled&tx_ref=ld_any');
+    await page.getByRole('heading', { name: 'Payment canceled' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/payment/cancel');
+    await page.close();
+  });
+});
