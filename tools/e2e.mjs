@@ -25,6 +25,8 @@ const env = {
   // throttle the suite itself. Per-account limits stay as they are.
   SENSITIVE_RATE_LIMIT_PER_MINUTE: '10000',
   RATE_LIMIT_PER_MINUTE: '100000',
+  SIGN_IN_PER_IP_LIMIT: '10000',
+  PASSWORD_RESET_PER_IP_LIMIT: '10000',
 };
 
 let status = 1;

@@ -61,7 +61,10 @@ async function registerIdentity(app: HttpServer, { pool, bus }: Infrastructure, 
   const throttleSweep = setInterval(() => void deleteExpired(pool).catch(() => undefined), THROTTLE_SWEEP_MS);
   throttleSweep.unref();
 
-  const throttle = createThrottle(pool);
+  const throttle = createThrottle(pool, {
+    signInPerIp: config.SIGN_IN_PER_IP_LIMIT,
+    passwordResetPerIp: config.PASSWORD_RESET_PER_IP_LIMIT,
+  });
   const emails = createEmails(config.PUBLIC_URL);
   const sessions = createSessionService({ pool, keys, reuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS });
   const accounts = createAccountService({ pool, sessions, throttle, emails, mailRelay });

@@ -40,6 +40,10 @@ export const configSchema = z
      * A refresh token presented again within this many seconds of its rotation (two tabs
      * refreshing at once) gets a new access token instead of revoking the session.
      */
+    /** Sign-in attempts per client IP per 15 minutes (per-account limits are fixed). */
+    SIGN_IN_PER_IP_LIMIT: z.coerce.number().int().positive().default(20),
+    /** Password-reset requests per client IP per 15 minutes. */
+    PASSWORD_RESET_PER_IP_LIMIT: z.coerce.number().int().positive().default(10),
     REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   })
   .refine((config) => Boolean(config.GOOGLE_CLIENT_ID) === Boolean(config.GOOGLE_CLIENT_SECRET), {

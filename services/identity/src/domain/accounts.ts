@@ -15,7 +15,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword, verifyPassword 
 import { enqueueProfileUpdated } from './profile-events.js';
 import { newToken, hashToken } from './secrets.js';
 import type { IssuedSession, SessionService } from './sessions.js';
-import { limits, type Throttle } from './throttle.js';
+import type { Throttle } from './throttle.js';
 
 const VERIFY_EMAIL_SECONDS = 24 * 60 * 60;
 const RESET_PASSWORD_SECONDS = 60 * 60;
@@ -107,7 +107,7 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
     /** Sends a new verification link; silent whether or not the address has an account. */
     async resendVerification(rawEmail: string): Promise<void> {
       const email = validateEmail(rawEmail);
-      await throttle.hit(`verify:account:${email}`, limits.verificationPerAccount);
+      await throttle.hit(`verify:account:${email}`, throttle.limits.verificationPerAccount);
       await withMail(async (tx) => {
         const user = await users.findUserByEmail(tx, email);
         if (!user || user.emailVerified) return;
@@ -120,8 +120,8 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
     async requestPasswordReset(rawEmail: string, client: Client): Promise<void> {
       if (!rawEmail.trim()) throw authErrors.missingFields();
       const email = validateEmail(rawEmail);
-      await throttle.hit(`reset:ip:${client.ip}`, limits.passwordResetPerIp);
-      await throttle.hit(`reset:account:${email}`, limits.passwordResetPerAccount);
+      await throttle.hit(`reset:ip:${client.ip}`, throttle.limits.passwordResetPerIp);
+      await throttle.hit(`reset:account:${email}`, throttle.limits.passwordResetPerAccount);
       await withMail(async (tx) => {
         const user = await users.findUserByEmail(tx, email);
         if (!user) return;
@@ -134,7 +134,7 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
     /** Sets a new password from a reset link and signs every session out. */
     async resetPassword(token: string, password: string, client: Client, correlationId: string): Promise<void> {
       if (!token || !password) throw authErrors.missingFields();
-      await throttle.hit(`reset:ip:${client.ip}`, limits.passwordResetPerIp);
+      await throttle.hit(`reset:ip:${client.ip}`, throttle.limits.passwordResetPerIp);
       validateNewPassword(password);
       const passwordHash = await hashPassword(password);
       await withTransaction(pool, async (tx) => {

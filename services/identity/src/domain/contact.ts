@@ -3,7 +3,7 @@ import { enqueueMail, type MailRelay } from '@lockdrop/mailer';
 import { z } from 'zod';
 import type { Client } from './account.js';
 import type { Emails } from './emails.js';
-import { limits, type Throttle } from './throttle.js';
+import type { Throttle } from './throttle.js';
 
 /** The same rules as the form on /contact. */
 export const contactMessageSchema = z.object({
@@ -16,7 +16,7 @@ export type ContactMessage = z.infer<typeof contactMessageSchema>;
 export function createContactService(deps: { pool: Pool; throttle: Throttle; emails: Emails; mailRelay: Pick<MailRelay, 'wake'>; inbox: string }) {
   return {
     async send(message: ContactMessage, client: Client): Promise<void> {
-      await deps.throttle.hit(`contact:ip:${client.ip}`, limits.contactPerIp);
+      await deps.throttle.hit(`contact:ip:${client.ip}`, deps.throttle.limits.contactPerIp);
       await enqueueMail(deps.pool, deps.emails.contact(deps.inbox, message));
       deps.mailRelay.wake();
     },

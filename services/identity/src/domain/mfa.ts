@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import { deleteFactor, findFactor, recordFactorUse, upsertPendingFactor } from '../db/mfa.repo.js';
 import { requireAccount } from './account.js';
 import { authErrors } from './errors.js';
-import { limits, type Throttle } from './throttle.js';
+import type { Throttle } from './throttle.js';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
 
 export interface MfaEnrollment {
@@ -17,7 +17,7 @@ export interface MfaEnrollment {
 export function createMfaService({ pool, throttle }: { pool: Pool; throttle: Throttle }) {
   /** Checks a current code against the user's factor and burns its time step. */
   const acceptCode = async (userId: string, code: string, options: { requireVerified: boolean; verify?: boolean }) => {
-    await throttle.hit(`mfa:account:${userId}`, limits.mfaPerAccount);
+    await throttle.hit(`mfa:account:${userId}`, throttle.limits.mfaPerAccount);
     await withTransaction(pool, async (tx) => {
       const factor = await findFactor(tx, userId, { forUpdate: true });
       if (!factor || (options.requireVerified && !factor.verified)) throw authErrors.mfaNotEnrolled();

@@ -7,7 +7,7 @@ import { authErrors } from './errors.js';
 import { verifyPassword } from './passwords.js';
 import { hashToken, newToken } from './secrets.js';
 import type { IssuedSession, SessionService } from './sessions.js';
-import { limits, type Throttle } from './throttle.js';
+import type { Throttle } from './throttle.js';
 import { matchTotp } from './totp.js';
 
 const CHALLENGE_SECONDS = 5 * 60;
@@ -52,11 +52,11 @@ export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
       if (!input.email?.trim() || !input.password) throw authErrors.missingFields();
       const email = validateEmail(input.email);
       const accountKey = `sign-in:account:${email}`;
-      await throttle.hit(`sign-in:ip:${client.ip}`, limits.signInPerIp);
-      await throttle.check(accountKey, limits.signInFailuresPerAccount);
+      await throttle.hit(`sign-in:ip:${client.ip}`, throttle.limits.signInPerIp);
+      await throttle.check(accountKey, throttle.limits.signInFailuresPerAccount);
       const user = await findUserByEmail(pool, email);
       if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
-        await throttle.hit(accountKey, limits.signInFailuresPerAccount).catch(() => undefined);
+        await throttle.hit(accountKey, throttle.limits.signInFailuresPerAccount).catch(() => undefined);
         throw authErrors.invalidCredentials();
       }
       await throttle.reset(accountKey);

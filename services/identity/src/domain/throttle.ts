@@ -7,7 +7,7 @@ import { authErrors } from './errors.js';
  * counters are shared by every replica, and they survive restarts. (The gateway adds a coarse
  * per-IP limit in Redis in front of the sensitive routes.)
  */
-export const limits = {
+const defaultLimits = {
   signInPerIp: { max: 20, windowSeconds: 15 * 60 },
   /** Failed attempts only: a successful sign-in clears the count. */
   signInFailuresPerAccount: { max: 5, windowSeconds: 15 * 60 },
@@ -16,11 +16,19 @@ export const limits = {
   verificationPerAccount: { max: 3, windowSeconds: 60 * 60 },
   contactPerIp: { max: 5, windowSeconds: 60 * 60 },
   mfaPerAccount: { max: 10, windowSeconds: 15 * 60 },
-} as const;
+};
 
-type Limit = (typeof limits)[keyof typeof limits];
+export type ThrottleLimits = typeof defaultLimits;
+type Limit = ThrottleLimits[keyof ThrottleLimits];
+
+/** Per-IP budgets can be raised where many people share one address (an office NAT, the e2e run). */
+export interface PerIpMaxima {
+  signInPerIp: number;
+  passwordResetPerIp: number;
+}
 
 export interface Throttle {
+  readonly limits: ThrottleLimits;
   /** Counts an attempt; throws 429 once the window's budget is spent. */
   hit(key: string, limit: Limit): Promise<void>;
   /** Throws 429 if the budget is spent, without counting. */
@@ -28,8 +36,13 @@ export interface Throttle {
   reset(key: string): Promise<void>;
 }
 
-export function createThrottle(pool: Pool): Throttle {
+export function createThrottle(pool: Pool, perIp: PerIpMaxima): Throttle {
   return {
+    limits: {
+      ...defaultLimits,
+      signInPerIp: { ...defaultLimits.signInPerIp, max: perIp.signInPerIp },
+      passwordResetPerIp: { ...defaultLimits.passwordResetPerIp, max: perIp.passwordResetPerIp },
+    },
     async hit(key, limit) {
       const counter = await counters.hit(pool, key, limit.windowSeconds);
       if (counter.hits > limit.max) throw authErrors.rateLimited(counter.retryAfterSeconds);
