@@ -10,7 +10,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
         'error',
@@ -23,7 +26,15 @@ export default tseslint.config(
   },
   {
     // Entry points, tooling and tests are where the environment is legitimately read.
-    files: ['tools/**', '**/test/**', 'e2e/**', '**/*.config.ts', 'libs/config/**', 'libs/testing/**', 'web/**'],
+    files: [
+      'tools/**',
+      '**/test/**',
+      'e2e/**',
+      '**/*.config.ts',
+      'libs/config/**',
+      'libs/testing/**',
+      'web/**',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -13,6 +13,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // CI sums the counts from this file (see .ci/run); people read the default reporter.
-    reporters: process.env.VITEST_JSON_REPORT ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]] : ['default'],
+    reporters: process.env.VITEST_JSON_REPORT
+      ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]]
+      : ['default'],
   },
 });

@@ -24,14 +24,22 @@ let otherAccount: TestAccount;
 const title = `Beat pack ${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  [seller, otherSeller, visitor] = await Promise.all([launchBrowser(), launchBrowser(), launchBrowser()]);
-  [account, otherAccount] = await Promise.all([signUpSeller(seller.context), signUpSeller(otherSeller.context)]);
+  [seller, otherSeller, visitor] = await Promise.all([
+    launchBrowser(),
+    launchBrowser(),
+    launchBrowser(),
+  ]);
+  [account, otherAccount] = await Promise.all([
+    signUpSeller(seller.context),
+    signUpSeller(otherSeller.context),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([seller?.close(), otherSeller?.close(), visitor?.close()]);
 });
 
-const statValue = (page: Page, name: string) => page.getByRole('article', { name }).locator('[data-stat-value]').innerText();
+const statValue = (page: Page, name: string) =>
+  page.getByRole('article', { name }).locator('[data-stat-value]').innerText();
 
 async function openDashboard(browser: Browser, path = '/dashboard'): Promise<Page> {
   const page = await browser.open(path);
@@ -43,16 +51,31 @@ async function openDashboard(browser: Browser, path = '/dashboard'): Promise<Pag
 /** A published product with a small file, made through the API as its seller would. */
 async function publishProduct(context: BrowserContext): Promise<string> {
   const upload = await context.request.post(`${baseUrl}/api/uploads`, {
-    multipart: { file: { name: 'beats.zip', mimeType: 'application/zip', buffer: Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(2048)]) } },
+    multipart: {
+      file: {
+        name: 'beats.zip',
+        mimeType: 'application/zip',
+        buffer: Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(2048)]),
+      },
+    },
   });
   expect(upload.status()).toBe(201);
   const { id: fileId } = (await upload.json()) as { id: string };
   const created = await context.request.post(`${baseUrl}/api/products`, {
-    data: { title, description: 'Eight loops.', price: PRICE, currency: 'USD', fileId, previewEnabled: false },
+    data: {
+      title,
+      description: 'Eight loops.',
+      price: PRICE,
+      currency: 'USD',
+      fileId,
+      previewEnabled: false,
+    },
   });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
-  const published = await context.request.post(`${baseUrl}/api/products/${id}/status`, { data: { status: 'published' } });
+  const published = await context.request.post(`${baseUrl}/api/products/${id}/status`, {
+    data: { status: 'published' },
+  });
   expect(published.ok()).toBe(true);
   return id;
 }
@@ -71,36 +94,50 @@ async function waitForStat(page: Page, name: string, expected: string): Promise<
     .toBe(expected);
 }
 
-
 /** A figure of the plan card ("Used this month", "Remaining"), as the seller reads it. */
 function planFigure(page: Page, label: string): Promise<string> {
-  return page.getByRole('region', { name: 'Current plan' }).locator('div', { has: page.getByText(label, { exact: true }) }).locator('dd').innerText();
+  return page
+    .getByRole('region', { name: 'Current plan' })
+    .locator('div', { has: page.getByText(label, { exact: true }) })
+    .locator('dd')
+    .innerText();
 }
 
 describe('seller dashboard', () => {
   it('shows a brand new seller their name, zeros and friendly empty states', async () => {
     const page = await openDashboard(seller);
-    expect(await page.getByRole('heading', { name: `Welcome back, ${account.fullName}` }).isVisible()).toBe(true);
+    expect(
+      await page.getByRole('heading', { name: `Welcome back, ${account.fullName}` }).isVisible(),
+    ).toBe(true);
     expect(await statValue(page, 'Revenue')).toBe(formatMoney(0, 'USD'));
     expect(await statValue(page, 'Content views')).toBe('0');
     expect(await statValue(page, 'Deliveries')).toBe('0');
     expect(await statValue(page, 'Unlock rate')).toBe('—');
     await page.getByText('No products yet').waitFor();
     await page.getByText('No sales yet').waitFor();
-    expect(await page.getByRole('link', { name: 'Upgrade to Pro' }).getAttribute('href')).toBe('/pricing');
+    expect(await page.getByRole('link', { name: 'Upgrade to Pro' }).getAttribute('href')).toBe(
+      '/pricing',
+    );
     await expect.poll(() => planFigure(page, 'Used this month')).toBe('0');
     expect(await planFigure(page, 'Remaining')).toBe(String(planById('free').uploadsPerMonth));
     expect(
-      await page.getByRole('region', { name: 'Quick actions' }).getByRole('link', { name: /Create product/ }).getAttribute('href'),
+      await page
+        .getByRole('region', { name: 'Quick actions' })
+        .getByRole('link', { name: /Create product/ })
+        .getAttribute('href'),
     ).toBe('/create-product');
 
     const menu = page.getByRole('navigation', { name: 'Seller' });
-    expect(await menu.getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+    expect(await menu.getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
     expect(await page.getByTestId('seller-identity').innerText()).toContain(account.email);
 
     await menu.getByRole('link', { name: 'Payments' }).click();
     await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
-    expect(await menu.getByRole('link', { name: 'Payments' }).getAttribute('aria-current')).toBe('page');
+    expect(await menu.getByRole('link', { name: 'Payments' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
     await page.getByText('No sales yet').waitFor();
     await menu.getByRole('link', { name: 'Analytics' }).click();
     await page.getByText('No products to measure yet').waitFor();
@@ -137,7 +174,10 @@ describe('seller dashboard', () => {
     expect(await planFigure(page, 'Remaining')).toBe(String(planById('free').uploadsPerMonth! - 1));
     await shoot(page, 'dashboard');
 
-    await page.getByRole('navigation', { name: 'Seller' }).getByRole('link', { name: 'Payments' }).click();
+    await page
+      .getByRole('navigation', { name: 'Seller' })
+      .getByRole('link', { name: 'Payments' })
+      .click();
     const row = page.locator('tr', { hasText: title });
     await row.waitFor();
     await shoot(page, 'dashboard-payments');
@@ -151,7 +191,10 @@ describe('seller dashboard', () => {
       ]),
     );
 
-    await page.getByRole('navigation', { name: 'Seller' }).getByRole('link', { name: 'Analytics' }).click();
+    await page
+      .getByRole('navigation', { name: 'Seller' })
+      .getByRole('link', { name: 'Analytics' })
+      .click();
     const analyticsRow = page.locator('tr', { hasText: title });
     await analyticsRow.waitFor();
     expect(await analyticsRow.innerText()).toContain(formatMoney(split.netMinor, 'USD'));
@@ -160,9 +203,13 @@ describe('seller dashboard', () => {
     await page.close();
   }, 90_000);
 
-  it("shows another seller none of it", async () => {
+  it('shows another seller none of it', async () => {
     const page = await openDashboard(otherSeller);
-    expect(await page.getByRole('heading', { name: `Welcome back, ${otherAccount.fullName}` }).isVisible()).toBe(true);
+    expect(
+      await page
+        .getByRole('heading', { name: `Welcome back, ${otherAccount.fullName}` })
+        .isVisible(),
+    ).toBe(true);
     expect(await statValue(page, 'Revenue')).toBe(formatMoney(0, 'USD'));
     expect(await statValue(page, 'Content views')).toBe('0');
     expect(await statValue(page, 'Deliveries')).toBe('0');
@@ -199,7 +246,9 @@ describe('seller dashboard', () => {
     const page = await openDashboard(seller);
     await page.locator('#seller-menu').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseUrl}/`);
-    expect([401, 404]).toContain((await seller.context.request.get(`${baseUrl}/api/auth/session`)).status());
+    expect([401, 404]).toContain(
+      (await seller.context.request.get(`${baseUrl}/api/auth/session`)).status(),
+    );
     await page.goto('/lockdrop/dashboard');
     await page.waitForURL('**/login**');
     await page.close();

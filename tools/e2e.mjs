@@ -17,7 +17,10 @@ const runId = randomBytes(4).toString('hex');
 const gatewayPort = Number(process.env.E2E_PORT ?? 18080);
 const env = {
   ...process.env,
-  DATABASE_URL: withDatabaseName(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop', `lockdrop_e2e_${runId}`),
+  DATABASE_URL: withDatabaseName(
+    process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop',
+    `lockdrop_e2e_${runId}`,
+  ),
   BUS_NAMESPACE: `e2e${runId}`,
   REDIS_KEY_PREFIX: `lockdrop-e2e-${runId}:`,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
@@ -30,17 +33,26 @@ const env = {
 };
 
 let status = 1;
-const stack = await startStack({ env, layout: stackLayout({ gatewayPort, servicePortBase: gatewayPort - 80 }) });
+const stack = await startStack({
+  env,
+  layout: stackLayout({ gatewayPort, servicePortBase: gatewayPort - 80 }),
+});
 try {
-  const result = spawnSync('npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts', ...process.argv.slice(2)], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...env, E2E_BASE_URL: `http://localhost:${gatewayPort}` },
-  });
+  const result = spawnSync(
+    'npx',
+    ['vitest', 'run', '--config', 'vitest.e2e.config.ts', ...process.argv.slice(2)],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...env, E2E_BASE_URL: `http://localhost:${gatewayPort}` },
+    },
+  );
   status = result.status ?? 1;
 } finally {
   await stack.stop();
-  await deleteStreams(env.NATS_URL ?? 'nats://127.0.0.1:4222', env.BUS_NAMESPACE).catch(() => undefined);
+  await deleteStreams(env.NATS_URL ?? 'nats://127.0.0.1:4222', env.BUS_NAMESPACE).catch(
+    () => undefined,
+  );
   await dropDatabase(env.DATABASE_URL).catch(() => undefined);
 }
 process.exit(status);

@@ -17,7 +17,7 @@ const dependencies = [
     name: 'PostgreSQL',
     envVar: 'DATABASE_URL',
     fallback: 'postgres://postgres@127.0.0.1:5432/lockdrop',
-    howToStart: "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+    howToStart: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
   },
   {
     name: 'Redis',
@@ -56,7 +56,9 @@ export function buildStale() {
 
 /** Ports: gateway on `gatewayPort`, services on `servicePortBase + n` (3001… by default). */
 export function stackLayout({ gatewayPort = 8080, servicePortBase = 3000 } = {}) {
-  const ports = Object.fromEntries(SERVICES.map((name) => [name, servicePortBase + BASE_PORTS[name]]));
+  const ports = Object.fromEntries(
+    SERVICES.map((name) => [name, servicePortBase + BASE_PORTS[name]]),
+  );
   const url = (name) => `http://127.0.0.1:${ports[name]}`;
   // Every process gets every address; each service reads only the ones its config declares.
   const shared = {
@@ -68,7 +70,11 @@ export function stackLayout({ gatewayPort = 8080, servicePortBase = 3000 } = {})
     DELIVERY_URL: url('delivery'),
     ANALYTICS_URL: url('analytics'),
   };
-  const processes = SERVICES.map((name) => ({ name, port: ports[name], env: { ...shared, PORT: String(ports[name]) } }));
+  const processes = SERVICES.map((name) => ({
+    name,
+    port: ports[name],
+    env: { ...shared, PORT: String(ports[name]) },
+  }));
   processes.push({
     name: 'gateway',
     port: gatewayPort,
@@ -83,15 +89,31 @@ const COLORS = [36, 35, 33, 32, 34, 31, 96];
  * Spawns every process of `layout` with `env`, prefixes and formats their logs, and resolves
  * once all report ready. The returned `stop()` sends SIGTERM and waits for every exit.
  */
-export async function startStack({ env, layout, logLevel = 'info', readyTimeoutMs = 90_000, onUnexpectedExit }) {
+export async function startStack({
+  env,
+  layout,
+  logLevel = 'info',
+  readyTimeoutMs = 90_000,
+  onUnexpectedExit,
+}) {
   const width = Math.max(...layout.map((entry) => entry.name.length));
   const children = layout.map((entry, index) => {
     const label = `\x1b[${COLORS[index % COLORS.length]}m${entry.name.padEnd(width)}\x1b[0m │`;
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'services', entry.name, 'dist', 'main.js')], {
-      cwd: root,
-      env: { ...process.env, ...env, ...entry.env, LOG_LEVEL: env.LOG_LEVEL ?? logLevel, NODE_ENV: env.NODE_ENV ?? 'development' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--enable-source-maps', path.join(root, 'services', entry.name, 'dist', 'main.js')],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          ...env,
+          ...entry.env,
+          LOG_LEVEL: env.LOG_LEVEL ?? logLevel,
+          NODE_ENV: env.NODE_ENV ?? 'development',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     for (const stream of [child.stdout, child.stderr]) {
       let buffered = '';
       stream.setEncoding('utf8');
@@ -99,7 +121,8 @@ export async function startStack({ env, layout, logLevel = 'info', readyTimeoutM
         buffered += chunk;
         const lines = buffered.split('\n');
         buffered = lines.pop() ?? '';
-        for (const line of lines) if (line.trim()) process.stdout.write(`${label} ${formatLogLine(line)}\n`);
+        for (const line of lines)
+          if (line.trim()) process.stdout.write(`${label} ${formatLogLine(line)}\n`);
       });
     }
     child.on('exit', (code, signal) => {
@@ -136,10 +159,14 @@ export async function startStack({ env, layout, logLevel = 'info', readyTimeoutM
     await Promise.all(
       children.map(async ({ entry, child }) => {
         for (;;) {
-          if (child.exitCode !== null || child.exited) throw new Error(`${entry.name} exited during start-up`);
-          if (Date.now() > deadline) throw new Error(`${entry.name} was not ready within ${readyTimeoutMs / 1000} s`);
+          if (child.exitCode !== null || child.exited)
+            throw new Error(`${entry.name} exited during start-up`);
+          if (Date.now() > deadline)
+            throw new Error(`${entry.name} was not ready within ${readyTimeoutMs / 1000} s`);
           try {
-            const response = await fetch(`http://127.0.0.1:${entry.port}/readyz`, { signal: AbortSignal.timeout(2_000) });
+            const response = await fetch(`http://127.0.0.1:${entry.port}/readyz`, {
+              signal: AbortSignal.timeout(2_000),
+            });
             if (response.ok) return;
           } catch {
             // not listening yet

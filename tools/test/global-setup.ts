@@ -10,9 +10,27 @@ interface Dependency {
 }
 
 const dependencies: Dependency[] = [
-  { name: 'PostgreSQL', envVar: 'DATABASE_URL', url: 'postgres://postgres@127.0.0.1:5432/postgres', image: 'postgres:16-alpine', port: 5432 },
-  { name: 'Redis', envVar: 'REDIS_URL', url: 'redis://127.0.0.1:6379', image: 'redis:7-alpine', port: 6379 },
-  { name: 'NATS', envVar: 'NATS_URL', url: 'nats://127.0.0.1:4222', image: 'nats:2.10-alpine', port: 4222 },
+  {
+    name: 'PostgreSQL',
+    envVar: 'DATABASE_URL',
+    url: 'postgres://postgres@127.0.0.1:5432/postgres',
+    image: 'postgres:16-alpine',
+    port: 5432,
+  },
+  {
+    name: 'Redis',
+    envVar: 'REDIS_URL',
+    url: 'redis://127.0.0.1:6379',
+    image: 'redis:7-alpine',
+    port: 6379,
+  },
+  {
+    name: 'NATS',
+    envVar: 'NATS_URL',
+    url: 'nats://127.0.0.1:4222',
+    image: 'nats:2.10-alpine',
+    port: 4222,
+  },
 ];
 
 /**
@@ -28,27 +46,34 @@ export default async function setup(project: TestProject): Promise<() => Promise
       process.env[dependency.envVar] = url;
       continue;
     }
-    if (configured) throw new Error(`${dependency.name} is not reachable at ${configured} (${dependency.envVar})`);
+    if (configured)
+      throw new Error(
+        `${dependency.name} is not reachable at ${configured} (${dependency.envVar})`,
+      );
     const started = await startContainer(dependency);
     process.env[dependency.envVar] = started.url;
     stops.push(started.stop);
   }
-  for (const dependency of dependencies) project.provide(dependency.envVar, process.env[dependency.envVar]!);
+  for (const dependency of dependencies)
+    project.provide(dependency.envVar, process.env[dependency.envVar]!);
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };
 }
 
-async function startContainer(dependency: Dependency): Promise<{ url: string; stop: () => Promise<unknown> }> {
+async function startContainer(
+  dependency: Dependency,
+): Promise<{ url: string; stop: () => Promise<unknown> }> {
   const { GenericContainer } = await import('testcontainers');
   let container;
   try {
     const image = new GenericContainer(dependency.image).withExposedPorts(dependency.port);
-    container = await (dependency.name === 'PostgreSQL'
-      ? image.withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
-      : dependency.name === 'NATS'
-        ? image.withCommand(['-js'])
-        : image
+    container = await (
+      dependency.name === 'PostgreSQL'
+        ? image.withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
+        : dependency.name === 'NATS'
+          ? image.withCommand(['-js'])
+          : image
     ).start();
   } catch (error) {
     throw new Error(

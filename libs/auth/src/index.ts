@@ -1,2 +1,8 @@
-export { createTokenVerifier, type TokenVerifier, type AuthUser, ACCESS_TOKEN_ISSUER, ACCESS_TOKEN_AUDIENCE } from './verifier.js';
+export {
+  createTokenVerifier,
+  type TokenVerifier,
+  type AuthUser,
+  ACCESS_TOKEN_ISSUER,
+  ACCESS_TOKEN_AUDIENCE,
+} from './verifier.js';
 export { authPlugin, ACCESS_COOKIE, type AuthPluginOptions } from './plugin.js';

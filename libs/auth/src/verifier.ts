@@ -1,4 +1,10 @@
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { planIdSchema, type PlanId } from '@lockdrop/contracts';
 
 export const ACCESS_TOKEN_ISSUER = 'lockdrop-identity';
@@ -23,10 +29,15 @@ export interface TokenVerifier {
  * cached; an unknown `kid` triggers a refetch, so key rotation needs no restart) or a local
  * key set (tests).
  */
-export function createTokenVerifier(source: { jwksUrl: string } | { jwks: JSONWebKeySet }): TokenVerifier {
+export function createTokenVerifier(
+  source: { jwksUrl: string } | { jwks: JSONWebKeySet },
+): TokenVerifier {
   const keys: JWTVerifyGetKey =
     'jwksUrl' in source
-      ? createRemoteJWKSet(new URL(source.jwksUrl), { cacheMaxAge: JWKS_CACHE_MS, cooldownDuration: 30_000 })
+      ? createRemoteJWKSet(new URL(source.jwksUrl), {
+          cacheMaxAge: JWKS_CACHE_MS,
+          cooldownDuration: 30_000,
+        })
       : createLocalJWKSet(source.jwks);
   return {
     async verify(token) {

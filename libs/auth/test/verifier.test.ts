@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { createHttpServer, type HttpServer } from '@lockdrop/http';
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, authPlugin, createTokenVerifier } from '../src/index.js';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  authPlugin,
+  createTokenVerifier,
+} from '../src/index.js';
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 let identityKey: KeyPair;
@@ -12,8 +17,16 @@ let jwksServer: http.Server;
 let jwksFetches = 0;
 let app: HttpServer;
 
-async function sign(key: KeyPair, kid: string, overrides: { exp?: number; plan?: string; iss?: string } = {}) {
-  return new SignJWT({ email: 'ada@example.com', email_verified: true, plan: overrides.plan ?? 'pro' })
+async function sign(
+  key: KeyPair,
+  kid: string,
+  overrides: { exp?: number; plan?: string; iss?: string } = {},
+) {
+  return new SignJWT({
+    email: 'ada@example.com',
+    email_verified: true,
+    plan: overrides.plan ?? 'pro',
+  })
     .setProtectedHeader({ alg: 'EdDSA', kid })
     .setSubject('4f3c2a9e-0b7d-4c1e-9a55-2d6f1b8e7c10')
     .setIssuer(overrides.iss ?? ACCESS_TOKEN_ISSUER)
@@ -26,7 +39,12 @@ async function sign(key: KeyPair, kid: string, overrides: { exp?: number; plan?:
 beforeAll(async () => {
   identityKey = await generateKeyPair('EdDSA', { extractable: true });
   strangerKey = await generateKeyPair('EdDSA', { extractable: true });
-  const publicJwk: JWK = { ...(await exportJWK(identityKey.publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' };
+  const publicJwk: JWK = {
+    ...(await exportJWK(identityKey.publicKey)),
+    kid: 'k1',
+    alg: 'EdDSA',
+    use: 'sig',
+  };
   // A real HTTP JWKS endpoint, as identity serves it.
   jwksServer = http.createServer((_request, response) => {
     jwksFetches += 1;
@@ -37,7 +55,9 @@ beforeAll(async () => {
   const { port } = jwksServer.address() as AddressInfo;
 
   app = await createHttpServer({ name: 'catalog-probe', logLevel: 'silent' });
-  await app.register(authPlugin, { verifier: createTokenVerifier({ jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` }) });
+  await app.register(authPlugin, {
+    verifier: createTokenVerifier({ jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` }),
+  });
   app.get('/me', { preHandler: app.authenticate }, async (request) => request.user);
   await app.ready();
 });
@@ -71,22 +91,30 @@ describe('access token verification through the JWKS', () => {
   });
 
   it('treats an unknown plan claim as free', async () => {
-    const response = await me({ authorization: `Bearer ${await sign(identityKey, 'k1', { plan: 'platinum' })}` });
+    const response = await me({
+      authorization: `Bearer ${await sign(identityKey, 'k1', { plan: 'platinum' })}`,
+    });
     expect(response.json().plan).toBe('free');
   });
 
   it('rejects a missing token with 401 in the error shape', async () => {
     const response = await me({});
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: { code: 'unauthorized', message: 'Auth session missing!' } });
+    expect(response.json()).toEqual({
+      error: { code: 'unauthorized', message: 'Auth session missing!' },
+    });
   });
 
   it('rejects a tampered token', async () => {
     const token = await sign(identityKey, 'k1');
     const [header, payload, signature] = token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...claims, plan: 'business' })).toString('base64url');
-    expect((await me({ authorization: `Bearer ${header}.${forged}.${signature}` })).statusCode).toBe(401);
+    const forged = Buffer.from(JSON.stringify({ ...claims, plan: 'business' })).toString(
+      'base64url',
+    );
+    expect(
+      (await me({ authorization: `Bearer ${header}.${forged}.${signature}` })).statusCode,
+    ).toBe(401);
   });
 
   it('rejects an expired token', async () => {
@@ -95,8 +123,12 @@ describe('access token verification through the JWKS', () => {
   });
 
   it('rejects a token signed by a key identity never published', async () => {
-    expect((await me({ authorization: `Bearer ${await sign(strangerKey, 'k1')}` })).statusCode).toBe(401);
-    expect((await me({ authorization: `Bearer ${await sign(strangerKey, 'other')}` })).statusCode).toBe(401);
+    expect(
+      (await me({ authorization: `Bearer ${await sign(strangerKey, 'k1')}` })).statusCode,
+    ).toBe(401);
+    expect(
+      (await me({ authorization: `Bearer ${await sign(strangerKey, 'other')}` })).statusCode,
+    ).toBe(401);
   });
 
   it('rejects a token from another issuer', async () => {
@@ -107,7 +139,10 @@ describe('access token verification through the JWKS', () => {
   it('rejects an HMAC token (algorithm confusion)', async () => {
     const hmac = await new SignJWT({ email: 'ada@example.com' })
       .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
-      .setSubject('x').setIssuer(ACCESS_TOKEN_ISSUER).setAudience(ACCESS_TOKEN_AUDIENCE).setExpirationTime('5m')
+      .setSubject('x')
+      .setIssuer(ACCESS_TOKEN_ISSUER)
+      .setAudience(ACCESS_TOKEN_AUDIENCE)
+      .setExpirationTime('5m')
       .sign(new TextEncoder().encode('a-shared-secret-of-sufficient-length!!'));
     expect((await me({ authorization: `Bearer ${hmac}` })).statusCode).toBe(401);
   });

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, env, loadConfig } from '../src/index.js';
 
-const schema = z.object({ DATABASE_URL: env.databaseUrl, NATS_URL: env.natsUrl, PORT: env.port(3000) });
+const schema = z.object({
+  DATABASE_URL: env.databaseUrl,
+  NATS_URL: env.natsUrl,
+  PORT: env.port(3000),
+});
 
 describe('loadConfig', () => {
   it('fills local defaults when nothing is set', () => {

@@ -1,8 +1,21 @@
 import { envelopeSchema } from './envelope.js';
-import { events, isEventType, type DomainEvent, type EventData, type EventType } from './events/index.js';
+import {
+  events,
+  isEventType,
+  type DomainEvent,
+  type EventData,
+  type EventType,
+} from './events/index.js';
 
 export { envelopeSchema, type Envelope } from './envelope.js';
-export { events, eventTypes, isEventType, type DomainEvent, type EventData, type EventType } from './events/index.js';
+export {
+  events,
+  eventTypes,
+  isEventType,
+  type DomainEvent,
+  type EventData,
+  type EventType,
+} from './events/index.js';
 export { planIdSchema, currencySchema, moneySchema, type PlanId } from './shared.js';
 export { errorBodySchema, type ErrorBody } from './errors.js';
 
@@ -35,7 +48,9 @@ export function parseEvent(input: unknown): DomainEvent {
   if (!isEventType(type)) throw new InvalidEventError(`unknown event type ${type}`);
   const definition = events[type];
   if (version !== definition.version) {
-    throw new InvalidEventError(`${type} v${version} is not supported (current v${definition.version})`);
+    throw new InvalidEventError(
+      `${type} v${version} is not supported (current v${definition.version})`,
+    );
   }
   const data = definition.schema.safeParse(envelope.data.data);
   if (!data.success) throw new InvalidEventError(`bad ${type} data: ${data.error.message}`);

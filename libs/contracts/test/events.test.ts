@@ -17,19 +17,28 @@ const paid = {
 describe('event contracts', () => {
   it('builds an envelope that survives the trip through JSON', () => {
     const event = createEvent('purchase.paid', paid, { correlationId: 'req-1' });
-    expect(event).toMatchObject({ type: 'purchase.paid', version: 1, correlationId: 'req-1', data: paid });
+    expect(event).toMatchObject({
+      type: 'purchase.paid',
+      version: 1,
+      correlationId: 'req-1',
+      data: paid,
+    });
     expect(parseEvent(JSON.parse(JSON.stringify(event)))).toEqual(event);
   });
 
   it('refuses to create an event whose data breaks its schema', () => {
-    expect(() => createEvent('purchase.paid', { ...paid, amountMinor: 50.5 }, { correlationId: 'req-1' })).toThrow();
+    expect(() =>
+      createEvent('purchase.paid', { ...paid, amountMinor: 50.5 }, { correlationId: 'req-1' }),
+    ).toThrow();
   });
 
   it('rejects unknown types, unsupported versions and bad data on the way in', () => {
     const event = createEvent('purchase.paid', paid, { correlationId: 'req-1' });
     expect(() => parseEvent({ ...event, type: 'purchase.teleported' })).toThrow(InvalidEventError);
     expect(() => parseEvent({ ...event, version: 2 })).toThrow(/not supported/);
-    expect(() => parseEvent({ ...event, data: { ...paid, buyerEmail: 'nope' } })).toThrow(InvalidEventError);
+    expect(() => parseEvent({ ...event, data: { ...paid, buyerEmail: 'nope' } })).toThrow(
+      InvalidEventError,
+    );
     expect(() => parseEvent('garbage')).toThrow(/bad envelope/);
   });
 });

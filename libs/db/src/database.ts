@@ -11,8 +11,13 @@ export function databaseNameOf(connectionString: string): string {
   return decodeURIComponent(new URL(connectionString).pathname.slice(1)) || 'postgres';
 }
 
-async function withAdminClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabaseName(connectionString, 'postgres') });
+async function withAdminClient<T>(
+  connectionString: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({
+    connectionString: withDatabaseName(connectionString, 'postgres'),
+  });
   await client.connect();
   try {
     return await work(client);

@@ -15,7 +15,11 @@ export interface Migration {
  * rows and applies nothing twice.
  * An applied migration whose text changed is refused rather than silently skipped.
  */
-export async function migrate(pool: Pool, schema: string, migrations: Migration[]): Promise<string[]> {
+export async function migrate(
+  pool: Pool,
+  schema: string,
+  migrations: Migration[],
+): Promise<string[]> {
   assertIdentifier(schema);
   const ordered = [...migrations].sort((a, b) => a.id.localeCompare(b.id));
   const applied: string[] = [];

@@ -26,7 +26,12 @@ export function assertIdentifier(name: string): string {
   return name;
 }
 
-export function createPool({ connectionString, schema, max = 10, applicationName }: PoolOptions): Pool {
+export function createPool({
+  connectionString,
+  schema,
+  max = 10,
+  applicationName,
+}: PoolOptions): Pool {
   assertIdentifier(schema);
   const pool = new pg.Pool({
     connectionString,

@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 const migrations = [
-  { id: '001_items', sql: 'CREATE TABLE items (id serial PRIMARY KEY, price_minor bigint NOT NULL)' },
+  {
+    id: '001_items',
+    sql: 'CREATE TABLE items (id serial PRIMARY KEY, price_minor bigint NOT NULL)',
+  },
   { id: '002_items_name', sql: "ALTER TABLE items ADD COLUMN name text NOT NULL DEFAULT ''" },
 ];
 
@@ -40,7 +43,11 @@ describe('migrate', () => {
   });
 
   it('leaves the schema untouched when a migration fails', async () => {
-    const broken = [...migrations, { id: '003_ok', sql: 'CREATE TABLE ok (id int)' }, { id: '004_bad', sql: 'CREATE TABLE nope (' }];
+    const broken = [
+      ...migrations,
+      { id: '003_ok', sql: 'CREATE TABLE ok (id int)' },
+      { id: '004_bad', sql: 'CREATE TABLE nope (' },
+    ];
     await expect(migrate(pool(), 'shop', broken)).rejects.toThrow();
     const { rows } = await pool().query("SELECT to_regclass('shop.ok') AS ok");
     expect(rows[0].ok).toBeNull();

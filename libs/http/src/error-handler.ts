@@ -12,23 +12,36 @@ interface ErrorPayload {
 
 const fastifyCodes: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'Request body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'Unsupported content type' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'Unsupported content type',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_body', message: 'Request body must not be empty' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_body', message: 'Request body is not valid JSON' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'invalid_body',
+    message: 'Request body is not valid JSON',
+  },
 };
 
 /** One place that decides what a failure looks like on the wire; internals never leak on 5xx. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const send = (status: number, payload: ErrorPayload) => reply.status(status).send({ error: payload });
+    const send = (status: number, payload: ErrorPayload) =>
+      reply.status(status).send({ error: payload });
 
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
-      return send(error.status, { code: error.code, message: error.message, details: error.details });
+      return send(error.status, {
+        code: error.code,
+        message: error.message,
+        details: error.details,
+      });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({
-        field: [error.validationContext, ...issuePath(issue.instancePath)].filter(Boolean).join('.'),
+        field: [error.validationContext, ...issuePath(issue.instancePath)]
+          .filter(Boolean)
+          .join('.'),
         message: issue.message,
       }));
       const first = details[0];
@@ -40,7 +53,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return send(429, { code: 'rate_limited', message: error.message || 'Too many requests, please try again later' });
+      return send(429, {
+        code: 'rate_limited',
+        message: error.message || 'Too many requests, please try again later',
+      });
     }
     if (status >= 400 && status < 500) {
       const known = error.code ? fastifyCodes[error.code] : undefined;
@@ -54,9 +70,12 @@ export function installErrorHandler(app: FastifyInstance): void {
 
 /** The JSON 404 for a path no route matches. */
 export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) {
-  return reply
-    .status(404)
-    .send({ error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` } });
+  return reply.status(404).send({
+    error: {
+      code: 'not_found',
+      message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+    },
+  });
 }
 
 function issuePath(instancePath: string): string[] {

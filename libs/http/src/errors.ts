@@ -15,9 +15,11 @@ export class AppError extends Error {
 }
 
 export const errors = {
-  badRequest: (code: string, message: string, details?: unknown) => new AppError(code, 400, message, details),
+  badRequest: (code: string, message: string, details?: unknown) =>
+    new AppError(code, 400, message, details),
   unauthorized: (message = 'Authentication required') => new AppError('unauthorized', 401, message),
-  forbidden: (message = 'You do not have access to this resource') => new AppError('forbidden', 403, message),
+  forbidden: (message = 'You do not have access to this resource') =>
+    new AppError('forbidden', 403, message),
   notFound: (code: string, message: string) => new AppError(code, 404, message),
   conflict: (code: string, message: string) => new AppError(code, 409, message),
   tooLarge: (message: string) => new AppError('payload_too_large', 413, message),

@@ -5,7 +5,10 @@ import type { FastifyInstance } from 'fastify';
  * requests and runs every onClose hook (consumers drain, relay stops, pools close) before exit.
  * A second signal, or a close that hangs, exits at once.
  */
-export async function runUntilSignalled(app: FastifyInstance, listen: { port: number; host: string }): Promise<void> {
+export async function runUntilSignalled(
+  app: FastifyInstance,
+  listen: { port: number; host: string },
+): Promise<void> {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) process.exit(1);

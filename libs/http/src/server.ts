@@ -84,7 +84,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     if (QUIET_PATHS.has(request.url)) return;
     const level = reply.statusCode >= 500 ? 'error' : 'info';
     request.log[level](
-      { req: { method: request.method, url: request.url }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      {
+        req: { method: request.method, url: request.url },
+        res: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+      },
       'request completed',
     );
   });

@@ -18,7 +18,12 @@ beforeAll(async () => {
   });
   app.post(
     '/things',
-    { schema: { body: z.object({ title: z.string().min(1), price: z.number().positive() }), response: { 201: z.object({ id: z.string() }) } } },
+    {
+      schema: {
+        body: z.object({ title: z.string().min(1), price: z.number().positive() }),
+        response: { 201: z.object({ id: z.string() }) },
+      },
+    },
     async (_request, reply) => reply.status(201).send({ id: 'thing-1' }),
   );
   app.get('/missing', async () => {
@@ -33,15 +38,26 @@ afterAll(() => app.close());
 
 describe('createHttpServer', () => {
   it('rejects a body that fails its zod schema with 400 and field details', async () => {
-    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: '', price: -1 } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { title: '', price: -1 },
+    });
     expect(response.statusCode).toBe(400);
     const { error } = response.json();
     expect(error.code).toBe('validation_failed');
-    expect(error.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.price', 'body.title']);
+    expect(error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'body.price',
+      'body.title',
+    ]);
   });
 
   it('accepts a valid body', async () => {
-    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: 'Ebook', price: 5 } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { title: 'Ebook', price: 5 },
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({ id: 'thing-1' });
   });
@@ -49,7 +65,9 @@ describe('createHttpServer', () => {
   it('maps an AppError to its status and code', async () => {
     const response = await app.inject({ url: '/missing' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: { code: 'product_not_found', message: 'Product not found' } });
+    expect(response.json()).toEqual({
+      error: { code: 'product_not_found', message: 'Product not found' },
+    });
   });
 
   it('hides internals of unexpected errors behind an errorId', async () => {
@@ -62,13 +80,22 @@ describe('createHttpServer', () => {
   });
 
   it('answers 413 in the error shape when the body is over the limit', async () => {
-    const response = await app.inject({ method: 'POST', url: '/things', payload: { title: 'x'.repeat(2000), price: 1 } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { title: 'x'.repeat(2000), price: 1 },
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json().error.code).toBe('payload_too_large');
   });
 
   it('answers 400 for malformed JSON', async () => {
-    const response = await app.inject({ method: 'POST', url: '/things', payload: '{"title":', headers: { 'content-type': 'application/json' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/things',
+      payload: '{"title":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('invalid_body');
   });
@@ -80,7 +107,10 @@ describe('createHttpServer', () => {
   });
 
   it('keeps the caller request id and echoes it', async () => {
-    const response = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'req-from-gateway-123' } });
+    const response = await app.inject({
+      url: '/healthz',
+      headers: { 'x-request-id': 'req-from-gateway-123' },
+    });
     expect(response.headers['x-request-id']).toBe('req-from-gateway-123');
     const fresh = await app.inject({ url: '/healthz' });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -104,7 +134,9 @@ describe('createHttpServer', () => {
 
   it('publishes an OpenAPI document generated from the zod schemas', async () => {
     const document = (await app.inject({ url: '/openapi.json' })).json();
-    expect(document.paths['/things'].post.requestBody.content['application/json'].schema.required).toEqual(['title', 'price']);
+    expect(
+      document.paths['/things'].post.requestBody.content['application/json'].schema.required,
+    ).toEqual(['title', 'price']);
     expect(document.paths['/healthz']).toBeUndefined();
   });
 });

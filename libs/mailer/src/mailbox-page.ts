@@ -9,7 +9,9 @@ import type { StoredMail } from './mailbox.js';
 export function renderMailboxPage(messages: StoredMail[]): string {
   const items = messages
     .map(
-      (message) => `<article style="border:1px solid #e5e7eb;border-radius:8px;padding:16px;margin:0 0 16px;background:#fff">
+      (
+        message,
+      ) => `<article style="border:1px solid #e5e7eb;border-radius:8px;padding:16px;margin:0 0 16px;background:#fff">
 <h2 style="font-size:17px;margin:0 0 8px">${escapeHtml(message.subject)}</h2>
 <p style="margin:0 0 8px;color:#6b7280;font-size:13px">To <strong>${escapeHtml(message.to)}</strong> · from ${escapeHtml(message.from)}${message.replyTo ? ` · reply to ${escapeHtml(message.replyTo)}` : ''} · <time datetime="${message.createdAt.toISOString()}">${message.createdAt.toISOString().replace('T', ' ').slice(0, 19)} UTC</time></p>
 <pre style="white-space:pre-wrap;word-break:break-word;font-family:inherit;margin:0">${linkify(message.text)}</pre>

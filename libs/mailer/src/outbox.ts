@@ -51,7 +51,15 @@ const POLL_MS = 2_000;
  * right for e-mail). Failures back off exponentially and stop after MAX_ATTEMPTS, kept for
  * inspection with their last error.
  */
-export function startMailRelay({ pool, mailer, logger }: { pool: Pool; mailer: Mailer; logger: Logger }): MailRelay {
+export function startMailRelay({
+  pool,
+  mailer,
+  logger,
+}: {
+  pool: Pool;
+  mailer: Mailer;
+  logger: Logger;
+}): MailRelay {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -100,7 +108,12 @@ export function startMailRelay({ pool, mailer, logger }: { pool: Pool; mailer: M
     clearTimeout(timer);
     running = running
       .then(deliverDue)
-      .catch((error: unknown) => logger.error({ err: error instanceof Error ? error.message : error }, 'mail relay pass failed'))
+      .catch((error: unknown) =>
+        logger.error(
+          { err: error instanceof Error ? error.message : error },
+          'mail relay pass failed',
+        ),
+      )
       .finally(() => {
         clearTimeout(timer);
         if (!stopped) timer = setTimeout(pass, POLL_MS);

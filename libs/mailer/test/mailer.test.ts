@@ -28,7 +28,12 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const message = (to: string, subject = 'Hello'): MailMessage => ({ to, subject, text: `Hi ${to}`, html: `<p>Hi</p>` });
+const message = (to: string, subject = 'Hello'): MailMessage => ({
+  to,
+  subject,
+  text: `Hi ${to}`,
+  html: `<p>Hi</p>`,
+});
 
 describe('renderEmail', () => {
   it('renders the same content as text and escaped, branded HTML', () => {
@@ -54,13 +59,24 @@ describe('development mailbox', () => {
     await mailer.send(message('First@Example.com', 'two'));
     await mailer.send(message('other@example.com', 'three'));
     const store = await openMailbox(pool);
-    expect((await store.list({ to: 'first@example.com' })).map((mail) => mail.subject)).toEqual(['two', 'one']);
+    expect((await store.list({ to: 'first@example.com' })).map((mail) => mail.subject)).toEqual([
+      'two',
+      'one',
+    ]);
     expect((await store.list())[0]!.subject).toBe('three');
   });
 
   it('renders a page with clickable links and no script', async () => {
     const page = renderMailboxPage([
-      { id: 1, from: 'a@b.c', to: 'x@y.z', subject: '<b>s</b>', text: 'Go to https://lockdrop.test/x?t=1 now', html: '', createdAt: new Date() },
+      {
+        id: 1,
+        from: 'a@b.c',
+        to: 'x@y.z',
+        subject: '<b>s</b>',
+        text: 'Go to https://lockdrop.test/x?t=1 now',
+        html: '',
+        createdAt: new Date(),
+      },
     ]);
     expect(page).toContain('<a href="https://lockdrop.test/x?t=1">');
     expect(page).toContain('&lt;b&gt;s&lt;/b&gt;');
@@ -68,7 +84,11 @@ describe('development mailbox', () => {
   });
 
   it('is replaced by SMTP when a URL is given', async () => {
-    const mailer = await createMailer({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'x@lockdrop.test', pool });
+    const mailer = await createMailer({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      from: 'x@lockdrop.test',
+      pool,
+    });
     expect(mailer.kind).toBe('smtp');
     await mailer.close();
   });
@@ -98,7 +118,9 @@ describe('mail relay', () => {
       expect(rows).toEqual([{ attempts: 1, last_error: 'smtp down' }]);
       await pool.query('UPDATE mail_outbox SET next_attempt_at = now()');
       relay.wake();
-      await expect.poll(() => sent, { timeout: 5_000 }).toEqual(['ok@example.com', 'flaky@example.com']);
+      await expect
+        .poll(() => sent, { timeout: 5_000 })
+        .toEqual(['ok@example.com', 'flaky@example.com']);
       expect((await pool.query('SELECT 1 FROM mail_outbox')).rowCount).toBe(0);
     } finally {
       await relay.stop();

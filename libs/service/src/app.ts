@@ -25,7 +25,9 @@ export interface ServiceAppOptions {
  * the bus with the outbox relay, token verification, and readiness probes for each.
  * Closing the app closes the infrastructure after in-flight requests finish.
  */
-export async function createServiceApp(options: ServiceAppOptions): Promise<{ app: HttpServer; infra: Infrastructure }> {
+export async function createServiceApp(
+  options: ServiceAppOptions,
+): Promise<{ app: HttpServer; infra: Infrastructure }> {
   const { config } = options;
   const app = await createHttpServer({
     name: options.name,
@@ -44,6 +46,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<{ ap
   });
   app.addHook('onClose', () => infra.close());
   for (const [name, check] of Object.entries(infra.readiness)) app.addReadinessCheck(name, check);
-  await app.register(authPlugin, { verifier: options.verifier ?? createTokenVerifier({ jwksUrl: config.JWKS_URL }) });
+  await app.register(authPlugin, {
+    verifier: options.verifier ?? createTokenVerifier({ jwksUrl: config.JWKS_URL }),
+  });
   return { app, infra };
 }

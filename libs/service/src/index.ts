@@ -1,3 +1,7 @@
-export { startInfrastructure, type Infrastructure, type InfrastructureOptions } from './infrastructure.js';
+export {
+  startInfrastructure,
+  type Infrastructure,
+  type InfrastructureOptions,
+} from './infrastructure.js';
 export { createServiceApp, type ServiceAppOptions } from './app.js';
 export { serviceEnv } from './env.js';

@@ -1,5 +1,18 @@
-import { busMigrations, connectBus, startOutboxRelay, type Bus, type Logger as BusLogger } from '@lockdrop/bus';
-import { createPool, ensureDatabase, migrate, pingDatabase, type Migration, type Pool } from '@lockdrop/db';
+import {
+  busMigrations,
+  connectBus,
+  startOutboxRelay,
+  type Bus,
+  type Logger as BusLogger,
+} from '@lockdrop/bus';
+import {
+  createPool,
+  ensureDatabase,
+  migrate,
+  pingDatabase,
+  type Migration,
+  type Pool,
+} from '@lockdrop/db';
 import type { ReadinessCheck } from '@lockdrop/http';
 
 export interface InfrastructureOptions {

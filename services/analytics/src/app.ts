@@ -16,11 +16,22 @@ export interface AnalyticsDeps {
 }
 
 /** Raw product events and per-product per-day rollups for seller dashboards. */
-export async function buildApp(config: AnalyticsConfig, deps: AnalyticsDeps = {}): Promise<HttpServer> {
-  const { app, infra } = await createServiceApp({ name: 'analytics', config, migrations, verifier: deps.verifier });
+export async function buildApp(
+  config: AnalyticsConfig,
+  deps: AnalyticsDeps = {},
+): Promise<HttpServer> {
+  const { app, infra } = await createServiceApp({
+    name: 'analytics',
+    config,
+    migrations,
+    verifier: deps.verifier,
+  });
   const { pool, bus } = infra;
   analyticsRoutes(app, createAnalytics({ pool, clock: deps.clock ?? (() => new Date()) }));
-  const subscriptions = [...(await subscribeToProductEvents({ bus, pool })), ...(await subscribeToActivityEvents({ bus, pool }))];
+  const subscriptions = [
+    ...(await subscribeToProductEvents({ bus, pool })),
+    ...(await subscribeToActivityEvents({ bus, pool })),
+  ];
   // Registered after the infrastructure's hook, so consumers stop before the pool closes.
   app.addHook('onClose', async () => {
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));

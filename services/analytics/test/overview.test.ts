@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Overview } from '../src/domain/analytics.js';
-import { daysAgo, makePaid, makeProduct, refundOf, startAnalytics, view, type AnalyticsHarness, type Seller } from './support.js';
+import {
+  daysAgo,
+  makePaid,
+  makeProduct,
+  refundOf,
+  startAnalytics,
+  view,
+  type AnalyticsHarness,
+  type Seller,
+} from './support.js';
 
 let analytics: AnalyticsHarness;
 
@@ -51,7 +60,8 @@ describe('GET /api/analytics/overview', () => {
     const alicesProduct = await productOf(alice);
     const bobsProduct = await productOf(bob);
     await analytics.publish('product.viewed', view(alicesProduct.productId));
-    for (let i = 0; i < 3; i += 1) await analytics.publish('product.viewed', view(bobsProduct.productId));
+    for (let i = 0; i < 3; i += 1)
+      await analytics.publish('product.viewed', view(bobsProduct.productId));
     await analytics.publish('checkout.started', {
       checkoutId: crypto.randomUUID(),
       txRef: 'ld_bob',
@@ -79,11 +89,20 @@ describe('GET /api/analytics/overview', () => {
     expect(figures.downloads.value).toBe(0);
     expect(figures.unlockRate.value).toBe(100);
     expect(figures.revenue).toEqual([
-      expect.objectContaining({ currency: 'USD', grossMinor: 1000, netMinor: alicesSale.sellerEarningsMinor }),
+      expect.objectContaining({
+        currency: 'USD',
+        grossMinor: 1000,
+        netMinor: alicesSale.sellerEarningsMinor,
+      }),
     ]);
 
     const bobs = await overview(bob);
-    expect(bobs).toMatchObject({ views: { value: 3 }, checkoutsStarted: { value: 1 }, sales: { value: 1 }, downloads: { value: 1 } });
+    expect(bobs).toMatchObject({
+      views: { value: 3 },
+      checkoutsStarted: { value: 1 },
+      sales: { value: 1 },
+      downloads: { value: 1 },
+    });
     expect(bobs.unlockRate.value).toBeCloseTo(33.3);
   });
 
@@ -99,12 +118,21 @@ describe('GET /api/analytics/overview', () => {
     await analytics.publish('product.viewed', visit);
     await analytics.publish('product.viewed', visit);
     // Consumers take messages in order: once this later event is in, the redelivery was handled.
-    await analytics.publish('purchase.paid', makePaid(makeProduct({ ownerId: crypto.randomUUID() })));
+    await analytics.publish(
+      'purchase.paid',
+      makePaid(makeProduct({ ownerId: crypto.randomUUID() })),
+    );
 
     const figures = await overview(seller);
     expect(figures.sales.value).toBe(1);
     expect(figures.views.value).toBe(1);
-    expect(figures.revenue).toEqual([expect.objectContaining({ currency: 'USD', grossMinor: 2000, netMinor: paid.sellerEarningsMinor })]);
+    expect(figures.revenue).toEqual([
+      expect.objectContaining({
+        currency: 'USD',
+        grossMinor: 2000,
+        netMinor: paid.sellerEarningsMinor,
+      }),
+    ]);
   });
 
   it('subtracts refunded earnings, whichever of payment and refund arrives first', async () => {
@@ -125,7 +153,10 @@ describe('GET /api/analytics/overview', () => {
     const [usd] = figures.revenue;
     expect(usd).toMatchObject({
       currency: 'USD',
-      earningsMinor: kept.sellerEarningsMinor! + refunded.sellerEarningsMinor! + refundedEarly.sellerEarningsMinor!,
+      earningsMinor:
+        kept.sellerEarningsMinor! +
+        refunded.sellerEarningsMinor! +
+        refundedEarly.sellerEarningsMinor!,
       refundedMinor: refunded.sellerEarningsMinor! + refundedEarly.sellerEarningsMinor!,
       netMinor: kept.sellerEarningsMinor,
     });
@@ -149,18 +180,36 @@ describe('GET /api/analytics/overview', () => {
   it('compares with the period before for real change percentages', async () => {
     const seller = await analytics.seller();
     const product = await productOf(seller);
-    const before = makePaid(product, { amountMinor: 1000, feePlatformMinor: 0, feeProcessorMinor: 0, sellerEarningsMinor: 1000, paidAt: daysAgo(10) });
-    const now = makePaid(product, { amountMinor: 1500, feePlatformMinor: 0, feeProcessorMinor: 0, sellerEarningsMinor: 1500, paidAt: daysAgo(2) });
+    const before = makePaid(product, {
+      amountMinor: 1000,
+      feePlatformMinor: 0,
+      feeProcessorMinor: 0,
+      sellerEarningsMinor: 1000,
+      paidAt: daysAgo(10),
+    });
+    const now = makePaid(product, {
+      amountMinor: 1500,
+      feePlatformMinor: 0,
+      feeProcessorMinor: 0,
+      sellerEarningsMinor: 1500,
+      paidAt: daysAgo(2),
+    });
     const tooOld = makePaid(product, { amountMinor: 9000, paidAt: daysAgo(20) });
     for (const paid of [before, now, tooOld]) await analytics.publish('purchase.paid', paid);
     await analytics.publish('product.viewed', view(product.productId, daysAgo(9).slice(0, 10)));
     await analytics.publish('product.viewed', view(product.productId, daysAgo(9).slice(0, 10)));
-    for (let i = 0; i < 3; i += 1) await analytics.publish('product.viewed', view(product.productId, daysAgo(1).slice(0, 10)));
+    for (let i = 0; i < 3; i += 1)
+      await analytics.publish('product.viewed', view(product.productId, daysAgo(1).slice(0, 10)));
 
     const figures = await overview(seller, 7);
     expect(figures).toMatchObject({ from: '2025-06-24', to: '2025-06-30' });
     expect(figures.revenue).toEqual([
-      expect.objectContaining({ currency: 'USD', netMinor: 1500, previousNetMinor: 1000, changePercent: 50 }),
+      expect.objectContaining({
+        currency: 'USD',
+        netMinor: 1500,
+        previousNetMinor: 1000,
+        changePercent: 50,
+      }),
     ]);
     expect(figures.views).toEqual({ value: 3, previous: 2, changePercent: 50 });
     expect(figures.sales).toEqual({ value: 1, previous: 1, changePercent: 0 });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyPoint, ProductFigures } from '../src/domain/analytics.js';
-import { daysAgo, makePaid, makeProduct, refundOf, startAnalytics, view, type AnalyticsHarness } from './support.js';
+import {
+  daysAgo,
+  makePaid,
+  makeProduct,
+  refundOf,
+  startAnalytics,
+  view,
+  type AnalyticsHarness,
+} from './support.js';
 
 let analytics: AnalyticsHarness;
 
@@ -16,7 +24,9 @@ type Daily = { productId: string; title: string; series: DailyPoint[] };
 describe('GET /api/analytics/products', () => {
   it('answers 401 when signed out', async () => {
     expect((await analytics.get('/api/analytics/products')).status).toBe(401);
-    expect((await analytics.get(`/api/analytics/products/${crypto.randomUUID()}/daily`)).status).toBe(401);
+    expect(
+      (await analytics.get(`/api/analytics/products/${crypto.randomUUID()}/daily`)).status,
+    ).toBe(401);
   });
 
   it("lists the seller's own products with their totals, zeros for products without activity", async () => {
@@ -30,9 +40,17 @@ describe('GET /api/analytics/products', () => {
     const paid = makePaid(busy, { amountMinor: 2500 });
     await analytics.publish('purchase.paid', paid);
     await analytics.publish('purchase.paid', makePaid(bobs));
-    await analytics.publish('download.completed', { purchaseId: paid.purchaseId, productId: busy.productId, fileId: busy.fileId, bytesSent: 1 });
+    await analytics.publish('download.completed', {
+      purchaseId: paid.purchaseId,
+      productId: busy.productId,
+      fileId: busy.fileId,
+      bytesSent: 1,
+    });
 
-    const { status, body } = await analytics.get<{ products: ProductFigures[] }>('/api/analytics/products', alice);
+    const { status, body } = await analytics.get<{ products: ProductFigures[] }>(
+      '/api/analytics/products',
+      alice,
+    );
     expect(status).toBe(200);
     expect(body.products).toEqual([
       {
@@ -46,9 +64,24 @@ describe('GET /api/analytics/products', () => {
         refunds: 0,
         downloads: 1,
         unlockRate: 100,
-        revenue: [{ currency: 'USD', grossMinor: 2500, earningsMinor: paid.sellerEarningsMinor, refundedMinor: 0, netMinor: paid.sellerEarningsMinor }],
+        revenue: [
+          {
+            currency: 'USD',
+            grossMinor: 2500,
+            earningsMinor: paid.sellerEarningsMinor,
+            refundedMinor: 0,
+            netMinor: paid.sellerEarningsMinor,
+          },
+        ],
       },
-      expect.objectContaining({ productId: quiet.productId, title: 'Zine', views: 0, sales: 0, unlockRate: null, revenue: [] }),
+      expect.objectContaining({
+        productId: quiet.productId,
+        title: 'Zine',
+        views: 0,
+        sales: 0,
+        unlockRate: null,
+        revenue: [],
+      }),
     ]);
   });
 
@@ -57,12 +90,20 @@ describe('GET /api/analytics/products', () => {
     const product = makeProduct({ ownerId: seller.id });
     await analytics.publish('product.created', product);
     await analytics.publish('purchase.paid', makePaid(product));
-    await analytics.publish('product.deleted', { productId: product.productId, ownerId: seller.id });
+    await analytics.publish('product.deleted', {
+      productId: product.productId,
+      ownerId: seller.id,
+    });
     // A snapshot delivered late must not bring it back.
     await analytics.publish('product.updated', product, { occurredAt: daysAgo(1) });
 
-    const { body } = await analytics.get<{ products: ProductFigures[] }>('/api/analytics/products', seller);
-    expect(body.products).toEqual([expect.objectContaining({ productId: product.productId, deleted: true, sales: 1 })]);
+    const { body } = await analytics.get<{ products: ProductFigures[] }>(
+      '/api/analytics/products',
+      seller,
+    );
+    expect(body.products).toEqual([
+      expect.objectContaining({ productId: product.productId, deleted: true, sales: 1 }),
+    ]);
   });
 });
 
@@ -77,10 +118,19 @@ describe('GET /api/analytics/products/:id/daily', () => {
     await analytics.publish('product.viewed', view(product.productId, daysAgo(3).slice(0, 10)));
     await analytics.publish('product.viewed', view(product.productId, daysAgo(3).slice(0, 10)));
 
-    const { status, body } = await analytics.get<Daily>(`/api/analytics/products/${product.productId}/daily?days=7`, seller);
+    const { status, body } = await analytics.get<Daily>(
+      `/api/analytics/products/${product.productId}/daily?days=7`,
+      seller,
+    );
     expect(status).toBe(200);
     expect(body.series.map((point) => point.day)).toEqual([
-      '2025-06-24', '2025-06-25', '2025-06-26', '2025-06-27', '2025-06-28', '2025-06-29', '2025-06-30',
+      '2025-06-24',
+      '2025-06-25',
+      '2025-06-26',
+      '2025-06-27',
+      '2025-06-28',
+      '2025-06-29',
+      '2025-06-30',
     ]);
     const byDay = new Map(body.series.map((point) => [point.day, point]));
     expect(byDay.get('2025-06-27')).toMatchObject({
@@ -90,7 +140,11 @@ describe('GET /api/analytics/products/:id/daily', () => {
       refunds: 0,
       revenue: [{ currency: 'EUR', grossMinor: 1200, netMinor: paid.sellerEarningsMinor }],
     });
-    expect(byDay.get('2025-06-29')).toMatchObject({ sales: 0, refunds: 1, revenue: [{ currency: 'EUR', netMinor: -paid.sellerEarningsMinor! }] });
+    expect(byDay.get('2025-06-29')).toMatchObject({
+      sales: 0,
+      refunds: 1,
+      revenue: [{ currency: 'EUR', netMinor: -paid.sellerEarningsMinor! }],
+    });
     expect(byDay.get('2025-06-30')).toMatchObject({ views: 0, sales: 0, revenue: [] });
   });
 
@@ -99,10 +153,17 @@ describe('GET /api/analytics/products/:id/daily', () => {
     const product = makeProduct({ ownerId: owner.id });
     await analytics.publish('product.created', product);
 
-    const theirs = await analytics.get<{ error: { code: string } }>(`/api/analytics/products/${product.productId}/daily`, stranger);
+    const theirs = await analytics.get<{ error: { code: string } }>(
+      `/api/analytics/products/${product.productId}/daily`,
+      stranger,
+    );
     expect(theirs.status).toBe(404);
     expect(theirs.body.error.code).toBe('product_not_found');
-    expect((await analytics.get(`/api/analytics/products/${crypto.randomUUID()}/daily`, owner)).status).toBe(404);
-    expect((await analytics.get(`/api/analytics/products/${product.productId}/daily`, owner)).status).toBe(200);
+    expect(
+      (await analytics.get(`/api/analytics/products/${crypto.randomUUID()}/daily`, owner)).status,
+    ).toBe(404);
+    expect(
+      (await analytics.get(`/api/analytics/products/${product.productId}/daily`, owner)).status,
+    ).toBe(200);
   });
 });

@@ -16,7 +16,8 @@ import { configSchema } from '../src/config.js';
 
 /** "Today" of every test: periods are computed from it, events are dated relative to it. */
 export const TODAY = new Date('2025-06-30T12:00:00Z');
-export const daysAgo = (days: number): string => new Date(TODAY.getTime() - days * 86_400_000).toISOString();
+export const daysAgo = (days: number): string =>
+  new Date(TODAY.getTime() - days * 86_400_000).toISOString();
 
 export interface Seller {
   id: string;
@@ -65,13 +66,22 @@ export async function startAnalytics() {
   const rawNats = await connect({ servers: testEnv.natsUrl });
 
   const processed = async (consumer: string, eventId: string) =>
-    (await db.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [consumer, eventId])).rowCount === 1;
+    (
+      await db.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [
+        consumer,
+        eventId,
+      ])
+    ).rowCount === 1;
 
   /**
    * Publishes like the relay does and waits until analytics' consumer has committed the event.
    * Events occur at TODAY unless told otherwise.
    */
-  async function publish<T extends EventType>(type: T, data: EventData<T>, options: { occurredAt?: string } = {}): Promise<DomainEvent<T>> {
+  async function publish<T extends EventType>(
+    type: T,
+    data: EventData<T>,
+    options: { occurredAt?: string } = {},
+  ): Promise<DomainEvent<T>> {
     const event = createEvent(type, data, {
       correlationId: `test-${randomUUID()}`,
       occurredAt: new Date(options.occurredAt ?? TODAY),
@@ -101,7 +111,11 @@ export async function startAnalytics() {
     },
     async seller(): Promise<Seller> {
       const id = randomUUID();
-      const token = await new SignJWT({ email: `${id.slice(0, 8)}@example.com`, email_verified: true, plan: 'free' })
+      const token = await new SignJWT({
+        email: `${id.slice(0, 8)}@example.com`,
+        email_verified: true,
+        plan: 'free',
+      })
         .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
         .setSubject(id)
         .setIssuer(ACCESS_TOKEN_ISSUER)
@@ -112,7 +126,10 @@ export async function startAnalytics() {
       return { id, auth: `Bearer ${token}` };
     },
     async get<T>(url: string, seller?: Seller): Promise<{ status: number; body: T }> {
-      const response = await app.inject({ url, headers: seller ? { authorization: seller.auth } : {} });
+      const response = await app.inject({
+        url,
+        headers: seller ? { authorization: seller.auth } : {},
+      });
       return { status: response.statusCode, body: response.json() as T };
     },
     async close() {
@@ -138,7 +155,9 @@ export async function waitFor(probe: () => Promise<boolean>, timeoutMs = 15_000)
 }
 
 /** A product as catalog describes it in its events. */
-export function makeProduct(overrides: Partial<EventData<'product.created'>> & { ownerId: string }): EventData<'product.created'> {
+export function makeProduct(
+  overrides: Partial<EventData<'product.created'>> & { ownerId: string },
+): EventData<'product.created'> {
   return {
     productId: randomUUID(),
     title: 'Sunset pack',
@@ -180,7 +199,10 @@ export function makePaid(
   };
 }
 
-export function refundOf(paid: EventData<'purchase.paid'>, refundedAt = daysAgo(0)): EventData<'purchase.refunded'> {
+export function refundOf(
+  paid: EventData<'purchase.paid'>,
+  refundedAt = daysAgo(0),
+): EventData<'purchase.refunded'> {
   return {
     purchaseId: paid.purchaseId,
     productId: paid.productId,
@@ -192,7 +214,11 @@ export function refundOf(paid: EventData<'purchase.paid'>, refundedAt = daysAgo(
   };
 }
 
-export const view = (productId: string, day = daysAgo(0).slice(0, 10), visitorId = randomUUID()): EventData<'product.viewed'> => ({
+export const view = (
+  productId: string,
+  day = daysAgo(0).slice(0, 10),
+  visitorId = randomUUID(),
+): EventData<'product.viewed'> => ({
   productId,
   visitorId,
   day,

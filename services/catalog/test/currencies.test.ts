@@ -1,6 +1,12 @@
 import { createEvent } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogHarness, makeProduct, publish, waitFor, type CatalogHarness } from './support.js';
+import {
+  createCatalogHarness,
+  makeProduct,
+  publish,
+  waitFor,
+  type CatalogHarness,
+} from './support.js';
 
 let harness: CatalogHarness;
 
@@ -15,12 +21,20 @@ const FALLBACK = ['USD', 'EUR', 'GBP', 'NGN', 'CAD', 'AUD'];
 const currencies = async () => (await harness.app.inject({ url: '/api/currencies' })).json();
 const rates = async () => (await harness.app.inject({ url: '/api/exchange-rates' })).json().rates;
 
-async function publishRates(source: string, list: { from: string; to: string; rate: string }[], occurredAt?: Date) {
+async function publishRates(
+  source: string,
+  list: { from: string; to: string; rate: string }[],
+  occurredAt?: Date,
+) {
   const bus = await harness.connectBus();
-  const event = createEvent('fx.rates.updated', { source, rates: list }, {
-    correlationId: 'test-fx',
-    ...(occurredAt ? { occurredAt } : {}),
-  });
+  const event = createEvent(
+    'fx.rates.updated',
+    { source, rates: list },
+    {
+      correlationId: 'test-fx',
+      ...(occurredAt ? { occurredAt } : {}),
+    },
+  );
   await bus.publish(event);
   return event;
 }
@@ -32,10 +46,18 @@ describe('supported currencies', () => {
 
   it.each([
     ['missing', `DELETE FROM platform_settings WHERE setting_key = 'supported_currencies'`],
-    ['malformed', `UPDATE platform_settings SET setting_value = '"USD,EUR"' WHERE setting_key = 'supported_currencies'`],
-    ['empty', `UPDATE platform_settings SET setting_value = '[]' WHERE setting_key = 'supported_currencies'`],
+    [
+      'malformed',
+      `UPDATE platform_settings SET setting_value = '"USD,EUR"' WHERE setting_key = 'supported_currencies'`,
+    ],
+    [
+      'empty',
+      `UPDATE platform_settings SET setting_value = '[]' WHERE setting_key = 'supported_currencies'`,
+    ],
   ])('fall back to the spec list when the setting is %s', async (_case, sql) => {
-    const { rows } = await harness.pool.query(`SELECT setting_value FROM platform_settings WHERE setting_key = 'supported_currencies'`);
+    const { rows } = await harness.pool.query(
+      `SELECT setting_value FROM platform_settings WHERE setting_key = 'supported_currencies'`,
+    );
     await harness.pool.query(sql);
     try {
       expect(await currencies()).toEqual({ currencies: FALLBACK, source: 'fallback' });
@@ -60,11 +82,21 @@ describe('exchange rates from fx.rates.updated', () => {
       { from: 'USD', to: 'UGX', rate: '3700' },
     ]);
     const stored = await waitFor(rates, (list) => list.length === 5);
-    expect(stored).toContainEqual({ from: 'USD', to: 'NGN', rate: '1500.5', source: 'test-feed', updatedAt: event.occurredAt });
+    expect(stored).toContainEqual({
+      from: 'USD',
+      to: 'NGN',
+      rate: '1500.5',
+      source: 'test-feed',
+      updatedAt: event.occurredAt,
+    });
   });
 
   it('ignores an older rate arriving after a newer one', async () => {
-    await publishRates('late-feed', [{ from: 'USD', to: 'NGN', rate: '999' }], new Date('2001-01-01T00:00:00Z'));
+    await publishRates(
+      'late-feed',
+      [{ from: 'USD', to: 'NGN', rate: '999' }],
+      new Date('2001-01-01T00:00:00Z'),
+    );
     await publishRates('marker', [{ from: 'CAD', to: 'USD', rate: '0.73' }]);
     await waitFor(rates, (list) => list.some((rate: { from: string }) => rate.from === 'CAD'));
     expect((await rates()).find((rate: { to: string }) => rate.to === 'NGN').rate).toBe('1500.5');
@@ -77,7 +109,11 @@ describe('a product price shown in another currency', () => {
   beforeAll(async () => {
     await waitFor(rates, (list) => list.length >= 5);
     const seller = await harness.seller({ plan: 'business' });
-    for (const [price, currency] of [['10.00', 'USD'], ['20.00', 'GBP'], ['15005', 'NGN']] as const) {
+    for (const [price, currency] of [
+      ['10.00', 'USD'],
+      ['20.00', 'GBP'],
+      ['15005', 'NGN'],
+    ] as const) {
       const product = await makeProduct(harness, seller, { price, currency });
       await publish(harness, seller, product.id);
       products[currency] = product.id;
@@ -85,15 +121,55 @@ describe('a product price shown in another currency', () => {
   });
 
   const shown = async (currency: string, target: string) =>
-    (await harness.app.inject({ url: `/api/products/${products[currency]}?currency=${target}&countView=false` })).json();
+    (
+      await harness.app.inject({
+        url: `/api/products/${products[currency]}?currency=${target}&countView=false`,
+      })
+    ).json();
 
   it.each([
-    ['USD', 'NGN', 'direct rate', { amountMinor: 1_500_500, currency: 'NGN', amount: '15005.00', converted: true, warning: null }],
-    ['USD', 'EUR', 'inverse of EUR→USD', { amountMinor: 926, currency: 'EUR', amount: '9.26', converted: true, warning: null }],
-    ['NGN', 'USD', 'inverse of USD→NGN', { amountMinor: 1000, currency: 'USD', amount: '10.00', converted: true, warning: null }],
-    ['GBP', 'KES', 'via USD (GBP→USD→KES)', { amountMinor: 323_250, currency: 'KES', amount: '3232.50', converted: true, warning: null }],
-    ['USD', 'UGX', 'into a zero-exponent currency', { amountMinor: 37_000, currency: 'UGX', amount: '37000', converted: true, warning: null }],
-    ['USD', 'USD', 'same currency', { amountMinor: 1000, currency: 'USD', amount: '10.00', converted: false, warning: null }],
+    [
+      'USD',
+      'NGN',
+      'direct rate',
+      {
+        amountMinor: 1_500_500,
+        currency: 'NGN',
+        amount: '15005.00',
+        converted: true,
+        warning: null,
+      },
+    ],
+    [
+      'USD',
+      'EUR',
+      'inverse of EUR→USD',
+      { amountMinor: 926, currency: 'EUR', amount: '9.26', converted: true, warning: null },
+    ],
+    [
+      'NGN',
+      'USD',
+      'inverse of USD→NGN',
+      { amountMinor: 1000, currency: 'USD', amount: '10.00', converted: true, warning: null },
+    ],
+    [
+      'GBP',
+      'KES',
+      'via USD (GBP→USD→KES)',
+      { amountMinor: 323_250, currency: 'KES', amount: '3232.50', converted: true, warning: null },
+    ],
+    [
+      'USD',
+      'UGX',
+      'into a zero-exponent currency',
+      { amountMinor: 37_000, currency: 'UGX', amount: '37000', converted: true, warning: null },
+    ],
+    [
+      'USD',
+      'USD',
+      'same currency',
+      { amountMinor: 1000, currency: 'USD', amount: '10.00', converted: false, warning: null },
+    ],
   ])('%s → %s by %s', async (from, to, _path, display) => {
     const product = await shown(from, to);
     expect(product.display).toMatchObject(display);
@@ -108,7 +184,10 @@ describe('a product price shown in another currency', () => {
       amount: '10.00',
       formatted: '$10.00',
       converted: false,
-      warning: { code: 'exchange_rate_missing', message: 'No exchange rate from USD to ZAR; showing the price in USD' },
+      warning: {
+        code: 'exchange_rate_missing',
+        message: 'No exchange rate from USD to ZAR; showing the price in USD',
+      },
     });
   });
 
@@ -117,7 +196,9 @@ describe('a product price shown in another currency', () => {
   });
 
   it('refuses a currency the platform does not support', async () => {
-    const response = await harness.app.inject({ url: `/api/products/${products.USD}?currency=JPY` });
+    const response = await harness.app.inject({
+      url: `/api/products/${products.USD}?currency=JPY`,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('unsupported_currency');
   });

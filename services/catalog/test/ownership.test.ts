@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogHarness, makeProduct, publish, type CatalogHarness, type Seller } from './support.js';
+import {
+  createCatalogHarness,
+  makeProduct,
+  publish,
+  type CatalogHarness,
+  type Seller,
+} from './support.js';
 
 // Who may do what to a product. Decision: a product the caller cannot see (someone else's draft,
 // a deleted or unknown id) is 404 for every verb, so drafts never leak their existence; a
@@ -27,9 +33,19 @@ const attempt = (verb: Verb, id: string, headers: Record<string, string> = {}) =
     case 'read':
       return harness.app.inject({ url: `/api/products/${id}`, headers });
     case 'edit':
-      return harness.app.inject({ method: 'PATCH', url: `/api/products/${id}`, headers, payload: { title: 'Hijacked' } });
+      return harness.app.inject({
+        method: 'PATCH',
+        url: `/api/products/${id}`,
+        headers,
+        payload: { title: 'Hijacked' },
+      });
     case 'toggle':
-      return harness.app.inject({ method: 'POST', url: `/api/products/${id}/status`, headers, payload: { status: 'draft' } });
+      return harness.app.inject({
+        method: 'POST',
+        url: `/api/products/${id}/status`,
+        headers,
+        payload: { status: 'draft' },
+      });
     case 'delete':
       return harness.app.inject({ method: 'DELETE', url: `/api/products/${id}`, headers });
   }
@@ -64,7 +80,9 @@ describe('another seller', () => {
 
   it('changed nothing and caused no event', async () => {
     const mine = await harness.app.inject({ url: '/api/products/mine', headers: alice.auth });
-    const byId = Object.fromEntries(mine.json().products.map((p: { id: string; title: string; status: string }) => [p.id, p]));
+    const byId = Object.fromEntries(
+      mine.json().products.map((p: { id: string; title: string; status: string }) => [p.id, p]),
+    );
     expect(byId[draftId]).toMatchObject({ title: 'Alice draft', status: 'draft' });
     expect(byId[publishedId]).toMatchObject({ title: 'Alice live', status: 'published' });
     expect(await harness.outbox('product.updated')).toHaveLength(0);
@@ -82,7 +100,9 @@ describe('a signed-out visitor', () => {
     ['delete', 'published', 401],
     ['edit', 'draft', 401],
   ])('%s on a %s product → %i', async (verb, which, status) => {
-    expect((await attempt(verb, which === 'draft' ? draftId : publishedId)).statusCode).toBe(status);
+    expect((await attempt(verb, which === 'draft' ? draftId : publishedId)).statusCode).toBe(
+      status,
+    );
   });
 
   it('has no product list', async () => {
@@ -96,16 +116,19 @@ describe('a signed-out visitor', () => {
 });
 
 describe('ids that name no product', () => {
-  it.each([['an unknown uuid', '0d5e0c7a-9a8f-4c51-a1de-3b1c2f7e9d10'], ['a malformed id', 'nope']])(
-    '%s → 404 for owner and others alike',
-    async (_case, id) => {
-      for (const verb of ['read', 'edit', 'toggle', 'delete'] as const) {
-        const response = await attempt(verb, id, alice.auth);
-        expect(response.statusCode).toBe(404);
-        expect(response.json().error).toEqual({ code: 'product_not_found', message: 'Product not found' });
-      }
-    },
-  );
+  it.each([
+    ['an unknown uuid', '0d5e0c7a-9a8f-4c51-a1de-3b1c2f7e9d10'],
+    ['a malformed id', 'nope'],
+  ])('%s → 404 for owner and others alike', async (_case, id) => {
+    for (const verb of ['read', 'edit', 'toggle', 'delete'] as const) {
+      const response = await attempt(verb, id, alice.auth);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error).toEqual({
+        code: 'product_not_found',
+        message: 'Product not found',
+      });
+    }
+  });
 });
 
 describe('the owner', () => {

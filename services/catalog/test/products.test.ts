@@ -4,7 +4,13 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
-import { createCatalogHarness, makeProduct, productBody, waitFor, type CatalogHarness } from './support.js';
+import {
+  createCatalogHarness,
+  makeProduct,
+  productBody,
+  waitFor,
+  type CatalogHarness,
+} from './support.js';
 
 let harness: CatalogHarness;
 
@@ -31,7 +37,12 @@ describe('a product from creation to unpublishing', () => {
 
     const content = Buffer.from('forty minutes of Lagos at dawn');
     const fileId = await harness.upload(seller, { fileName: 'lagos-dawn.txt', content });
-    const created = await inject({ method: 'POST', url: '/api/products', headers: seller.auth, payload: productBody(fileId) });
+    const created = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: seller.auth,
+      payload: productBody(fileId),
+    });
     expect(created.statusCode).toBe(201);
     const product = created.json();
     expect(product).toMatchObject({
@@ -76,7 +87,14 @@ describe('a product from creation to unpublishing', () => {
       id: product.id,
       status: 'published',
       viewerIsOwner: false,
-      display: { amountMinor: 1999, currency: 'USD', amount: '19.99', formatted: '$19.99', converted: false, warning: null },
+      display: {
+        amountMinor: 1999,
+        currency: 'USD',
+        amount: '19.99',
+        formatted: '$19.99',
+        converted: false,
+        warning: null,
+      },
     });
     const ownerRead = await inject({ url: `/api/products/${product.id}`, headers: seller.auth });
     expect(ownerRead.json().viewerIsOwner).toBe(true);
@@ -142,7 +160,9 @@ describe('a product from creation to unpublishing', () => {
 
   it('stores recurring pricing', async () => {
     const seller = await harness.seller();
-    const product = await makeProduct(harness, seller, { pricing: { type: 'recurring', interval: 'yearly' } });
+    const product = await makeProduct(harness, seller, {
+      pricing: { type: 'recurring', interval: 'yearly' },
+    });
     expect(product.pricing).toEqual({ type: 'recurring', interval: 'yearly' });
     const [created] = await harness.outbox('product.created', product.id);
     expect(created!.data.pricing).toEqual({ type: 'recurring', interval: 'yearly' });
@@ -171,7 +191,12 @@ describe('a product from creation to unpublishing', () => {
 describe('create-product validation (spec §5)', () => {
   const createWith = async (body: Record<string, unknown>, headers?: Record<string, string>) => {
     const seller = await harness.seller();
-    return inject({ method: 'POST', url: '/api/products', headers: headers ?? seller.auth, payload: body });
+    return inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: headers ?? seller.auth,
+      payload: body,
+    });
   };
 
   it.each([
@@ -181,9 +206,14 @@ describe('create-product validation (spec §5)', () => {
     ['an empty price', { price: '' }],
     ['no title, price or file', { title: undefined, price: undefined, fileId: undefined }],
   ])('answers %s with missing_fields', async (_case, overrides) => {
-    const response = await createWith(productBody('7f1f5f5e-1111-4aaa-8bbb-000000000000', overrides));
+    const response = await createWith(
+      productBody('7f1f5f5e-1111-4aaa-8bbb-000000000000', overrides),
+    );
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toEqual({ code: 'missing_fields', message: 'Please fill in all required fields' });
+    expect(response.json().error).toEqual({
+      code: 'missing_fields',
+      message: 'Please fill in all required fields',
+    });
   });
 
   it.each([
@@ -193,20 +223,26 @@ describe('create-product validation (spec §5)', () => {
   ])('answers %s with file_required', async (_case, fileId) => {
     const response = await createWith(productBody('x', { fileId }));
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toEqual({ code: 'file_required', message: 'Please upload a file for your product' });
+    expect(response.json().error).toEqual({
+      code: 'file_required',
+      message: 'Please upload a file for your product',
+    });
   });
 
-  it.each([['0'], ['0.001'], ['-5'], ['abc'], ['1e3'], [0], [-1]])('refuses price %j with invalid_price', async (price) => {
-    const seller = await harness.seller();
-    const response = await inject({
-      method: 'POST',
-      url: '/api/products',
-      headers: seller.auth,
-      payload: productBody(await harness.upload(seller), { price }),
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error.code).toBe('invalid_price');
-  });
+  it.each([['0'], ['0.001'], ['-5'], ['abc'], ['1e3'], [0], [-1]])(
+    'refuses price %j with invalid_price',
+    async (price) => {
+      const seller = await harness.seller();
+      const response = await inject({
+        method: 'POST',
+        url: '/api/products',
+        headers: seller.auth,
+        payload: productBody(await harness.upload(seller), { price }),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('invalid_price');
+    },
+  );
 
   it('refuses a currency outside the supported list', async () => {
     const seller = await harness.seller();
@@ -217,7 +253,10 @@ describe('create-product validation (spec §5)', () => {
       payload: productBody(await harness.upload(seller), { currency: 'BTC' }),
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toEqual({ code: 'unsupported_currency', message: 'BTC is not a supported currency' });
+    expect(response.json().error).toEqual({
+      code: 'unsupported_currency',
+      message: 'BTC is not a supported currency',
+    });
   });
 
   it.each([[33], [-5], [105], [50.5]])('refuses blur %j (0–100, step 5)', async (blur) => {
@@ -235,8 +274,17 @@ describe('create-product validation (spec §5)', () => {
   it("refuses someone else's upload and an unknown one with file_not_found", async () => {
     const owner = await harness.seller();
     const other = await harness.seller();
-    for (const fileId of [await harness.upload(owner), '6b0e1c52-0c1d-4f0e-9a51-3f3c9d1f0a11', 'not-a-uuid']) {
-      const response = await inject({ method: 'POST', url: '/api/products', headers: other.auth, payload: productBody(fileId) });
+    for (const fileId of [
+      await harness.upload(owner),
+      '6b0e1c52-0c1d-4f0e-9a51-3f3c9d1f0a11',
+      'not-a-uuid',
+    ]) {
+      const response = await inject({
+        method: 'POST',
+        url: '/api/products',
+        headers: other.auth,
+        payload: productBody(fileId),
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('file_not_found');
     }
@@ -244,7 +292,9 @@ describe('create-product validation (spec §5)', () => {
 
   it('says so when delivery cannot be asked, and creates nothing', async () => {
     const seller = await harness.seller();
-    const cut = await buildApp(loadConfig(configSchema, { ...harness.env, DELIVERY_URL: 'http://127.0.0.1:9' }));
+    const cut = await buildApp(
+      loadConfig(configSchema, { ...harness.env, DELIVERY_URL: 'http://127.0.0.1:9' }),
+    );
     try {
       const response = await cut.inject({
         method: 'POST',
@@ -257,11 +307,17 @@ describe('create-product validation (spec §5)', () => {
     } finally {
       await cut.close();
     }
-    expect((await inject({ url: '/api/products/mine', headers: seller.auth })).json().products).toEqual([]);
+    expect(
+      (await inject({ url: '/api/products/mine', headers: seller.auth })).json().products,
+    ).toEqual([]);
   });
 
   it('requires a signed-in seller', async () => {
-    const response = await inject({ method: 'POST', url: '/api/products', payload: productBody('x') });
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      payload: productBody('x'),
+    });
     expect(response.statusCode).toBe(401);
   });
 
@@ -314,7 +370,10 @@ describe('editing a product', () => {
   it('changes what the owner sends and emits product.updated with the new snapshot', async () => {
     const seller = await harness.seller();
     const product = await makeProduct(harness, seller);
-    const newFile = await harness.upload(seller, { fileName: 'vol-2-remastered.txt', content: Buffer.alloc(99, 'a') });
+    const newFile = await harness.upload(seller, {
+      fileName: 'vol-2-remastered.txt',
+      content: Buffer.alloc(99, 'a'),
+    });
     const response = await inject({
       method: 'PATCH',
       url: `/api/products/${product.id}`,
@@ -343,14 +402,24 @@ describe('editing a product', () => {
       fileKind: 'document',
     });
     const [updated] = await harness.outbox('product.updated', product.id);
-    expect(updated!.data).toMatchObject({ title: 'Remastered', priceMinor: 2500, fileId: newFile, previewBlurPercentage: 80 });
+    expect(updated!.data).toMatchObject({
+      title: 'Remastered',
+      priceMinor: 2500,
+      fileId: newFile,
+      previewBlurPercentage: 80,
+    });
   });
 
   it('keeps the typed amount when only the currency changes (19.99 USD → 19.99 EUR, → 20 UGX)', async () => {
     const seller = await harness.seller();
     const product = await makeProduct(harness, seller);
     const patch = (currency: string) =>
-      inject({ method: 'PATCH', url: `/api/products/${product.id}`, headers: seller.auth, payload: { currency } });
+      inject({
+        method: 'PATCH',
+        url: `/api/products/${product.id}`,
+        headers: seller.auth,
+        payload: { currency },
+      });
     expect((await patch('EUR')).json()).toMatchObject({ currency: 'EUR', priceMinor: 1999 });
     expect((await patch('UGX')).json()).toMatchObject({ currency: 'UGX', priceMinor: 20 });
   });
@@ -373,11 +442,18 @@ describe('editing a product', () => {
     const other = await harness.seller();
     const product = await makeProduct(harness, seller);
     const patch = (payload: Record<string, unknown>) =>
-      inject({ method: 'PATCH', url: `/api/products/${product.id}`, headers: seller.auth, payload });
+      inject({
+        method: 'PATCH',
+        url: `/api/products/${product.id}`,
+        headers: seller.auth,
+        payload,
+      });
     expect((await patch({ title: '' })).json().error.code).toBe('missing_fields');
     expect((await patch({ price: null })).json().error.code).toBe('missing_fields');
     expect((await patch({ fileId: null })).json().error.code).toBe('file_required');
-    expect((await patch({ fileId: await harness.upload(other) })).json().error.code).toBe('file_not_found');
+    expect((await patch({ fileId: await harness.upload(other) })).json().error.code).toBe(
+      'file_not_found',
+    );
     expect((await patch({ currency: 'XYZ' })).json().error.code).toBe('unsupported_currency');
   });
 });
@@ -386,12 +462,25 @@ describe('deleting a product', () => {
   it('removes it from every read and emits product.deleted', async () => {
     const seller = await harness.seller();
     const product = await makeProduct(harness, seller);
-    const deleted = await inject({ method: 'DELETE', url: `/api/products/${product.id}`, headers: seller.auth });
+    const deleted = await inject({
+      method: 'DELETE',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+    });
     expect(deleted.statusCode).toBe(204);
-    expect((await inject({ url: `/api/products/${product.id}`, headers: seller.auth })).statusCode).toBe(404);
-    expect((await inject({ url: '/api/products/mine', headers: seller.auth })).json().products).toEqual([]);
-    expect((await inject({ method: 'DELETE', url: `/api/products/${product.id}`, headers: seller.auth })).statusCode).toBe(404);
+    expect(
+      (await inject({ url: `/api/products/${product.id}`, headers: seller.auth })).statusCode,
+    ).toBe(404);
+    expect(
+      (await inject({ url: '/api/products/mine', headers: seller.auth })).json().products,
+    ).toEqual([]);
+    expect(
+      (await inject({ method: 'DELETE', url: `/api/products/${product.id}`, headers: seller.auth }))
+        .statusCode,
+    ).toBe(404);
     const events = await harness.outbox('product.deleted', product.id);
-    expect(events.map((event) => event.data)).toEqual([{ productId: product.id, ownerId: seller.id }]);
+    expect(events.map((event) => event.data)).toEqual([
+      { productId: product.id, ownerId: seller.id },
+    ]);
   });
 });

@@ -10,7 +10,13 @@ import { loadConfig } from '@lockdrop/config';
 import type { DomainEvent, EventType } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
-import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  type TestDatabase,
+} from '@lockdrop/testing';
 import { buildApp as buildDelivery } from '@lockdrop/delivery/src/app.js';
 import { configSchema as deliveryConfigSchema } from '@lockdrop/delivery/src/config.js';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
@@ -71,11 +77,15 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   };
   // The real delivery service answers "is this upload yours?" (GET /api/uploads/:fileId).
-  const delivery = await buildDelivery(loadConfig(deliveryConfigSchema, { ...env, DATA_DIR: dataDir, PREVIEW_CONCURRENCY: '1' }));
+  const delivery = await buildDelivery(
+    loadConfig(deliveryConfigSchema, { ...env, DATA_DIR: dataDir, PREVIEW_CONCURRENCY: '1' }),
+  );
   const deliveryUrl = await delivery.listen({ port: 0, host: '127.0.0.1' });
   let now: Date | null = null;
   const catalogEnv = { ...env, DELIVERY_URL: deliveryUrl };
-  const app = await buildApp(loadConfig(configSchema, catalogEnv), { clock: () => now ?? new Date() });
+  const app = await buildApp(loadConfig(configSchema, catalogEnv), {
+    clock: () => now ?? new Date(),
+  });
   await app.ready();
   const pool = createPool({ connectionString: database.url, schema: 'catalog' });
   const buses: Bus[] = [];
@@ -90,7 +100,11 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
     },
     async seller({ plan = 'free', email } = {}) {
       const id = randomUUID();
-      const token = await new SignJWT({ email: email ?? `${id.slice(0, 8)}@example.com`, email_verified: true, plan })
+      const token = await new SignJWT({
+        email: email ?? `${id.slice(0, 8)}@example.com`,
+        email_verified: true,
+        plan,
+      })
         .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
         .setSubject(id)
         .setIssuer(ACCESS_TOKEN_ISSUER)
@@ -103,9 +117,18 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
     async upload(seller, file = {}) {
       const form = new FormData();
       const content = file.content ?? Buffer.from(`bytes of ${randomUUID()}`);
-      form.append('file', new Blob([new Uint8Array(content)]), file.fileName ?? 'field-recordings.txt');
-      const response = await fetch(new URL('/api/uploads', deliveryUrl), { method: 'POST', headers: seller.auth, body: form });
-      if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+      form.append(
+        'file',
+        new Blob([new Uint8Array(content)]),
+        file.fileName ?? 'field-recordings.txt',
+      );
+      const response = await fetch(new URL('/api/uploads', deliveryUrl), {
+        method: 'POST',
+        headers: seller.auth,
+        body: form,
+      });
+      if (response.status !== 201)
+        throw new Error(`upload failed: ${response.status} ${await response.text()}`);
       return ((await response.json()) as { id: string }).id;
     },
     async outbox(type, productId) {
@@ -135,7 +158,10 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
 }
 
 /** A valid create-product body; override any field. */
-export function productBody(fileId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function productBody(
+  fileId: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     title: 'Field recordings, vol. 2',
     description: 'Forty minutes of Lagos at dawn.',
@@ -162,26 +188,37 @@ export async function makeProduct(
     headers: seller.auth,
     payload: productBody(await harness.upload(seller), overrides),
   });
-  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201)
+    throw new Error(`create failed: ${response.statusCode} ${response.body}`);
   return response.json();
 }
 
-export async function publish(harness: CatalogHarness, seller: Seller, productId: string): Promise<void> {
+export async function publish(
+  harness: CatalogHarness,
+  seller: Seller,
+  productId: string,
+): Promise<void> {
   const response = await harness.app.inject({
     method: 'POST',
     url: `/api/products/${productId}/status`,
     headers: seller.auth,
     payload: { status: 'published' },
   });
-  if (response.statusCode !== 200) throw new Error(`publish failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200)
+    throw new Error(`publish failed: ${response.statusCode} ${response.body}`);
 }
 
-export async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

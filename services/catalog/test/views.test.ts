@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogHarness, makeProduct, publish, type CatalogHarness, type Seller } from './support.js';
+import {
+  createCatalogHarness,
+  makeProduct,
+  publish,
+  type CatalogHarness,
+  type Seller,
+} from './support.js';
 
 let harness: CatalogHarness;
 let seller: Seller;
@@ -32,7 +38,11 @@ describe('product.viewed', () => {
       const cookie = visitorCookie(first);
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
       // Same browser later that day, now sending its cookie, even from another network.
-      await read(id, { ...browser, 'x-forwarded-for': '41.190.2.2', cookie: `ld_vid=${cookie!.value}` });
+      await read(id, {
+        ...browser,
+        'x-forwarded-for': '41.190.2.2',
+        cookie: `ld_vid=${cookie!.value}`,
+      });
       harness.setNow(new Date('2031-06-01T23:59:59Z'));
       await read(id, { ...browser, cookie: `ld_vid=${cookie!.value}` });
 

@@ -24,8 +24,16 @@ export interface DeliveryDependencies {
 }
 
 /** Uploaded files, server-rendered previews, entitlements and signed downloads. */
-export async function buildApp(config: DeliveryConfig, dependencies: DeliveryDependencies = {}): Promise<HttpServer> {
-  const { app, infra } = await createServiceApp({ name: 'delivery', config, migrations, verifier: dependencies.verifier });
+export async function buildApp(
+  config: DeliveryConfig,
+  dependencies: DeliveryDependencies = {},
+): Promise<HttpServer> {
+  const { app, infra } = await createServiceApp({
+    name: 'delivery',
+    config,
+    migrations,
+    verifier: dependencies.verifier,
+  });
   const { pool, bus } = infra;
   const storage = dependencies.storage ?? (await createStorage(config));
   const now = dependencies.now ?? (() => new Date());
@@ -45,13 +53,20 @@ export async function buildApp(config: DeliveryConfig, dependencies: DeliveryDep
     secureCookies: config.PUBLIC_URL.startsWith('https:'),
     track(work) {
       const tracked = work
-        .catch((error: unknown) => app.log.error({ err: error }, 'could not record a completed download'))
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, 'could not record a completed download'),
+        )
         .finally(() => completions.delete(tracked));
       completions.add(tracked);
     },
   });
 
-  const worker = startPreviewWorker({ pool, storage, concurrency: config.PREVIEW_CONCURRENCY, logger: app.log });
+  const worker = startPreviewWorker({
+    pool,
+    storage,
+    concurrency: config.PREVIEW_CONCURRENCY,
+    logger: app.log,
+  });
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool, storage })),
     ...(await subscribeToPurchaseEvents({ bus, pool })),

@@ -31,10 +31,14 @@ export const configSchema = z
     /** Download links one purchase may be given per rolling hour, so a leaked session cannot farm links. */
     DOWNLOAD_GRANTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(30),
   })
-  .refine((config) => config.NODE_ENV !== 'production' || config.DOWNLOAD_SIGNING_KEY !== DEV_DOWNLOAD_SIGNING_KEY, {
-    message: 'must be set in production',
-    path: ['DOWNLOAD_SIGNING_KEY'],
-  })
+  .refine(
+    (config) =>
+      config.NODE_ENV !== 'production' || config.DOWNLOAD_SIGNING_KEY !== DEV_DOWNLOAD_SIGNING_KEY,
+    {
+      message: 'must be set in production',
+      path: ['DOWNLOAD_SIGNING_KEY'],
+    },
+  )
   .refine((config) => config.STORAGE_BACKEND !== 's3' || config.S3_BUCKET, {
     message: 'is required when STORAGE_BACKEND is s3',
     path: ['S3_BUCKET'],

@@ -28,7 +28,12 @@ describe('parseRange', () => {
 
 describe('download tokens', () => {
   const key = 'k'.repeat(32);
-  const claims = { grantId: randomUUID(), purchaseId: randomUUID(), fileId: randomUUID(), expiresAt: new Date(1_900_000_000_000) };
+  const claims = {
+    grantId: randomUUID(),
+    purchaseId: randomUUID(),
+    fileId: randomUUID(),
+    expiresAt: new Date(1_900_000_000_000),
+  };
 
   it('carry the grant id and expiry, and verify only for their purchase, file and key', () => {
     const token = signDownloadToken(key, claims);
@@ -55,8 +60,14 @@ describe('download tokens', () => {
 describe('attachmentDisposition', () => {
   it.each([
     ['report.pdf', `attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`],
-    ['naïve café.txt', `attachment; filename="na_ve caf_.txt"; filename*=UTF-8''na%C3%AFve%20caf%C3%A9.txt`],
-    ["it's (final) 100%.zip", `attachment; filename="it's (final) 100_.zip"; filename*=UTF-8''it%27s%20%28final%29%20100%25.zip`],
+    [
+      'naïve café.txt',
+      `attachment; filename="na_ve caf_.txt"; filename*=UTF-8''na%C3%AFve%20caf%C3%A9.txt`,
+    ],
+    [
+      "it's (final) 100%.zip",
+      `attachment; filename="it's (final) 100_.zip"; filename*=UTF-8''it%27s%20%28final%29%20100%25.zip`,
+    ],
     ['a"b\r\nc.bin', `attachment; filename="a_bc.bin"; filename*=UTF-8''a_bc.bin`],
     ['..\\..\\secret.txt', `attachment; filename="secret.txt"; filename*=UTF-8''secret.txt`],
     ['evil\u202Egpj.exe', `attachment; filename="evilgpj.exe"; filename*=UTF-8''evilgpj.exe`],
@@ -74,7 +85,12 @@ describe('DOWNLOAD_SIGNING_KEY', () => {
       /DOWNLOAD_SIGNING_KEY: must be set in production/,
     );
     const key = 'p'.repeat(32);
-    expect(loadConfig(configSchema, { ...base, NODE_ENV: 'production', DOWNLOAD_SIGNING_KEY: key }).DOWNLOAD_SIGNING_KEY).toBe(key);
-    expect(() => loadConfig(configSchema, { ...base, DOWNLOAD_SIGNING_KEY: 'too-short' })).toThrow(ConfigError);
+    expect(
+      loadConfig(configSchema, { ...base, NODE_ENV: 'production', DOWNLOAD_SIGNING_KEY: key })
+        .DOWNLOAD_SIGNING_KEY,
+    ).toBe(key);
+    expect(() => loadConfig(configSchema, { ...base, DOWNLOAD_SIGNING_KEY: 'too-short' })).toThrow(
+      ConfigError,
+    );
   });
 });

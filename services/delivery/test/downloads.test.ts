@@ -20,7 +20,8 @@ const bytesOf = async (response: Response) => Buffer.from(await response.arrayBu
 const get = (downloadUrl: string, headers: Record<string, string> = {}, method = 'GET') =>
   fetch(`${baseUrl}${downloadUrl}`, { method, headers });
 
-const completedFor = (purchaseId: string) => delivery.completedDownloads.filter((event) => event.data.purchaseId === purchaseId);
+const completedFor = (purchaseId: string) =>
+  delivery.completedDownloads.filter((event) => event.data.purchaseId === purchaseId);
 
 /** Enough time for an event the relay would publish (it is woken by NOTIFY) to reach the observer. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
@@ -79,7 +80,12 @@ describe('the money path ends in a download of the exact file', () => {
     await waitFor(async () => completedFor(purchase.paid.purchaseId).length > 0);
     await settle();
     expect(completedFor(purchase.paid.purchaseId).map((event) => event.data)).toEqual([
-      { purchaseId: purchase.paid.purchaseId, productId: product.productId, fileId: file.id, bytesSent: original.length },
+      {
+        purchaseId: purchase.paid.purchaseId,
+        productId: product.productId,
+        fileId: file.id,
+        bytesSent: original.length,
+      },
     ]);
 
     // HEAD: the same headers, no body, and no download counted.
@@ -154,13 +160,17 @@ describe('Range requests', () => {
     const etag = (await get(fresh.downloadUrl, {}, 'HEAD')).headers.get('etag')!;
     const rest = await get(fresh.downloadUrl, { range: `bytes=${head.length}-`, 'if-range': etag });
     expect(rest.status).toBe(206);
-    expect(rest.headers.get('content-range')).toBe(`bytes ${head.length}-${big.length - 1}/${big.length}`);
+    expect(rest.headers.get('content-range')).toBe(
+      `bytes ${head.length}-${big.length - 1}/${big.length}`,
+    );
     const resumed = Buffer.concat([head, await bytesOf(rest)]);
     expect(sha256(resumed)).toBe(sha256(big));
 
     await waitFor(async () => completedFor(purchase.paid.purchaseId).length > 0);
     await settle();
-    expect(completedFor(purchase.paid.purchaseId).map((event) => event.data.bytesSent)).toEqual([big.length - head.length]);
+    expect(completedFor(purchase.paid.purchaseId).map((event) => event.data.bytesSent)).toEqual([
+      big.length - head.length,
+    ]);
   });
 
   it('a range short of the last byte is not a completed download', async () => {
@@ -175,12 +185,24 @@ describe('links are signed, expire after an hour, and are re-checked against the
   it('a tampered or made-up token → 403 download_link_invalid', async () => {
     const { product } = await store.sellFile(randomBytes(1000));
     const purchase = await store.buy(product);
-    const { downloadUrl } = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));
+    const { downloadUrl } = await store.link(
+      purchase.paid.purchaseId,
+      await store.buyerAccount(purchase),
+    );
     const token = downloadUrl.slice('/dl/'.length);
-    const flip = (at: number) => token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
+    const flip = (at: number) =>
+      token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1);
 
     // Grant id, expiry and signature each covered.
-    const made = [flip(5), flip(20), flip(60), 'not-a-token', randomBytes(53).toString('base64url'), `${token}A`, token.slice(0, -1)];
+    const made = [
+      flip(5),
+      flip(20),
+      flip(60),
+      'not-a-token',
+      randomBytes(53).toString('base64url'),
+      `${token}A`,
+      token.slice(0, -1),
+    ];
     for (const forged of made) {
       const response = await get(`/dl/${forged}`);
       expect(response.status, forged).toBe(403);
@@ -192,7 +214,10 @@ describe('links are signed, expire after an hour, and are re-checked against the
   it('works for the hour, then → 403 download_link_expired', async () => {
     const { product } = await store.sellFile(randomBytes(1000));
     const purchase = await store.buy(product);
-    const { downloadUrl } = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));
+    const { downloadUrl } = await store.link(
+      purchase.paid.purchaseId,
+      await store.buyerAccount(purchase),
+    );
     try {
       delivery.clock.offsetMs = 59 * 60 * 1000;
       expect((await get(downloadUrl)).status).toBe(200);
@@ -226,7 +251,9 @@ describe('links are signed, expire after an hour, and are re-checked against the
     const { product } = await store.sellFile(randomBytes(100));
     const purchase = await store.buy(product);
     const buyer = await store.buyerAccount(purchase);
-    const statuses = await Promise.all(Array.from({ length: 32 }, () => store.requestLink(purchase.paid.purchaseId, buyer)));
+    const statuses = await Promise.all(
+      Array.from({ length: 32 }, () => store.requestLink(purchase.paid.purchaseId, buyer)),
+    );
     expect(statuses.filter((response) => response.status === 200)).toHaveLength(30);
     const limited = statuses.filter((response) => response.status === 429);
     expect(limited).toHaveLength(2);
@@ -247,12 +274,25 @@ describe('a bought file outlives its product', () => {
     const { seller, file, product } = await store.sellFile(original);
     const purchase = await store.buy(product);
     await delivery.publishProductDeleted(product.productId, seller.id);
-    await waitFor(async () => (await delivery.db.query('SELECT 1 FROM products WHERE product_id = $1 AND deleted', [product.productId])).rowCount);
+    await waitFor(
+      async () =>
+        (
+          await delivery.db.query('SELECT 1 FROM products WHERE product_id = $1 AND deleted', [
+            product.productId,
+          ])
+        ).rowCount,
+    );
 
-    const removal = await fetch(`${baseUrl}/api/uploads/${file.id}`, { method: 'DELETE', headers: { authorization: seller.auth } });
+    const removal = await fetch(`${baseUrl}/api/uploads/${file.id}`, {
+      method: 'DELETE',
+      headers: { authorization: seller.auth },
+    });
     expect(removal.status).toBe(409);
     expect((await errorOf(removal)).code).toBe('file_in_use');
-    const { downloadUrl } = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));
+    const { downloadUrl } = await store.link(
+      purchase.paid.purchaseId,
+      await store.buyerAccount(purchase),
+    );
     expect(sha256(await bytesOf(await get(downloadUrl)))).toBe(sha256(original));
   });
 });

@@ -59,7 +59,9 @@ it('streams a 300 MB upload to storage with bounded memory and the right SHA-256
   clearInterval(sampler);
   rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
   const growthMb = (rssPeak - rssBefore) / MB;
-  console.info(`300 MB upload: ${(300 / seconds).toFixed(0)} MB/s, peak RSS growth ${growthMb.toFixed(1)} MB`);
+  console.info(
+    `300 MB upload: ${(300 / seconds).toFixed(0)} MB/s, peak RSS growth ${growthMb.toFixed(1)} MB`,
+  );
 
   expect(response.status).toBe(201);
   const file = JSON.parse(response.body);
@@ -67,8 +69,11 @@ it('streams a 300 MB upload to storage with bounded memory and the right SHA-256
   expect(file.sha256).toBe(sentHash.digest('hex'));
   expect(growthMb).toBeLessThan(64);
 
-  const { rows } = await delivery.db.query('SELECT storage_key FROM files WHERE id = $1', [file.id]);
+  const { rows } = await delivery.db.query('SELECT storage_key FROM files WHERE id = $1', [
+    file.id,
+  ]);
   const storedHash = createHash('sha256');
-  for await (const chunk of createReadStream(`${delivery.dataDir}/${rows[0].storage_key}`)) storedHash.update(chunk);
+  for await (const chunk of createReadStream(`${delivery.dataDir}/${rows[0].storage_key}`))
+    storedHash.update(chunk);
   expect(storedHash.digest('hex')).toBe(file.sha256);
 }, 60_000);

@@ -25,13 +25,19 @@ function failingAfter(bytes: Buffer): Readable {
 }
 
 /** The behaviour every backend owes the service, run against each one available. */
-function storageContract(name: string, open: () => Promise<ObjectStorage>, leftovers: () => Promise<string[]>) {
+function storageContract(
+  name: string,
+  open: () => Promise<ObjectStorage>,
+  leftovers: () => Promise<string[]>,
+) {
   describe(`${name} storage`, () => {
     it('stores, reads (whole and by range), stats and deletes an object', async () => {
       const storage = await open();
       const bytes = randomBytes(3 * 1024 * 1024 + 17);
       const key = `owner/${Date.now()}-a.bin`;
-      expect(await storage.put(key, Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]))).toEqual({ sizeBytes: bytes.length });
+      expect(
+        await storage.put(key, Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)])),
+      ).toEqual({ sizeBytes: bytes.length });
       const whole = createHash('sha256');
       for await (const chunk of await storage.get(key)) whole.update(chunk);
       expect(whole.digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
@@ -47,7 +53,9 @@ function storageContract(name: string, open: () => Promise<ObjectStorage>, lefto
     it('leaves nothing behind when the body fails mid-way', async () => {
       const storage = await open();
       const key = `owner/${Date.now()}-broken.bin`;
-      await expect(storage.put(key, failingAfter(randomBytes(64 * 1024)))).rejects.toThrow('client went away');
+      await expect(storage.put(key, failingAfter(randomBytes(64 * 1024)))).rejects.toThrow(
+        'client went away',
+      );
       expect(await storage.stat(key)).toBeNull();
       expect(await leftovers()).toEqual([]);
     });
@@ -55,7 +63,9 @@ function storageContract(name: string, open: () => Promise<ObjectStorage>, lefto
     it('refuses keys that could escape its root', async () => {
       const storage = await open();
       for (const key of ['../etc/passwd', 'a/../../b', '/abs', 'a//b', '']) {
-        await expect(storage.put(key, Readable.from([Buffer.from('x')]))).rejects.toThrow('invalid object key');
+        await expect(storage.put(key, Readable.from([Buffer.from('x')]))).rejects.toThrow(
+          'invalid object key',
+        );
       }
     });
   });
@@ -79,7 +89,10 @@ describe.skipIf(!s3)('S3 (S3_TEST_ENDPOINT)', () => {
         bucket: process.env.S3_TEST_BUCKET ?? 'lockdrop-test',
         region: process.env.S3_TEST_REGION ?? 'us-east-1',
         endpoint: s3,
-        credentials: { accessKeyId: process.env.S3_TEST_ACCESS_KEY_ID ?? '', secretAccessKey: process.env.S3_TEST_SECRET_ACCESS_KEY ?? '' },
+        credentials: {
+          accessKeyId: process.env.S3_TEST_ACCESS_KEY_ID ?? '',
+          secretAccessKey: process.env.S3_TEST_SECRET_ACCESS_KEY ?? '',
+        },
         forcePathStyle: true,
       }),
     async () => [],

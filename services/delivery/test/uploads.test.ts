@@ -3,7 +3,14 @@ import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { elfExecutable, peExecutable, pngImage } from './support/fixtures.js';
-import { makeProduct, multipart, startDelivery, waitFor, type DeliveryHarness, type TestUser } from './support/harness.js';
+import {
+  makeProduct,
+  multipart,
+  startDelivery,
+  waitFor,
+  type DeliveryHarness,
+  type TestUser,
+} from './support/harness.js';
 
 let delivery: DeliveryHarness;
 let baseUrl: string;
@@ -16,7 +23,12 @@ afterAll(() => delivery?.close());
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function upload(user: TestUser | null, fileName: string, content: Buffer, options?: Parameters<typeof multipart>[2]) {
+async function upload(
+  user: TestUser | null,
+  fileName: string,
+  content: Buffer,
+  options?: Parameters<typeof multipart>[2],
+) {
   const form = multipart(fileName, content, options);
   return delivery.app.inject({
     method: 'POST',
@@ -35,10 +47,17 @@ async function fileRows(ownerId: string) {
  * Sends a multipart upload of `totalBytes` over a real socket, chunk by chunk with backpressure,
  * and stops sending as soon as the server answers (as a browser does).
  */
-function streamUpload(user: TestUser, fileName: string, totalBytes: number, { abortAfterBytes }: { abortAfterBytes?: number } = {}) {
+function streamUpload(
+  user: TestUser,
+  fileName: string,
+  totalBytes: number,
+  { abortAfterBytes }: { abortAfterBytes?: number } = {},
+) {
   const form = multipart(fileName, Buffer.alloc(0));
   const chunk = Buffer.alloc(1 << 20, 7);
-  return new Promise<{ status: number; body: string; sentBytes: number } | { aborted: true; sentBytes: number }>((resolve, reject) => {
+  return new Promise<
+    { status: number; body: string; sentBytes: number } | { aborted: true; sentBytes: number }
+  >((resolve, reject) => {
     const request = http.request(`${baseUrl}/api/uploads`, {
       method: 'POST',
       headers: { 'content-type': form.contentType, authorization: user.auth },
@@ -51,7 +70,13 @@ function streamUpload(user: TestUser, fileName: string, totalBytes: number, { ab
       response.on('data', (data: Buffer) => (body += data.toString()));
       response.on('end', () => resolve({ status: response.statusCode!, body, sentBytes: sent }));
     });
-    request.on('error', (error) => (answered ? undefined : abortAfterBytes ? resolve({ aborted: true, sentBytes: sent }) : reject(error)));
+    request.on('error', (error) =>
+      answered
+        ? undefined
+        : abortAfterBytes
+          ? resolve({ aborted: true, sentBytes: sent })
+          : reject(error),
+    );
     const pump = () => {
       while (!answered && sent < totalBytes) {
         if (abortAfterBytes !== undefined && sent >= abortAfterBytes) {
@@ -88,7 +113,9 @@ describe('POST /api/uploads', () => {
     const [row] = await fileRows(seller.id);
     expect(row.storage_key).toMatch(new RegExp(`^${seller.id}/\\d{13}-[0-9a-f]{16}\\.png$`));
     expect(sha256(await readFile(`${delivery.dataDir}/${row.storage_key}`))).toBe(sha256(image));
-    const { rows: events } = await delivery.db.query("SELECT payload FROM outbox WHERE type = 'file.uploaded'");
+    const { rows: events } = await delivery.db.query(
+      "SELECT payload FROM outbox WHERE type = 'file.uploaded'",
+    );
     expect(events.map((event) => event.payload.data)).toContainEqual({
       fileId: file.id,
       ownerId: seller.id,
@@ -102,12 +129,19 @@ describe('POST /api/uploads', () => {
   it.each([
     ['ELF', elfExecutable(), 'application/x-elf'],
     ['PE', peExecutable(), 'application/x-msdownload'],
-  ])('types a renamed %s executable by its bytes, not its name', async (_label, bytes, contentType) => {
-    const seller = await delivery.user('free');
-    const response = await upload(seller, 'photo.jpg', bytes, { clientType: 'image/jpeg' });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ fileName: 'photo.jpg', contentType, kind: 'document' });
-  });
+  ])(
+    'types a renamed %s executable by its bytes, not its name',
+    async (_label, bytes, contentType) => {
+      const seller = await delivery.user('free');
+      const response = await upload(seller, 'photo.jpg', bytes, { clientType: 'image/jpeg' });
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({
+        fileName: 'photo.jpg',
+        contentType,
+        kind: 'document',
+      });
+    },
+  );
 
   it.each([
     ['../../etc/passwd', 'passwd'],
@@ -154,7 +188,11 @@ describe('POST /api/uploads', () => {
     expect(result).toMatchObject({ status: 413 });
     if (!('status' in result)) throw new Error('no answer');
     expect(JSON.parse(result.body)).toEqual({
-      error: { code: 'file_too_large', message: 'File size must be less than 50MB', details: { maxBytes: 50 * 1024 * 1024, plan: 'free' } },
+      error: {
+        code: 'file_too_large',
+        message: 'File size must be less than 50MB',
+        details: { maxBytes: 50 * 1024 * 1024, plan: 'free' },
+      },
     });
     // The answer came while the body was still being sent, not after all 120 MB.
     expect(result.sentBytes).toBeLessThan(100 * 1024 * 1024);
@@ -165,7 +203,9 @@ describe('POST /api/uploads', () => {
   it('keeps nothing when the client goes away mid-upload', async () => {
     const seller = await delivery.user('starter');
     const before = await delivery.storedFiles();
-    const result = await streamUpload(seller, 'partial.bin', 40 * 1024 * 1024, { abortAfterBytes: 8 * 1024 * 1024 });
+    const result = await streamUpload(seller, 'partial.bin', 40 * 1024 * 1024, {
+      abortAfterBytes: 8 * 1024 * 1024,
+    });
     expect(result).toMatchObject({ aborted: true });
     await waitFor(async () => (await delivery.storedFiles()).length === before.length);
     expect(await delivery.storedFiles()).toEqual(before);
@@ -174,7 +214,8 @@ describe('POST /api/uploads', () => {
 
   it('refuses the upload after the monthly quota, naming the plan limit', async () => {
     const seller = await delivery.user('free'); // 15 uploads a month
-    for (let i = 0; i < 15; i += 1) expect((await upload(seller, `f${i}.txt`, Buffer.from(`n${i}`))).statusCode).toBe(201);
+    for (let i = 0; i < 15; i += 1)
+      expect((await upload(seller, `f${i}.txt`, Buffer.from(`n${i}`))).statusCode).toBe(201);
     const refused = await upload(seller, 'one-too-many.txt', Buffer.from('x'));
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toMatchObject({
@@ -183,18 +224,32 @@ describe('POST /api/uploads', () => {
       details: { plan: 'free', limit: 15, used: 15 },
     });
     expect(await fileRows(seller.id)).toHaveLength(15);
-    const usage = await delivery.app.inject({ url: '/api/uploads/usage', headers: { authorization: seller.auth } });
+    const usage = await delivery.app.inject({
+      url: '/api/uploads/usage',
+      headers: { authorization: seller.auth },
+    });
     expect(usage.json()).toMatchObject({ plan: 'free', used: 15, limit: 15 });
     expect(Date.parse(usage.json().resetsAt)).toBeGreaterThan(Date.now());
     // Deleting a file does not give the upload back.
     const fileId = (await fileRows(seller.id))[0].id;
     const auth = { authorization: seller.auth };
-    expect((await delivery.app.inject({ method: 'DELETE', url: `/api/uploads/${fileId}`, headers: auth })).statusCode).toBe(204);
+    expect(
+      (
+        await delivery.app.inject({
+          method: 'DELETE',
+          url: `/api/uploads/${fileId}`,
+          headers: auth,
+        })
+      ).statusCode,
+    ).toBe(204);
     expect((await upload(seller, 'again.txt', Buffer.from('x'))).statusCode).toBe(403);
     // Another seller's quota is their own.
     const other = await delivery.user('business');
     expect((await upload(other, 'mine.txt', Buffer.from('x'))).statusCode).toBe(201);
-    const otherUsage = await delivery.app.inject({ url: '/api/uploads/usage', headers: { authorization: other.auth } });
+    const otherUsage = await delivery.app.inject({
+      url: '/api/uploads/usage',
+      headers: { authorization: other.auth },
+    });
     expect(otherUsage.json()).toMatchObject({ plan: 'business', used: 1, limit: null });
   });
 });
@@ -203,17 +258,27 @@ describe('GET and DELETE /api/uploads/:fileId', () => {
   it('shows a file to its owner only; anyone else gets 404', async () => {
     const seller = await delivery.user('free');
     const created = (await upload(seller, 'notes.txt', Buffer.from('hello'))).json();
-    const own = await delivery.app.inject({ url: `/api/uploads/${created.id}`, headers: { authorization: seller.auth } });
+    const own = await delivery.app.inject({
+      url: `/api/uploads/${created.id}`,
+      headers: { authorization: seller.auth },
+    });
     expect(own.statusCode).toBe(200);
     expect(own.json()).toEqual({ ...created, previewStatus: null });
 
     const stranger = await delivery.user('pro');
     for (const method of ['GET', 'DELETE'] as const) {
-      const response = await delivery.app.inject({ method, url: `/api/uploads/${created.id}`, headers: { authorization: stranger.auth } });
+      const response = await delivery.app.inject({
+        method,
+        url: `/api/uploads/${created.id}`,
+        headers: { authorization: stranger.auth },
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json().error.code).toBe('file_not_found');
     }
-    const unknown = await delivery.app.inject({ url: `/api/uploads/${randomUUID()}`, headers: { authorization: seller.auth } });
+    const unknown = await delivery.app.inject({
+      url: `/api/uploads/${randomUUID()}`,
+      headers: { authorization: seller.auth },
+    });
     expect(unknown.statusCode).toBe(404);
   });
 
@@ -224,18 +289,47 @@ describe('GET and DELETE /api/uploads/:fileId', () => {
     const product = makeProduct({ ownerId: seller.id, fileId: used.id, previewEnabled: false });
     await delivery.publishProduct('product.created', product);
     const auth = { authorization: seller.auth };
-    await waitFor(async () => (await delivery.app.inject({ url: `/api/uploads/${used.id}`, headers: auth })).json().previewStatus === 'disabled');
+    await waitFor(
+      async () =>
+        (await delivery.app.inject({ url: `/api/uploads/${used.id}`, headers: auth })).json()
+          .previewStatus === 'disabled',
+    );
 
-    const refused = await delivery.app.inject({ method: 'DELETE', url: `/api/uploads/${used.id}`, headers: auth });
+    const refused = await delivery.app.inject({
+      method: 'DELETE',
+      url: `/api/uploads/${used.id}`,
+      headers: auth,
+    });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe('file_in_use');
 
-    const [{ storage_key: key }] = (await delivery.db.query('SELECT storage_key FROM files WHERE id = $1', [spare.id])).rows;
-    expect((await delivery.app.inject({ method: 'DELETE', url: `/api/uploads/${spare.id}`, headers: auth })).statusCode).toBe(204);
-    expect((await delivery.app.inject({ url: `/api/uploads/${spare.id}`, headers: auth })).statusCode).toBe(404);
+    const [{ storage_key: key }] = (
+      await delivery.db.query('SELECT storage_key FROM files WHERE id = $1', [spare.id])
+    ).rows;
+    expect(
+      (
+        await delivery.app.inject({
+          method: 'DELETE',
+          url: `/api/uploads/${spare.id}`,
+          headers: auth,
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect(
+      (await delivery.app.inject({ url: `/api/uploads/${spare.id}`, headers: auth })).statusCode,
+    ).toBe(404);
     expect(await delivery.storedFiles()).not.toContain(`${delivery.dataDir}/${key}`);
 
     await delivery.publishProductDeleted(product.productId, seller.id);
-    await waitFor(async () => (await delivery.app.inject({ method: 'DELETE', url: `/api/uploads/${used.id}`, headers: auth })).statusCode === 204);
+    await waitFor(
+      async () =>
+        (
+          await delivery.app.inject({
+            method: 'DELETE',
+            url: `/api/uploads/${used.id}`,
+            headers: auth,
+          })
+        ).statusCode === 204,
+    );
   });
 });

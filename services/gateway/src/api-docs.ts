@@ -7,7 +7,10 @@ import type { Upstream } from './route-table.js';
  * `/api/docs`: one API reference merged from every service's own `/openapi.json`, so the
  * docs are generated from the same zod schemas that validate requests.
  */
-export async function registerApiDocs(app: FastifyInstance, upstreams: Record<Upstream, string>): Promise<void> {
+export async function registerApiDocs(
+  app: FastifyInstance,
+  upstreams: Record<Upstream, string>,
+): Promise<void> {
   let merged: OpenAPIV3.Document = emptyDocument();
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/api/docs/json')) merged = await mergeSpecs(upstreams);
@@ -21,7 +24,12 @@ export async function registerApiDocs(app: FastifyInstance, upstreams: Record<Up
 }
 
 function emptyDocument(): OpenAPIV3.Document {
-  return { openapi: '3.0.3', info: { title: 'Lockdrop API', version: '1.0.0' }, paths: {}, components: {} };
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Lockdrop API', version: '1.0.0' },
+    paths: {},
+    components: {},
+  };
 }
 
 export async function mergeSpecs(upstreams: Record<Upstream, string>): Promise<OpenAPIV3.Document> {
@@ -30,7 +38,9 @@ export async function mergeSpecs(upstreams: Record<Upstream, string>): Promise<O
   await Promise.all(
     Object.entries(upstreams).map(async ([service, baseUrl]) => {
       try {
-        const response = await fetch(new URL('/openapi.json', baseUrl), { signal: AbortSignal.timeout(2_000) });
+        const response = await fetch(new URL('/openapi.json', baseUrl), {
+          signal: AbortSignal.timeout(2_000),
+        });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const spec = (await response.json()) as OpenAPIV3.Document;
         for (const [route, item] of Object.entries(spec.paths ?? {})) {
@@ -39,18 +49,25 @@ export async function mergeSpecs(upstreams: Record<Upstream, string>): Promise<O
         merged.components = {
           ...merged.components,
           schemas: { ...merged.components?.schemas, ...spec.components?.schemas },
-          securitySchemes: { ...merged.components?.securitySchemes, ...spec.components?.securitySchemes },
+          securitySchemes: {
+            ...merged.components?.securitySchemes,
+            ...spec.components?.securitySchemes,
+          },
         };
       } catch {
         unavailable.push(service);
       }
     }),
   );
-  if (unavailable.length) merged.info.description = `Not reachable right now: ${unavailable.sort().join(', ')}.`;
+  if (unavailable.length)
+    merged.info.description = `Not reachable right now: ${unavailable.sort().join(', ')}.`;
   return merged;
 }
 
-function tagOperations(item: OpenAPIV3.PathItemObject | undefined, service: string): OpenAPIV3.PathItemObject {
+function tagOperations(
+  item: OpenAPIV3.PathItemObject | undefined,
+  service: string,
+): OpenAPIV3.PathItemObject {
   const tagged: Record<string, unknown> = {};
   for (const [method, operation] of Object.entries(item ?? {})) {
     tagged[method] =

@@ -1,7 +1,13 @@
 import fastifyHelmet from '@fastify/helmet';
 import fastifyProxy from '@fastify/http-proxy';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { AppError, REQUEST_ID_HEADER, createHttpServer, sendRouteNotFound, type HttpServer } from '@lockdrop/http';
+import {
+  AppError,
+  REQUEST_ID_HEADER,
+  createHttpServer,
+  sendRouteNotFound,
+  type HttpServer,
+} from '@lockdrop/http';
 import { Redis } from 'ioredis';
 import { registerApiDocs } from './api-docs.js';
 import { installBodyLimits } from './body-limit.js';
@@ -42,13 +48,21 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         !pathname.startsWith('/api/') &&
         !/\.[a-z0-9]+$/i.test(pathname);
       if (!isPageRequest) return sendRouteNotFound(request, reply);
-      return reply.header('cache-control', 'no-cache').sendFile(htmlFileFor(config.WEB_DIST, pathname));
+      return reply
+        .header('cache-control', 'no-cache')
+        .sendFile(htmlFileFor(config.WEB_DIST, pathname));
     },
   });
 
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: true });
+  const redis = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    lazyConnect: true,
+  });
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-  await redis.connect().catch((error) => app.log.error({ err: error }, 'redis unreachable at start'));
+  await redis
+    .connect()
+    .catch((error) => app.log.error({ err: error }, 'redis unreachable at start'));
   app.addReadinessCheck('redis', () => redis.ping());
   app.addHook('onClose', async () => {
     redis.disconnect();
@@ -86,7 +100,9 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       rewritePrefix: route.prefix,
       config: {
         rateLimit: {
-          max: route.sensitive ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_PER_MINUTE,
+          max: route.sensitive
+            ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE
+            : config.RATE_LIMIT_PER_MINUTE,
           groupId: route.sensitive ? route.prefix : 'api',
         },
       },
@@ -103,7 +119,10 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         onError: (reply, { error }) => {
           reply.log.warn({ err: error, upstream: route.upstream }, 'upstream unavailable');
           void reply.status(502).send({
-            error: { code: 'service_unavailable', message: `The ${route.upstream} service is not reachable right now` },
+            error: {
+              code: 'service_unavailable',
+              message: `The ${route.upstream} service is not reachable right now`,
+            },
           });
         },
       },
@@ -112,7 +131,11 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.
   await registerApiDocs(app, upstreams);
   // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
-  await registerSharePage(app, { webDist: config.WEB_DIST, catalogUrl: config.CATALOG_URL, publicUrl: config.PUBLIC_URL });
+  await registerSharePage(app, {
+    webDist: config.WEB_DIST,
+    catalogUrl: config.CATALOG_URL,
+    publicUrl: config.PUBLIC_URL,
+  });
   await registerSpa(app, config.WEB_DIST);
 
   return app;

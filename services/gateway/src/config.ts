@@ -23,8 +23,16 @@ export const configSchema = z.object({
   /** Stricter budget for sign-in/sign-up and checkout, which attackers hammer. */
   SENSITIVE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** JSON/form bodies; uploads have their own, plan-based limit enforced by delivery. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
-  UPLOAD_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024 + 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  UPLOAD_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024 + 1024 * 1024),
   TRUST_PROXY: env.boolean(false),
   /** Prefix of the gateway's Redis keys; tests give each run its own. */
   REDIS_KEY_PREFIX: z.string().min(1).default('lockdrop:gateway:'),

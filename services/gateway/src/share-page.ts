@@ -24,7 +24,10 @@ const sharedProductSchema = z.object({
   price: z.string(),
   priceFormatted: z.string(),
   currency: z.string(),
-  pricing: z.object({ type: z.enum(['one_time', 'recurring']), interval: z.enum(['monthly', 'yearly']).optional() }),
+  pricing: z.object({
+    type: z.enum(['one_time', 'recurring']),
+    interval: z.enum(['monthly', 'yearly']).optional(),
+  }),
   previewEnabled: z.boolean(),
 });
 export type SharedProduct = z.infer<typeof sharedProductSchema>;
@@ -61,7 +64,9 @@ function priceLabel(product: SharedProduct): string {
 export function shareTags(product: SharedProduct, publicUrl: string): string {
   const origin = publicUrl.replace(/\/+$/, '');
   const pageUrl = `${origin}/product/${product.id}`;
-  const image = product.previewEnabled ? `${origin}/api/previews/${product.id}` : `${origin}${BRAND_IMAGE_PATH}`;
+  const image = product.previewEnabled
+    ? `${origin}/api/previews/${product.id}`
+    : `${origin}${BRAND_IMAGE_PATH}`;
   const description = truncate(
     `${priceLabel(product)} · ${product.description?.trim() || 'Pay securely and download instantly on Lockdrop.'}`,
     DESCRIPTION_MAX,
@@ -90,10 +95,14 @@ export function shareTags(product: SharedProduct, publicUrl: string): string {
 
 /** The shell with its generic title and description replaced by the product's tags. */
 export function withShareTags(shell: string, tags: string): string {
-  const stripped = shell.replace(/<title>[\s\S]*?<\/title>\s*/i, '').replace(/<meta\s+name="description"[^>]*>\s*/i, '');
+  const stripped = shell
+    .replace(/<title>[\s\S]*?<\/title>\s*/i, '')
+    .replace(/<meta\s+name="description"[^>]*>\s*/i, '');
   if (/<\/head>/i.test(stripped)) return stripped.replace(/<\/head>/i, `  ${tags}\n  </head>`);
   const doctype = /^<!doctype html>/i.exec(stripped);
-  return doctype ? `${doctype[0]}${tags}${stripped.slice(doctype[0].length)}` : `${tags}${stripped}`;
+  return doctype
+    ? `${doctype[0]}${tags}${stripped.slice(doctype[0].length)}`
+    : `${tags}${stripped}`;
 }
 
 /** Published products' tags by id, for CACHE_TTL_MS. Misses are not cached: a just-published link must work at once. */

@@ -1,7 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCatalogHarness, makeProduct, publish, type CatalogHarness, type Seller } from '@lockdrop/catalog/test/support.js';
+import {
+  createCatalogHarness,
+  makeProduct,
+  publish,
+  type CatalogHarness,
+  type Seller,
+} from '@lockdrop/catalog/test/support.js';
 import { loadConfig } from '@lockdrop/config';
 import type { HttpServer } from '@lockdrop/http';
 import { testEnv } from '@lockdrop/testing';
@@ -58,7 +64,9 @@ const page = async (id: string) => {
 };
 
 const tag = (html: string, key: string) =>
-  new RegExp(`<meta (?:property|name)="${key.replace(':', '\\:')}" content="([^"]*)" />`).exec(html)?.[1];
+  new RegExp(`<meta (?:property|name)="${key.replace(':', '\\:')}" content="([^"]*)" />`).exec(
+    html,
+  )?.[1];
 
 describe('share page /product/:id', () => {
   it('carries escaped Open Graph and Twitter tags for a published product with a preview', async () => {
@@ -76,7 +84,9 @@ describe('share page /product/:id', () => {
     expect(tag(html, 'og:title')).toBe(
       '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Tom &amp; Jerry&#39;s &quot;pack&quot; — $19.99',
     );
-    expect(tag(html, 'og:description')).toBe('$19.99 · Stems &amp; loops &lt;b&gt;lossless&lt;/b&gt;');
+    expect(tag(html, 'og:description')).toBe(
+      '$19.99 · Stems &amp; loops &lt;b&gt;lossless&lt;/b&gt;',
+    );
     expect(tag(html, 'og:image')).toBe(`https://lockdrop.example/api/previews/${product.id}`);
     expect(tag(html, 'og:url')).toBe(`https://lockdrop.example/product/${product.id}`);
     expect(tag(html, 'twitter:card')).toBe('summary_large_image');
@@ -85,7 +95,9 @@ describe('share page /product/:id', () => {
     expect(tag(html, 'product:price:currency')).toBe('USD');
     // The shell's generic title and description are replaced, not duplicated.
     expect(html.match(/<title>/g)).toHaveLength(1);
-    expect(html).toContain('<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Tom &amp; Jerry&#39;s &quot;pack&quot; · Lockdrop</title>');
+    expect(html).toContain(
+      '<title>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Tom &amp; Jerry&#39;s &quot;pack&quot; · Lockdrop</title>',
+    );
     expect(html.match(/<meta name="description"/g)).toHaveLength(1);
     // Tags go in the head, and the SPA still boots from the same shell.
     expect(html.indexOf('og:title')).toBeLessThan(html.indexOf('</head>'));
@@ -103,7 +115,9 @@ describe('share page /product/:id', () => {
     const html = await page(product.id);
     expect(tag(html, 'og:image')).toBe('https://lockdrop.example/og-image.png');
     expect(tag(html, 'twitter:card')).toBe('summary');
-    expect(tag(html, 'og:description')).toBe('$9.99/month · Pay securely and download instantly on Lockdrop.');
+    expect(tag(html, 'og:description')).toBe(
+      '$9.99/month · Pay securely and download instantly on Lockdrop.',
+    );
   });
 
   it('serves the plain shell for a draft, an unknown id and a malformed id', async () => {

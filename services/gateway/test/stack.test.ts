@@ -15,7 +15,13 @@ import { buildApp as buildPayments } from '@lockdrop/payments/src/app.js';
 import { configSchema as paymentsConfig } from '@lockdrop/payments/src/config.js';
 import { buildApp as buildWorker } from '@lockdrop/worker/src/app.js';
 import { configSchema as workerConfig } from '@lockdrop/worker/src/config.js';
-import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  type TestDatabase,
+} from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp as buildGateway } from '../src/app.js';
 import { configSchema as gatewayConfig } from '../src/config.js';
@@ -54,9 +60,15 @@ beforeAll(async () => {
   webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-web-'));
   await mkdir(path.join(webDist, 'assets'));
   await mkdir(path.join(webDist, 'prerendered'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div><!-- spa shell -->');
+  await writeFile(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><div id="root"></div><!-- spa shell -->',
+  );
   await writeFile(path.join(webDist, 'assets', 'index-Bx7k2.js'), 'console.log("app")');
-  await writeFile(path.join(webDist, 'prerendered', 'pricing.html'), '<!doctype html><h1>Pricing</h1>');
+  await writeFile(
+    path.join(webDist, 'prerendered', 'pricing.html'),
+    '<!doctype html><h1>Pricing</h1>',
+  );
 
   gateway = await buildGateway(
     loadConfig(gatewayConfig, {
@@ -104,7 +116,9 @@ describe('gateway routing', () => {
   });
 
   it('passes its request id to the service that answers', async () => {
-    const response = await get('/api/products/abc', { headers: { 'x-request-id': 'trace-0123456789' } });
+    const response = await get('/api/products/abc', {
+      headers: { 'x-request-id': 'trace-0123456789' },
+    });
     expect(response.headers.get('x-served-by')).toBe('catalog');
     expect(response.headers.get('x-request-id')).toBe('trace-0123456789');
   });
@@ -175,7 +189,11 @@ describe('gateway limits', () => {
   it('answers 429 once a client exceeds the checkout rate limit', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 4; attempt += 1) {
-      const response = await get('/api/checkout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const response = await get('/api/checkout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       statuses.push(response.status);
       if (response.status === 429) {
         expect((await json(response)).error.code).toBe('rate_limited');

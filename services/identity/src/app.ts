@@ -49,7 +49,12 @@ export async function buildApp(config: IdentityConfig): Promise<HttpServer> {
 }
 
 /** Keys, mail, domain services, routes and the plan consumer on top of the service kit. */
-async function registerIdentity(app: HttpServer, { pool, bus }: Infrastructure, config: IdentityConfig, own: { verifier?: TokenVerifier }): Promise<void> {
+async function registerIdentity(
+  app: HttpServer,
+  { pool, bus }: Infrastructure,
+  config: IdentityConfig,
+  own: { verifier?: TokenVerifier },
+): Promise<void> {
   const keys = await loadKeyRing({ configured: config.JWT_PRIVATE_KEYS, pool });
   own.verifier = createTokenVerifier({ jwks: keys.jwks });
   if (!config.JWT_PRIVATE_KEYS && config.NODE_ENV === 'production') {
@@ -58,7 +63,10 @@ async function registerIdentity(app: HttpServer, { pool, bus }: Infrastructure, 
 
   const mailer = await createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, pool });
   const mailRelay = startMailRelay({ pool, mailer, logger: app.log });
-  const throttleSweep = setInterval(() => void deleteExpired(pool).catch(() => undefined), THROTTLE_SWEEP_MS);
+  const throttleSweep = setInterval(
+    () => void deleteExpired(pool).catch(() => undefined),
+    THROTTLE_SWEEP_MS,
+  );
   throttleSweep.unref();
 
   const throttle = createThrottle(pool, {
@@ -66,12 +74,22 @@ async function registerIdentity(app: HttpServer, { pool, bus }: Infrastructure, 
     passwordResetPerIp: config.PASSWORD_RESET_PER_IP_LIMIT,
   });
   const emails = createEmails(config.PUBLIC_URL);
-  const sessions = createSessionService({ pool, keys, reuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS });
+  const sessions = createSessionService({
+    pool,
+    keys,
+    reuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
+  });
   const accounts = createAccountService({ pool, sessions, throttle, emails, mailRelay });
   const signIn = createSignInService({ pool, sessions, throttle });
   const profiles = createProfileService({ pool });
   const mfa = createMfaService({ pool, throttle });
-  const contact = createContactService({ pool, throttle, emails, mailRelay, inbox: config.CONTACT_INBOX });
+  const contact = createContactService({
+    pool,
+    throttle,
+    emails,
+    mailRelay,
+    inbox: config.CONTACT_INBOX,
+  });
   const google =
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? createGoogleSignIn({
@@ -90,7 +108,10 @@ async function registerIdentity(app: HttpServer, { pool, bus }: Infrastructure, 
   app.decorateRequest('currentSession', null);
   // 429s say when to come back.
   app.addHook('onError', async (_request, reply, error) => {
-    const details = error instanceof AppError ? (error.details as { retryAfterSeconds?: number } | undefined) : undefined;
+    const details =
+      error instanceof AppError
+        ? (error.details as { retryAfterSeconds?: number } | undefined)
+        : undefined;
     if (error instanceof AppError && error.status === 429 && details?.retryAfterSeconds) {
       reply.header('retry-after', String(details.retryAfterSeconds));
     }

@@ -42,15 +42,27 @@ async function startProvider(): Promise<void> {
         response_types: ['code'],
       },
     ],
-    jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'google-test', alg: 'RS256', use: 'sig' }] },
+    jwks: {
+      keys: [{ ...(await exportJWK(privateKey)), kid: 'google-test', alg: 'RS256', use: 'sig' }],
+    },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     // Like Google: the ID token of the code flow carries the e-mail claims.
     conformIdTokenClaims: false,
-    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => accounts.get(sub) }),
+    findAccount: async (_ctx: unknown, sub: string) => ({
+      accountId: sub,
+      claims: async () => accounts.get(sub),
+    }),
     features: { devInteractions: { enabled: false } },
     cookies: { keys: ['test-cookie-signing-key'] },
     pkce: { required: () => true },
-    ttl: { AuthorizationCode: 60, AccessToken: 600, IdToken: 600, Grant: 600, Interaction: 600, Session: 600 },
+    ttl: {
+      AuthorizationCode: 60,
+      AccessToken: 600,
+      IdToken: 600,
+      Grant: 600,
+      Interaction: 600,
+      Session: 600,
+    },
   });
   const handle = provider.callback();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -58,10 +70,18 @@ async function startProvider(): Promise<void> {
     void (async () => {
       const details = await provider.interactionDetails(req, res);
       accounts.set(nextAccount.sub, nextAccount);
-      const grant = new provider.Grant({ accountId: nextAccount.sub, clientId: details.params.client_id });
+      const grant = new provider.Grant({
+        accountId: nextAccount.sub,
+        clientId: details.params.client_id,
+      });
       grant.addOIDCScope('openid email profile');
       const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { login: { accountId: nextAccount.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: nextAccount.sub }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
     })().catch((error: unknown) => {
       res.statusCode = 500;
       res.end(String(error));
@@ -71,7 +91,11 @@ async function startProvider(): Promise<void> {
 
 beforeAll(async () => {
   await startProvider();
-  identity = await startIdentity({ GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: CLIENT_SECRET, GOOGLE_ISSUER: issuer });
+  identity = await startIdentity({
+    GOOGLE_CLIENT_ID: CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: CLIENT_SECRET,
+    GOOGLE_ISSUER: issuer,
+  });
 });
 afterAll(async () => {
   await identity?.close();
@@ -94,14 +118,19 @@ async function throughProvider(authorizationUrl: string): Promise<string> {
       jar.set(name!, value.join('='));
     }
     const location = response.headers.get('location');
-    if (!location) throw new Error(`provider answered ${response.status}: ${await response.text()}`);
+    if (!location)
+      throw new Error(`provider answered ${response.status}: ${await response.text()}`);
     url = new URL(location, url).toString();
     if (url.startsWith(PUBLIC_URL)) return url;
   }
   throw new Error('too many redirects');
 }
 
-async function signInWithGoogle(browser: Browser, account: GoogleAccount, query = '?redirectTo=/settings&remember=true') {
+async function signInWithGoogle(
+  browser: Browser,
+  account: GoogleAccount,
+  query = '?redirectTo=/settings&remember=true',
+) {
   nextAccount = account;
   const start = await browser.get(`/api/auth/oauth/google/start${query}`);
   expect(start.status).toBe(302);
@@ -144,13 +173,22 @@ describe('Google sign-in (OIDC, code + PKCE) against a real provider', () => {
     const details = makeSignUp();
     const owner = new Browser(identity.app);
     const signUp = await owner.post('/api/auth/sign-up', details);
-    await identity.db.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [signUp.body.user.id]);
+    await identity.db.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [
+      signUp.body.user.id,
+    ]);
 
     const browser = new Browser(identity.app);
     await signInWithGoogle(browser, googleAccount({ email: details.email.toUpperCase() }));
     expect((await browser.get('/api/auth/session')).body.user.id).toBe(signUp.body.user.id);
     // The password keeps working, and so does the existing session.
-    expect((await new Browser(identity.app).post('/api/auth/sign-in', { email: details.email, password: details.password })).status).toBe(200);
+    expect(
+      (
+        await new Browser(identity.app).post('/api/auth/sign-in', {
+          email: details.email,
+          password: details.password,
+        })
+      ).status,
+    ).toBe(200);
     expect((await owner.get('/api/auth/session')).status).toBe(200);
   });
 
@@ -163,11 +201,21 @@ describe('Google sign-in (OIDC, code + PKCE) against a real provider', () => {
     const session = await browser.get('/api/auth/session');
     expect(session.body.user).toMatchObject({ id: signUp.body.user.id, emailVerified: true });
     expect((await squatter.get('/api/auth/session')).status).toBe(401);
-    expect((await new Browser(identity.app).post('/api/auth/sign-in', { email: details.email, password: details.password })).status).toBe(401);
+    expect(
+      (
+        await new Browser(identity.app).post('/api/auth/sign-in', {
+          email: details.email,
+          password: details.password,
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('refuses a Google e-mail that is not verified', async () => {
-    const callback = await signInWithGoogle(new Browser(identity.app), googleAccount({ email_verified: false }));
+    const callback = await signInWithGoogle(
+      new Browser(identity.app),
+      googleAccount({ email_verified: false }),
+    );
     expect(callback.headers.location).toBe(`${PUBLIC_URL}/login?error=oauth_email_unverified`);
   });
 
@@ -181,14 +229,24 @@ describe('Google sign-in (OIDC, code + PKCE) against a real provider', () => {
     expect(callback.headers.location).toBe(`${PUBLIC_URL}/login?error=oauth_state_mismatch`);
     expect(victim.cookie('ld_access')).toBeUndefined();
     // Only the browser that started can finish, and only once.
-    expect((await attacker.get(`${back.pathname}${back.search}`)).headers.location).toBe(`${PUBLIC_URL}/dashboard`);
-    attacker.cookies.set('ld_oauth_state', { value: new URL(String(start.headers.location)).searchParams.get('state')!, path: '/api/auth/oauth', attributes: '' });
+    expect((await attacker.get(`${back.pathname}${back.search}`)).headers.location).toBe(
+      `${PUBLIC_URL}/dashboard`,
+    );
+    attacker.cookies.set('ld_oauth_state', {
+      value: new URL(String(start.headers.location)).searchParams.get('state')!,
+      path: '/api/auth/oauth',
+      attributes: '',
+    });
     const replay = await attacker.get(`${back.pathname}${back.search}`);
     expect(replay.headers.location).toBe(`${PUBLIC_URL}/login?error=oauth_state_mismatch`);
   });
 
   it('never redirects off-site after sign-in', async () => {
-    const callback = await signInWithGoogle(new Browser(identity.app), googleAccount(), '?redirectTo=//evil.example/x');
+    const callback = await signInWithGoogle(
+      new Browser(identity.app),
+      googleAccount(),
+      '?redirectTo=//evil.example/x',
+    );
     expect(callback.headers.location).toBe(`${PUBLIC_URL}/dashboard`);
   });
 });

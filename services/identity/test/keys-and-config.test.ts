@@ -38,7 +38,8 @@ afterAll(async () => {
   await identity?.close();
 });
 
-const askCatalog = (token: string) => catalog.inject({ url: '/probe/me', headers: { authorization: `Bearer ${token}` } });
+const askCatalog = (token: string) =>
+  catalog.inject({ url: '/probe/me', headers: { authorization: `Bearer ${token}` } });
 
 async function signWith(jwk: object, claims: Record<string, unknown>, header: { kid: string }) {
   const key = (await importJWK({ ...jwk, alg: 'EdDSA' }, 'EdDSA')) as CryptoKey;
@@ -50,7 +51,12 @@ describe('access tokens', () => {
     const header = decodeProtectedHeader(accessToken);
     expect(header).toMatchObject({ alg: 'EdDSA', kid: identity.signingKeys[0]!.kid });
     const claims = decodeJwt(accessToken);
-    expect(claims).toMatchObject({ iss: 'lockdrop-identity', aud: 'lockdrop', email_verified: false, plan: 'free' });
+    expect(claims).toMatchObject({
+      iss: 'lockdrop-identity',
+      aud: 'lockdrop',
+      email_verified: false,
+      plan: 'free',
+    });
     expect(claims.sub).toMatch(/^[0-9a-f-]{36}$/);
     expect(claims.exp! - claims.iat!).toBe(900);
   });
@@ -58,13 +64,19 @@ describe('access tokens', () => {
   it('are accepted by another service using libs/auth and the published JWKS', async () => {
     const response = await askCatalog(accessToken);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ emailVerified: false, plan: 'free', id: decodeJwt(accessToken).sub });
+    expect(response.json()).toMatchObject({
+      emailVerified: false,
+      plan: 'free',
+      id: decodeJwt(accessToken).sub,
+    });
   });
 
   it('are rejected by that service when tampered with', async () => {
     const [header, payload, signature] = accessToken.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...claims, plan: 'business' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...claims, plan: 'business' })).toString(
+      'base64url',
+    );
     const response = await askCatalog(`${header}.${forged}.${signature}`);
     expect(response.statusCode).toBe(401);
   });
@@ -72,13 +84,19 @@ describe('access tokens', () => {
   it('are rejected when expired', async () => {
     const claims = decodeJwt(accessToken);
     const now = Math.floor(Date.now() / 1000);
-    const expired = await signWith(identity.signingKeys[0]!, { ...claims, iat: now - 3600, exp: now - 60 }, { kid: identity.signingKeys[0]!.kid });
+    const expired = await signWith(
+      identity.signingKeys[0]!,
+      { ...claims, iat: now - 3600, exp: now - 60 },
+      { kid: identity.signingKeys[0]!.kid },
+    );
     expect((await askCatalog(expired)).statusCode).toBe(401);
   });
 
   it('are rejected when signed by a key identity does not publish, even under its kid', async () => {
     const stranger = await generateSigningKey();
-    const forged = await signWith(stranger, decodeJwt(accessToken), { kid: identity.signingKeys[0]!.kid });
+    const forged = await signWith(stranger, decodeJwt(accessToken), {
+      kid: identity.signingKeys[0]!.kid,
+    });
     expect((await askCatalog(forged)).statusCode).toBe(401);
     const unknownKid = await signWith(stranger, decodeJwt(accessToken), { kid: stranger.kid });
     expect((await askCatalog(unknownKid)).statusCode).toBe(401);
@@ -90,22 +108,38 @@ describe('JWKS and key rotation', () => {
     const response = await fetch(`${identityUrl}/.well-known/jwks.json`);
     const jwks = (await response.json()) as { keys: unknown[] };
     expect(jwks.keys).toHaveLength(1);
-    expect(jwks.keys[0]).toEqual({ kty: 'OKP', crv: 'Ed25519', x: identity.signingKeys[0]!.x, kid: identity.signingKeys[0]!.kid, alg: 'EdDSA', use: 'sig' });
+    expect(jwks.keys[0]).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: identity.signingKeys[0]!.x,
+      kid: identity.signingKeys[0]!.kid,
+      alg: 'EdDSA',
+      use: 'sig',
+    });
   });
 
   it('signs with the newest key and keeps accepting tokens of the older one', async () => {
     const newest = await generateSigningKey();
     const rotated = await buildApp(
-      loadConfig(configSchema, { ...identity.env, JWT_PRIVATE_KEYS: JSON.stringify({ keys: [...identity.signingKeys, newest] }) }),
+      loadConfig(configSchema, {
+        ...identity.env,
+        JWT_PRIVATE_KEYS: JSON.stringify({ keys: [...identity.signingKeys, newest] }),
+      }),
     );
     try {
       const jwks = (await rotated.inject({ url: '/.well-known/jwks.json' })).json();
-      expect(jwks.keys.map((key: { kid: string }) => key.kid)).toEqual([identity.signingKeys[0]!.kid, newest.kid]);
+      expect(jwks.keys.map((key: { kid: string }) => key.kid)).toEqual([
+        identity.signingKeys[0]!.kid,
+        newest.kid,
+      ]);
       const browser = new Browser(rotated);
       await browser.post('/api/auth/sign-up', makeSignUp());
       expect(decodeProtectedHeader(browser.cookie('ld_access')!).kid).toBe(newest.kid);
       // A user signed in before the rotation stays signed in.
-      const old = await rotated.inject({ url: '/api/profile', headers: { authorization: `Bearer ${accessToken}` } });
+      const old = await rotated.inject({
+        url: '/api/profile',
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
       expect(old.statusCode).toBe(200);
     } finally {
       await rotated.close();
@@ -125,10 +159,12 @@ describe('JWKS and key rotation', () => {
   });
 
   it('refuses malformed JWT_PRIVATE_KEYS with one line naming it', () => {
-    expect(() => loadConfig(configSchema, { ...identity.env, JWT_PRIVATE_KEYS: '{"keys":[{"kty":"RSA"}]}' })).toThrow(
-      /^Invalid configuration: JWT_PRIVATE_KEYS: must be \{"keys"/,
-    );
-    expect(() => loadConfig(configSchema, { ...identity.env, JWT_PRIVATE_KEYS: 'not json' })).toThrow(/JWT_PRIVATE_KEYS: must be JSON/);
+    expect(() =>
+      loadConfig(configSchema, { ...identity.env, JWT_PRIVATE_KEYS: '{"keys":[{"kty":"RSA"}]}' }),
+    ).toThrow(/^Invalid configuration: JWT_PRIVATE_KEYS: must be \{"keys"/);
+    expect(() =>
+      loadConfig(configSchema, { ...identity.env, JWT_PRIVATE_KEYS: 'not json' }),
+    ).toThrow(/JWT_PRIVATE_KEYS: must be JSON/);
   });
 });
 
@@ -145,7 +181,9 @@ describe('/dev/mailbox', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).not.toMatch(/<script/i);
-    expect(page.body).toMatch(/<a href="http:\/\/lockdrop\.test\/api\/auth\/verify-email\?token=[\w-]+">/);
+    expect(page.body).toMatch(
+      /<a href="http:\/\/lockdrop\.test\/api\/auth\/verify-email\?token=[\w-]+">/,
+    );
     expect(page.body.indexOf(second.email)).toBeLessThan(page.body.indexOf(first.email));
   });
 
@@ -167,6 +205,8 @@ describe('Google sign-in when not configured', () => {
     const response = await identity.app.inject({ url: '/api/auth/oauth/google/start' });
     expect(response.statusCode).toBe(501);
     expect(response.json().error.code).toBe('oauth_not_configured');
-    expect((await identity.app.inject({ url: '/api/auth/oauth/providers' })).json()).toEqual({ google: false });
+    expect((await identity.app.inject({ url: '/api/auth/oauth/providers' })).json()).toEqual({
+      google: false,
+    });
   });
 });

@@ -11,7 +11,11 @@ const seen: DomainEvent[] = [];
 
 beforeAll(async () => {
   identity = await startIdentity();
-  bus = await connectBus({ url: testEnv.natsUrl, namespace: identity.namespace, name: 'profile-test' });
+  bus = await connectBus({
+    url: testEnv.natsUrl,
+    namespace: identity.namespace,
+    name: 'profile-test',
+  });
   // Another service's view: whatever identity publishes about profiles arrives on the stream.
   watcher = await bus.subscribe({
     consumer: 'test.profile-watch',
@@ -37,14 +41,24 @@ async function signedIn(overrides: Record<string, unknown> = {}) {
 
 let refusalUser: ReturnType<typeof signedIn> | undefined;
 
-const bank = { method: 'bank', bankName: 'GTBank', accountNumber: '0123456789', accountHolderName: 'Ada Obi' };
+const bank = {
+  method: 'bank',
+  bankName: 'GTBank',
+  accountNumber: '0123456789',
+  accountHolderName: 'Ada Obi',
+};
 
 describe('profile', () => {
   it('reads and updates name, avatar, payout details and role, and publishes profile.updated', async () => {
     const { client, userId } = await signedIn();
     const before = await client.get('/api/profile');
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ id: userId, fullName: 'Ada Obi', avatarUrl: null, plan: 'free' });
+    expect(before.body).toMatchObject({
+      id: userId,
+      fullName: 'Ada Obi',
+      avatarUrl: null,
+      plan: 'free',
+    });
 
     const patch = await client.request('PATCH', '/api/profile', {
       fullName: 'Ada Obi-Okafor',
@@ -53,23 +67,43 @@ describe('profile', () => {
       role: 'creator',
     });
     expect(patch.status).toBe(200);
-    expect(patch.body).toMatchObject({ fullName: 'Ada Obi-Okafor', payoutDetails: bank, role: 'creator', plan: 'free' });
+    expect(patch.body).toMatchObject({
+      fullName: 'Ada Obi-Okafor',
+      payoutDetails: bank,
+      role: 'creator',
+      plan: 'free',
+    });
 
-    const partial = await client.request('PATCH', '/api/profile', { payoutDetails: { method: 'wise', email: 'ada@wise.example', accountId: 'W-123' } });
-    expect(partial.body).toMatchObject({ fullName: 'Ada Obi-Okafor', role: 'creator', payoutDetails: { method: 'wise' } });
+    const partial = await client.request('PATCH', '/api/profile', {
+      payoutDetails: { method: 'wise', email: 'ada@wise.example', accountId: 'W-123' },
+    });
+    expect(partial.body).toMatchObject({
+      fullName: 'Ada Obi-Okafor',
+      role: 'creator',
+      payoutDetails: { method: 'wise' },
+    });
     expect((await client.get('/api/auth/session')).body.profile.fullName).toBe('Ada Obi-Okafor');
 
     await expect
-      .poll(() => seen.filter((event) => (event.data as { userId: string }).userId === userId).map((event) => (event.data as { fullName: string }).fullName), {
-        timeout: 10_000,
-      })
+      .poll(
+        () =>
+          seen
+            .filter((event) => (event.data as { userId: string }).userId === userId)
+            .map((event) => (event.data as { fullName: string }).fullName),
+        {
+          timeout: 10_000,
+        },
+      )
       .toEqual(['Ada Obi', 'Ada Obi-Okafor', 'Ada Obi-Okafor']);
   });
 
   it.each([
     ['the plan', { plan: 'business' }],
     ['an unknown payout method', { payoutDetails: { method: 'paypal', email: 'a@b.co' } }],
-    ['a bank account without holder', { payoutDetails: { method: 'bank', bankName: 'GTBank', accountNumber: '0123456789' } }],
+    [
+      'a bank account without holder',
+      { payoutDetails: { method: 'bank', bankName: 'GTBank', accountNumber: '0123456789' } },
+    ],
     ['a payoneer e-mail that is not one', { payoutDetails: { method: 'payoneer', email: 'nope' } }],
     ['a role outside onboarding', { role: 'admin' }],
     ['an avatar that is not http(s)', { avatarUrl: 'javascript:alert(1)' }],
@@ -90,16 +124,34 @@ describe('profile', () => {
 
   it('follows plan.changed from billing, once, ignoring an older change that arrives late', async () => {
     const { client, userId } = await signedIn();
-    const upgrade = createEvent('plan.changed', { userId, plan: 'pro', previousPlan: 'free' }, { correlationId: 'billing-1' });
-    const stale = createEvent('plan.changed', { userId, plan: 'starter', previousPlan: 'free' }, { correlationId: 'billing-0', occurredAt: new Date(Date.now() - 60_000) });
+    const upgrade = createEvent(
+      'plan.changed',
+      { userId, plan: 'pro', previousPlan: 'free' },
+      { correlationId: 'billing-1' },
+    );
+    const stale = createEvent(
+      'plan.changed',
+      { userId, plan: 'starter', previousPlan: 'free' },
+      { correlationId: 'billing-0', occurredAt: new Date(Date.now() - 60_000) },
+    );
     await bus.publish(upgrade);
     await bus.publish(upgrade);
     await bus.publish(stale);
-    await expect.poll(async () => (await client.get('/api/profile')).body.plan, { timeout: 10_000 }).toBe('pro');
     await expect
-      .poll(async () => (await identity.db.query(`SELECT count(*)::int AS n FROM processed_events WHERE consumer = 'identity.plan-changed'`)).rows[0].n, {
-        timeout: 10_000,
-      })
+      .poll(async () => (await client.get('/api/profile')).body.plan, { timeout: 10_000 })
+      .toBe('pro');
+    await expect
+      .poll(
+        async () =>
+          (
+            await identity.db.query(
+              `SELECT count(*)::int AS n FROM processed_events WHERE consumer = 'identity.plan-changed'`,
+            )
+          ).rows[0].n,
+        {
+          timeout: 10_000,
+        },
+      )
       .toBeGreaterThanOrEqual(2);
     expect((await client.get('/api/profile')).body.plan).toBe('pro');
     // The next access token carries the new plan.
@@ -118,8 +170,14 @@ describe('account deletion', () => {
     expect(deleted.status).toBe(204);
     expect((await client.get('/api/auth/session')).status).toBe(401);
     const other = new Browser(identity.app, { 'x-forwarded-for': '203.0.113.51' });
-    expect((await other.post('/api/auth/sign-in', { email: details.email, password: details.password })).status).toBe(401);
-    const { rows } = await identity.db.query(`SELECT type FROM outbox WHERE type = 'user.deleted' AND payload->'data'->>'userId' = $1`, [userId]);
+    expect(
+      (await other.post('/api/auth/sign-in', { email: details.email, password: details.password }))
+        .status,
+    ).toBe(401);
+    const { rows } = await identity.db.query(
+      `SELECT type FROM outbox WHERE type = 'user.deleted' AND payload->'data'->>'userId' = $1`,
+      [userId],
+    );
     expect(rows).toHaveLength(1);
     // The address is free again.
     expect((await other.post('/api/auth/sign-up', { ...details })).status).toBe(201);
@@ -131,10 +189,27 @@ describe('change password', () => {
     const { client, details } = await signedIn();
     const other = new Browser(identity.app, { 'x-forwarded-for': '203.0.113.52' });
     await other.post('/api/auth/sign-in', { email: details.email, password: details.password });
-    const wrong = await client.post('/api/auth/password', { currentPassword: 'nope', newPassword: 'another good one' });
+    const wrong = await client.post('/api/auth/password', {
+      currentPassword: 'nope',
+      newPassword: 'another good one',
+    });
     expect(wrong.body.error.code).toBe('invalid_password');
-    expect((await client.post('/api/auth/password', { currentPassword: details.password, newPassword: 'short' })).body.error.code).toBe('weak_password');
-    expect((await client.post('/api/auth/password', { currentPassword: details.password, newPassword: 'another good one' })).status).toBe(204);
+    expect(
+      (
+        await client.post('/api/auth/password', {
+          currentPassword: details.password,
+          newPassword: 'short',
+        })
+      ).body.error.code,
+    ).toBe('weak_password');
+    expect(
+      (
+        await client.post('/api/auth/password', {
+          currentPassword: details.password,
+          newPassword: 'another good one',
+        })
+      ).status,
+    ).toBe(204);
     expect((await client.get('/api/auth/session')).status).toBe(200);
     expect((await other.get('/api/auth/session')).status).toBe(401);
   });

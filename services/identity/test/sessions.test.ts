@@ -1,6 +1,14 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser, PUBLIC_URL, latestMail, linkIn, makeSignUp, startIdentity, type TestIdentity } from './support.js';
+import {
+  Browser,
+  PUBLIC_URL,
+  latestMail,
+  linkIn,
+  makeSignUp,
+  startIdentity,
+  type TestIdentity,
+} from './support.js';
 
 let identity: TestIdentity;
 
@@ -9,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => identity?.close());
 
-const browser = (ip = '203.0.113.10') => new Browser(identity.app, { 'x-forwarded-for': ip, 'user-agent': 'vitest' });
+const browser = (ip = '203.0.113.10') =>
+  new Browser(identity.app, { 'x-forwarded-for': ip, 'user-agent': 'vitest' });
 
 describe('the account journey', () => {
   it('signs up, verifies by e-mail, signs in, rotates, detects reuse and signs out everywhere', async () => {
@@ -18,8 +27,17 @@ describe('the account journey', () => {
 
     const signUp = await laptop.post('/api/auth/sign-up', details);
     expect(signUp.status).toBe(201);
-    expect(signUp.body.user).toMatchObject({ email: details.email, emailVerified: false, plan: 'free' });
-    expect(signUp.body.profile).toMatchObject({ fullName: 'Ada Obi', plan: 'free', payoutDetails: null, role: null });
+    expect(signUp.body.user).toMatchObject({
+      email: details.email,
+      emailVerified: false,
+      plan: 'free',
+    });
+    expect(signUp.body.profile).toMatchObject({
+      fullName: 'Ada Obi',
+      plan: 'free',
+      payoutDetails: null,
+      role: null,
+    });
     expect(laptop.cookie('ld_access')).toBeTruthy();
     expect(laptop.cookie('ld_refresh')).toBeTruthy();
 
@@ -35,7 +53,11 @@ describe('the account journey', () => {
     expect((await laptop.get('/api/auth/session')).body.user.emailVerified).toBe(true);
 
     const phone = browser('198.51.100.7');
-    const signIn = await phone.post('/api/auth/sign-in', { email: details.email.toUpperCase(), password: details.password, remember: true });
+    const signIn = await phone.post('/api/auth/sign-in', {
+      email: details.email.toUpperCase(),
+      password: details.password,
+      remember: true,
+    });
     expect(signIn.status).toBe(200);
     expect(signIn.body.user.emailVerified).toBe(true);
     const firstRefresh = phone.cookie('ld_refresh')!;
@@ -57,10 +79,15 @@ describe('the account journey', () => {
 
     // Two live sessions; global sign-out from the laptop ends both.
     const tablet = browser('198.51.100.8');
-    expect((await tablet.post('/api/auth/sign-in', { email: details.email, password: details.password })).status).toBe(200);
+    expect(
+      (await tablet.post('/api/auth/sign-in', { email: details.email, password: details.password }))
+        .status,
+    ).toBe(200);
     const list = await laptop.get('/api/auth/sessions');
     expect(list.body.sessions).toHaveLength(2);
-    expect(list.body.sessions.filter((session: { current: boolean }) => session.current)).toHaveLength(1);
+    expect(
+      list.body.sessions.filter((session: { current: boolean }) => session.current),
+    ).toHaveLength(1);
 
     const signOut = await laptop.post('/api/auth/sign-out', { scope: 'global' });
     expect(signOut.status).toBe(204);
@@ -106,7 +133,10 @@ describe('sessions', () => {
     const expires = new Date(/Expires=([^;]+)/.exec(refresh)![1]!).getTime();
     expect(expires - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
 
-    const session = await browser().post('/api/auth/sign-in', { email: details.email, password: details.password });
+    const session = await browser().post('/api/auth/sign-in', {
+      email: details.email,
+      password: details.password,
+    });
     for (const line of session.setCookies) {
       expect(line).not.toMatch(/Expires|Max-Age/);
       expect(line).not.toMatch(/Secure/);
@@ -119,7 +149,9 @@ describe('sessions', () => {
     const response = await client.get('/api/auth/session');
     expect(response.status).toBe(200);
     expect(client.cookie('ld_access')).toBeTruthy();
-    expect(new Date(response.body.session.expiresAt).getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+    expect(new Date(response.body.session.expiresAt).getTime()).toBeGreaterThan(
+      Date.now() + 14 * 60_000,
+    );
   });
 
   it('signs out only the other sessions with scope others, and revokes one session by id', async () => {
@@ -150,17 +182,33 @@ describe('sessions', () => {
       [details.email],
     );
     expect(rows.map((row) => row.type)).toEqual(['user.signed_up', 'profile.updated']);
-    expect(rows[0].payload).toMatchObject({ correlationId: 'signup-trace-0001', data: { email: details.email, fullName: 'Ada Obi' } });
+    expect(rows[0].payload).toMatchObject({
+      correlationId: 'signup-trace-0001',
+      data: { email: details.email, fullName: 'Ada Obi' },
+    });
     await expect
-      .poll(async () => (await identity.db.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows[0].n, { timeout: 5_000 })
+      .poll(
+        async () =>
+          (
+            await identity.db.query(
+              'SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL',
+            )
+          ).rows[0].n,
+        { timeout: 5_000 },
+      )
       .toBe(0);
   });
 
   it('stores password hashes with argon2id and refresh tokens only as hashes', async () => {
     const { client, details } = await signedIn();
-    const { rows } = await identity.db.query('SELECT password_hash FROM users WHERE email = $1', [details.email]);
+    const { rows } = await identity.db.query('SELECT password_hash FROM users WHERE email = $1', [
+      details.email,
+    ]);
     expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
-    const tokens = await identity.db.query('SELECT token_hash FROM refresh_tokens WHERE token_hash = $1', [client.cookie('ld_refresh')]);
+    const tokens = await identity.db.query(
+      'SELECT token_hash FROM refresh_tokens WHERE token_hash = $1',
+      [client.cookie('ld_refresh')],
+    );
     expect(tokens.rowCount).toBe(0);
   });
 });
@@ -169,8 +217,11 @@ describe('sessions', () => {
 async function codeFor(secret: string, steps = 0): Promise<string> {
   // Codes near a period boundary could fall out of the server's window while in flight.
   const intoPeriod = (Date.now() / 1000) % 30;
-  if (intoPeriod > 28) await new Promise((resolve) => setTimeout(resolve, (30.2 - intoPeriod) * 1000));
-  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+  if (intoPeriod > 28)
+    await new Promise((resolve) => setTimeout(resolve, (30.2 - intoPeriod) * 1000));
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 }
 
 describe('TOTP two-factor', () => {
@@ -187,33 +238,57 @@ describe('TOTP two-factor', () => {
     expect(qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
     expect((await client.get('/api/auth/mfa')).body).toEqual({ enabled: false, pending: true });
 
-    expect((await client.post('/api/auth/mfa/verify', { code: '000000' })).body.error.code).toBe('mfa_invalid_code');
-    expect((await client.post('/api/auth/mfa/verify', { code: await codeFor(secret, -1) })).body).toEqual({ enabled: true });
+    expect((await client.post('/api/auth/mfa/verify', { code: '000000' })).body.error.code).toBe(
+      'mfa_invalid_code',
+    );
+    expect(
+      (await client.post('/api/auth/mfa/verify', { code: await codeFor(secret, -1) })).body,
+    ).toEqual({ enabled: true });
     expect((await client.get('/api/auth/mfa')).body).toEqual({ enabled: true, pending: false });
-    expect((await client.post('/api/auth/mfa/enroll')).body.error.code).toBe('mfa_already_enrolled');
+    expect((await client.post('/api/auth/mfa/enroll')).body.error.code).toBe(
+      'mfa_already_enrolled',
+    );
 
     // Sign-in now stops at a challenge: no cookies until the code is given.
     const phone = browser('203.0.113.71');
-    const first = await phone.post('/api/auth/sign-in', { email: details.email, password: details.password, remember: true });
+    const first = await phone.post('/api/auth/sign-in', {
+      email: details.email,
+      password: details.password,
+      remember: true,
+    });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ mfaRequired: true });
     expect(first.body.user).toBeUndefined();
     expect(phone.cookie('ld_access')).toBeUndefined();
 
-    const wrong = await phone.post('/api/auth/mfa/challenge', { challengeToken: first.body.challengeToken, code: '123456' });
+    const wrong = await phone.post('/api/auth/mfa/challenge', {
+      challengeToken: first.body.challengeToken,
+      code: '123456',
+    });
     expect(wrong.body.error.code).toBe('mfa_invalid_code');
     // The code already used for enrolment cannot be replayed.
-    const replayed = await phone.post('/api/auth/mfa/challenge', { challengeToken: first.body.challengeToken, code: await codeFor(secret, -1) });
+    const replayed = await phone.post('/api/auth/mfa/challenge', {
+      challengeToken: first.body.challengeToken,
+      code: await codeFor(secret, -1),
+    });
     expect(replayed.body.error.code).toBe('mfa_invalid_code');
-    const passed = await phone.post('/api/auth/mfa/challenge', { challengeToken: first.body.challengeToken, code: await codeFor(secret, 0) });
+    const passed = await phone.post('/api/auth/mfa/challenge', {
+      challengeToken: first.body.challengeToken,
+      code: await codeFor(secret, 0),
+    });
     expect(passed.status).toBe(200);
     expect(passed.body.session.persistent).toBe(true);
     expect(phone.cookie('ld_access')).toBeTruthy();
-    const reused = await phone.post('/api/auth/mfa/challenge', { challengeToken: first.body.challengeToken, code: await codeFor(secret, 1) });
+    const reused = await phone.post('/api/auth/mfa/challenge', {
+      challengeToken: first.body.challengeToken,
+      code: await codeFor(secret, 1),
+    });
     expect(reused.body.error.code).toBe('invalid_token');
 
     expect((await phone.post('/api/auth/mfa/unenroll', { code: '111111' })).status).toBe(400);
-    expect((await phone.post('/api/auth/mfa/unenroll', { code: await codeFor(secret, 1) })).status).toBe(204);
+    expect(
+      (await phone.post('/api/auth/mfa/unenroll', { code: await codeFor(secret, 1) })).status,
+    ).toBe(204);
     const plain = await browser('203.0.113.72').post('/api/auth/sign-in', {
       email: details.email,
       password: details.password,
@@ -227,11 +302,19 @@ describe('TOTP two-factor', () => {
     await client.post('/api/auth/sign-up', details);
     const { secret } = (await client.post('/api/auth/mfa/enroll')).body;
     await client.post('/api/auth/mfa/verify', { code: await codeFor(secret, -1) });
-    const { challengeToken } = (await client.post('/api/auth/sign-in', { email: details.email, password: details.password })).body;
+    const { challengeToken } = (
+      await client.post('/api/auth/sign-in', { email: details.email, password: details.password })
+    ).body;
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      expect((await client.post('/api/auth/mfa/challenge', { challengeToken, code: '000000' })).body.error.code).toBe('mfa_invalid_code');
+      expect(
+        (await client.post('/api/auth/mfa/challenge', { challengeToken, code: '000000' })).body
+          .error.code,
+      ).toBe('mfa_invalid_code');
     }
-    const exhausted = await client.post('/api/auth/mfa/challenge', { challengeToken, code: await codeFor(secret, 0) });
+    const exhausted = await client.post('/api/auth/mfa/challenge', {
+      challengeToken,
+      code: await codeFor(secret, 0),
+    });
     expect(exhausted.body.error.code).toBe('invalid_token');
   });
 });

@@ -2,7 +2,13 @@ import { loadConfig } from '@lockdrop/config';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { openMailbox, type StoredMail } from '@lockdrop/mailer';
-import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  type TestDatabase,
+} from '@lockdrop/testing';
 import { expect } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
@@ -22,7 +28,9 @@ export interface TestIdentity {
 }
 
 /** A real identity service on its own database and bus namespace. */
-export async function startIdentity(overrides: Record<string, string | undefined> = {}): Promise<TestIdentity> {
+export async function startIdentity(
+  overrides: Record<string, string | undefined> = {},
+): Promise<TestIdentity> {
   const database = await createTestDatabase();
   const namespace = testNamespace();
   const signingKeys = [await generateSigningKey()];
@@ -82,7 +90,12 @@ export class Browser {
     private readonly headers: Record<string, string> = {},
   ) {}
 
-  async request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  async request(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     const path = url.split('?')[0]!;
     const cookie = [...this.cookies]
       .filter(([, stored]) => path.startsWith(stored.path))
@@ -102,8 +115,10 @@ export class Browser {
     return { status: response.statusCode, body, headers: response.headers, setCookies };
   }
 
-  get = (url: string, headers?: Record<string, string>) => this.request('GET', url, undefined, headers);
-  post = (url: string, payload?: unknown, headers?: Record<string, string>) => this.request('POST', url, payload ?? {}, headers);
+  get = (url: string, headers?: Record<string, string>) =>
+    this.request('GET', url, undefined, headers);
+  post = (url: string, payload?: unknown, headers?: Record<string, string>) =>
+    this.request('POST', url, payload ?? {}, headers);
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name)?.value;
@@ -114,9 +129,11 @@ export class Browser {
     const [name, ...value] = pair!.split('=');
     const path = attributes.find((part) => part.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
     const expires = attributes.find((part) => part.toLowerCase().startsWith('expires='));
-    const deleted = /max-age=0/i.test(line) || (expires && new Date(expires.slice(8)).getTime() < Date.now());
+    const deleted =
+      /max-age=0/i.test(line) || (expires && new Date(expires.slice(8)).getTime() < Date.now());
     if (deleted) this.cookies.delete(name!);
-    else this.cookies.set(name!, { value: value.join('='), path, attributes: attributes.join('; ') });
+    else
+      this.cookies.set(name!, { value: value.join('='), path, attributes: attributes.join('; ') });
   }
 }
 

@@ -22,8 +22,16 @@ export interface PaymentsDeps {
 }
 
 /** Checkouts, provider webhooks, purchases, the ledger, refunds and receipts. */
-export async function buildApp(config: PaymentsConfig, deps: PaymentsDeps = {}): Promise<HttpServer> {
-  const { app, infra } = await createServiceApp({ name: 'payments', config, migrations, verifier: deps.verifier });
+export async function buildApp(
+  config: PaymentsConfig,
+  deps: PaymentsDeps = {},
+): Promise<HttpServer> {
+  const { app, infra } = await createServiceApp({
+    name: 'payments',
+    config,
+    migrations,
+    verifier: deps.verifier,
+  });
   const { pool } = infra;
   const now = deps.now ?? (() => new Date());
   const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
@@ -47,7 +55,8 @@ export async function buildApp(config: PaymentsConfig, deps: PaymentsDeps = {}):
       publicUrl,
       webhookSecret: config.SANDBOX_WEBHOOK_SECRET,
       processorFeeBps: config.PROCESSOR_FEE_BPS,
-      webhookUrl: () => config.SANDBOX_WEBHOOK_URL ?? ownUrl(app, publicUrl, '/api/webhooks/sandbox'),
+      webhookUrl: () =>
+        config.SANDBOX_WEBHOOK_URL ?? ownUrl(app, publicUrl, '/api/webhooks/sandbox'),
       logger,
     });
     provider = sandbox.provider;
@@ -107,6 +116,12 @@ function ownUrl(app: HttpServer, publicUrl: string, path: string): string {
   const address = app.server.address() as AddressInfo | string | null;
   if (!address || typeof address === 'string') return `${publicUrl}${path}`;
   const host =
-    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    address.address === '0.0.0.0'
+      ? '127.0.0.1'
+      : address.address === '::'
+        ? '[::1]'
+        : address.family === 'IPv6'
+          ? `[${address.address}]`
+          : address.address;
   return `http://${host}:${address.port}${path}`;
 }

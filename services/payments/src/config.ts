@@ -51,7 +51,12 @@ export const configSchema = z
     MAIL_FROM: z.string().min(3).default('Lockdrop <receipts@lockdrop.app>'),
   })
   .refine(
-    (config) => config.PAYMENT_PROVIDER !== 'flutterwave' || (config.FLW_SECRET_KEY && config.FLW_WEBHOOK_HASH),
-    { path: ['FLW_SECRET_KEY'], message: 'PAYMENT_PROVIDER=flutterwave needs FLW_SECRET_KEY and FLW_WEBHOOK_HASH' },
+    (config) =>
+      config.PAYMENT_PROVIDER !== 'flutterwave' ||
+      (config.FLW_SECRET_KEY && config.FLW_WEBHOOK_HASH),
+    {
+      path: ['FLW_SECRET_KEY'],
+      message: 'PAYMENT_PROVIDER=flutterwave needs FLW_SECRET_KEY and FLW_WEBHOOK_HASH',
+    },
   );
 export type PaymentsConfig = z.infer<typeof configSchema>;

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  * major units, hosted link, verify by id and by reference, refunds, both webhook shapes and
  * both auth headers — plus switchable failure modes.
  */
-export type VerifyFailure = 'none' | '5xx' | 'timeout' | 'amount' | 'currency' | 'tx_ref' | 'pending';
+export type VerifyFailure =
+  'none' | '5xx' | 'timeout' | 'amount' | 'currency' | 'tx_ref' | 'pending';
 
 interface PaymentIntent {
   txRef: string;
@@ -44,7 +45,10 @@ export interface FakeFlutterwave {
   requests: string[];
   refunds: Array<{ transactionId: number; amount: unknown }>;
   /** The buyer completes the hosted page: the transaction exists on the provider's side. */
-  pay(txRef: string, options?: { status?: Transaction['status']; amount?: number; currency?: string }): Transaction;
+  pay(
+    txRef: string,
+    options?: { status?: Transaction['status']; amount?: number; currency?: string },
+  ): Transaction;
   envelopeWebhook(transaction: Transaction): Record<string, unknown>;
   flatWebhook(transaction: Transaction): Record<string, unknown>;
   /** Both auth headers, as Flutterwave may send them. */
@@ -61,7 +65,11 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
   const transactions = new Map<number, Transaction>();
   let nextId = 285_959_875;
   const fake = {
-    failures: { verify: 'none' as VerifyFailure, payments: 'none' as 'none' | '5xx' | 'timeout', refund: 'none' as 'none' | '5xx' },
+    failures: {
+      verify: 'none' as VerifyFailure,
+      payments: 'none' as 'none' | '5xx' | 'timeout',
+      refund: 'none' as 'none' | '5xx',
+    },
     slowMs: 1_500,
     requests: [] as string[],
     refunds: [] as Array<{ transactionId: number; amount: unknown }>,
@@ -79,7 +87,11 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
   const reported = (transaction: Transaction): Transaction => {
     switch (fake.failures.verify) {
       case 'amount':
-        return { ...transaction, amount: round2(transaction.amount / 2), charged_amount: round2(transaction.amount / 2) };
+        return {
+          ...transaction,
+          amount: round2(transaction.amount / 2),
+          charged_amount: round2(transaction.amount / 2),
+        };
       case 'currency':
         return { ...transaction, currency: transaction.currency === 'USD' ? 'NGN' : 'USD' };
       case 'tx_ref':
@@ -112,13 +124,15 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       response.writeHead(302, { location: target.toString() });
       return response.end();
     }
-    if (request.headers.authorization !== `Bearer ${secretKey}`) return error(response, 401, 'Invalid authorization key');
+    if (request.headers.authorization !== `Bearer ${secretKey}`)
+      return error(response, 401, 'Invalid authorization key');
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
 
     if (request.method === 'POST' && url.pathname === '/v3/payments') {
       if (fake.failures.payments === '5xx') return error(response, 503, 'Service unavailable');
       if (fake.failures.payments === 'timeout') await sleep(fake.slowMs);
-      if (!body?.tx_ref || body.amount === undefined || !body.customer?.email) return error(response, 400, 'Validation error');
+      if (!body?.tx_ref || body.amount === undefined || !body.customer?.email)
+        return error(response, 400, 'Validation error');
       intents.set(body.tx_ref, {
         txRef: body.tx_ref,
         amount: String(body.amount),
@@ -140,21 +154,37 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       if (fake.failures.verify === 'timeout') await sleep(fake.slowMs);
       const transaction = verify
         ? transactions.get(Number(verify[1]))
-        : [...transactions.values()].reverse().find((t) => t.tx_ref === url.searchParams.get('tx_ref'));
+        : [...transactions.values()]
+            .reverse()
+            .find((t) => t.tx_ref === url.searchParams.get('tx_ref'));
       if (!transaction) return error(response, 400, 'No transaction was found for this id');
-      return send(response, 200, { status: 'success', message: 'Transaction fetched successfully', data: reported(transaction) });
+      return send(response, 200, {
+        status: 'success',
+        message: 'Transaction fetched successfully',
+        data: reported(transaction),
+      });
     }
 
     const refund = /^\/v3\/transactions\/(\d+)\/refund$/.exec(url.pathname);
     if (request.method === 'POST' && refund) {
       if (fake.failures.refund === '5xx') return error(response, 502, 'Bad gateway');
       const transaction = transactions.get(Number(refund[1]));
-      if (!transaction || transaction.status !== 'successful') return error(response, 400, 'Transaction not found');
+      if (!transaction || transaction.status !== 'successful')
+        return error(response, 400, 'Transaction not found');
       fake.refunds.push({ transactionId: transaction.id, amount: body?.amount });
       return send(response, 200, {
         status: 'success',
         message: 'Transaction refund initiated',
-        data: { id: 8612 + fake.refunds.length, tx_id: transaction.id, flw_ref: 'URF_1', amount_refunded: Number(body?.amount ?? transaction.amount), status: 'completed', destination: 'payment_source', meta: { source: 'availablebalance' }, created_at: new Date().toISOString() },
+        data: {
+          id: 8612 + fake.refunds.length,
+          tx_id: transaction.id,
+          flw_ref: 'URF_1',
+          amount_refunded: Number(body?.amount ?? transaction.amount),
+          status: 'completed',
+          destination: 'payment_source',
+          meta: { source: 'availablebalance' },
+          created_at: new Date().toISOString(),
+        },
       });
     }
     return error(response, 404, 'Not found');
@@ -180,7 +210,8 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     refunds: fake.refunds,
     pay(txRef, options = {}) {
       const intent = intents.get(txRef);
-      if (!intent && options.amount === undefined) throw new Error(`no payment intent for ${txRef}`);
+      if (!intent && options.amount === undefined)
+        throw new Error(`no payment intent for ${txRef}`);
       const amount = options.amount ?? Number(intent!.amount);
       // Local card fee: 1.4% (payments-contract §9); settled = amount − fee − 7.5% VAT on the fee.
       const appFee = round2(amount * 0.014);
@@ -197,7 +228,13 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
         status: options.status ?? 'successful',
         payment_type: 'card',
         created_at: new Date().toISOString(),
-        customer: { id: 215_604_089, name: 'Ada', email: intent?.email ?? 'buyer@example.com', phone_number: null, created_at: new Date().toISOString() },
+        customer: {
+          id: 215_604_089,
+          name: 'Ada',
+          email: intent?.email ?? 'buyer@example.com',
+          phone_number: null,
+          created_at: new Date().toISOString(),
+        },
       };
       transactions.set(transaction.id, transaction);
       return transaction;
@@ -205,7 +242,12 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     envelopeWebhook: (transaction) => ({
       event: 'charge.completed',
       'event.type': 'CARD_TRANSACTION',
-      data: { ...transaction, processor_response: 'Approved', auth_model: 'PIN', narration: 'CARD Transaction ' },
+      data: {
+        ...transaction,
+        processor_response: 'Approved',
+        auth_model: 'PIN',
+        narration: 'CARD Transaction ',
+      },
       meta_data: {},
     }),
     flatWebhook: (transaction) => ({

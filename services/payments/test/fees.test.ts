@@ -1,8 +1,14 @@
 import { planById } from '@lockdrop/plans';
 import { describe, expect, it } from 'vitest';
-import { paymentJournal, platformFeeFor, reversalJournal, splitPayment } from '../src/domain/fees.js';
+import {
+  paymentJournal,
+  platformFeeFor,
+  reversalJournal,
+  splitPayment,
+} from '../src/domain/fees.js';
 
-const sum = (lines: { amountMinor: number }[]) => lines.reduce((total, line) => total + line.amountMinor, 0);
+const sum = (lines: { amountMinor: number }[]) =>
+  lines.reduce((total, line) => total + line.amountMinor, 0);
 
 /** Deterministic pseudo-random numbers, so a failure reproduces. */
 function* randoms(seed: number) {
@@ -22,7 +28,12 @@ describe('fees and the payment journal', () => {
       reportedProcessorFeeMinor: null,
       processorFeeBps: 350,
     });
-    expect(split).toEqual({ amountMinor: 500_000, platformFeeMinor: 25_000, processorFeeMinor: 17_500, sellerEarningsMinor: 457_500 });
+    expect(split).toEqual({
+      amountMinor: 500_000,
+      platformFeeMinor: 25_000,
+      processorFeeMinor: 17_500,
+      sellerEarningsMinor: 457_500,
+    });
     expect(paymentJournal(split, 'seller-1')).toEqual([
       { account: 'buyer_payments', sellerId: null, amountMinor: 500_000 },
       { account: 'seller_earnings', sellerId: 'seller-1', amountMinor: -457_500 },
@@ -33,11 +44,33 @@ describe('fees and the payment journal', () => {
 
   it('rounds each fee once, half up, and gives the remainder to the seller', () => {
     // 5% of 1,010 = 50.5 → 51; 3.5% of 1,010 = 35.35 → 35; seller 924.
-    expect(splitPayment({ amountMinor: 1_010, platformFeeMinor: platformFeeFor(1_010, 500), reportedProcessorFeeMinor: null, processorFeeBps: 350 }))
-      .toEqual({ amountMinor: 1_010, platformFeeMinor: 51, processorFeeMinor: 35, sellerEarningsMinor: 924 });
+    expect(
+      splitPayment({
+        amountMinor: 1_010,
+        platformFeeMinor: platformFeeFor(1_010, 500),
+        reportedProcessorFeeMinor: null,
+        processorFeeBps: 350,
+      }),
+    ).toEqual({
+      amountMinor: 1_010,
+      platformFeeMinor: 51,
+      processorFeeMinor: 35,
+      sellerEarningsMinor: 924,
+    });
     // A provider fee larger than what is left is capped: nobody earns less than nothing.
-    expect(splitPayment({ amountMinor: 10, platformFeeMinor: 1, reportedProcessorFeeMinor: 50, processorFeeBps: 350 }))
-      .toEqual({ amountMinor: 10, platformFeeMinor: 1, processorFeeMinor: 9, sellerEarningsMinor: 0 });
+    expect(
+      splitPayment({
+        amountMinor: 10,
+        platformFeeMinor: 1,
+        reportedProcessorFeeMinor: 50,
+        processorFeeBps: 350,
+      }),
+    ).toEqual({
+      amountMinor: 10,
+      platformFeeMinor: 1,
+      processorFeeMinor: 9,
+      sellerEarningsMinor: 0,
+    });
   });
 
   it('always balances: payment and reversal journals sum to zero for many amounts, plans and fees', () => {
@@ -56,8 +89,12 @@ describe('fees and the payment journal', () => {
       const journal = paymentJournal(split, 'seller');
       expect(sum(journal)).toBe(0);
       expect(sum(reversalJournal(journal))).toBe(0);
-      expect(split.platformFeeMinor + split.processorFeeMinor + split.sellerEarningsMinor).toBe(amountMinor);
-      expect(Math.min(split.platformFeeMinor, split.processorFeeMinor, split.sellerEarningsMinor)).toBeGreaterThanOrEqual(0);
+      expect(split.platformFeeMinor + split.processorFeeMinor + split.sellerEarningsMinor).toBe(
+        amountMinor,
+      );
+      expect(
+        Math.min(split.platformFeeMinor, split.processorFeeMinor, split.sellerEarningsMinor),
+      ).toBeGreaterThanOrEqual(0);
       expect(journal.every((line) => Number.isSafeInteger(line.amountMinor))).toBe(true);
     }
   });

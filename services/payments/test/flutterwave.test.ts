@@ -30,7 +30,10 @@ beforeEach(() => {
 async function checkout(buyerEmail = `buyer-${randomUUID()}@example.com`) {
   const product = await harness.publishProduct();
   const buyer = browser(harness.url);
-  const response = await buyer.postJson('/api/checkout', { productId: product.productId, buyerEmail });
+  const response = await buyer.postJson('/api/checkout', {
+    productId: product.productId,
+    buyerEmail,
+  });
   expect(response.status).toBe(200);
   const { link, txRef } = (await response.json()) as { link: string; txRef: string };
   return { product, buyer, link, txRef, buyerEmail };
@@ -38,7 +41,11 @@ async function checkout(buyerEmail = `buyer-${randomUUID()}@example.com`) {
 
 function deliver(body: unknown, headers?: Record<string, string>) {
   const raw = JSON.stringify(body);
-  return fetchJson(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: headers ?? fake.signedHeaders(raw), body: raw });
+  return fetchJson(`${harness.url}/api/webhooks/flutterwave`, {
+    method: 'POST',
+    headers: headers ?? fake.signedHeaders(raw),
+    body: raw,
+  });
 }
 
 async function purchasesOf(txRef: string) {
@@ -50,7 +57,13 @@ describe('Flutterwave adapter against the fake v3 API', () => {
   it('creates a hosted link with the amount in major units and our redirect URL', async () => {
     const { link, txRef, buyerEmail } = await checkout();
     expect(link).toBe(`${fake.baseUrl.replace('/v3', '')}/hosted/pay/${txRef}`);
-    expect(fake.intents.get(txRef)).toEqual({ txRef, amount: '5000.00', currency: 'NGN', email: buyerEmail, redirectUrl: 'https://lockdrop.test/payment/success' });
+    expect(fake.intents.get(txRef)).toEqual({
+      txRef,
+      amount: '5000.00',
+      currency: 'NGN',
+      email: buyerEmail,
+      redirectUrl: 'https://lockdrop.test/payment/success',
+    });
   });
 
   it('pays on a verified envelope webhook and books the reported app_fee as the processor fee', async () => {
@@ -66,7 +79,14 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     expect(await response.json()).toEqual({ received: true, outcome: 'processed' });
     const [purchase] = await purchasesOf(txRef);
     // NGN 5,000.00: platform 5% = 250.00; Flutterwave app_fee 1.4% = 70.00; seller 4,680.00.
-    expect(purchase).toMatchObject({ status: 'paid', amount_minor: 500_000, fee_platform_minor: 25_000, fee_processor_minor: 7_000, seller_earnings_minor: 468_000, provider: 'flutterwave' });
+    expect(purchase).toMatchObject({
+      status: 'paid',
+      amount_minor: 500_000,
+      fee_platform_minor: 25_000,
+      fee_processor_minor: 7_000,
+      seller_earnings_minor: 468_000,
+      provider: 'flutterwave',
+    });
     const entries = await ledgerOf(harness.pool, purchase.id);
     expect(entries.reduce((sum, e) => sum + e.amount_minor, 0)).toBe(0);
     expect(fake.requests).toContain(`GET /v3/transactions/${transaction.id}/verify`);
@@ -75,7 +95,11 @@ describe('Flutterwave adapter against the fake v3 API', () => {
   it('normalises the legacy flat webhook shape, authenticated by verif-hash alone', async () => {
     const { txRef } = await checkout();
     const raw = JSON.stringify(fake.flatWebhook(fake.pay(txRef)));
-    const response = await fetchJson(`${harness.url}/api/webhooks/flutterwave`, { method: 'POST', headers: { 'content-type': 'application/json', 'verif-hash': fake.webhookHash }, body: raw });
+    const response = await fetchJson(`${harness.url}/api/webhooks/flutterwave`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'verif-hash': fake.webhookHash },
+      body: raw,
+    });
     expect(response.status).toBe(200);
     expect((await purchasesOf(txRef))[0].status).toBe('paid');
   });
@@ -89,14 +113,22 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       { 'verif-hash': 'guessed' },
       fake.signedHeaders(raw, 'another-secret'),
       // Right hash, but the signature is over other bytes: the body was tampered with.
-      { ...fake.signedHeaders(raw), 'flutterwave-signature': fake.signedHeaders(raw.replace('5000', '50'))['flutterwave-signature']! },
+      {
+        ...fake.signedHeaders(raw),
+        'flutterwave-signature': fake.signedHeaders(raw.replace('5000', '50'))[
+          'flutterwave-signature'
+        ]!,
+      },
     ];
     for (const headers of attempts) {
       const response = await deliver(body, { 'content-type': 'application/json', ...headers });
       expect(response.status).toBe(401);
       expect((await response.json()).error.code).toBe('invalid_signature');
     }
-    const { rows } = await harness.pool.query('SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1', [txRef]);
+    const { rows } = await harness.pool.query(
+      'SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1',
+      [txRef],
+    );
     expect(rows[0].n).toBe(0);
     expect(await purchasesOf(txRef)).toHaveLength(0);
     // The HMAC header alone is enough when it is right.
@@ -107,7 +139,9 @@ describe('Flutterwave adapter against the fake v3 API', () => {
   it('20 concurrent deliveries (both shapes, replays) make exactly one purchase, one journal, one event', async () => {
     const { txRef } = await checkout();
     const transaction = fake.pay(txRef);
-    const bodies = Array.from({ length: 20 }, (_, i) => (i % 3 === 0 ? fake.flatWebhook(transaction) : fake.envelopeWebhook(transaction)));
+    const bodies = Array.from({ length: 20 }, (_, i) =>
+      i % 3 === 0 ? fake.flatWebhook(transaction) : fake.envelopeWebhook(transaction),
+    );
     const responses = await Promise.all(bodies.map((body) => deliver(body)));
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const purchases = await purchasesOf(txRef);
@@ -115,13 +149,23 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const entries = await ledgerOf(harness.pool, purchases[0].id);
     expect(entries).toHaveLength(4);
     expect(entries.reduce((sum, e) => sum + e.amount_minor, 0)).toBe(0);
-    const { rows } = await harness.pool.query(`SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1`, [txRef]);
+    const { rows } = await harness.pool.query(
+      `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1`,
+      [txRef],
+    );
     expect(rows[0].n).toBe(2);
-    await waitFor(async () => harness.published.some((e) => e.type === 'purchase.paid' && e.data.txRef === txRef));
+    await waitFor(async () =>
+      harness.published.some((e) => e.type === 'purchase.paid' && e.data.txRef === txRef),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(harness.published.filter((e) => e.type === 'purchase.paid' && e.data.txRef === txRef)).toHaveLength(1);
+    expect(
+      harness.published.filter((e) => e.type === 'purchase.paid' && e.data.txRef === txRef),
+    ).toHaveLength(1);
     // A replay long after changes nothing either.
-    expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({ received: true, outcome: 'duplicate' });
+    expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({
+      received: true,
+      outcome: 'duplicate',
+    });
     expect(await purchasesOf(txRef)).toHaveLength(1);
   });
 
@@ -129,18 +173,21 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     ['amount', 'amount'],
     ['currency', 'currency'],
     ['tx_ref', 'tx_ref'],
-  ] as const)('never unlocks when verify reports a different %s, and records the mismatch', async (failure, reason) => {
-    const { txRef } = await checkout();
-    fake.failures.verify = failure;
-    const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
-    expect(response.status).toBe(200);
-    expect(await purchasesOf(txRef)).toHaveLength(0);
-    const { rows } = await harness.pool.query(
-      `SELECT m.reasons FROM payment_mismatches m JOIN checkouts c ON c.id = m.checkout_id WHERE c.tx_ref = $1`,
-      [txRef],
-    );
-    expect(rows.map((row) => row.reasons)).toEqual([[reason]]);
-  });
+  ] as const)(
+    'never unlocks when verify reports a different %s, and records the mismatch',
+    async (failure, reason) => {
+      const { txRef } = await checkout();
+      fake.failures.verify = failure;
+      const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+      expect(response.status).toBe(200);
+      expect(await purchasesOf(txRef)).toHaveLength(0);
+      const { rows } = await harness.pool.query(
+        `SELECT m.reasons FROM payment_mismatches m JOIN checkouts c ON c.id = m.checkout_id WHERE c.tx_ref = $1`,
+        [txRef],
+      );
+      expect(rows.map((row) => row.reasons)).toEqual([[reason]]);
+    },
+  );
 
   it('trusts the verify API, not the webhook body: a "successful" body for a pending transaction unlocks nothing', async () => {
     const { txRef } = await checkout();
@@ -149,19 +196,25 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     expect(await purchasesOf(txRef)).toHaveLength(0);
   });
 
-  it.each(['5xx', 'timeout'] as const)('keeps a webhook whose verify fails (%s): 503 now, settled once the provider answers', async (failure) => {
-    const { txRef } = await checkout();
-    fake.failures.verify = failure;
-    const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
-    expect(response.status).toBe(503);
-    expect((await response.json()).error.code).toBe('retry_later');
-    const { rows } = await harness.pool.query(`SELECT status FROM provider_events WHERE tx_ref = $1`, [txRef]);
-    expect(rows[0].status).toBe('retry');
-    expect(await purchasesOf(txRef)).toHaveLength(0);
-    fake.failures.verify = 'none';
-    // No second delivery: our own reconciler retries the stored event.
-    await waitFor(async () => (await purchasesOf(txRef)).length === 1);
-  });
+  it.each(['5xx', 'timeout'] as const)(
+    'keeps a webhook whose verify fails (%s): 503 now, settled once the provider answers',
+    async (failure) => {
+      const { txRef } = await checkout();
+      fake.failures.verify = failure;
+      const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+      expect(response.status).toBe(503);
+      expect((await response.json()).error.code).toBe('retry_later');
+      const { rows } = await harness.pool.query(
+        `SELECT status FROM provider_events WHERE tx_ref = $1`,
+        [txRef],
+      );
+      expect(rows[0].status).toBe('retry');
+      expect(await purchasesOf(txRef)).toHaveLength(0);
+      fake.failures.verify = 'none';
+      // No second delivery: our own reconciler retries the stored event.
+      await waitFor(async () => (await purchasesOf(txRef)).length === 1);
+    },
+  );
 
   it('a webhook that arrives before its checkout row exists is parked, not lost', async () => {
     const product = await harness.publishProduct();
@@ -169,18 +222,41 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const transaction = fake.pay(txRef, { amount: 5000, currency: 'NGN' });
     const early = await deliver(fake.envelopeWebhook(transaction));
     expect(early.status).toBe(503);
-    const { rows } = await harness.pool.query(`SELECT status FROM provider_events WHERE tx_ref = $1`, [txRef]);
+    const { rows } = await harness.pool.query(
+      `SELECT status FROM provider_events WHERE tx_ref = $1`,
+      [txRef],
+    );
     expect(rows[0].status).toBe('parked');
 
     await insertCheckout(harness.pool, {
-      id: randomUUID(), txRef, provider: 'flutterwave', status: 'open', productId: product.productId, sellerId: product.ownerId,
-      productTitle: product.title, fileId: product.fileId, fileName: product.fileName, buyerEmail: 'early@example.com',
-      priceMinor: 500_000, priceCurrency: 'NGN', amountMinor: 500_000, currency: 'NGN', fxRate: null, plan: 'free',
-      platformFeeBps: 500, platformFeeMinor: 25_000, browserKeyHash: null, correlationId: 'test', createdAt: new Date(),
+      id: randomUUID(),
+      txRef,
+      provider: 'flutterwave',
+      status: 'open',
+      productId: product.productId,
+      sellerId: product.ownerId,
+      productTitle: product.title,
+      fileId: product.fileId,
+      fileName: product.fileName,
+      buyerEmail: 'early@example.com',
+      priceMinor: 500_000,
+      priceCurrency: 'NGN',
+      amountMinor: 500_000,
+      currency: 'NGN',
+      fxRate: null,
+      plan: 'free',
+      platformFeeBps: 500,
+      platformFeeMinor: 25_000,
+      browserKeyHash: null,
+      correlationId: 'test',
+      createdAt: new Date(),
     });
     await waitFor(async () => (await purchasesOf(txRef)).length === 1);
     // Flutterwave's own retry, arriving after that, is a duplicate.
-    expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({ received: true, outcome: 'duplicate' });
+    expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({
+      received: true,
+      outcome: 'duplicate',
+    });
   });
 
   it('finishes an event a crashed process stored but never handled', async () => {
@@ -198,7 +274,10 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const { buyer, txRef } = await checkout();
     fake.pay(txRef);
     const response = await buyer.request(`/api/purchases/by-reference?tx_ref=${txRef}`);
-    expect(await response.json()).toMatchObject({ status: 'paid', purchase: { paymentReference: txRef } });
+    expect(await response.json()).toMatchObject({
+      status: 'paid',
+      purchase: { paymentReference: txRef },
+    });
     expect(fake.requests).toContain('GET /v3/transactions/verify_by_reference');
   });
 
@@ -211,13 +290,22 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     await waitFor(async () => (await purchasesOf(txRef)).length === 1);
   });
 
-  it.each(['5xx', 'timeout'] as const)("answers 'Failed to start checkout' when the hosted link cannot be created (%s)", async (failure) => {
-    fake.failures.payments = failure;
-    const product = await harness.publishProduct();
-    const response = await browser(harness.url).postJson('/api/checkout', { productId: product.productId, buyerEmail: 'x@example.com' });
-    expect(response.status).toBe(502);
-    expect((await response.json()).error).toEqual({ code: 'checkout_failed', message: 'Failed to start checkout' });
-  });
+  it.each(['5xx', 'timeout'] as const)(
+    "answers 'Failed to start checkout' when the hosted link cannot be created (%s)",
+    async (failure) => {
+      fake.failures.payments = failure;
+      const product = await harness.publishProduct();
+      const response = await browser(harness.url).postJson('/api/checkout', {
+        productId: product.productId,
+        buyerEmail: 'x@example.com',
+      });
+      expect(response.status).toBe(502);
+      expect((await response.json()).error).toEqual({
+        code: 'checkout_failed',
+        message: 'Failed to start checkout',
+      });
+    },
+  );
 
   it('refunds through the provider; a provider failure leaves the purchase paid', async () => {
     const { txRef, product } = await checkout();
@@ -236,7 +324,10 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     fake.failures.refund = 'none';
     const done = await refund();
     expect(done.status).toBe(200);
-    expect(fake.refunds.at(-1)).toEqual({ transactionId: Number(purchase.provider_transaction_id), amount: '5000.00' });
+    expect(fake.refunds.at(-1)).toEqual({
+      transactionId: Number(purchase.provider_transaction_id),
+      amount: '5000.00',
+    });
     expect((await purchasesOf(txRef))[0].status).toBe('refunded');
   });
 });

@@ -11,9 +11,17 @@ beforeAll(async () => {
 afterAll(() => harness?.close());
 
 /** The buyer's journey up to the sandbox page; returns the browser and the checkout's tx_ref. */
-async function checkout(productId: string, buyerEmail = `buyer-${randomUUID()}@example.com`, currency?: string) {
+async function checkout(
+  productId: string,
+  buyerEmail = `buyer-${randomUUID()}@example.com`,
+  currency?: string,
+) {
   const buyer = browser(harness.url);
-  const response = await buyer.postJson('/api/checkout', { productId, buyerEmail, ...(currency ? { currency } : {}) });
+  const response = await buyer.postJson('/api/checkout', {
+    productId,
+    buyerEmail,
+    ...(currency ? { currency } : {}),
+  });
   expect(response.status).toBe(200);
   const { link, txRef } = (await response.json()) as { link: string; txRef: string };
   return { buyer, link, txRef, buyerEmail };
@@ -46,7 +54,10 @@ describe('the money path with the sandbox provider', () => {
 
     // The webhook travels over HTTP to /api/webhooks/sandbox on its own; wait for its effect.
     await waitFor(async () => {
-      const { rows } = await harness.pool.query(`SELECT outcome FROM provider_events WHERE tx_ref = $1`, [txRef]);
+      const { rows } = await harness.pool.query(
+        `SELECT outcome FROM provider_events WHERE tx_ref = $1`,
+        [txRef],
+      );
       return rows[0]?.outcome === 'paid';
     });
     const result = await buyer.request(`/api/purchases/by-reference?tx_ref=${txRef}`);
@@ -55,12 +66,26 @@ describe('the money path with the sandbox provider', () => {
     expect(body).toMatchObject({
       status: 'paid',
       txRef,
-      purchase: { productId: product.productId, productTitle: product.title, fileName: 'lagos-pack.zip', amountMinor: 500_000, currency: 'NGN', status: 'paid', paymentReference: txRef },
+      purchase: {
+        productId: product.productId,
+        productTitle: product.title,
+        fileName: 'lagos-pack.zip',
+        amountMinor: 500_000,
+        currency: 'NGN',
+        status: 'paid',
+        paymentReference: txRef,
+      },
     });
 
     const purchaseId = body.purchase.id as string;
-    await waitFor(async () => harness.published.some((event) => event.type === 'purchase.paid' && event.data.purchaseId === purchaseId));
-    const event = harness.published.find((e) => e.type === 'purchase.paid' && e.data.purchaseId === purchaseId)!;
+    await waitFor(async () =>
+      harness.published.some(
+        (event) => event.type === 'purchase.paid' && event.data.purchaseId === purchaseId,
+      ),
+    );
+    const event = harness.published.find(
+      (e) => e.type === 'purchase.paid' && e.data.purchaseId === purchaseId,
+    )!;
     expect(event.data).toMatchObject({
       productId: product.productId,
       sellerId: product.ownerId,
@@ -76,7 +101,9 @@ describe('the money path with the sandbox provider', () => {
       provider: 'sandbox',
     });
     expect((event.data as { receiptTokenHash: string }).receiptTokenHash).toMatch(/^[a-f0-9]{64}$/);
-    expect(harness.published.some((e) => e.type === 'checkout.started' && e.data.txRef === txRef)).toBe(true);
+    expect(
+      harness.published.some((e) => e.type === 'checkout.started' && e.data.txRef === txRef),
+    ).toBe(true);
 
     const entries = await ledgerOf(harness.pool, purchaseId);
     expect(entries.map((e) => [e.account, e.amount_minor])).toEqual([
@@ -89,19 +116,32 @@ describe('the money path with the sandbox provider', () => {
 
     // The receipt e-mail carries a link whose token hashes to the one in the event.
     await waitFor(async () => {
-      const { rows } = await harness.pool.query(`SELECT 1 FROM mailbox.messages WHERE recipient = $1`, [buyerEmail]);
+      const { rows } = await harness.pool.query(
+        `SELECT 1 FROM mailbox.messages WHERE recipient = $1`,
+        [buyerEmail],
+      );
       return rows.length === 1;
     });
-    const { rows: mails } = await harness.pool.query(`SELECT subject, text_body FROM mailbox.messages WHERE recipient = $1`, [buyerEmail]);
+    const { rows: mails } = await harness.pool.query(
+      `SELECT subject, text_body FROM mailbox.messages WHERE recipient = $1`,
+      [buyerEmail],
+    );
     expect(mails[0].subject).toBe(`Your receipt for ${product.title}`);
     const token = /http:\/\/shop\.test\/receipt\/([A-Za-z0-9_-]+)/.exec(mails[0].text_body)?.[1];
     const { createHash } = await import('node:crypto');
-    expect(createHash('sha256').update(token!).digest('hex')).toBe((event.data as { receiptTokenHash: string }).receiptTokenHash);
+    expect(createHash('sha256').update(token!).digest('hex')).toBe(
+      (event.data as { receiptTokenHash: string }).receiptTokenHash,
+    );
 
     // A second press of Pay (back button) lands on the same result and charges nothing more.
     const again = await buyer.submitForm(`/sandbox/checkout/${txRef}/pay`);
-    expect(new URL(again.headers.get('location')!).searchParams.get('transaction_id')).toBe(back.searchParams.get('transaction_id'));
-    const { rows: count } = await harness.pool.query('SELECT count(*)::int AS n FROM purchases WHERE tx_ref = $1', [txRef]);
+    expect(new URL(again.headers.get('location')!).searchParams.get('transaction_id')).toBe(
+      back.searchParams.get('transaction_id'),
+    );
+    const { rows: count } = await harness.pool.query(
+      'SELECT count(*)::int AS n FROM purchases WHERE tx_ref = $1',
+      [txRef],
+    );
     expect(count[0].n).toBe(1);
   });
 
@@ -118,10 +158,15 @@ describe('the money path with the sandbox provider', () => {
     const fail = await failing.buyer.submitForm(`/sandbox/checkout/${failing.txRef}/fail`);
     expect(new URL(fail.headers.get('location')!).searchParams.get('status')).toBe('failed');
     await waitFor(async () => {
-      const response = await failing.buyer.request(`/api/purchases/by-reference?tx_ref=${failing.txRef}`);
+      const response = await failing.buyer.request(
+        `/api/purchases/by-reference?tx_ref=${failing.txRef}`,
+      );
       return (await response.json()).status === 'failed';
     });
-    const { rows } = await harness.pool.query('SELECT count(*)::int AS n FROM purchases WHERE product_id = $1', [product.productId]);
+    const { rows } = await harness.pool.query(
+      'SELECT count(*)::int AS n FROM purchases WHERE product_id = $1',
+      [product.productId],
+    );
     expect(rows[0].n).toBe(0);
   });
 
@@ -131,45 +176,107 @@ describe('the money path with the sandbox provider', () => {
     const stranger = browser(harness.url);
     const response = await stranger.request(`/api/purchases/by-reference?txRef=${txRef}`);
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toEqual({ code: 'purchase_not_found', message: 'Purchase not found or payment not confirmed' });
+    expect((await response.json()).error).toEqual({
+      code: 'purchase_not_found',
+      message: 'Purchase not found or payment not confirmed',
+    });
   });
 });
 
 describe('checkout rules', () => {
   it("answers a missing or malformed e-mail with 'Please enter your email'", async () => {
     const product = await harness.publishProduct();
-    for (const body of [{ productId: product.productId }, { productId: product.productId, buyerEmail: '  ' }, { productId: product.productId, buyerEmail: 'not-an-email' }]) {
+    for (const body of [
+      { productId: product.productId },
+      { productId: product.productId, buyerEmail: '  ' },
+      { productId: product.productId, buyerEmail: 'not-an-email' },
+    ]) {
       const response = await browser(harness.url).postJson('/api/checkout', body);
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatchObject({ code: 'email_required', message: 'Please enter your email' });
+      expect((await response.json()).error).toMatchObject({
+        code: 'email_required',
+        message: 'Please enter your email',
+      });
     }
   });
 
   it('sells only published products that exist', async () => {
     const draft = await harness.publishProduct({ status: 'draft' });
-    const response = await browser(harness.url).postJson('/api/checkout', { productId: draft.productId, buyerEmail: 'a@example.com' });
+    const response = await browser(harness.url).postJson('/api/checkout', {
+      productId: draft.productId,
+      buyerEmail: 'a@example.com',
+    });
     expect(response.status).toBe(409);
     expect((await response.json()).error.code).toBe('product_not_published');
     for (const productId of [randomUUID(), 'nope']) {
-      const missing = await browser(harness.url).postJson('/api/checkout', { productId, buyerEmail: 'a@example.com' });
+      const missing = await browser(harness.url).postJson('/api/checkout', {
+        productId,
+        buyerEmail: 'a@example.com',
+      });
       expect(missing.status).toBe(404);
-      expect((await missing.json()).error).toEqual({ code: 'product_not_found', message: 'Product not found' });
+      expect((await missing.json()).error).toEqual({
+        code: 'product_not_found',
+        message: 'Product not found',
+      });
     }
   });
 
   it('snapshots the seller plan fee and converts to the buyer currency at the published rate', async () => {
     const product = await harness.publishProduct({ priceMinor: 1_999, currency: 'USD' });
-    await harness.publish(createEvent('profile.updated', { userId: product.ownerId, email: 'seller@example.com', emailVerified: true, fullName: 'Ada', avatarUrl: null, plan: 'pro' }, { correlationId: 'x' }));
-    await harness.publish(createEvent('fx.rates.updated', { source: 'test', rates: [{ from: 'USD', to: 'NGN', rate: '1500.5' }] }, { correlationId: 'x' }));
-    await waitFor(async () => (await harness.pool.query(`SELECT 1 FROM sellers WHERE plan = 'pro' AND user_id = $1`, [product.ownerId])).rows.length === 1);
-    await waitFor(async () => (await harness.pool.query(`SELECT 1 FROM exchange_rates WHERE to_currency = 'NGN'`)).rows.length === 1);
+    await harness.publish(
+      createEvent(
+        'profile.updated',
+        {
+          userId: product.ownerId,
+          email: 'seller@example.com',
+          emailVerified: true,
+          fullName: 'Ada',
+          avatarUrl: null,
+          plan: 'pro',
+        },
+        { correlationId: 'x' },
+      ),
+    );
+    await harness.publish(
+      createEvent(
+        'fx.rates.updated',
+        { source: 'test', rates: [{ from: 'USD', to: 'NGN', rate: '1500.5' }] },
+        { correlationId: 'x' },
+      ),
+    );
+    await waitFor(
+      async () =>
+        (
+          await harness.pool.query(`SELECT 1 FROM sellers WHERE plan = 'pro' AND user_id = $1`, [
+            product.ownerId,
+          ])
+        ).rows.length === 1,
+    );
+    await waitFor(
+      async () =>
+        (await harness.pool.query(`SELECT 1 FROM exchange_rates WHERE to_currency = 'NGN'`)).rows
+          .length === 1,
+    );
 
     const { txRef } = await checkout(product.productId, undefined, 'ngn');
     const { rows } = await harness.pool.query('SELECT * FROM checkouts WHERE tx_ref = $1', [txRef]);
     // 19.99 USD × 1500.5 = 29,994.995 NGN → 2,999,500 kobo (half up); pro plan 2.5% → 74,988 (74,987.5 half up).
-    expect(rows[0]).toMatchObject({ amount_minor: 2_999_500, currency: 'NGN', price_minor: 1_999, price_currency: 'USD', fx_rate: '15005/10', plan: 'pro', platform_fee_bps: 250, platform_fee_minor: 74_988 });
+    expect(rows[0]).toMatchObject({
+      amount_minor: 2_999_500,
+      currency: 'NGN',
+      price_minor: 1_999,
+      price_currency: 'USD',
+      fx_rate: '15005/10',
+      plan: 'pro',
+      platform_fee_bps: 250,
+      platform_fee_minor: 74_988,
+    });
 
-    const unknown = await browser(harness.url).postJson('/api/checkout', { productId: product.productId, buyerEmail: 'b@example.com', currency: 'JPY' });
+    const unknown = await browser(harness.url).postJson('/api/checkout', {
+      productId: product.productId,
+      buyerEmail: 'b@example.com',
+      currency: 'JPY',
+    });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).error.code).toBe('currency_not_supported');
   });
@@ -178,7 +285,14 @@ describe('checkout rules', () => {
     const product = await harness.publishProduct();
     const email = `Busy-${randomUUID()}@Example.com`;
     const statuses = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => browser(harness.url).postJson('/api/checkout', { productId: product.productId, buyerEmail: i % 2 ? email : email.toLowerCase() }).then((r) => r.status)),
+      Array.from({ length: 5 }, (_, i) =>
+        browser(harness.url)
+          .postJson('/api/checkout', {
+            productId: product.productId,
+            buyerEmail: i % 2 ? email : email.toLowerCase(),
+          })
+          .then((r) => r.status),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);

@@ -5,7 +5,13 @@ import { connectBus, type Bus } from '@lockdrop/bus';
 import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
-import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  type TestDatabase,
+} from '@lockdrop/testing';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
@@ -33,7 +39,9 @@ export interface Harness {
   published: SeenEvent[];
   clock: { offsetMs: number };
   token(user: TestUser): Promise<string>;
-  publishProduct(overrides?: Partial<EventData<'product.published'>>): Promise<EventData<'product.published'>>;
+  publishProduct(
+    overrides?: Partial<EventData<'product.published'>>,
+  ): Promise<EventData<'product.published'>>;
   publish(event: DomainEvent): Promise<void>;
   close(): Promise<void>;
 }
@@ -84,7 +92,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     published,
     clock,
     async token(user) {
-      return new SignJWT({ email: user.email, email_verified: user.emailVerified ?? true, plan: user.plan ?? 'free' })
+      return new SignJWT({
+        email: user.email,
+        email_verified: user.emailVerified ?? true,
+        plan: user.plan ?? 'free',
+      })
         .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
         .setSubject(user.id)
         .setIssuer(ACCESS_TOKEN_ISSUER)
@@ -112,7 +124,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       };
       await publish(createEvent('product.published', product, { correlationId: randomUUID() }));
       await waitFor(async () => {
-        const { rows } = await pool.query('SELECT status FROM products WHERE id = $1', [product.productId]);
+        const { rows } = await pool.query('SELECT status FROM products WHERE id = $1', [
+          product.productId,
+        ]);
         return rows[0]?.status === product.status;
       });
       return product;
@@ -129,7 +143,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   };
 }
 
-export const fetchJson = (url: string, init?: RequestInit): Promise<JsonResponse> => fetch(url, init);
+export const fetchJson = (url: string, init?: RequestInit): Promise<JsonResponse> =>
+  fetch(url, init);
 
 export async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -144,7 +159,8 @@ export function browser(baseUrl: string) {
   const cookies = new Map<string, string>();
   const request = async (path: string, init: RequestInit = {}): Promise<JsonResponse> => {
     const headers = new Headers(init.headers);
-    if (cookies.size) headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    if (cookies.size)
+      headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(new URL(path, baseUrl), { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
@@ -157,10 +173,18 @@ export function browser(baseUrl: string) {
     cookies,
     request,
     postJson: (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+      request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }),
     /** Submits one of the sandbox page's forms, as a browser would. */
     submitForm: (path: string) =>
-      request(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }),
+      request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      }),
   };
 }
 

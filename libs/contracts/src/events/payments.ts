@@ -59,12 +59,19 @@ export const paymentsEvents = {
        * sha256 (hex) of the secret in the receipt e-mail's link (`/receipt/<token>`): whoever
        * presents the token may open an account-free access session for this purchase.
        */
-      receiptTokenHash: z.string().regex(/^[a-f0-9]{64}$/).optional(),
+      receiptTokenHash: z
+        .string()
+        .regex(/^[a-f0-9]{64}$/)
+        .optional(),
       /**
        * sha256 (hex) of the `ld_buyer` cookie of the browser that started the checkout, which may
        * download without signing in; null when the checkout came without one.
        */
-      buyerBrowserKeyHash: z.string().regex(/^[a-f0-9]{64}$/).nullable().optional(),
+      buyerBrowserKeyHash: z
+        .string()
+        .regex(/^[a-f0-9]{64}$/)
+        .nullable()
+        .optional(),
     }),
   },
   'purchase.refunded': {

@@ -16,7 +16,12 @@ export async function recordRawEvent(
   );
 }
 
-export async function incrementDaily(tx: PoolClient, productId: string, day: string, counter: DailyCounter): Promise<void> {
+export async function incrementDaily(
+  tx: PoolClient,
+  productId: string,
+  day: string,
+  counter: DailyCounter,
+): Promise<void> {
   // The column name comes from the DailyCounter union, never from input.
   await tx.query(
     `INSERT INTO product_daily (product_id, day, ${counter}) VALUES ($1, $2, 1)
@@ -27,7 +32,14 @@ export async function incrementDaily(tx: PoolClient, productId: string, day: str
 
 export async function addDailyRevenue(
   tx: PoolClient,
-  entry: { productId: string; day: string; currency: string; grossMinor: number; earningsMinor: number; refundedEarningsMinor: number },
+  entry: {
+    productId: string;
+    day: string;
+    currency: string;
+    grossMinor: number;
+    earningsMinor: number;
+    refundedEarningsMinor: number;
+  },
 ): Promise<void> {
   await tx.query(
     `INSERT INTO product_daily_revenue (product_id, day, currency, gross_minor, earnings_minor, refunded_earnings_minor)
@@ -36,12 +48,24 @@ export async function addDailyRevenue(
        gross_minor = product_daily_revenue.gross_minor + excluded.gross_minor,
        earnings_minor = product_daily_revenue.earnings_minor + excluded.earnings_minor,
        refunded_earnings_minor = product_daily_revenue.refunded_earnings_minor + excluded.refunded_earnings_minor`,
-    [entry.productId, entry.day, entry.currency, entry.grossMinor, entry.earningsMinor, entry.refundedEarningsMinor],
+    [
+      entry.productId,
+      entry.day,
+      entry.currency,
+      entry.grossMinor,
+      entry.earningsMinor,
+      entry.refundedEarningsMinor,
+    ],
   );
 }
 
 /** True when this visitor had not been counted for the product on that day. */
-export async function recordVisitor(tx: PoolClient, productId: string, visitorId: string, day: string): Promise<boolean> {
+export async function recordVisitor(
+  tx: PoolClient,
+  productId: string,
+  visitorId: string,
+  day: string,
+): Promise<boolean> {
   const { rowCount } = await tx.query(
     `INSERT INTO product_visitors (product_id, visitor_id, day) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
     [productId, visitorId, day],
@@ -51,7 +75,9 @@ export async function recordVisitor(tx: PoolClient, productId: string, visitorId
 
 /** Serialises the paid and refunded consumers of one purchase, so neither misses the other's row. */
 export async function lockPurchase(tx: PoolClient, purchaseId: string): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`analytics.purchase:${purchaseId}`]);
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+    `analytics.purchase:${purchaseId}`,
+  ]);
 }
 
 export interface SaleRow {
@@ -81,7 +107,10 @@ export async function findSale(tx: PoolClient, purchaseId: string): Promise<Sale
   return rows[0] ?? null;
 }
 
-export async function insertRefund(tx: PoolClient, refund: { purchaseId: string; productId: string; refundedAt: string }): Promise<boolean> {
+export async function insertRefund(
+  tx: PoolClient,
+  refund: { purchaseId: string; productId: string; refundedAt: string },
+): Promise<boolean> {
   const { rowCount } = await tx.query(
     `INSERT INTO refunds (purchase_id, product_id, refunded_at) VALUES ($1, $2, $3) ON CONFLICT (purchase_id) DO NOTHING`,
     [refund.purchaseId, refund.productId, refund.refundedAt],
@@ -90,8 +119,9 @@ export async function insertRefund(tx: PoolClient, refund: { purchaseId: string;
 }
 
 export async function findRefundedAt(tx: PoolClient, purchaseId: string): Promise<string | null> {
-  const { rows } = await tx.query<{ refundedAt: Date }>(`SELECT refunded_at AS "refundedAt" FROM refunds WHERE purchase_id = $1`, [
-    purchaseId,
-  ]);
+  const { rows } = await tx.query<{ refundedAt: Date }>(
+    `SELECT refunded_at AS "refundedAt" FROM refunds WHERE purchase_id = $1`,
+    [purchaseId],
+  );
   return rows[0]?.refundedAt.toISOString() ?? null;
 }

@@ -42,7 +42,12 @@ interface Scope {
 }
 
 const scopeFilter = `p.owner_id = $1 AND ($4::uuid IS NULL OR p.product_id = $4)`;
-const scopeParams = (scope: Scope, range: DayRange) => [scope.ownerId, range.from, range.to, scope.productId ?? null];
+const scopeParams = (scope: Scope, range: DayRange) => [
+  scope.ownerId,
+  range.from,
+  range.to,
+  scope.productId ?? null,
+];
 
 export async function sumCounts(db: Queryable, scope: Scope, range: DayRange): Promise<Counts> {
   const { rows } = await db.query<Counts>(
@@ -53,7 +58,11 @@ export async function sumCounts(db: Queryable, scope: Scope, range: DayRange): P
   return rows[0]!;
 }
 
-export async function countUniqueVisitors(db: Queryable, scope: Scope, range: DayRange): Promise<number> {
+export async function countUniqueVisitors(
+  db: Queryable,
+  scope: Scope,
+  range: DayRange,
+): Promise<number> {
   const { rows } = await db.query<{ visitors: number }>(
     `SELECT COUNT(DISTINCT v.visitor_id) AS visitors FROM product_visitors v JOIN products p USING (product_id)
      WHERE ${scopeFilter} AND v.day BETWEEN $2 AND $3`,
@@ -62,7 +71,11 @@ export async function countUniqueVisitors(db: Queryable, scope: Scope, range: Da
   return rows[0]!.visitors;
 }
 
-export async function sumRevenue(db: Queryable, scope: Scope, range: DayRange): Promise<CurrencyRevenue[]> {
+export async function sumRevenue(
+  db: Queryable,
+  scope: Scope,
+  range: DayRange,
+): Promise<CurrencyRevenue[]> {
   const { rows } = await db.query<CurrencyRevenue>(
     `SELECT ${REVENUE_SUMS} FROM product_daily_revenue r JOIN products p USING (product_id)
      WHERE ${scopeFilter} AND r.day BETWEEN $2 AND $3
@@ -72,7 +85,11 @@ export async function sumRevenue(db: Queryable, scope: Scope, range: DayRange): 
   return rows;
 }
 
-export async function countsByProduct(db: Queryable, ownerId: string, range: DayRange): Promise<Map<string, Counts>> {
+export async function countsByProduct(
+  db: Queryable,
+  ownerId: string,
+  range: DayRange,
+): Promise<Map<string, Counts>> {
   const { rows } = await db.query<Counts & { productId: string }>(
     `SELECT d.product_id AS "productId", ${COUNT_SUMS} FROM product_daily d JOIN products p USING (product_id)
      WHERE p.owner_id = $1 AND d.day BETWEEN $2 AND $3 GROUP BY d.product_id`,
@@ -81,7 +98,11 @@ export async function countsByProduct(db: Queryable, ownerId: string, range: Day
   return new Map(rows.map(({ productId, ...counts }) => [productId, counts]));
 }
 
-export async function visitorsByProduct(db: Queryable, ownerId: string, range: DayRange): Promise<Map<string, number>> {
+export async function visitorsByProduct(
+  db: Queryable,
+  ownerId: string,
+  range: DayRange,
+): Promise<Map<string, number>> {
   const { rows } = await db.query<{ productId: string; visitors: number }>(
     `SELECT v.product_id AS "productId", COUNT(DISTINCT v.visitor_id) AS visitors
      FROM product_visitors v JOIN products p USING (product_id)
@@ -91,7 +112,11 @@ export async function visitorsByProduct(db: Queryable, ownerId: string, range: D
   return new Map(rows.map((row) => [row.productId, row.visitors]));
 }
 
-export async function revenueByProduct(db: Queryable, ownerId: string, range: DayRange): Promise<Map<string, CurrencyRevenue[]>> {
+export async function revenueByProduct(
+  db: Queryable,
+  ownerId: string,
+  range: DayRange,
+): Promise<Map<string, CurrencyRevenue[]>> {
   const { rows } = await db.query<CurrencyRevenue & { productId: string }>(
     `SELECT r.product_id AS "productId", ${REVENUE_SUMS} FROM product_daily_revenue r JOIN products p USING (product_id)
      WHERE p.owner_id = $1 AND r.day BETWEEN $2 AND $3
@@ -99,7 +124,8 @@ export async function revenueByProduct(db: Queryable, ownerId: string, range: Da
     [ownerId, range.from, range.to],
   );
   const byProduct = new Map<string, CurrencyRevenue[]>();
-  for (const { productId, ...revenue } of rows) byProduct.set(productId, [...(byProduct.get(productId) ?? []), revenue]);
+  for (const { productId, ...revenue } of rows)
+    byProduct.set(productId, [...(byProduct.get(productId) ?? []), revenue]);
   return byProduct;
 }
 
@@ -109,7 +135,11 @@ export interface DailyRow extends Counts {
 }
 
 /** Only days with activity; the domain fills the gaps. */
-export async function dailyCounts(db: Queryable, productId: string, range: DayRange): Promise<DailyRow[]> {
+export async function dailyCounts(
+  db: Queryable,
+  productId: string,
+  range: DayRange,
+): Promise<DailyRow[]> {
   const { rows } = await db.query<DailyRow>(
     `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${COUNT_SUMS},
        (SELECT COUNT(*) FROM product_visitors v WHERE v.product_id = d.product_id AND v.day = d.day) AS visitors
@@ -120,7 +150,11 @@ export async function dailyCounts(db: Queryable, productId: string, range: DayRa
   return rows;
 }
 
-export async function dailyRevenue(db: Queryable, productId: string, range: DayRange): Promise<(CurrencyRevenue & { day: string })[]> {
+export async function dailyRevenue(
+  db: Queryable,
+  productId: string,
+  range: DayRange,
+): Promise<(CurrencyRevenue & { day: string })[]> {
   const { rows } = await db.query<CurrencyRevenue & { day: string }>(
     `SELECT to_char(r.day, 'YYYY-MM-DD') AS day, ${REVENUE_SUMS} FROM product_daily_revenue r
      WHERE r.product_id = $1 AND r.day BETWEEN $2 AND $3 GROUP BY r.day, r.currency ORDER BY r.currency`,

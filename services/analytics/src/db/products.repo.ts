@@ -25,7 +25,12 @@ export async function applyProductSnapshot(
 }
 
 /** Keeps the row (its figures still belong to the seller) and tombstones it against late snapshots. */
-export async function markProductDeleted(db: Queryable, productId: string, ownerId: string, occurredAt: string): Promise<void> {
+export async function markProductDeleted(
+  db: Queryable,
+  productId: string,
+  ownerId: string,
+  occurredAt: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO products (product_id, owner_id, title, deleted, applied_at) VALUES ($1, $2, '', true, $3)
      ON CONFLICT (product_id) DO UPDATE SET deleted = true, applied_at = GREATEST(products.applied_at, excluded.applied_at)`,
@@ -33,7 +38,11 @@ export async function markProductDeleted(db: Queryable, productId: string, owner
   );
 }
 
-export async function findOwnedProduct(db: Queryable, ownerId: string, productId: string): Promise<OwnedProduct | null> {
+export async function findOwnedProduct(
+  db: Queryable,
+  ownerId: string,
+  productId: string,
+): Promise<OwnedProduct | null> {
   const { rows } = await db.query<OwnedProduct>(
     `SELECT product_id AS "productId", title, deleted FROM products WHERE product_id = $1 AND owner_id = $2`,
     [productId, ownerId],

@@ -71,7 +71,11 @@ const toRevenueFigure = (row: CurrencyRevenue): RevenueFigure => ({
   netMinor: row.earningsMinor - row.refundedEarningsMinor,
 });
 
-const metric = (value: number, previous: number): Metric => ({ value, previous, changePercent: changePercent(value, previous) });
+const metric = (value: number, previous: number): Metric => ({
+  value,
+  previous,
+  changePercent: changePercent(value, previous),
+});
 
 export type Analytics = ReturnType<typeof createAnalytics>;
 
@@ -87,20 +91,38 @@ export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date
     return { counts, visitors, revenue: revenue.map(toRevenueFigure) };
   }
 
-  function revenueWithChange(current: RevenueFigure[], previous: RevenueFigure[]): Overview['revenue'] {
-    const currencies = [...new Set([...current, ...previous].map((figure) => figure.currency))].sort();
+  function revenueWithChange(
+    current: RevenueFigure[],
+    previous: RevenueFigure[],
+  ): Overview['revenue'] {
+    const currencies = [
+      ...new Set([...current, ...previous].map((figure) => figure.currency)),
+    ].sort();
     return currencies.map((currency) => {
       const now = current.find((figure) => figure.currency === currency);
       const before = previous.find((figure) => figure.currency === currency)?.netMinor ?? 0;
-      const figure = now ?? { currency, grossMinor: 0, earningsMinor: 0, refundedMinor: 0, netMinor: 0 };
-      return { ...figure, previousNetMinor: before, changePercent: changePercent(figure.netMinor, before) };
+      const figure = now ?? {
+        currency,
+        grossMinor: 0,
+        earningsMinor: 0,
+        refundedMinor: 0,
+        netMinor: 0,
+      };
+      return {
+        ...figure,
+        previousNetMinor: before,
+        changePercent: changePercent(figure.netMinor, before),
+      };
     });
   }
 
   return {
     async overview(ownerId: string, days: number): Promise<Overview> {
       const periods = periodsEndingOn(clock(), days);
-      const [now, before] = await Promise.all([periodFigures(ownerId, periods.current), periodFigures(ownerId, periods.previous)]);
+      const [now, before] = await Promise.all([
+        periodFigures(ownerId, periods.current),
+        periodFigures(ownerId, periods.previous),
+      ]);
       const rate = unlockRatePercent(now.counts.sales, now.visitors);
       const previousRate = unlockRatePercent(before.counts.sales, before.visitors);
       return {
@@ -116,7 +138,8 @@ export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date
         unlockRate: {
           value: rate,
           previous: previousRate,
-          changePercent: rate === null || previousRate === null ? null : changePercent(rate, previousRate),
+          changePercent:
+            rate === null || previousRate === null ? null : changePercent(rate, previousRate),
         },
       };
     },
@@ -143,16 +166,31 @@ export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date
     },
 
     /** 404 rather than 403 for someone else's product: its existence is not theirs to learn. */
-    async daily(ownerId: string, productId: string, days: number): Promise<{ productId: string; title: string; series: DailyPoint[] }> {
+    async daily(
+      ownerId: string,
+      productId: string,
+      days: number,
+    ): Promise<{ productId: string; title: string; series: DailyPoint[] }> {
       const product = await findOwnedProduct(pool, ownerId, productId);
       if (!product) throw errors.notFound('product_not_found', 'Product not found');
       const range = periodsEndingOn(clock(), days).current;
-      const [counts, revenue] = await Promise.all([dailyCounts(pool, productId, range), dailyRevenue(pool, productId, range)]);
+      const [counts, revenue] = await Promise.all([
+        dailyCounts(pool, productId, range),
+        dailyRevenue(pool, productId, range),
+      ]);
       const series = daysOf(range).map((day): DailyPoint => {
         const row = counts.find((entry) => entry.day === day);
         return {
           day,
-          ...(row ? { views: row.views, checkoutsStarted: row.checkoutsStarted, sales: row.sales, refunds: row.refunds, downloads: row.downloads } : ZERO_COUNTS),
+          ...(row
+            ? {
+                views: row.views,
+                checkoutsStarted: row.checkoutsStarted,
+                sales: row.sales,
+                refunds: row.refunds,
+                downloads: row.downloads,
+              }
+            : ZERO_COUNTS),
           uniqueVisitors: row?.visitors ?? 0,
           revenue: revenue.filter((entry) => entry.day === day).map(toRevenueFigure),
         };

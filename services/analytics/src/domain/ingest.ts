@@ -20,18 +20,28 @@ import { utcDay } from './period.js';
  * purchase or visit change nothing.
  */
 
-export async function ingestView(event: DomainEvent<'product.viewed'>, tx: PoolClient): Promise<void> {
+export async function ingestView(
+  event: DomainEvent<'product.viewed'>,
+  tx: PoolClient,
+): Promise<void> {
   const { productId, visitorId, day } = event.data;
   await recordRawEvent(tx, event, productId);
-  if (await recordVisitor(tx, productId, visitorId, day)) await incrementDaily(tx, productId, day, 'views');
+  if (await recordVisitor(tx, productId, visitorId, day))
+    await incrementDaily(tx, productId, day, 'views');
 }
 
-export async function ingestCheckoutStarted(event: DomainEvent<'checkout.started'>, tx: PoolClient): Promise<void> {
+export async function ingestCheckoutStarted(
+  event: DomainEvent<'checkout.started'>,
+  tx: PoolClient,
+): Promise<void> {
   await recordRawEvent(tx, event, event.data.productId);
   await incrementDaily(tx, event.data.productId, utcDay(event.occurredAt), 'checkouts_started');
 }
 
-export async function ingestDownload(event: DomainEvent<'download.completed'>, tx: PoolClient): Promise<void> {
+export async function ingestDownload(
+  event: DomainEvent<'download.completed'>,
+  tx: PoolClient,
+): Promise<void> {
   await recordRawEvent(tx, event, event.data.productId);
   await incrementDaily(tx, event.data.productId, utcDay(event.occurredAt), 'downloads');
 }
@@ -50,29 +60,46 @@ async function applyRefund(tx: PoolClient, sale: SaleRow, refundedAt: string): P
   });
 }
 
-export async function ingestPurchasePaid(event: DomainEvent<'purchase.paid'>, tx: PoolClient): Promise<void> {
+export async function ingestPurchasePaid(
+  event: DomainEvent<'purchase.paid'>,
+  tx: PoolClient,
+): Promise<void> {
   const paid = event.data;
   await lockPurchase(tx, paid.purchaseId);
   await recordRawEvent(tx, event, paid.productId);
   const sale: SaleRow = {
     productId: paid.productId,
     currency: paid.currency,
-    earningsMinor: paid.sellerEarningsMinor ?? paid.amountMinor - paid.feePlatformMinor - paid.feeProcessorMinor,
+    earningsMinor:
+      paid.sellerEarningsMinor ?? paid.amountMinor - paid.feePlatformMinor - paid.feeProcessorMinor,
   };
-  if (!(await insertSale(tx, { ...sale, purchaseId: paid.purchaseId, paidAt: paid.paidAt }))) return;
+  if (!(await insertSale(tx, { ...sale, purchaseId: paid.purchaseId, paidAt: paid.paidAt })))
+    return;
   const day = utcDay(paid.paidAt);
   await incrementDaily(tx, paid.productId, day, 'sales');
-  await addDailyRevenue(tx, { ...sale, day, grossMinor: paid.amountMinor, refundedEarningsMinor: 0 });
+  await addDailyRevenue(tx, {
+    ...sale,
+    day,
+    grossMinor: paid.amountMinor,
+    refundedEarningsMinor: 0,
+  });
   // The refund's consumer got there first and left the reversal to us.
   const refundedAt = await findRefundedAt(tx, paid.purchaseId);
   if (refundedAt) await applyRefund(tx, sale, refundedAt);
 }
 
-export async function ingestPurchaseRefunded(event: DomainEvent<'purchase.refunded'>, tx: PoolClient): Promise<void> {
+export async function ingestPurchaseRefunded(
+  event: DomainEvent<'purchase.refunded'>,
+  tx: PoolClient,
+): Promise<void> {
   const refund = event.data;
   await lockPurchase(tx, refund.purchaseId);
   await recordRawEvent(tx, event, refund.productId);
-  const inserted = await insertRefund(tx, { purchaseId: refund.purchaseId, productId: refund.productId, refundedAt: refund.refundedAt });
+  const inserted = await insertRefund(tx, {
+    purchaseId: refund.purchaseId,
+    productId: refund.productId,
+    refundedAt: refund.refundedAt,
+  });
   if (!inserted) return;
   const sale = await findSale(tx, refund.purchaseId);
   if (sale) await applyRefund(tx, sale, refund.refundedAt);

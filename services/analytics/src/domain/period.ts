@@ -2,15 +2,23 @@ import type { DayRange } from '../db/figures.repo.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const utcDay = (instant: Date | string): string => new Date(instant).toISOString().slice(0, 10);
+export const utcDay = (instant: Date | string): string =>
+  new Date(instant).toISOString().slice(0, 10);
 
-const shiftDays = (day: string, days: number): string => utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
+const shiftDays = (day: string, days: number): string =>
+  utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
 
 /** The last `days` UTC days up to and including today, and the same number of days before them. */
-export function periodsEndingOn(today: Date, days: number): { current: DayRange; previous: DayRange } {
+export function periodsEndingOn(
+  today: Date,
+  days: number,
+): { current: DayRange; previous: DayRange } {
   const to = utcDay(today);
   const from = shiftDays(to, -(days - 1));
-  return { current: { from, to }, previous: { from: shiftDays(from, -days), to: shiftDays(from, -1) } };
+  return {
+    current: { from, to },
+    previous: { from: shiftDays(from, -days), to: shiftDays(from, -1) },
+  };
 }
 
 /** Every day of the range, oldest first. */

@@ -3,7 +3,13 @@ import { errors } from '@lockdrop/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Analytics } from '../domain/analytics.js';
-import { daysQuery, dailySchema, errorResponses, overviewSchema, productFiguresSchema } from './schemas.js';
+import {
+  daysQuery,
+  dailySchema,
+  errorResponses,
+  overviewSchema,
+  productFiguresSchema,
+} from './schemas.js';
 
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
@@ -33,14 +39,16 @@ export function analyticsRoutes(app: HttpServer, analytics: Analytics): void {
     {
       preHandler: app.authenticate,
       schema: {
-        summary: "Totals per product of the signed-in seller over the last `days` days",
+        summary: 'Totals per product of the signed-in seller over the last `days` days',
         tags: ['analytics'],
         security: secured,
         querystring: daysQuery,
         response: { 200: z.object({ products: z.array(productFiguresSchema) }), ...errorResponses },
       },
     },
-    async (request) => ({ products: await analytics.products(sellerIdOf(request), request.query.days) }),
+    async (request) => ({
+      products: await analytics.products(sellerIdOf(request), request.query.days),
+    }),
   );
 
   app.get(

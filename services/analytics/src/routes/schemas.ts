@@ -1,6 +1,12 @@
 import { errorBodySchema } from '@lockdrop/contracts';
 import { z } from 'zod';
-import type { DailyPoint, Metric, Overview, ProductFigures, RevenueFigure } from '../domain/analytics.js';
+import type {
+  DailyPoint,
+  Metric,
+  Overview,
+  ProductFigures,
+  RevenueFigure,
+} from '../domain/analytics.js';
 
 /** Periods are whole UTC days ending today; a year is the longest a dashboard asks for. */
 export const daysQuery = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
@@ -34,7 +40,12 @@ export const overviewSchema = z.object({
   days: z.number().int(),
   from: z.iso.date(),
   to: z.iso.date(),
-  revenue: z.array(revenueSchema.extend({ previousNetMinor: z.number().int(), changePercent: z.number().nullable() })),
+  revenue: z.array(
+    revenueSchema.extend({
+      previousNetMinor: z.number().int(),
+      changePercent: z.number().nullable(),
+    }),
+  ),
   views: metricSchema,
   uniqueVisitors: metricSchema,
   checkoutsStarted: metricSchema,
@@ -42,7 +53,11 @@ export const overviewSchema = z.object({
   refunds: metricSchema,
   downloads: metricSchema,
   /** Sales per unique visitor, percent; null without visitors. */
-  unlockRate: z.object({ value: z.number().nullable(), previous: z.number().nullable(), changePercent: z.number().nullable() }),
+  unlockRate: z.object({
+    value: z.number().nullable(),
+    previous: z.number().nullable(),
+    changePercent: z.number().nullable(),
+  }),
 }) satisfies z.ZodType<Overview>;
 
 export const productFiguresSchema = z.object({
@@ -57,7 +72,13 @@ export const productFiguresSchema = z.object({
 export const dailySchema = z.object({
   productId: z.uuid(),
   title: z.string(),
-  series: z.array(z.object({ day: z.iso.date(), ...countsShape, revenue: z.array(revenueSchema) }) satisfies z.ZodType<DailyPoint>),
+  series: z.array(
+    z.object({
+      day: z.iso.date(),
+      ...countsShape,
+      revenue: z.array(revenueSchema),
+    }) satisfies z.ZodType<DailyPoint>,
+  ),
 });
 
 export const errorResponses = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };

@@ -11,7 +11,10 @@ export interface OwnUpload {
 
 export interface UploadDirectory {
   /** The caller's own upload, or null when it does not exist or belongs to someone else. */
-  findOwnUpload(fileId: string, access: { token: string; requestId: string }): Promise<OwnUpload | null>;
+  findOwnUpload(
+    fileId: string,
+    access: { token: string; requestId: string },
+  ): Promise<OwnUpload | null>;
 }
 
 // Delivery's GET /api/uploads/:fileId; only the fields catalog reads are checked.
@@ -25,7 +28,11 @@ const uploadSchema = z.object({
 const TIMEOUT_MS = 5_000;
 
 const unavailable = () =>
-  new AppError('delivery_unavailable', 503, 'The file service is not reachable right now; please try again');
+  new AppError(
+    'delivery_unavailable',
+    503,
+    'The file service is not reachable right now; please try again',
+  );
 
 /**
  * Asks delivery synchronously, with the seller's own token: the seller is waiting and a file

@@ -1,6 +1,12 @@
 import type { Queryable } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
-import { convertMinor, formatMoney, minorToDecimalString, normalizeCurrency, type ExchangeRate } from '@lockdrop/money';
+import {
+  convertMinor,
+  formatMoney,
+  minorToDecimalString,
+  normalizeCurrency,
+  type ExchangeRate,
+} from '@lockdrop/money';
 import { z } from 'zod';
 import { listRates, type StoredRate } from '../db/exchange-rates.repo.js';
 import { readSetting } from '../db/platform-settings.repo.js';
@@ -54,7 +60,10 @@ export interface PriceDisplay {
   warning: { code: 'exchange_rate_missing'; message: string } | null;
 }
 
-function display(amountMinor: number, currency: string): Omit<PriceDisplay, 'converted' | 'warning'> {
+function display(
+  amountMinor: number,
+  currency: string,
+): Omit<PriceDisplay, 'converted' | 'warning'> {
   return {
     amountMinor,
     currency,
@@ -70,7 +79,8 @@ export function priceIn(
   target: string | undefined,
   rates: readonly ExchangeRate[],
 ): PriceDisplay {
-  if (!target || target === currency) return { ...display(priceMinor, currency), converted: false, warning: null };
+  if (!target || target === currency)
+    return { ...display(priceMinor, currency), converted: false, warning: null };
   const conversion = convertMinor(priceMinor, currency, target, rates);
   if (!conversion.converted) {
     return {
@@ -82,5 +92,9 @@ export function priceIn(
       },
     };
   }
-  return { ...display(conversion.amountMinor, conversion.currency), converted: true, warning: null };
+  return {
+    ...display(conversion.amountMinor, conversion.currency),
+    converted: true,
+    warning: null,
+  };
 }

@@ -4,7 +4,8 @@ import { minorToDecimalString, toMinor } from '@lockdrop/money';
 /** Far above any real price and well inside the safe-integer range of minor units. */
 const MAX_PRICE_MINOR = 1_000_000_000_000;
 
-const invalidPrice = () => new AppError('invalid_price', 400, 'Price must be a number of at least 0.01');
+const invalidPrice = () =>
+  new AppError('invalid_price', 400, 'Price must be a number of at least 0.01');
 
 /**
  * The seller's decimal price → integer minor units of `currency`, rounded half away from zero

@@ -23,11 +23,19 @@ export function visitorIdOf(visitorKey: string, secret: string): string {
  * count as the same visitor, and a client that never keeps cookies still counts once a day.
  */
 export function visitorKeyFor(ip: string, userAgent: string, secret: string): string {
-  return createHmac('sha256', secret).update(`ip-ua:${ip}\n${userAgent}`).digest('hex').slice(0, 32);
+  return createHmac('sha256', secret)
+    .update(`ip-ua:${ip}\n${userAgent}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** Records the view and its product.viewed event once per product, visitor and UTC day. */
-export async function recordView(pool: Pool, productId: string, visit: Visit, now: Date): Promise<void> {
+export async function recordView(
+  pool: Pool,
+  productId: string,
+  visit: Visit,
+  now: Date,
+): Promise<void> {
   const day = now.toISOString().slice(0, 10);
   await withTransaction(pool, async (tx) => {
     const first = await insertViewOnce(tx, {

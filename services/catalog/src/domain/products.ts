@@ -2,9 +2,22 @@ import type { AuthUser } from '@lockdrop/auth';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
 import type { OwnUpload, UploadDirectory } from '../adapters/delivery-uploads.js';
-import { findProduct, insertProduct, listProductsOf, markProductDeleted, saveProduct } from '../db/products.repo.js';
+import {
+  findProduct,
+  insertProduct,
+  listProductsOf,
+  markProductDeleted,
+  saveProduct,
+} from '../db/products.repo.js';
 import { enqueueProductDeleted, enqueueProductEvent } from '../events/product-events.js';
-import { DEFAULT_CURRENCY, exchangeRates, priceIn, requireSupported, supportedCurrencies, type PriceDisplay } from './currencies.js';
+import {
+  DEFAULT_CURRENCY,
+  exchangeRates,
+  priceIn,
+  requireSupported,
+  supportedCurrencies,
+  type PriceDisplay,
+} from './currencies.js';
 import { priceToMinor, repriceInCurrency } from './price.js';
 import type { CreateProductInput, UpdateProductInput } from './product-input.js';
 import { isVisibleTo, snapshotOf, type Product, type ProductStatus } from './product.js';
@@ -31,10 +44,16 @@ export interface ProductsDomainDeps {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const missingFields = () => new AppError('missing_fields', 400, 'Please fill in all required fields');
-const fileRequired = () => new AppError('file_required', 400, 'Please upload a file for your product');
+const missingFields = () =>
+  new AppError('missing_fields', 400, 'Please fill in all required fields');
+const fileRequired = () =>
+  new AppError('file_required', 400, 'Please upload a file for your product');
 const fileNotFound = () =>
-  new AppError('file_not_found', 400, 'We could not find that upload in your files; please upload it again');
+  new AppError(
+    'file_not_found',
+    400,
+    'We could not find that upload in your files; please upload it again',
+  );
 const productNotFound = () => errors.notFound('product_not_found', 'Product not found');
 
 const isBlank = (value: string | number | null | undefined) =>
@@ -53,7 +72,10 @@ function requireOwned(product: Product | null, userId: string): Product {
 export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDeps) {
   async function ownUpload(seller: Seller, fileId: string): Promise<OwnUpload> {
     if (!UUID.test(fileId)) throw fileNotFound();
-    const upload = await uploads.findOwnUpload(fileId, { token: seller.accessToken, requestId: seller.requestId });
+    const upload = await uploads.findOwnUpload(fileId, {
+      token: seller.accessToken,
+      requestId: seller.requestId,
+    });
     if (!upload || upload.id.toLowerCase() !== fileId.toLowerCase()) throw fileNotFound();
     return upload;
   }
@@ -86,7 +108,10 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
     async create(seller: Seller, input: CreateProductInput): Promise<Product> {
       if (isBlank(input.title) || isBlank(input.price)) throw missingFields();
       if (isBlank(input.fileId)) throw fileRequired();
-      const currency = requireSupported(input.currency ?? DEFAULT_CURRENCY, await supportedCurrencies(pool));
+      const currency = requireSupported(
+        input.currency ?? DEFAULT_CURRENCY,
+        await supportedCurrencies(pool),
+      );
       const priceMinor = priceToMinor(input.price!, currency);
       const upload = await ownUpload(seller, input.fileId!.trim());
       const now = clock();
@@ -136,7 +161,12 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
       const target = options.displayCurrency
         ? requireSupported(options.displayCurrency, await supportedCurrencies(pool))
         : undefined;
-      const display = priceIn(product.priceMinor, product.currency, target, target ? await exchangeRates(pool) : []);
+      const display = priceIn(
+        product.priceMinor,
+        product.currency,
+        target,
+        target ? await exchangeRates(pool) : [],
+      );
       const viewerIsOwner = product.ownerId === viewerId;
       if (options.visit && product.status === 'published' && !viewerIsOwner) {
         await recordView(pool, product.id, options.visit, clock());
@@ -146,10 +176,14 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
 
     async update(seller: Seller, id: string, input: UpdateProductInput): Promise<Product> {
       if (input.title !== undefined && isBlank(input.title)) throw missingFields();
-      if (input.price === null || (input.price !== undefined && isBlank(input.price))) throw missingFields();
-      if (input.fileId === null || (input.fileId !== undefined && isBlank(input.fileId))) throw fileRequired();
+      if (input.price === null || (input.price !== undefined && isBlank(input.price)))
+        throw missingFields();
+      if (input.fileId === null || (input.fileId !== undefined && isBlank(input.fileId)))
+        throw fileRequired();
       const currency =
-        input.currency === undefined ? undefined : requireSupported(input.currency, await supportedCurrencies(pool));
+        input.currency === undefined
+          ? undefined
+          : requireSupported(input.currency, await supportedCurrencies(pool));
       const upload = input.fileId ? await ownUpload(seller, input.fileId.trim()) : undefined;
       return changeOwned(seller, id, (product) => {
         const nextCurrency = currency ?? product.currency;
@@ -160,14 +194,22 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
         return {
           ...product,
           title: input.title?.trim() ?? product.title,
-          description: input.description === undefined ? product.description : input.description?.trim() || null,
+          description:
+            input.description === undefined
+              ? product.description
+              : input.description?.trim() || null,
           priceMinor,
           currency: nextCurrency,
           pricing: input.pricing ?? product.pricing,
           previewEnabled: input.previewEnabled ?? product.previewEnabled,
           previewBlurPercentage: input.previewBlurPercentage ?? product.previewBlurPercentage,
           ...(upload
-            ? { fileId: upload.id, fileName: upload.fileName, fileSizeBytes: upload.sizeBytes, fileKind: upload.kind }
+            ? {
+                fileId: upload.id,
+                fileName: upload.fileName,
+                fileSizeBytes: upload.sizeBytes,
+                fileKind: upload.kind,
+              }
             : {}),
         };
       });
@@ -184,7 +226,10 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
 
     async remove(seller: Seller, id: string): Promise<void> {
       await withTransaction(pool, async (tx) => {
-        const product = requireOwned(await findProduct(tx, id, { forUpdate: true }), seller.user.id);
+        const product = requireOwned(
+          await findProduct(tx, id, { forUpdate: true }),
+          seller.user.id,
+        );
         await markProductDeleted(tx, product.id, clock());
         await enqueueProductDeleted(tx, product, seller.requestId);
       });

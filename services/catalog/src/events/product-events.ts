@@ -3,7 +3,8 @@ import { createEvent } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
 import { snapshotOf, type Product } from '../domain/product.js';
 
-type SnapshotEvent = 'product.created' | 'product.updated' | 'product.published' | 'product.unpublished';
+type SnapshotEvent =
+  'product.created' | 'product.updated' | 'product.published' | 'product.unpublished';
 
 /** Enqueues the product's full snapshot in the caller's transaction (the change and its event commit together). */
 export function enqueueProductEvent(
@@ -15,9 +16,17 @@ export function enqueueProductEvent(
   return enqueueEvent(tx, createEvent(type, snapshotOf(product), { correlationId }));
 }
 
-export function enqueueProductDeleted(tx: Queryable, product: Product, correlationId: string): Promise<void> {
+export function enqueueProductDeleted(
+  tx: Queryable,
+  product: Product,
+  correlationId: string,
+): Promise<void> {
   return enqueueEvent(
     tx,
-    createEvent('product.deleted', { productId: product.id, ownerId: product.ownerId }, { correlationId }),
+    createEvent(
+      'product.deleted',
+      { productId: product.id, ownerId: product.ownerId },
+      { correlationId },
+    ),
   );
 }

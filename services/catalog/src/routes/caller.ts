@@ -8,7 +8,9 @@ import type { Seller } from '../domain/products.js';
 export function sellerOf(request: FastifyRequest): Seller {
   if (!request.user) throw errors.unauthorized('Auth session missing!');
   const header = request.headers.authorization;
-  const accessToken = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : request.cookies[ACCESS_COOKIE];
+  const accessToken = header?.startsWith('Bearer ')
+    ? header.slice('Bearer '.length).trim()
+    : request.cookies[ACCESS_COOKIE];
   if (!accessToken) throw errors.unauthorized('Auth session missing!');
   return { user: request.user, accessToken, requestId: request.id };
 }
@@ -22,11 +24,17 @@ const ONE_YEAR_S = 365 * 24 * 60 * 60;
  * here when missing. The client IP comes from x-forwarded-for, which the gateway overwrites
  * with the real peer address (catalog only listens behind it); it only ever feeds a view count.
  */
-export function visitOf(request: FastifyRequest, reply: FastifyReply, secret: string, referrer: string | undefined): Visit {
+export function visitOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secret: string,
+  referrer: string | undefined,
+): Visit {
   let visitorKey = request.cookies[VISITOR_COOKIE];
   if (!visitorKey || !VISITOR_KEY.test(visitorKey)) {
     const forwarded = request.headers['x-forwarded-for'];
-    const ip = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || request.ip;
+    const ip =
+      (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || request.ip;
     visitorKey = visitorKeyFor(ip, request.headers['user-agent'] ?? '', secret);
     void reply.setCookie(VISITOR_COOKIE, visitorKey, {
       path: '/',
@@ -36,5 +44,9 @@ export function visitOf(request: FastifyRequest, reply: FastifyReply, secret: st
       maxAge: ONE_YEAR_S,
     });
   }
-  return { visitorId: visitorIdOf(visitorKey, secret), referrer: referrer || null, correlationId: request.id };
+  return {
+    visitorId: visitorIdOf(visitorKey, secret),
+    referrer: referrer || null,
+    correlationId: request.id,
+  };
 }

@@ -31,14 +31,23 @@ export function currencyRoutes(app: HttpServer, pool: Pool): void {
         response: {
           200: z.object({
             rates: z.array(
-              z.object({ from: z.string(), to: z.string(), rate: z.string(), source: z.string(), updatedAt: z.iso.datetime() }),
+              z.object({
+                from: z.string(),
+                to: z.string(),
+                rate: z.string(),
+                source: z.string(),
+                updatedAt: z.iso.datetime(),
+              }),
             ),
           }),
         },
       },
     },
     async () => ({
-      rates: (await exchangeRates(pool)).map((rate) => ({ ...rate, updatedAt: rate.updatedAt.toISOString() })),
+      rates: (await exchangeRates(pool)).map((rate) => ({
+        ...rate,
+        updatedAt: rate.updatedAt.toISOString(),
+      })),
     }),
   );
 }

@@ -1,6 +1,10 @@
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
-import { createProductSchema, productStatusSchema, updateProductSchema } from '../domain/product-input.js';
+import {
+  createProductSchema,
+  productStatusSchema,
+  updateProductSchema,
+} from '../domain/product-input.js';
 import type { ProductsDomain } from '../domain/products.js';
 import { sellerOf, visitOf } from './caller.js';
 import { errorResponses, productDetailSchema, productSchema, toProductDto } from './schemas.js';
@@ -8,7 +12,11 @@ import { errorResponses, productDetailSchema, productSchema, toProductDto } from
 const idParams = z.object({ id: z.string().max(64) });
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
-export function productRoutes(app: HttpServer, products: ProductsDomain, options: { visitorSecret: string }): void {
+export function productRoutes(
+  app: HttpServer,
+  products: ProductsDomain,
+  options: { visitorSecret: string },
+): void {
   app.post(
     '/api/products',
     {
@@ -38,7 +46,9 @@ export function productRoutes(app: HttpServer, products: ProductsDomain, options
         response: { 200: z.object({ products: z.array(productSchema) }), ...errorResponses },
       },
     },
-    async (request) => ({ products: (await products.listMine(sellerOf(request).user)).map(toProductDto) }),
+    async (request) => ({
+      products: (await products.listMine(sellerOf(request).user)).map(toProductDto),
+    }),
   );
 
   app.get(
@@ -64,9 +74,15 @@ export function productRoutes(app: HttpServer, products: ProductsDomain, options
       const { currency, referrer, countView } = request.query;
       const detail = await products.read(request.params.id, request.user?.id ?? null, {
         ...(currency ? { displayCurrency: currency } : {}),
-        ...(countView === 'true' ? { visit: visitOf(request, reply, options.visitorSecret, referrer) } : {}),
+        ...(countView === 'true'
+          ? { visit: visitOf(request, reply, options.visitorSecret, referrer) }
+          : {}),
       });
-      return { ...toProductDto(detail.product), viewerIsOwner: detail.viewerIsOwner, display: detail.display };
+      return {
+        ...toProductDto(detail.product),
+        viewerIsOwner: detail.viewerIsOwner,
+        display: detail.display,
+      };
     },
   );
 
@@ -83,7 +99,8 @@ export function productRoutes(app: HttpServer, products: ProductsDomain, options
         response: { 200: productSchema, ...errorResponses },
       },
     },
-    async (request) => toProductDto(await products.update(sellerOf(request), request.params.id, request.body)),
+    async (request) =>
+      toProductDto(await products.update(sellerOf(request), request.params.id, request.body)),
   );
 
   app.post(
@@ -100,7 +117,9 @@ export function productRoutes(app: HttpServer, products: ProductsDomain, options
       },
     },
     async (request) =>
-      toProductDto(await products.setStatus(sellerOf(request), request.params.id, request.body.status)),
+      toProductDto(
+        await products.setStatus(sellerOf(request), request.params.id, request.body.status),
+      ),
   );
 
   app.delete(

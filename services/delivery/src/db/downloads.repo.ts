@@ -8,7 +8,10 @@ export interface DownloadGrant {
   expiresAt: Date;
 }
 
-export async function insertGrant(db: Queryable, grant: DownloadGrant & { createdAt: Date }): Promise<void> {
+export async function insertGrant(
+  db: Queryable,
+  grant: DownloadGrant & { createdAt: Date },
+): Promise<void> {
   await db.query(
     'INSERT INTO download_grants (id, purchase_id, file_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
     [grant.id, grant.purchaseId, grant.fileId, grant.expiresAt, grant.createdAt],
@@ -16,7 +19,11 @@ export async function insertGrant(db: Queryable, grant: DownloadGrant & { create
 }
 
 /** Links given for the purchase since `since`, and when the oldest of them was given. */
-export async function grantsSince(db: Queryable, purchaseId: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+export async function grantsSince(
+  db: Queryable,
+  purchaseId: string,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
   const { rows } = await db.query<{ count: number; oldest: Date | null }>(
     'SELECT count(*)::int AS count, min(created_at) AS oldest FROM download_grants WHERE purchase_id = $1 AND created_at > $2',
     [purchaseId, since],
@@ -34,11 +41,27 @@ export async function findGrant(db: Queryable, grantId: string): Promise<Downloa
 
 export async function insertDownload(
   db: Queryable,
-  download: { id: string; grantId: string; purchaseId: string; fileId: string; firstByte: number; bytesSent: number; completedAt: Date },
+  download: {
+    id: string;
+    grantId: string;
+    purchaseId: string;
+    fileId: string;
+    firstByte: number;
+    bytesSent: number;
+    completedAt: Date;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO downloads (id, grant_id, purchase_id, file_id, first_byte, bytes_sent, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [download.id, download.grantId, download.purchaseId, download.fileId, download.firstByte, download.bytesSent, download.completedAt],
+    [
+      download.id,
+      download.grantId,
+      download.purchaseId,
+      download.fileId,
+      download.firstByte,
+      download.bytesSent,
+      download.completedAt,
+    ],
   );
 }

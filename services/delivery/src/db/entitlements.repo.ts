@@ -28,7 +28,10 @@ const USABLE = 'e.paid_at IS NOT NULL AND e.revoked_at IS NULL';
  * Records a paid purchase. A duplicate (same purchase, any event id) changes nothing it already
  * knows, and a refund that arrived first stays in force: revoked_at is never cleared here.
  */
-export async function recordPaidPurchase(db: Queryable, purchase: EventData<'purchase.paid'>): Promise<void> {
+export async function recordPaidPurchase(
+  db: Queryable,
+  purchase: EventData<'purchase.paid'>,
+): Promise<void> {
   await db.query(
     `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, file_name, product_title, buyer_email,
        buyer_browser_key_hash, receipt_token_hash, paid_at)
@@ -56,16 +59,30 @@ export async function recordPaidPurchase(db: Queryable, purchase: EventData<'pur
 }
 
 /** Revokes at once; when the payment has not reached us yet, leaves a revoked row for it to land on. */
-export async function revokeRefundedPurchase(db: Queryable, refund: EventData<'purchase.refunded'>): Promise<void> {
+export async function revokeRefundedPurchase(
+  db: Queryable,
+  refund: EventData<'purchase.refunded'>,
+): Promise<void> {
   await db.query(
     `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, buyer_email, revoked_at)
      VALUES ($1, $2, $3, $4, lower($5), $6)
      ON CONFLICT (purchase_id) DO UPDATE SET revoked_at = COALESCE(e.revoked_at, excluded.revoked_at)`,
-    [refund.purchaseId, refund.productId, refund.sellerId, refund.fileId ?? null, refund.buyerEmail.trim(), refund.refundedAt],
+    [
+      refund.purchaseId,
+      refund.productId,
+      refund.sellerId,
+      refund.fileId ?? null,
+      refund.buyerEmail.trim(),
+      refund.refundedAt,
+    ],
   );
 }
 
-export async function findEntitlement(db: Queryable, purchaseId: string, { forUpdate = false } = {}): Promise<Entitlement | null> {
+export async function findEntitlement(
+  db: Queryable,
+  purchaseId: string,
+  { forUpdate = false } = {},
+): Promise<Entitlement | null> {
   const { rows } = await db.query<Entitlement>(
     `SELECT ${COLUMNS} FROM ${FROM} WHERE e.purchase_id = $1 ${forUpdate ? 'FOR UPDATE OF e' : ''}`,
     [purchaseId],
@@ -73,8 +90,14 @@ export async function findEntitlement(db: Queryable, purchaseId: string, { forUp
   return rows[0] ?? null;
 }
 
-export async function findEntitlementByReceiptTokenHash(db: Queryable, tokenHash: string): Promise<Entitlement | null> {
-  const { rows } = await db.query<Entitlement>(`SELECT ${COLUMNS} FROM ${FROM} WHERE e.receipt_token_hash = $1`, [tokenHash]);
+export async function findEntitlementByReceiptTokenHash(
+  db: Queryable,
+  tokenHash: string,
+): Promise<Entitlement | null> {
+  const { rows } = await db.query<Entitlement>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE e.receipt_token_hash = $1`,
+    [tokenHash],
+  );
   return rows[0] ?? null;
 }
 
@@ -87,7 +110,12 @@ export interface AccessKeys {
 }
 
 /** The newest usable entitlement to the product that any of the keys opens. */
-export async function findAccessibleEntitlement(db: Queryable, productId: string, keys: AccessKeys, now: Date): Promise<Entitlement | null> {
+export async function findAccessibleEntitlement(
+  db: Queryable,
+  productId: string,
+  keys: AccessKeys,
+  now: Date,
+): Promise<Entitlement | null> {
   const { rows } = await db.query<Entitlement>(
     `SELECT ${COLUMNS} FROM ${FROM}
      WHERE e.product_id = $1 AND ${USABLE}
@@ -101,6 +129,9 @@ export async function findAccessibleEntitlement(db: Queryable, productId: string
 
 /** True while a buyer who has not been refunded may still download the file. */
 export async function isFileEntitled(db: Queryable, fileId: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM entitlements e WHERE e.file_id = $1 AND ${USABLE} LIMIT 1`, [fileId]);
+  const { rows } = await db.query(
+    `SELECT 1 FROM entitlements e WHERE e.file_id = $1 AND ${USABLE} LIMIT 1`,
+    [fileId],
+  );
   return rows.length > 0;
 }

@@ -16,17 +16,31 @@ export interface StoredFile {
 const COLUMNS = `id, owner_id AS "ownerId", storage_key AS "storageKey", file_name AS "fileName",
   size_bytes AS "sizeBytes", content_type AS "contentType", sha256, kind, created_at AS "createdAt"`;
 
-export async function insertFile(db: Queryable, file: Omit<StoredFile, 'createdAt'>): Promise<StoredFile> {
+export async function insertFile(
+  db: Queryable,
+  file: Omit<StoredFile, 'createdAt'>,
+): Promise<StoredFile> {
   const { rows } = await db.query<StoredFile>(
     `INSERT INTO files (id, owner_id, storage_key, file_name, size_bytes, content_type, sha256, kind)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [file.id, file.ownerId, file.storageKey, file.fileName, file.sizeBytes, file.contentType, file.sha256, file.kind],
+    [
+      file.id,
+      file.ownerId,
+      file.storageKey,
+      file.fileName,
+      file.sizeBytes,
+      file.contentType,
+      file.sha256,
+      file.kind,
+    ],
   );
   return rows[0]!;
 }
 
 export async function findFile(db: Queryable, fileId: string): Promise<StoredFile | null> {
-  const { rows } = await db.query<StoredFile>(`SELECT ${COLUMNS} FROM files WHERE id = $1`, [fileId]);
+  const { rows } = await db.query<StoredFile>(`SELECT ${COLUMNS} FROM files WHERE id = $1`, [
+    fileId,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -34,7 +48,11 @@ export async function deleteFile(db: Queryable, fileId: string): Promise<void> {
   await db.query('DELETE FROM files WHERE id = $1', [fileId]);
 }
 
-export async function uploadsInMonth(db: Queryable, ownerId: string, month: string): Promise<number> {
+export async function uploadsInMonth(
+  db: Queryable,
+  ownerId: string,
+  month: string,
+): Promise<number> {
   const { rows } = await db.query<{ uploads: number }>(
     'SELECT uploads FROM monthly_uploads WHERE owner_id = $1 AND month = $2',
     [ownerId, month],
@@ -46,7 +64,12 @@ export async function uploadsInMonth(db: Queryable, ownerId: string, month: stri
  * Counts one upload against the month, atomically: under concurrent uploads exactly `limit`
  * succeed. Returns false (and counts nothing) when the month is already full.
  */
-export async function countUpload(db: Queryable, ownerId: string, month: string, limit: number | null): Promise<boolean> {
+export async function countUpload(
+  db: Queryable,
+  ownerId: string,
+  month: string,
+  limit: number | null,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO monthly_uploads AS m (owner_id, month, uploads) VALUES ($1, $2, 1)
      ON CONFLICT (owner_id, month) DO UPDATE SET uploads = m.uploads + 1

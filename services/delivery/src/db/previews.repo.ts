@@ -133,10 +133,24 @@ export async function completeRender(
      FROM old
      WHERE p.product_id = $1 AND p.revision = $2 AND p.status = 'pending'
      RETURNING old.object_key AS "replacedKey"`,
-    [job.productId, job.revision, rendered.kind, rendered.objectKey, rendered.contentType, rendered.etag, rendered.width, rendered.height],
+    [
+      job.productId,
+      job.revision,
+      rendered.kind,
+      rendered.objectKey,
+      rendered.contentType,
+      rendered.etag,
+      rendered.width,
+      rendered.height,
+    ],
   );
   const row = rows[0];
-  return row ? { current: true, replacedKey: row.replacedKey === rendered.objectKey ? null : row.replacedKey } : { current: false };
+  return row
+    ? {
+        current: true,
+        replacedKey: row.replacedKey === rendered.objectKey ? null : row.replacedKey,
+      }
+    : { current: false };
 }
 
 /** A failed attempt: retried after `retryAfterSeconds`, or marked failed for good when that is null. */
@@ -158,7 +172,10 @@ export async function recordRenderFailure(
 }
 
 /** The state of the most recently changed preview among the products selling this file. */
-export async function previewStatusOfFile(db: Queryable, fileId: string): Promise<PreviewStatus | null> {
+export async function previewStatusOfFile(
+  db: Queryable,
+  fileId: string,
+): Promise<PreviewStatus | null> {
   const { rows } = await db.query<{ status: PreviewStatus }>(
     `SELECT v.status FROM previews v JOIN products p ON p.product_id = v.product_id AND NOT p.deleted
      WHERE v.file_id = $1 ORDER BY v.updated_at DESC LIMIT 1`,

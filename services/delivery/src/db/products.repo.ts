@@ -18,7 +18,10 @@ const COLUMNS = `product_id AS "productId", owner_id AS "ownerId", file_id AS "f
   preview_enabled AS "previewEnabled", blur_percentage AS "blurPercentage", deleted`;
 
 export async function findProduct(db: Queryable, productId: string): Promise<ProductView | null> {
-  const { rows } = await db.query<ProductView>(`SELECT ${COLUMNS} FROM products WHERE product_id = $1`, [productId]);
+  const { rows } = await db.query<ProductView>(
+    `SELECT ${COLUMNS} FROM products WHERE product_id = $1`,
+    [productId],
+  );
   return rows[0] ?? null;
 }
 
@@ -58,7 +61,12 @@ export async function applyProductSnapshot(
 }
 
 /** A tombstone, so a snapshot delivered after the deletion cannot bring the product back. */
-export async function markProductDeleted(db: Queryable, productId: string, ownerId: string, occurredAt: string): Promise<void> {
+export async function markProductDeleted(
+  db: Queryable,
+  productId: string,
+  ownerId: string,
+  occurredAt: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO products (product_id, owner_id, file_id, status, preview_enabled, blur_percentage, deleted, applied_at)
      VALUES ($1, $2, '00000000-0000-0000-0000-000000000000', 'draft', false, 0, true, $3)
@@ -68,6 +76,9 @@ export async function markProductDeleted(db: Queryable, productId: string, owner
 }
 
 export async function isFileUsedByProduct(db: Queryable, fileId: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM products WHERE file_id = $1 AND NOT deleted LIMIT 1', [fileId]);
+  const { rows } = await db.query(
+    'SELECT 1 FROM products WHERE file_id = $1 AND NOT deleted LIMIT 1',
+    [fileId],
+  );
   return rows.length > 0;
 }

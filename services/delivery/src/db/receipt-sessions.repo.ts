@@ -7,15 +7,19 @@ import type { Queryable } from '@lockdrop/db';
  */
 export async function openReceiptSession(
   db: Queryable,
-  session: { keyHash: string; previousKeyHash: string | null; purchaseId: string; now: Date; expiresAt: Date },
+  session: {
+    keyHash: string;
+    previousKeyHash: string | null;
+    purchaseId: string;
+    now: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   if (session.previousKeyHash) {
-    await db.query('UPDATE receipt_sessions SET key_hash = $1 WHERE key_hash = $2 AND expires_at > $3 AND purchase_id <> $4', [
-      session.keyHash,
-      session.previousKeyHash,
-      session.now,
-      session.purchaseId,
-    ]);
+    await db.query(
+      'UPDATE receipt_sessions SET key_hash = $1 WHERE key_hash = $2 AND expires_at > $3 AND purchase_id <> $4',
+      [session.keyHash, session.previousKeyHash, session.now, session.purchaseId],
+    );
     await db.query('DELETE FROM receipt_sessions WHERE key_hash = $1', [session.previousKeyHash]);
   }
   await db.query(
@@ -25,11 +29,15 @@ export async function openReceiptSession(
   );
 }
 
-export async function receiptSessionOpens(db: Queryable, keyHash: string, purchaseId: string, now: Date): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM receipt_sessions WHERE key_hash = $1 AND purchase_id = $2 AND expires_at > $3', [
-    keyHash,
-    purchaseId,
-    now,
-  ]);
+export async function receiptSessionOpens(
+  db: Queryable,
+  keyHash: string,
+  purchaseId: string,
+  now: Date,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM receipt_sessions WHERE key_hash = $1 AND purchase_id = $2 AND expires_at > $3',
+    [keyHash, purchaseId, now],
+  );
   return rows.length > 0;
 }

@@ -26,9 +26,19 @@ export const accessErrors = {
   /** Spec §8: the toast the web shows for this code. */
   authRequired: () => new AppError('auth_required', 401, 'You must be logged in to download files'),
   emailNotVerified: () =>
-    new AppError('email_not_verified', 403, 'Verify your e-mail address to download what you bought with it'),
-  purchaseNotFound: () => new AppError('purchase_not_found', 404, 'Purchase not found or payment not confirmed'),
-  purchaseRefunded: () => new AppError('purchase_refunded', 403, 'This purchase was refunded, so its file can no longer be downloaded'),
+    new AppError(
+      'email_not_verified',
+      403,
+      'Verify your e-mail address to download what you bought with it',
+    ),
+  purchaseNotFound: () =>
+    new AppError('purchase_not_found', 404, 'Purchase not found or payment not confirmed'),
+  purchaseRefunded: () =>
+    new AppError(
+      'purchase_refunded',
+      403,
+      'This purchase was refunded, so its file can no longer be downloaded',
+    ),
 };
 
 export function accessKeysOf(claimant: Claimant): AccessKeys {
@@ -40,11 +50,20 @@ export function accessKeysOf(claimant: Claimant): AccessKeys {
   };
 }
 
-async function opens(db: Queryable, entitlement: Entitlement, claimant: Claimant, now: Date): Promise<boolean> {
+async function opens(
+  db: Queryable,
+  entitlement: Entitlement,
+  claimant: Claimant,
+  now: Date,
+): Promise<boolean> {
   const keys = accessKeysOf(claimant);
   if (keys.verifiedEmail !== null && keys.verifiedEmail === entitlement.buyerEmail) return true;
-  if (keys.browserKeyHash !== null && keys.browserKeyHash === entitlement.buyerBrowserKeyHash) return true;
-  return keys.receiptKeyHash !== null && receiptSessionOpens(db, keys.receiptKeyHash, entitlement.purchaseId, now);
+  if (keys.browserKeyHash !== null && keys.browserKeyHash === entitlement.buyerBrowserKeyHash)
+    return true;
+  return (
+    keys.receiptKeyHash !== null &&
+    receiptSessionOpens(db, keys.receiptKeyHash, entitlement.purchaseId, now)
+  );
 }
 
 /**
@@ -53,14 +72,23 @@ async function opens(db: Queryable, entitlement: Entitlement, claimant: Claimant
  * (404), except that an unverified account holding the buyer e-mail is told to verify it.
  * The rightful buyer of a refunded purchase is told it was refunded.
  */
-export async function authorize(db: Queryable, entitlement: Entitlement | null, claimant: Claimant, now: Date): Promise<Entitlement> {
+export async function authorize(
+  db: Queryable,
+  entitlement: Entitlement | null,
+  claimant: Claimant,
+  now: Date,
+): Promise<Entitlement> {
   if (entitlement?.paidAt && (await opens(db, entitlement, claimant, now))) {
     if (entitlement.revokedAt) throw accessErrors.purchaseRefunded();
     return entitlement;
   }
   const { user } = claimant;
   if (!user) throw accessErrors.authRequired();
-  if (entitlement?.paidAt && !user.emailVerified && user.email.trim().toLowerCase() === entitlement.buyerEmail) {
+  if (
+    entitlement?.paidAt &&
+    !user.emailVerified &&
+    user.email.trim().toLowerCase() === entitlement.buyerEmail
+  ) {
     throw accessErrors.emailNotVerified();
   }
   throw accessErrors.purchaseNotFound();

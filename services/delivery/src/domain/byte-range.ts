@@ -5,7 +5,8 @@ export interface SatisfiableRange {
 }
 
 /** `full`: send everything (no Range, one we ignore, or several ranges); `unsatisfiable`: 416. */
-export type RangeRequest = { kind: 'full' } | { kind: 'partial'; range: SatisfiableRange } | { kind: 'unsatisfiable' };
+export type RangeRequest =
+  { kind: 'full' } | { kind: 'partial'; range: SatisfiableRange } | { kind: 'unsatisfiable' };
 
 const SINGLE_RANGE = /^bytes=[ \t]*(\d*)[ \t]*-[ \t]*(\d*)[ \t]*$/i;
 
@@ -27,6 +28,7 @@ export function parseRange(header: string | undefined, size: number): RangeReque
   }
   const start = Number(first);
   const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (!Number.isSafeInteger(start) || start >= size || (last !== '' && Number(last) < start)) return { kind: 'unsatisfiable' };
+  if (!Number.isSafeInteger(start) || start >= size || (last !== '' && Number(last) < start))
+    return { kind: 'unsatisfiable' };
   return { kind: 'partial', range: { start, end } };
 }

@@ -50,7 +50,9 @@ export function signDownloadToken(key: string, claims: TokenClaims): string {
   body.writeUInt8(VERSION, 0);
   uuidBytes(claims.grantId).copy(body, 1);
   body.writeUInt32BE(Math.floor(claims.expiresAt.getTime() / 1000), 1 + ID_BYTES);
-  return Buffer.concat([body, mac(key, body, claims.purchaseId, claims.fileId)]).toString('base64url');
+  return Buffer.concat([body, mac(key, body, claims.purchaseId, claims.fileId)]).toString(
+    'base64url',
+  );
 }
 
 /** Null when the token is not one of ours in shape; the signature is checked by `signedFor`. */
@@ -58,12 +60,14 @@ export function readDownloadToken(token: string): TokenHeader | null {
   if (!TOKEN_PATTERN.test(token)) return null;
   const bytes = Buffer.from(token, 'base64url');
   // base64url has more than one spelling of the last character; only the canonical one is accepted.
-  if (bytes.length !== TOKEN_BYTES || bytes.toString('base64url') !== token || bytes[0] !== VERSION) return null;
+  if (bytes.length !== TOKEN_BYTES || bytes.toString('base64url') !== token || bytes[0] !== VERSION)
+    return null;
   const body = bytes.subarray(0, 1 + ID_BYTES + 4);
   const signature = bytes.subarray(body.length);
   return {
     grantId: uuidOf(body.subarray(1, 1 + ID_BYTES)),
     expiresAt: new Date(body.readUInt32BE(1 + ID_BYTES) * 1000),
-    signedFor: (key, purchaseId, fileId) => timingSafeEqual(signature, mac(key, body, purchaseId, fileId)),
+    signedFor: (key, purchaseId, fileId) =>
+      timingSafeEqual(signature, mac(key, body, purchaseId, fileId)),
   };
 }

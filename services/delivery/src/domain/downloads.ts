@@ -19,12 +19,22 @@ const RATE_WINDOW_MS = 60 * 60 * 1000;
 export const downloadErrors = {
   linkInvalid: () => new AppError('download_link_invalid', 403, 'This download link is not valid'),
   linkExpired: () =>
-    new AppError('download_link_expired', 403, 'This download link has expired; download links are valid for 1 hour'),
-  fileUnavailable: () => new AppError('file_unavailable', 410, 'The file of this purchase is no longer available'),
+    new AppError(
+      'download_link_expired',
+      403,
+      'This download link has expired; download links are valid for 1 hour',
+    ),
+  fileUnavailable: () =>
+    new AppError('file_unavailable', 410, 'The file of this purchase is no longer available'),
   tooManyLinks: (retryAfterSeconds: number) =>
-    new AppError('download_rate_limited', 429, 'Too many download links for this purchase; please try again later', {
-      retryAfterSeconds,
-    }),
+    new AppError(
+      'download_rate_limited',
+      429,
+      'Too many download links for this purchase; please try again later',
+      {
+        retryAfterSeconds,
+      },
+    ),
 };
 
 export interface DownloadLink {
@@ -63,12 +73,23 @@ export interface DownloadsDependencies {
  * Entitlements turned into downloads: one-hour signed links, rate-limited per purchase, and
  * redemptions that re-check the entitlement every time, so a refund stops links already issued.
  */
-export function createDownloads({ pool, storage, signingKey, grantsPerHour, now }: DownloadsDependencies) {
+export function createDownloads({
+  pool,
+  storage,
+  signingKey,
+  grantsPerHour,
+  now,
+}: DownloadsDependencies) {
   /** Locks the entitlement so concurrent requests cannot exceed the hourly link budget. */
   async function issueLink(claimant: Claimant, purchaseId: string): Promise<DownloadLink> {
     return withTransaction(pool, async (tx) => {
       const at = now();
-      const entitlement = await authorize(tx, await findEntitlement(tx, purchaseId, { forUpdate: true }), claimant, at);
+      const entitlement = await authorize(
+        tx,
+        await findEntitlement(tx, purchaseId, { forUpdate: true }),
+        claimant,
+        at,
+      );
       const recent = await grantsSince(tx, purchaseId, new Date(at.getTime() - RATE_WINDOW_MS));
       if (recent.count >= grantsPerHour) {
         const freesAt = (recent.oldest?.getTime() ?? at.getTime()) + RATE_WINDOW_MS;
@@ -80,27 +101,47 @@ export function createDownloads({ pool, storage, signingKey, grantsPerHour, now 
       const expiresAt = new Date(Math.floor((at.getTime() + LINK_VALIDITY_MS) / 1000) * 1000);
       const grant = { id: randomUUID(), purchaseId, fileId: file.id, expiresAt };
       await insertGrant(tx, { ...grant, createdAt: at });
-      return { token: signDownloadToken(signingKey, { grantId: grant.id, purchaseId, fileId: file.id, expiresAt }), fileName: file.fileName, sizeBytes: file.sizeBytes, expiresAt };
+      return {
+        token: signDownloadToken(signingKey, {
+          grantId: grant.id,
+          purchaseId,
+          fileId: file.id,
+          expiresAt,
+        }),
+        fileName: file.fileName,
+        sizeBytes: file.sizeBytes,
+        expiresAt,
+      };
     });
   }
 
   /** For the product page: the claimant's usable purchase of the product, if any. */
-  async function accessTo(claimant: Claimant, productId: string): Promise<{ hasAccess: boolean; purchaseId?: string }> {
+  async function accessTo(
+    claimant: Claimant,
+    productId: string,
+  ): Promise<{ hasAccess: boolean; purchaseId?: string }> {
     const keys = accessKeysOf(claimant);
-    if (!keys.verifiedEmail && !keys.browserKeyHash && !keys.receiptKeyHash) return { hasAccess: false };
+    if (!keys.verifiedEmail && !keys.browserKeyHash && !keys.receiptKeyHash)
+      return { hasAccess: false };
     const entitlement = await findAccessibleEntitlement(pool, productId, keys, now());
-    return entitlement ? { hasAccess: true, purchaseId: entitlement.purchaseId } : { hasAccess: false };
+    return entitlement
+      ? { hasAccess: true, purchaseId: entitlement.purchaseId }
+      : { hasAccess: false };
   }
 
   /**
    * Signature, then expiry, then — on every redemption — the entitlement itself. The ETag is
    * the file's SHA-256, the same under every link, so `If-Range` lets a fresh link resume.
    */
-  async function redeem(token: string, request: { range?: string; ifRange?: string }): Promise<Redemption> {
+  async function redeem(
+    token: string,
+    request: { range?: string; ifRange?: string },
+  ): Promise<Redemption> {
     const header = readDownloadToken(token);
     if (!header) throw downloadErrors.linkInvalid();
     const grant = await findGrant(pool, header.grantId);
-    if (!grant || !header.signedFor(signingKey, grant.purchaseId, grant.fileId)) throw downloadErrors.linkInvalid();
+    if (!grant || !header.signedFor(signingKey, grant.purchaseId, grant.fileId))
+      throw downloadErrors.linkInvalid();
     if (now() >= header.expiresAt) throw downloadErrors.linkExpired();
     const entitlement = await findEntitlement(pool, grant.purchaseId);
     if (!entitlement?.paidAt || entitlement.revokedAt) throw accessErrors.purchaseRefunded();
@@ -108,8 +149,12 @@ export function createDownloads({ pool, storage, signingKey, grantsPerHour, now 
     if (!file) throw downloadErrors.fileUnavailable();
 
     const etag = `"${file.sha256}"`;
-    const wanted = request.ifRange && request.ifRange !== etag ? { kind: 'full' as const } : parseRange(request.range, file.sizeBytes);
-    if (wanted.kind === 'unsatisfiable') return { kind: 'unsatisfiable', sizeBytes: file.sizeBytes };
+    const wanted =
+      request.ifRange && request.ifRange !== etag
+        ? { kind: 'full' as const }
+        : parseRange(request.range, file.sizeBytes);
+    if (wanted.kind === 'unsatisfiable')
+      return { kind: 'unsatisfiable', sizeBytes: file.sizeBytes };
     const range = wanted.kind === 'partial' ? wanted.range : null;
     const first = range?.start ?? 0;
     const last = range?.end ?? file.sizeBytes - 1;
@@ -131,14 +176,27 @@ export function createDownloads({ pool, storage, signingKey, grantsPerHour, now 
       },
       async recordCompleted(correlationId) {
         const bytesSent = last - first + 1;
-        const download = { id: randomUUID(), grantId: grant.id, purchaseId: grant.purchaseId, fileId: file.id, firstByte: first, bytesSent, completedAt: now() };
+        const download = {
+          id: randomUUID(),
+          grantId: grant.id,
+          purchaseId: grant.purchaseId,
+          fileId: file.id,
+          firstByte: first,
+          bytesSent,
+          completedAt: now(),
+        };
         await withTransaction(pool, async (tx) => {
           await insertDownload(tx, download);
           await enqueueEvent(
             tx,
             createEvent(
               'download.completed',
-              { purchaseId: grant.purchaseId, productId: entitlement.productId, fileId: file.id, bytesSent },
+              {
+                purchaseId: grant.purchaseId,
+                productId: entitlement.productId,
+                fileId: file.id,
+                bytesSent,
+              },
               { correlationId },
             ),
           );

@@ -20,7 +20,14 @@ export function kindFromExtension(extension: string | null): FileKind {
 }
 
 /** Raster formats the preview renderer (libvips) decodes; other image types get a type card. */
-const RENDERABLE_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
+const RENDERABLE_IMAGE_TYPES = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/tiff',
+]);
 
 function kindFromContentType(contentType: string): FileKind | null {
   if (RENDERABLE_IMAGE_TYPES.has(contentType)) return 'image';

@@ -53,6 +53,9 @@ function truncateKeepingExtension(name: string, extension: string | null): strin
 export function attachmentDisposition(name: string): string {
   const safe = sanitizeFileName(name);
   const ascii = safe.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(safe).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(safe).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

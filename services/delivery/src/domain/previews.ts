@@ -39,7 +39,8 @@ export function createPreviews({ pool, storage }: { pool: Pool; storage: ObjectS
   async function visible(productId: string, viewer: AuthUser | null) {
     const product = await findProduct(pool, productId);
     if (!product || product.deleted) throw previewNotAvailable();
-    if (product.status !== 'published' && viewer?.id !== product.ownerId) throw previewNotAvailable();
+    if (product.status !== 'published' && viewer?.id !== product.ownerId)
+      throw previewNotAvailable();
     return { product, preview: await findPreview(pool, productId) };
   }
 
@@ -60,7 +61,8 @@ export function createPreviews({ pool, storage }: { pool: Pool; storage: ObjectS
     const { product, preview } = await visible(productId, viewer);
     if (!product.previewEnabled || !preview) throw previewNotAvailable();
     if (preview.status === 'pending') return { status: 'pending' };
-    if (preview.status !== 'ready' || !preview.objectKey || !preview.etag) throw previewNotAvailable();
+    if (preview.status !== 'ready' || !preview.objectKey || !preview.etag)
+      throw previewNotAvailable();
     try {
       return {
         status: 'ready',

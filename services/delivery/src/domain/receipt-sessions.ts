@@ -18,7 +18,11 @@ export interface ReceiptPurchase {
 }
 
 export function receiptNotFound(): AppError {
-  return new AppError('receipt_not_found', 404, 'This receipt link is not valid, or the purchase was refunded');
+  return new AppError(
+    'receipt_not_found',
+    404,
+    'This receipt link is not valid, or the purchase was refunded',
+  );
 }
 
 /**
@@ -27,7 +31,10 @@ export function receiptNotFound(): AppError {
  * time (only its hash is stored), keeping the purchases its previous key opened.
  */
 export function createReceiptSessions({ pool, now }: { pool: Pool; now: () => Date }) {
-  async function open(receiptToken: string, previousKeyHash: string | null): Promise<{ key: string; purchase: ReceiptPurchase }> {
+  async function open(
+    receiptToken: string,
+    previousKeyHash: string | null,
+  ): Promise<{ key: string; purchase: ReceiptPurchase }> {
     const entitlement = await findEntitlementByReceiptTokenHash(pool, sha256Hex(receiptToken));
     if (!entitlement?.paidAt || entitlement.revokedAt) throw receiptNotFound();
     const key = randomBytes(32).toString('base64url');

@@ -37,6 +37,10 @@ export class UploadMeter extends Transform {
 
   /** Valid once the stream has finished. */
   result(): { sizeBytes: number; sha256: string; head: Buffer } {
-    return { sizeBytes: this.#sizeBytes, sha256: this.#hash.digest('hex'), head: Buffer.concat(this.#head) };
+    return {
+      sizeBytes: this.#sizeBytes,
+      sha256: this.#hash.digest('hex'),
+      head: Buffer.concat(this.#head),
+    };
   }
 }

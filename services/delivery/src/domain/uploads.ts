@@ -8,7 +8,14 @@ import { AppError } from '@lockdrop/http';
 import { planById, type Plan } from '@lockdrop/plans';
 import type { AuthUser } from '@lockdrop/auth';
 import { fileTypeFromBuffer } from 'file-type';
-import { countUpload, deleteFile, findFile, insertFile, uploadsInMonth, type StoredFile } from '../db/files.repo.js';
+import {
+  countUpload,
+  deleteFile,
+  findFile,
+  insertFile,
+  uploadsInMonth,
+  type StoredFile,
+} from '../db/files.repo.js';
 
 export type { StoredFile };
 import { previewStatusOfFile } from '../db/previews.repo.js';
@@ -35,10 +42,15 @@ export interface Logger {
 const MB = 1024 * 1024;
 
 export function fileTooLarge(plan: Plan): AppError {
-  return new AppError('file_too_large', 413, `File size must be less than ${Math.round(plan.maxFileBytes / MB)}MB`, {
-    maxBytes: plan.maxFileBytes,
-    plan: plan.id,
-  });
+  return new AppError(
+    'file_too_large',
+    413,
+    `File size must be less than ${Math.round(plan.maxFileBytes / MB)}MB`,
+    {
+      maxBytes: plan.maxFileBytes,
+      plan: plan.id,
+    },
+  );
 }
 
 export function fileNotFound(): AppError {
@@ -55,7 +67,12 @@ function monthOf(date: Date): { month: string; resetsAt: Date } {
 }
 
 function quotaExceeded(plan: Plan, used: number, resetsAt: Date): AppError {
-  const resets = resetsAt.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const resets = resetsAt.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
   return new AppError(
     'upload_quota_exceeded',
     403,
@@ -70,7 +87,15 @@ function storageKeyFor(ownerId: string, extension: string | null): string {
   return `${ownerId}/${Date.now()}-${randomBytes(8).toString('hex')}.${extension ?? 'bin'}`;
 }
 
-export function createUploads({ pool, storage, logger }: { pool: Pool; storage: ObjectStorage; logger: Logger }) {
+export function createUploads({
+  pool,
+  storage,
+  logger,
+}: {
+  pool: Pool;
+  storage: ObjectStorage;
+  logger: Logger;
+}) {
   /** Refuses before any byte is read when this month's uploads are used up. */
   async function assertUploadAllowed(user: AuthUser, now = new Date()): Promise<void> {
     const plan = planById(user.plan);
@@ -102,7 +127,11 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
    * its first bytes, then records it and `file.uploaded` in one transaction. Whatever fails —
    * the size limit, the client going away, the quota, the database — leaves no object behind.
    */
-  async function store(user: AuthUser, incoming: IncomingFile, correlationId: string): Promise<StoredFile> {
+  async function store(
+    user: AuthUser,
+    incoming: IncomingFile,
+    correlationId: string,
+  ): Promise<StoredFile> {
     const plan = planById(user.plan);
     const fileName = sanitizeFileName(incoming.fileName);
     const extension = fileExtension(fileName);
@@ -110,7 +139,10 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
     const meter = new UploadMeter(plan.maxFileBytes);
 
     try {
-      await storage.put(storageKey, pipeline(incoming.stream, meter, () => undefined));
+      await storage.put(
+        storageKey,
+        pipeline(incoming.stream, meter, () => undefined),
+      );
     } catch (error) {
       if (error instanceof FileTooLargeError || incoming.truncated()) throw fileTooLarge(plan);
       throw error;
@@ -143,7 +175,14 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
           tx,
           createEvent(
             'file.uploaded',
-            { fileId: file.id, ownerId: file.ownerId, fileName, sizeBytes, contentType: file.contentType, sha256 },
+            {
+              fileId: file.id,
+              ownerId: file.ownerId,
+              fileName,
+              sizeBytes,
+              contentType: file.contentType,
+              sha256,
+            },
             { correlationId },
           ),
         );
@@ -151,7 +190,10 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
       });
     } catch (error) {
       await storage.delete(storageKey).catch((cause: unknown) => {
-        logger.warn({ err: cause, storageKey }, 'could not remove the object of an unrecorded upload');
+        logger.warn(
+          { err: cause, storageKey },
+          'could not remove the object of an unrecorded upload',
+        );
       });
       throw error;
     }
@@ -169,15 +211,26 @@ export function createUploads({ pool, storage, logger }: { pool: Pool; storage: 
     const file = await findFile(pool, fileId);
     if (!file || file.ownerId !== user.id) throw fileNotFound();
     if (await isFileUsedByProduct(pool, fileId)) {
-      throw new AppError('file_in_use', 409, 'This file belongs to a product; delete or change the product first');
+      throw new AppError(
+        'file_in_use',
+        409,
+        'This file belongs to a product; delete or change the product first',
+      );
     }
     // Buyers keep their downloads after the product is gone; only a refund ends them.
     if (await isFileEntitled(pool, fileId)) {
-      throw new AppError('file_in_use', 409, 'Buyers have paid for this file, so it is kept for them to download');
+      throw new AppError(
+        'file_in_use',
+        409,
+        'Buyers have paid for this file, so it is kept for them to download',
+      );
     }
     await deleteFile(pool, fileId);
     await storage.delete(file.storageKey).catch((cause: unknown) => {
-      logger.warn({ err: cause, storageKey: file.storageKey }, 'could not remove the object of a deleted file');
+      logger.warn(
+        { err: cause, storageKey: file.storageKey },
+        'could not remove the object of a deleted file',
+      );
     });
   }
 

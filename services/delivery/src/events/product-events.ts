@@ -10,7 +10,12 @@ import type { ObjectStorage } from '../storage/storage.js';
  * `product.viewed` (one per page view) through this service only to be ignored, and the NATS
  * server here cannot filter on several subjects at once.
  */
-const SNAPSHOT_EVENTS = ['product.created', 'product.updated', 'product.published', 'product.unpublished'] as const;
+const SNAPSHOT_EVENTS = [
+  'product.created',
+  'product.updated',
+  'product.published',
+  'product.unpublished',
+] as const;
 
 type SnapshotEvent = DomainEvent<(typeof SNAPSHOT_EVENTS)[number]>;
 
@@ -39,7 +44,11 @@ async function applySnapshot(event: SnapshotEvent, tx: PoolClient): Promise<void
   else await disablePreview(tx, request);
 }
 
-async function applyDeletion(event: DomainEvent<'product.deleted'>, tx: PoolClient, storage: ObjectStorage): Promise<void> {
+async function applyDeletion(
+  event: DomainEvent<'product.deleted'>,
+  tx: PoolClient,
+  storage: ObjectStorage,
+): Promise<void> {
   await markProductDeleted(tx, event.data.productId, event.data.ownerId, event.occurredAt);
   const objectKey = await removePreview(tx, event.data.productId);
   // Before commit: if the commit then fails, the redelivered event finds the row again and retries.
@@ -59,7 +68,12 @@ export async function subscribeToProductEvents({
   const consumerFor = (type: EventType) => `delivery.${type.replace('product.', 'products-')}`;
   return Promise.all([
     ...SNAPSHOT_EVENTS.map((type) =>
-      bus.subscribe({ consumer: consumerFor(type), filter: type, pool, handler: (event, tx) => applySnapshot(event as SnapshotEvent, tx) }),
+      bus.subscribe({
+        consumer: consumerFor(type),
+        filter: type,
+        pool,
+        handler: (event, tx) => applySnapshot(event as SnapshotEvent, tx),
+      }),
     ),
     bus.subscribe({
       consumer: consumerFor('product.deleted'),

@@ -7,7 +7,13 @@ import { recordPaidPurchase, revokeRefundedPurchase } from '../db/entitlements.r
  * Entitlements from payments' events. The two consumers run independently, so a refund can be
  * handled before the payment it reverses; the repository makes either order end revoked.
  */
-export async function subscribeToPurchaseEvents({ bus, pool }: { bus: Bus; pool: Pool }): Promise<Subscription[]> {
+export async function subscribeToPurchaseEvents({
+  bus,
+  pool,
+}: {
+  bus: Bus;
+  pool: Pool;
+}): Promise<Subscription[]> {
   return Promise.all([
     bus.subscribe({
       consumer: 'delivery.purchases-paid',
@@ -19,7 +25,8 @@ export async function subscribeToPurchaseEvents({ bus, pool }: { bus: Bus; pool:
       consumer: 'delivery.purchases-refunded',
       filter: 'purchase.refunded',
       pool,
-      handler: (event, tx) => revokeRefundedPurchase(tx, (event as DomainEvent<'purchase.refunded'>).data),
+      handler: (event, tx) =>
+        revokeRefundedPurchase(tx, (event as DomainEvent<'purchase.refunded'>).data),
     }),
   ]);
 }

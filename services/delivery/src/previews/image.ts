@@ -28,8 +28,14 @@ export function blurSigma(blurPercentage: number, longestSide: number): number {
  * GPS). Even at 0% blur the result is a new, smaller image: the original bytes never leave.
  * libvips does the work on the libuv thread pool, off the event loop.
  */
-export async function blurredPreview(input: string | Buffer, blurPercentage: number): Promise<PreviewImage> {
-  const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true })
+export async function blurredPreview(
+  input: string | Buffer,
+  blurPercentage: number,
+): Promise<PreviewImage> {
+  const { data, info } = await sharp(input, {
+    limitInputPixels: MAX_INPUT_PIXELS,
+    sequentialRead: true,
+  })
     .timeout({ seconds: RENDER_TIMEOUT_SECONDS })
     .rotate()
     .resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
@@ -37,7 +43,9 @@ export async function blurredPreview(input: string | Buffer, blurPercentage: num
     .raw()
     .toBuffer({ resolveWithObject: true });
   const sigma = blurSigma(blurPercentage, Math.max(info.width, info.height));
-  let pipeline = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).timeout({
+  let pipeline = sharp(data, {
+    raw: { width: info.width, height: info.height, channels: info.channels },
+  }).timeout({
     seconds: RENDER_TIMEOUT_SECONDS,
   });
   // libvips refuses sigmas below 0.3; such a blur would be invisible anyway.

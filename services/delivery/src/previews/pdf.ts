@@ -54,7 +54,10 @@ export function renderFirstPage(pdfPath: string): Promise<Buffer> {
   });
   let timer: NodeJS.Timeout | undefined;
   return new Promise<Buffer>((resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`PDF page 1 not rendered within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`PDF page 1 not rendered within ${TIMEOUT_MS} ms`)),
+      TIMEOUT_MS,
+    );
     worker.once('message', (message: { png?: Uint8Array; error?: string }) => {
       if (message.png) resolve(Buffer.from(message.png));
       else reject(new Error(`PDF render failed: ${message.error}`));

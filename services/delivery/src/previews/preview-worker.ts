@@ -88,10 +88,14 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
   async function render(job: RenderJob): Promise<void> {
     const started = Date.now();
     try {
-      const [file, product] = await Promise.all([findFile(pool, job.fileId), findProduct(pool, job.productId)]);
+      const [file, product] = await Promise.all([
+        findFile(pool, job.fileId),
+        findProduct(pool, job.productId),
+      ]);
       if (!file) throw new PermanentRenderError('the product file does not exist');
       // Catalog checks this too; a preview must never expose another seller's file.
-      if (!product || file.ownerId !== product.ownerId) throw new PermanentRenderError('the file does not belong to the seller');
+      if (!product || file.ownerId !== product.ownerId)
+        throw new PermanentRenderError('the file does not belong to the seller');
       const preview = await renderPreview(storage, file, job.blurPercentage);
       const objectKey = `previews/${job.productId}/${job.revision}-${randomBytes(6).toString('hex')}.jpg`;
       await storage.put(objectKey, Readable.from([preview.image]));
@@ -105,13 +109,26 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
           height: preview.height,
         });
         if (result.current) {
-          await enqueueProcessed(tx, job, { fileId: file.id, ownerId: file.ownerId, kind: file.kind, previewAvailable: true });
+          await enqueueProcessed(tx, job, {
+            fileId: file.id,
+            ownerId: file.ownerId,
+            kind: file.kind,
+            previewAvailable: true,
+          });
         }
         return result;
       });
       if (!outcome.current) await storage.delete(objectKey);
       else if (outcome.replacedKey) await removeQuietly(outcome.replacedKey);
-      logger.info({ productId: job.productId, kind: file.kind, ms: Date.now() - started, current: outcome.current }, 'preview rendered');
+      logger.info(
+        {
+          productId: job.productId,
+          kind: file.kind,
+          ms: Date.now() - started,
+          current: outcome.current,
+        },
+        'preview rendered',
+      );
     } catch (error) {
       await recordFailure(job, error);
     }
@@ -120,12 +137,26 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
   async function recordFailure(job: RenderJob, error: unknown): Promise<void> {
     const final = error instanceof PermanentRenderError || job.attempts >= MAX_ATTEMPTS;
     const message = error instanceof Error ? error.message : String(error);
-    logger.warn({ productId: job.productId, attempt: job.attempts, final, err: message }, 'preview render failed');
+    logger.warn(
+      { productId: job.productId, attempt: job.attempts, final, err: message },
+      'preview render failed',
+    );
     await withTransaction(pool, async (tx) => {
-      const recorded = await recordRenderFailure(tx, job, message, final ? null : RETRY_DELAY_SECONDS * job.attempts);
+      const recorded = await recordRenderFailure(
+        tx,
+        job,
+        message,
+        final ? null : RETRY_DELAY_SECONDS * job.attempts,
+      );
       if (!recorded || !final) return;
       const file = await findFile(tx, job.fileId);
-      if (file) await enqueueProcessed(tx, job, { fileId: file.id, ownerId: file.ownerId, kind: file.kind, previewAvailable: false });
+      if (file)
+        await enqueueProcessed(tx, job, {
+          fileId: file.id,
+          ownerId: file.ownerId,
+          kind: file.kind,
+          previewAvailable: false,
+        });
     });
   }
 
@@ -136,12 +167,20 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
   ): Promise<void> {
     await enqueueEvent(
       tx,
-      createEvent('file.processed', { ...data, blurPercentage: job.blurPercentage }, { correlationId: job.correlationId }),
+      createEvent(
+        'file.processed',
+        { ...data, blurPercentage: job.blurPercentage },
+        { correlationId: job.correlationId },
+      ),
     );
   }
 
   async function removeQuietly(key: string): Promise<void> {
-    await storage.delete(key).catch((error: unknown) => logger.warn({ err: error, key }, 'could not remove a replaced preview'));
+    await storage
+      .delete(key)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, key }, 'could not remove a replaced preview'),
+      );
   }
 
   async function listen(): Promise<void> {
@@ -155,17 +194,27 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
         });
         lost.catch(() => undefined);
         client.on('notification', wake);
-        const { rows } = await client.query<{ channel: string }>(`SELECT ${renderChannelSql} AS channel`);
+        const { rows } = await client.query<{ channel: string }>(
+          `SELECT ${renderChannelSql} AS channel`,
+        );
         await client.query(`LISTEN "${rows[0]!.channel}"`);
         wake();
         await Promise.race([lost, whenStopping]);
       } catch (error) {
-        if (!stopping) logger.warn({ err: error }, 'preview listener lost its connection; polling covers until it is back');
+        if (!stopping)
+          logger.warn(
+            { err: error },
+            'preview listener lost its connection; polling covers until it is back',
+          );
       } finally {
         // Destroyed, not returned: a pooled connection must not keep a LISTEN registration.
         client?.release(true);
       }
-      if (!stopping) await Promise.race([new Promise((resolve) => setTimeout(resolve, LISTENER_RECONNECT_MS)), whenStopping]);
+      if (!stopping)
+        await Promise.race([
+          new Promise((resolve) => setTimeout(resolve, LISTENER_RECONNECT_MS)),
+          whenStopping,
+        ]);
     }
   }
 

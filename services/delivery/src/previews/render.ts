@@ -16,10 +16,16 @@ import { posterFrame } from './video.js';
  * The preview of `file` at `blurPercentage`: images blurred, PDFs as a blurred page 1, videos
  * as a blurred frame, everything else as a type card. Never the original bytes.
  */
-export async function renderPreview(storage: ObjectStorage, file: StoredFile, blurPercentage: number): Promise<PreviewImage> {
+export async function renderPreview(
+  storage: ObjectStorage,
+  file: StoredFile,
+  blurPercentage: number,
+): Promise<PreviewImage> {
   switch (file.kind) {
     case 'image':
-      return withLocalFile(storage, file.storageKey, (filePath) => blurredPreview(filePath, blurPercentage));
+      return withLocalFile(storage, file.storageKey, (filePath) =>
+        blurredPreview(filePath, blurPercentage),
+      );
     case 'pdf':
       return withLocalFile(storage, file.storageKey, async (filePath) =>
         blurredPreview(await renderFirstPage(filePath), blurPercentage),
@@ -30,7 +36,12 @@ export async function renderPreview(storage: ObjectStorage, file: StoredFile, bl
       );
     case 'audio':
     case 'document':
-      return typeCard({ kind: file.kind, fileName: file.fileName, sizeBytes: file.sizeBytes, extension: fileExtension(file.fileName) });
+      return typeCard({
+        kind: file.kind,
+        fileName: file.fileName,
+        sizeBytes: file.sizeBytes,
+        extension: fileExtension(file.fileName),
+      });
   }
 }
 
@@ -39,7 +50,11 @@ export async function renderPreview(storage: ObjectStorage, file: StoredFile, bl
  * The filesystem backend has one; an object from remote storage is copied to a temporary file
  * for the duration of the render.
  */
-async function withLocalFile<T>(storage: ObjectStorage, key: string, work: (filePath: string) => Promise<T>): Promise<T> {
+async function withLocalFile<T>(
+  storage: ObjectStorage,
+  key: string,
+  work: (filePath: string) => Promise<T>,
+): Promise<T> {
   const local = storage.localPath(key);
   if (local) return work(local);
   const dir = await mkdtemp(path.join(tmpdir(), 'lockdrop-preview-'));

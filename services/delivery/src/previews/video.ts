@@ -19,11 +19,26 @@ export async function posterFrame(videoPath: string): Promise<Buffer> {
 function grabFrame(videoPath: string, seconds: number): Promise<Buffer> {
   const scale = `scale='min(${PREVIEW_MAX_SIDE},iw)':'min(${PREVIEW_MAX_SIDE},ih)':force_original_aspect_ratio=decrease`;
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
     // Uploaded bytes are untrusted: a crafted file must not make ffmpeg open URLs or other files.
-    '-protocol_whitelist', 'file,pipe',
-    '-ss', String(seconds), '-i', videoPath,
-    '-frames:v', '1', '-vf', scale, '-f', 'image2pipe', '-c:v', 'png', 'pipe:1',
+    '-protocol_whitelist',
+    'file,pipe',
+    '-ss',
+    String(seconds),
+    '-i',
+    videoPath,
+    '-frames:v',
+    '1',
+    '-vf',
+    scale,
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'png',
+    'pipe:1',
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpeg.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });

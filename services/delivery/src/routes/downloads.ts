@@ -34,7 +34,8 @@ const DOWNLOAD_HEADERS = {
   'accept-ranges': 'bytes',
 };
 
-const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+const firstHeader = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value[0] : value;
 
 export interface DownloadRouteOptions {
   downloads: Downloads;
@@ -45,7 +46,10 @@ export interface DownloadRouteOptions {
 }
 
 /** `/api/downloads*` (links, access, receipt sessions) and `/dl/:token` (the file itself). */
-export async function downloadRoutes(app: HttpServer, { downloads, receiptSessions, secureCookies, track }: DownloadRouteOptions) {
+export async function downloadRoutes(
+  app: HttpServer,
+  { downloads, receiptSessions, secureCookies, track }: DownloadRouteOptions,
+) {
   app.post(
     '/api/downloads',
     {
@@ -75,7 +79,10 @@ export async function downloadRoutes(app: HttpServer, { downloads, receiptSessio
         };
       } catch (error) {
         if (error instanceof AppError && error.code === 'download_rate_limited') {
-          reply.header('retry-after', String((error.details as { retryAfterSeconds: number }).retryAfterSeconds));
+          reply.header(
+            'retry-after',
+            String((error.details as { retryAfterSeconds: number }).retryAfterSeconds),
+          );
         }
         throw error;
       }
@@ -87,7 +94,8 @@ export async function downloadRoutes(app: HttpServer, { downloads, receiptSessio
     {
       preHandler: app.identify,
       schema: {
-        summary: "Whether the caller may download the product's file (product page: 'You have full access to this product')",
+        summary:
+          "Whether the caller may download the product's file (product page: 'You have full access to this product')",
         querystring: z.object({ productId: z.uuid() }),
         response: { 200: accessSchema },
       },
@@ -102,22 +110,24 @@ export async function downloadRoutes(app: HttpServer, { downloads, receiptSessio
     '/api/downloads/receipt-session',
     {
       schema: {
-        summary: "Opens an account-free download session from the receipt e-mail's link (sets the ld_receipt cookie)",
+        summary:
+          "Opens an account-free download session from the receipt e-mail's link (sets the ld_receipt cookie)",
         body: z.object({ token: z.string().min(16).max(200) }),
         response: { 200: receiptPurchaseSchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {
-      const { key, purchase } = await receiptSessions.open(request.body.token, hashedCookie(request, RECEIPT_COOKIE));
-      reply
-        .header('cache-control', 'no-store')
-        .setCookie(RECEIPT_COOKIE, key, {
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: secureCookies,
-          path: '/api',
-          maxAge: RECEIPT_SESSION_MS / 1000,
-        });
+      const { key, purchase } = await receiptSessions.open(
+        request.body.token,
+        hashedCookie(request, RECEIPT_COOKIE),
+      );
+      reply.header('cache-control', 'no-store').setCookie(RECEIPT_COOKIE, key, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookies,
+        path: '/api',
+        maxAge: RECEIPT_SESSION_MS / 1000,
+      });
       return { purchase };
     },
   );
@@ -147,7 +157,12 @@ export async function downloadRoutes(app: HttpServer, { downloads, receiptSessio
         return reply
           .status(416)
           .header('content-range', `bytes */${redemption.sizeBytes}`)
-          .send({ error: { code: 'range_not_satisfiable', message: 'The requested range is outside the file' } });
+          .send({
+            error: {
+              code: 'range_not_satisfiable',
+              message: 'The requested range is outside the file',
+            },
+          });
       }
       const { file, range } = redemption;
       reply
@@ -156,14 +171,18 @@ export async function downloadRoutes(app: HttpServer, { downloads, receiptSessio
         .header('content-disposition', attachmentDisposition(file.fileName))
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('etag', redemption.etag);
-      if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`);
+      if (range)
+        reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`);
       if (request.method === 'HEAD') return reply.send();
 
       const body = await redemption.open();
       // The rule for download.completed: this response carried the file's last byte and every
       // byte of it was handed to the network ('finish'; a dropped connection only 'close's).
       // One listener per response, so at most one event per response.
-      if (redemption.reachesEnd) reply.raw.once('finish', () => track(redemption.recordCompleted(request.id)));
+      if (redemption.reachesEnd)
+        reply.raw.once('finish', () => track(redemption.recordCompleted(request.id)));
       return reply.send(body);
     },
   });

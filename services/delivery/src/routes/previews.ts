@@ -17,7 +17,10 @@ const previewStateSchema = z.object({
   height: z.number().int().nullable(),
 });
 
-const pendingSchema = z.object({ status: z.literal('pending'), retryAfterSeconds: z.number().int() });
+const pendingSchema = z.object({
+  status: z.literal('pending'),
+  retryAfterSeconds: z.number().int(),
+});
 
 /**
  * `/api/previews/:productId`: the server-rendered, blurred derivative of a product's file —
@@ -28,7 +31,10 @@ export async function previewRoutes(app: HttpServer, { previews }: { previews: P
     '/api/previews/:productId/status',
     {
       preHandler: app.identify,
-      schema: { params: productParams, response: { 200: previewStateSchema, 404: errorBodySchema } },
+      schema: {
+        params: productParams,
+        response: { 200: previewStateSchema, 404: errorBodySchema },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -43,15 +49,24 @@ export async function previewRoutes(app: HttpServer, { previews }: { previews: P
       schema: {
         summary: 'The preview image (JPEG); 202 while it is being rendered',
         params: productParams,
-        response: { 200: z.any().describe('The preview image'), 202: pendingSchema, 304: z.undefined(), 404: errorBodySchema },
+        response: {
+          200: z.any().describe('The preview image'),
+          202: pendingSchema,
+          304: z.undefined(),
+          404: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
       reply.header('x-content-type-options', 'nosniff');
       const preview = await previews.image(request.params.productId, request.user);
       if (preview.status === 'pending') {
-        reply.header('cache-control', 'no-store').header('retry-after', String(RETRY_PENDING_SECONDS));
-        return reply.status(202).send({ status: 'pending', retryAfterSeconds: RETRY_PENDING_SECONDS });
+        reply
+          .header('cache-control', 'no-store')
+          .header('retry-after', String(RETRY_PENDING_SECONDS));
+        return reply
+          .status(202)
+          .send({ status: 'pending', retryAfterSeconds: RETRY_PENDING_SECONDS });
       }
       // A minute in shared caches for busy storefronts (a new blur level shows within it); then the ETag revalidates.
       reply

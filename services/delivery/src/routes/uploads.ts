@@ -34,7 +34,13 @@ function toUploadedFile(file: StoredFile): z.infer<typeof uploadedFileSchema> {
 /** `/api/uploads`: a seller's files. The body of an upload is streamed, never buffered. */
 export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uploads }) {
   await app.register(multipart, {
-    limits: { files: 1, fields: 10, parts: 11, fileSize: largestPlanFileBytes + 1, headerPairs: 100 },
+    limits: {
+      files: 1,
+      fields: 10,
+      parts: 11,
+      fileSize: largestPlanFileBytes + 1,
+      headerPairs: 100,
+    },
   });
 
   app.post(
@@ -44,18 +50,30 @@ export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uplo
       schema: {
         summary: 'Upload a file (multipart/form-data, one field named `file`)',
         consumes: ['multipart/form-data'],
-        response: { 201: uploadedFileSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 413: errorBodySchema },
+        response: {
+          201: uploadedFileSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          413: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
       const user = request.user!;
-      if (!request.isMultipart()) throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
+      if (!request.isMultipart())
+        throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
       try {
         await uploads.assertUploadAllowed(user);
         // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
         const part = await request.file({ limits: { fileSize: uploads.maxBytesFor(user) + 1 } });
-        if (!part || part.fieldname !== 'file') throw new AppError('file_required', 400, 'Please upload a file');
-        const incoming = { fileName: part.filename, stream: part.file, truncated: () => part.file.truncated };
+        if (!part || part.fieldname !== 'file')
+          throw new AppError('file_required', 400, 'Please upload a file');
+        const incoming = {
+          fileName: part.filename,
+          stream: part.file,
+          truncated: () => part.file.truncated,
+        };
         const file = await uploads.store(user, incoming, request.id);
         return reply.status(201).send(toUploadedFile(file));
       } catch (error) {
@@ -101,7 +119,10 @@ export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uplo
     '/api/uploads/:fileId',
     {
       preHandler: app.authenticate,
-      schema: { params: fileParams, response: { 204: z.undefined(), 404: errorBodySchema, 409: errorBodySchema } },
+      schema: {
+        params: fileParams,
+        response: { 204: z.undefined(), 404: errorBodySchema, 409: errorBodySchema },
+      },
     },
     async (request, reply) => {
       await uploads.remove(request.user!, request.params.fileId);

@@ -42,7 +42,11 @@ export async function createFilesystemStorage(root: string): Promise<ObjectStora
     async get(key, range) {
       try {
         const handle = await open(pathOf(key), 'r');
-        return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: READ_CHUNK_BYTES });
+        return handle.createReadStream({
+          start: range?.start,
+          end: range?.end,
+          highWaterMark: READ_CHUNK_BYTES,
+        });
       } catch (error) {
         if (isMissing(error)) throw new ObjectNotFoundError(key);
         throw error;

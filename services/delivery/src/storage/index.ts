@@ -3,7 +3,12 @@ import { createFilesystemStorage } from './filesystem.js';
 import { createS3Storage } from './s3.js';
 import type { ObjectStorage } from './storage.js';
 
-export { ObjectNotFoundError, type ObjectStorage, type ByteRange, type ObjectStat } from './storage.js';
+export {
+  ObjectNotFoundError,
+  type ObjectStorage,
+  type ByteRange,
+  type ObjectStat,
+} from './storage.js';
 
 /** The configured backend: the local filesystem by default, S3-compatible storage for several replicas. */
 export async function createStorage(config: DeliveryConfig): Promise<ObjectStorage> {

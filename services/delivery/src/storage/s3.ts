@@ -82,7 +82,9 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
 
     async stat(key) {
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: assertObjectKey(key) }));
+        const head = await client.send(
+          new HeadObjectCommand({ Bucket, Key: assertObjectKey(key) }),
+        );
         return { sizeBytes: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date(0) };
       } catch (error) {
         if (error instanceof NotFound || error instanceof NoSuchKey) return null;

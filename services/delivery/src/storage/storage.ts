@@ -38,7 +38,10 @@ const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$
 
 /** Keys are generated, but a backend still refuses anything that could leave its root. */
 export function assertObjectKey(key: string): string {
-  if (!KEY_PATTERN.test(key) || key.split('/').some((segment) => segment === '..' || segment === '.')) {
+  if (
+    !KEY_PATTERN.test(key) ||
+    key.split('/').some((segment) => segment === '..' || segment === '.')
+  ) {
     throw new Error(`invalid object key: ${key}`);
   }
   return key;

@@ -12,7 +12,8 @@ export async function pngImage(): Promise<Buffer> {
   const squares = [];
   for (let y = 0; y < 300; y += size)
     for (let x = 0; x < 400; x += size)
-      if ((x + y) / size % 2 === 0) squares.push(`<rect x="${x}" y="${y}" width="${size}" height="${size}" fill="#e11d48"/>`);
+      if (((x + y) / size) % 2 === 0)
+        squares.push(`<rect x="${x}" y="${y}" width="${size}" height="${size}" fill="#e11d48"/>`);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#fff"/>${squares.join('')}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -46,8 +47,17 @@ export async function mp4Video(): Promise<Buffer> {
   try {
     const file = path.join(dir, 'clip.mp4');
     await promisify(execFile)(ffmpeg.path, [
-      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=320x240:rate=10',
-      '-pix_fmt', 'yuv420p', '-y', file,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=1:size=320x240:rate=10',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      file,
     ]);
     return await readFile(file);
   } finally {
@@ -59,7 +69,8 @@ export async function mp4Video(): Promise<Buffer> {
 export function wavAudio(): Buffer {
   const samples = 2000;
   const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i += 1) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / 8000) * 12000), i * 2);
+  for (let i = 0; i < samples; i += 1)
+    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / 8000) * 12000), i * 2);
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
   header.writeUInt32LE(36 + data.length, 4);

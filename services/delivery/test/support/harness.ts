@@ -8,7 +8,13 @@ import { loadConfig } from '@lockdrop/config';
 import { createEvent, type DomainEvent, type EventData, type PlanId } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
-import { createTestDatabase, deleteStreams, testEnv, testNamespace, type TestDatabase } from '@lockdrop/testing';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  type TestDatabase,
+} from '@lockdrop/testing';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { buildApp } from '../../src/app.js';
 import { configSchema } from '../../src/config.js';
@@ -35,7 +41,10 @@ export interface DeliveryHarness {
   /** Publishes any event as its producer would (payments' purchase events, for instance). */
   publish(event: DomainEvent): Promise<void>;
   /** Publishes a product event as catalog would. */
-  publishProduct(type: 'product.created' | 'product.updated' | 'product.published' | 'product.unpublished', data: EventData<'product.updated'>): Promise<void>;
+  publishProduct(
+    type: 'product.created' | 'product.updated' | 'product.published' | 'product.unpublished',
+    data: EventData<'product.updated'>,
+  ): Promise<void>;
   publishProductDeleted(productId: string, ownerId: string): Promise<void>;
   /** Regular files under the data directory, temporary ones included. */
   storedFiles(): Promise<string[]>;
@@ -93,7 +102,12 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
     async user(plan = 'free', identity = {}) {
       const id = randomUUID();
       const email = identity.email ?? `${id.slice(0, 8)}@example.com`;
-      return { id, email, plan, auth: `Bearer ${await sign(id, plan, email, identity.emailVerified ?? true)}` };
+      return {
+        id,
+        email,
+        plan,
+        auth: `Bearer ${await sign(id, plan, email, identity.emailVerified ?? true)}`,
+      };
     },
     async publish(event) {
       await testBus.publish(event);
@@ -102,11 +116,15 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
       await testBus.publish(createEvent(type, data, { correlationId: `test-${randomUUID()}` }));
     },
     async publishProductDeleted(productId, ownerId) {
-      await testBus.publish(createEvent('product.deleted', { productId, ownerId }, { correlationId: 'test' }));
+      await testBus.publish(
+        createEvent('product.deleted', { productId, ownerId }, { correlationId: 'test' }),
+      );
     },
     async storedFiles() {
       const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
-      return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+      return entries
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.join(entry.parentPath, entry.name));
     },
     async close() {
       await observer.stop();
@@ -121,7 +139,9 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
 }
 
 /** A product as catalog describes it in its events. */
-export function makeProduct(overrides: Partial<EventData<'product.updated'>> & { ownerId: string; fileId: string }): EventData<'product.updated'> {
+export function makeProduct(
+  overrides: Partial<EventData<'product.updated'>> & { ownerId: string; fileId: string },
+): EventData<'product.updated'> {
   return {
     productId: randomUUID(),
     title: 'Sunset pack',
@@ -138,7 +158,10 @@ export function makeProduct(overrides: Partial<EventData<'product.updated'>> & {
   };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -149,11 +172,21 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 }
 
 /** A multipart/form-data body with one file part, as a browser's FormData sends it. */
-export function multipart(fileName: string, content: Buffer, { field = 'file', clientType = 'application/octet-stream' } = {}) {
+export function multipart(
+  fileName: string,
+  content: Buffer,
+  { field = 'file', clientType = 'application/octet-stream' } = {},
+) {
   const boundary = `----lockdrop${randomUUID().replaceAll('-', '')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: ${clientType}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { boundary, head, tail, body: Buffer.concat([head, content, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    boundary,
+    head,
+    tail,
+    body: Buffer.concat([head, content, tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }

@@ -12,7 +12,9 @@ export interface TestPurchase {
   browserKey: string;
 }
 
-export function makePurchase(overrides: Partial<EventData<'purchase.paid'>> & { productId: string; fileId: string | null }): TestPurchase {
+export function makePurchase(
+  overrides: Partial<EventData<'purchase.paid'>> & { productId: string; fileId: string | null },
+): TestPurchase {
   const receiptToken = randomBytes(32).toString('base64url');
   const browserKey = randomBytes(32).toString('base64url');
   return {
@@ -81,17 +83,44 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
       headers: { 'content-type': form.contentType, authorization: seller.auth },
       body: form.body,
     });
-    if (uploaded.status !== 201) throw new Error(`upload failed: ${uploaded.status} ${await uploaded.text()}`);
-    const file = (await uploaded.json()) as { id: string; sizeBytes: number; sha256: string; contentType: string };
-    const product = makeProduct({ ownerId: seller.id, fileId: file.id, fileName, fileSizeBytes: content.length, status: 'published' });
+    if (uploaded.status !== 201)
+      throw new Error(`upload failed: ${uploaded.status} ${await uploaded.text()}`);
+    const file = (await uploaded.json()) as {
+      id: string;
+      sizeBytes: number;
+      sha256: string;
+      contentType: string;
+    };
+    const product = makeProduct({
+      ownerId: seller.id,
+      fileId: file.id,
+      fileName,
+      fileSizeBytes: content.length,
+      status: 'published',
+    });
     await delivery.publishProduct('product.created', product);
-    await waitFor(async () => (await delivery.db.query('SELECT 1 FROM products WHERE product_id = $1', [product.productId])).rowCount);
+    await waitFor(
+      async () =>
+        (
+          await delivery.db.query('SELECT 1 FROM products WHERE product_id = $1', [
+            product.productId,
+          ])
+        ).rowCount,
+    );
     return { seller, file, product };
   }
 
   /** Publishes `purchase.paid` and waits until delivery has recorded the entitlement. */
-  async function buy(product: { productId: string; ownerId: string; fileId: string }, overrides: Partial<EventData<'purchase.paid'>> = {}) {
-    const purchase = makePurchase({ productId: product.productId, sellerId: product.ownerId, fileId: product.fileId, ...overrides });
+  async function buy(
+    product: { productId: string; ownerId: string; fileId: string },
+    overrides: Partial<EventData<'purchase.paid'>> = {},
+  ) {
+    const purchase = makePurchase({
+      productId: product.productId,
+      sellerId: product.ownerId,
+      fileId: product.fileId,
+      ...overrides,
+    });
     await delivery.publish(paidEvent(purchase));
     await entitlementWhere(purchase, 'paid_at IS NOT NULL');
     return purchase;
@@ -99,7 +128,10 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
 
   async function entitlementWhere(purchase: TestPurchase, condition: string) {
     return waitFor(async () => {
-      const { rows } = await delivery.db.query(`SELECT * FROM entitlements WHERE purchase_id = $1 AND ${condition}`, [purchase.paid.purchaseId]);
+      const { rows } = await delivery.db.query(
+        `SELECT * FROM entitlements WHERE purchase_id = $1 AND ${condition}`,
+        [purchase.paid.purchaseId],
+      );
       return rows[0];
     });
   }
@@ -116,9 +148,13 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
       body: JSON.stringify({ purchaseId }),
     });
 
-  async function link(purchaseId: string, caller?: Caller): Promise<{ downloadUrl: string; fileName: string; sizeBytes: number; expiresAt: string }> {
+  async function link(
+    purchaseId: string,
+    caller?: Caller,
+  ): Promise<{ downloadUrl: string; fileName: string; sizeBytes: number; expiresAt: string }> {
     const response = await requestLink(purchaseId, caller);
-    if (response.status !== 200) throw new Error(`no link: ${response.status} ${await response.text()}`);
+    if (response.status !== 200)
+      throw new Error(`no link: ${response.status} ${await response.text()}`);
     return response.json() as never;
   }
 
@@ -136,7 +172,17 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
   const buyerAccount = (purchase: TestPurchase, emailVerified = true) =>
     delivery.user('free', { email: purchase.paid.buyerEmail, emailVerified });
 
-  return { sellFile, buy, refund, entitlementWhere, requestLink, link, access, openReceipt, buyerAccount };
+  return {
+    sellFile,
+    buy,
+    refund,
+    entitlementWhere,
+    requestLink,
+    link,
+    access,
+    openReceipt,
+    buyerAccount,
+  };
 }
 
 /** The `{ error }` body every failing API answer carries. */

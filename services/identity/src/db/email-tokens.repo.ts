@@ -4,7 +4,13 @@ export type EmailTokenPurpose = 'verify_email' | 'reset_password';
 
 export async function insertEmailToken(
   db: Queryable,
-  token: { tokenHash: string; userId: string; purpose: EmailTokenPurpose; email: string; lifetimeSeconds: number },
+  token: {
+    tokenHash: string;
+    userId: string;
+    purpose: EmailTokenPurpose;
+    email: string;
+    lifetimeSeconds: number;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO email_tokens (token_hash, user_id, purpose, email, expires_at)
@@ -14,15 +20,23 @@ export async function insertEmailToken(
 }
 
 export type ConsumedEmailToken =
-  | { status: 'consumed'; userId: string; email: string }
-  | { status: 'expired' | 'invalid' };
+  { status: 'consumed'; userId: string; email: string } | { status: 'expired' | 'invalid' };
 
 /**
  * Uses a token once: the UPDATE marks it used only if it is unused and unexpired, so two
  * concurrent uses cannot both succeed. Every other token of the same purpose dies with it.
  */
-export async function consumeEmailToken(db: Queryable, tokenHash: string, purpose: EmailTokenPurpose): Promise<ConsumedEmailToken> {
-  const { rows } = await db.query<{ user_id: string; email: string; used_now: boolean; expired: boolean }>(
+export async function consumeEmailToken(
+  db: Queryable,
+  tokenHash: string,
+  purpose: EmailTokenPurpose,
+): Promise<ConsumedEmailToken> {
+  const { rows } = await db.query<{
+    user_id: string;
+    email: string;
+    used_now: boolean;
+    expired: boolean;
+  }>(
     `WITH found AS (
        SELECT token_hash, user_id, email, used_at, expires_at <= now() AS expired
        FROM email_tokens WHERE token_hash = $1 AND purpose = $2

@@ -63,7 +63,11 @@ export interface ProfileChanges {
   role?: ProfileRole | null;
 }
 
-export async function updateProfile(db: Queryable, userId: string, changes: ProfileChanges): Promise<Profile | null> {
+export async function updateProfile(
+  db: Queryable,
+  userId: string,
+  changes: ProfileChanges,
+): Promise<Profile | null> {
   const { rows } = await db.query<ProfileRow>(
     `UPDATE profiles SET
        full_name = CASE WHEN $2 THEN $3 ELSE full_name END,
@@ -88,7 +92,12 @@ export async function updateProfile(db: Queryable, userId: string, changes: Prof
 }
 
 /** Applies a plan change unless a newer one was applied already; null when nothing changed. */
-export async function setPlan(db: Queryable, userId: string, plan: PlanId, changedAt: Date): Promise<Profile | null> {
+export async function setPlan(
+  db: Queryable,
+  userId: string,
+  plan: PlanId,
+  changedAt: Date,
+): Promise<Profile | null> {
   const { rows } = await db.query<ProfileRow>(
     `UPDATE profiles SET plan = $2, plan_changed_at = $3, updated_at = now()
      WHERE id = $1 AND (plan_changed_at IS NULL OR plan_changed_at < $3) RETURNING *`,

@@ -38,18 +38,39 @@ const toSession = (row: SessionRow): Session => ({
 
 export async function insertSession(
   db: Queryable,
-  session: { id: string; userId: string; persistent: boolean; userAgent: string | null; ip: string | null; lifetimeSeconds: number },
+  session: {
+    id: string;
+    userId: string;
+    persistent: boolean;
+    userAgent: string | null;
+    ip: string | null;
+    lifetimeSeconds: number;
+  },
 ): Promise<Session> {
   const { rows } = await db.query<SessionRow>(
     `INSERT INTO sessions (id, user_id, persistent, user_agent, ip, expires_at)
      VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING *`,
-    [session.id, session.userId, session.persistent, session.userAgent, session.ip, session.lifetimeSeconds],
+    [
+      session.id,
+      session.userId,
+      session.persistent,
+      session.userAgent,
+      session.ip,
+      session.lifetimeSeconds,
+    ],
   );
   return toSession(rows[0]!);
 }
 
-export async function insertRefreshToken(db: Queryable, sessionId: string, tokenHash: string): Promise<void> {
-  await db.query('INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)', [tokenHash, sessionId]);
+export async function insertRefreshToken(
+  db: Queryable,
+  sessionId: string,
+  tokenHash: string,
+): Promise<void> {
+  await db.query('INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)', [
+    tokenHash,
+    sessionId,
+  ]);
 }
 
 export interface PresentedRefreshToken {
@@ -60,8 +81,13 @@ export interface PresentedRefreshToken {
 }
 
 /** The token's session, locked so concurrent refreshes of one family run one after the other. */
-export async function findRefreshTokenForUpdate(db: Queryable, tokenHash: string): Promise<PresentedRefreshToken | null> {
-  const { rows } = await db.query<SessionRow & { rotated_seconds_ago: number | null; session_expired: boolean }>(
+export async function findRefreshTokenForUpdate(
+  db: Queryable,
+  tokenHash: string,
+): Promise<PresentedRefreshToken | null> {
+  const { rows } = await db.query<
+    SessionRow & { rotated_seconds_ago: number | null; session_expired: boolean }
+  >(
     `SELECT s.*, extract(epoch FROM now() - t.rotated_at)::float8 AS rotated_seconds_ago,
             s.expires_at <= now() AS session_expired
      FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
@@ -70,11 +96,21 @@ export async function findRefreshTokenForUpdate(db: Queryable, tokenHash: string
   );
   const row = rows[0];
   if (!row) return null;
-  return { session: toSession(row), rotatedSecondsAgo: row.rotated_seconds_ago, sessionExpired: row.session_expired };
+  return {
+    session: toSession(row),
+    rotatedSecondsAgo: row.rotated_seconds_ago,
+    sessionExpired: row.session_expired,
+  };
 }
 
-export async function findSessionIdByRefreshToken(db: Queryable, tokenHash: string): Promise<string | null> {
-  const { rows } = await db.query<{ session_id: string }>('SELECT session_id FROM refresh_tokens WHERE token_hash = $1', [tokenHash]);
+export async function findSessionIdByRefreshToken(
+  db: Queryable,
+  tokenHash: string,
+): Promise<string | null> {
+  const { rows } = await db.query<{ session_id: string }>(
+    'SELECT session_id FROM refresh_tokens WHERE token_hash = $1',
+    [tokenHash],
+  );
   return rows[0]?.session_id ?? null;
 }
 
@@ -83,7 +119,11 @@ export async function markRotated(db: Queryable, tokenHash: string): Promise<voi
 }
 
 /** Records use; a browser-session (non-persistent) session slides its idle expiry forward. */
-export async function touchSession(db: Queryable, sessionId: string, idleLifetimeSeconds: number): Promise<Session> {
+export async function touchSession(
+  db: Queryable,
+  sessionId: string,
+  idleLifetimeSeconds: number,
+): Promise<Session> {
   const { rows } = await db.query<SessionRow>(
     `UPDATE sessions SET last_used_at = now(),
        expires_at = CASE WHEN persistent THEN expires_at ELSE now() + make_interval(secs => $2) END
@@ -110,7 +150,12 @@ export async function listActiveSessions(db: Queryable, userId: string): Promise
   return rows.map(toSession);
 }
 
-export async function revokeSession(db: Queryable, sessionId: string, reason: string, userId?: string): Promise<boolean> {
+export async function revokeSession(
+  db: Queryable,
+  sessionId: string,
+  reason: string,
+  userId?: string,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE sessions SET revoked_at = now(), revoked_reason = $2
      WHERE id = $1 AND revoked_at IS NULL AND ($3::uuid IS NULL OR user_id = $3)`,
@@ -120,7 +165,12 @@ export async function revokeSession(db: Queryable, sessionId: string, reason: st
 }
 
 /** Revokes every live session of the user, except `keepSessionId` when given. */
-export async function revokeUserSessions(db: Queryable, userId: string, reason: string, keepSessionId?: string): Promise<number> {
+export async function revokeUserSessions(
+  db: Queryable,
+  userId: string,
+  reason: string,
+  keepSessionId?: string,
+): Promise<number> {
   const { rowCount } = await db.query(
     `UPDATE sessions SET revoked_at = now(), revoked_reason = $2
      WHERE user_id = $1 AND revoked_at IS NULL AND ($3::uuid IS NULL OR id <> $3)`,

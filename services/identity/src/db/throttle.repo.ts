@@ -25,7 +25,9 @@ export async function peek(db: Queryable, key: string): Promise<Counter> {
      FROM throttle_counters WHERE key = $1 AND window_ends_at > now()`,
     [key],
   );
-  return rows[0] ? { hits: rows[0].hits, retryAfterSeconds: Math.max(1, rows[0].retry_after) } : { hits: 0, retryAfterSeconds: 0 };
+  return rows[0]
+    ? { hits: rows[0].hits, retryAfterSeconds: Math.max(1, rows[0].retry_after) }
+    : { hits: 0, retryAfterSeconds: 0 };
 }
 
 export async function reset(db: Queryable, key: string): Promise<void> {

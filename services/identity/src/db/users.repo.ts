@@ -45,7 +45,11 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] ? toUser(rows[0]) : null;
 }
 
-export async function findUserById(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<User | null> {
+export async function findUserById(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<User | null> {
   const { rows } = await db.query<UserRow>(
     `SELECT * FROM users WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
     [id],
@@ -53,8 +57,15 @@ export async function findUserById(db: Queryable, id: string, options: { forUpda
   return rows[0] ? toUser(rows[0]) : null;
 }
 
-export async function setPasswordHash(db: Queryable, userId: string, passwordHash: string | null): Promise<void> {
-  await db.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [userId, passwordHash]);
+export async function setPasswordHash(
+  db: Queryable,
+  userId: string,
+  passwordHash: string | null,
+): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1', [
+    userId,
+    passwordHash,
+  ]);
 }
 
 /** True when this call verified the address (false when it already was). */

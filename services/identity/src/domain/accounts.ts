@@ -11,7 +11,12 @@ import * as users from '../db/users.repo.js';
 import { normalizeEmail, requireAccount, type Client } from './account.js';
 import type { Emails } from './emails.js';
 import { authErrors } from './errors.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from './passwords.js';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  hashPassword,
+  verifyPassword,
+} from './passwords.js';
 import { enqueueProfileUpdated } from './profile-events.js';
 import { newToken, hashToken } from './secrets.js';
 import type { IssuedSession, SessionService } from './sessions.js';
@@ -58,14 +63,29 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
     return result;
   };
 
-  const queueVerification = async (tx: PoolClient, userId: string, email: string, fullName: string) => {
+  const queueVerification = async (
+    tx: PoolClient,
+    userId: string,
+    email: string,
+    fullName: string,
+  ) => {
     const token = newToken();
-    await insertEmailToken(tx, { tokenHash: token.hash, userId, purpose: 'verify_email', email, lifetimeSeconds: VERIFY_EMAIL_SECONDS });
+    await insertEmailToken(tx, {
+      tokenHash: token.hash,
+      userId,
+      purpose: 'verify_email',
+      email,
+      lifetimeSeconds: VERIFY_EMAIL_SECONDS,
+    });
     await enqueueMail(tx, emails.verification(email, fullName, token.token));
   };
 
   return {
-    async signUp(input: SignUpInput, client: Client, correlationId: string): Promise<IssuedSession> {
+    async signUp(
+      input: SignUpInput,
+      client: Client,
+      correlationId: string,
+    ): Promise<IssuedSession> {
       const fullName = input.fullName?.trim() ?? '';
       if (!fullName || !input.email?.trim() || !input.password) throw authErrors.missingFields();
       const email = validateEmail(input.email);
@@ -82,7 +102,10 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
           });
         const profile = await insertProfile(tx, { id: user.id, fullName });
         await queueVerification(tx, user.id, email, fullName);
-        await enqueueEvent(tx, createEvent('user.signed_up', { userId: user.id, email, fullName }, { correlationId }));
+        await enqueueEvent(
+          tx,
+          createEvent('user.signed_up', { userId: user.id, email, fullName }, { correlationId }),
+        );
         await enqueueProfileUpdated(tx, { user, profile }, correlationId);
         return sessions.open(tx, user.id, { persistent: input.remember === true, client });
       });
@@ -99,7 +122,14 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
         if (account.user.email !== consumed.email) throw authErrors.invalidToken();
         if (!(await users.markEmailVerified(tx, account.user.id))) return;
         const verified = { ...account, user: { ...account.user, emailVerified: true } };
-        await enqueueEvent(tx, createEvent('user.email_verified', { userId: account.user.id, email: account.user.email }, { correlationId }));
+        await enqueueEvent(
+          tx,
+          createEvent(
+            'user.email_verified',
+            { userId: account.user.id, email: account.user.email },
+            { correlationId },
+          ),
+        );
         await enqueueProfileUpdated(tx, verified, correlationId);
       });
     },
@@ -126,13 +156,24 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
         const user = await users.findUserByEmail(tx, email);
         if (!user) return;
         const token = newToken();
-        await insertEmailToken(tx, { tokenHash: token.hash, userId: user.id, purpose: 'reset_password', email, lifetimeSeconds: RESET_PASSWORD_SECONDS });
+        await insertEmailToken(tx, {
+          tokenHash: token.hash,
+          userId: user.id,
+          purpose: 'reset_password',
+          email,
+          lifetimeSeconds: RESET_PASSWORD_SECONDS,
+        });
         await enqueueMail(tx, emails.passwordReset(email, token.token));
       });
     },
 
     /** Sets a new password from a reset link and signs every session out. */
-    async resetPassword(token: string, password: string, client: Client, correlationId: string): Promise<void> {
+    async resetPassword(
+      token: string,
+      password: string,
+      client: Client,
+      correlationId: string,
+    ): Promise<void> {
       if (!token || !password) throw authErrors.missingFields();
       await throttle.hit(`reset:ip:${client.ip}`, throttle.limits.passwordResetPerIp);
       validateNewPassword(password);
@@ -147,19 +188,37 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
         await revokeUserSessions(tx, account.user.id, 'password_reset');
         // Following the link proved the mailbox is theirs.
         if (await users.markEmailVerified(tx, account.user.id)) {
-          await enqueueEvent(tx, createEvent('user.email_verified', { userId: account.user.id, email: account.user.email }, { correlationId }));
-          await enqueueProfileUpdated(tx, { ...account, user: { ...account.user, emailVerified: true } }, correlationId);
+          await enqueueEvent(
+            tx,
+            createEvent(
+              'user.email_verified',
+              { userId: account.user.id, email: account.user.email },
+              { correlationId },
+            ),
+          );
+          await enqueueProfileUpdated(
+            tx,
+            { ...account, user: { ...account.user, emailVerified: true } },
+            correlationId,
+          );
         }
       });
     },
 
     /** Changes the password of a signed-in user and ends their other sessions. */
-    async changePassword(userId: string, sessionId: string, input: { currentPassword?: string; newPassword?: string }): Promise<void> {
+    async changePassword(
+      userId: string,
+      sessionId: string,
+      input: { currentPassword?: string; newPassword?: string },
+    ): Promise<void> {
       if (!input.newPassword) throw authErrors.missingFields();
       validateNewPassword(input.newPassword);
       const account = await requireAccount(pool, userId);
       // Accounts created with Google have no password yet: they may set one.
-      if (account.user.passwordHash && !(await verifyPassword(account.user.passwordHash, input.currentPassword ?? ''))) {
+      if (
+        account.user.passwordHash &&
+        !(await verifyPassword(account.user.passwordHash, input.currentPassword ?? ''))
+      ) {
         throw authErrors.invalidPassword();
       }
       const passwordHash = await hashPassword(input.newPassword);
@@ -173,7 +232,11 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
      * Deletes the account and everything identity holds about it. The password confirms it;
      * an account without one (Google only) confirms by typing its e-mail address.
      */
-    async deleteAccount(userId: string, confirmation: { password?: string; email?: string }, correlationId: string): Promise<void> {
+    async deleteAccount(
+      userId: string,
+      confirmation: { password?: string; email?: string },
+      correlationId: string,
+    ): Promise<void> {
       const account = await requireAccount(pool, userId);
       const confirmed = account.user.passwordHash
         ? await verifyPassword(account.user.passwordHash, confirmation.password ?? '')

@@ -16,7 +16,8 @@ export function createEmails(publicUrl: string) {
           heading: `Welcome to Lockdrop, ${fullName}!`,
           paragraphs: ['Please confirm your e-mail address so buyers and payouts can reach you.'],
           action: { label: 'Confirm my e-mail', url: link('/api/auth/verify-email', token) },
-          footnote: 'The link is valid for 24 hours. If you did not create a Lockdrop account, ignore this e-mail.',
+          footnote:
+            'The link is valid for 24 hours. If you did not create a Lockdrop account, ignore this e-mail.',
         }),
       };
     },
@@ -26,9 +27,12 @@ export function createEmails(publicUrl: string) {
         ...renderEmail({
           subject: 'Reset your Lockdrop password',
           heading: 'Reset your password',
-          paragraphs: ['Someone (hopefully you) asked to reset the password of your Lockdrop account.'],
+          paragraphs: [
+            'Someone (hopefully you) asked to reset the password of your Lockdrop account.',
+          ],
           action: { label: 'Choose a new password', url: link('/reset-password', token) },
-          footnote: 'The link is valid for 1 hour and works once. If you did not ask for it, ignore this e-mail: your password stays the same.',
+          footnote:
+            'The link is valid for 1 hour and works once. If you did not ask for it, ignore this e-mail: your password stays the same.',
         }),
       };
     },
@@ -40,7 +44,8 @@ export function createEmails(publicUrl: string) {
           subject: `Contact form: ${sender.name}`,
           heading: `New message from ${sender.name} <${sender.email}>`,
           paragraphs: sender.message.split(/\n{2,}/),
-          footnote: 'Sent from the contact form on the Lockdrop website. Reply to this e-mail to answer.',
+          footnote:
+            'Sent from the contact form on the Lockdrop website. Reply to this e-mail to answer.',
         }),
       };
     },

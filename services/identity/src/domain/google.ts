@@ -5,7 +5,12 @@ import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
-import { findIdentityUser, insertOAuthState, linkIdentity, takeOAuthState } from '../db/oauth.repo.js';
+import {
+  findIdentityUser,
+  insertOAuthState,
+  linkIdentity,
+  takeOAuthState,
+} from '../db/oauth.repo.js';
 import { insertProfile } from '../db/profiles.repo.js';
 import { revokeUserSessions } from '../db/sessions.repo.js';
 import * as users from '../db/users.repo.js';
@@ -47,7 +52,13 @@ const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
 /** Only paths on our own site: an open redirect after sign-in would be a phishing tool. */
 export function safeRedirectPath(candidate: string | undefined): string {
-  if (!candidate || !candidate.startsWith('/') || candidate.startsWith('//') || candidate.includes('\\')) return '/dashboard';
+  if (
+    !candidate ||
+    !candidate.startsWith('/') ||
+    candidate.startsWith('//') ||
+    candidate.includes('\\')
+  )
+    return '/dashboard';
   return candidate;
 }
 
@@ -56,12 +67,26 @@ export function safeRedirectPath(candidate: string | undefined): string {
  * bound to the browser by a cookie and kept server-side, `nonce` checked in the ID token, whose
  * signature, issuer, audience and expiry are verified against the provider's published keys.
  */
-export function createGoogleSignIn({ pool, config, signIn }: { pool: Pool; config: GoogleConfig; signIn: SignInService }) {
-  let discovery: Promise<{ metadata: z.infer<typeof discoverySchema>; keys: JWTVerifyGetKey }> | undefined;
+export function createGoogleSignIn({
+  pool,
+  config,
+  signIn,
+}: {
+  pool: Pool;
+  config: GoogleConfig;
+  signIn: SignInService;
+}) {
+  let discovery:
+    Promise<{ metadata: z.infer<typeof discoverySchema>; keys: JWTVerifyGetKey }> | undefined;
 
   const discover = () => {
     discovery ??= (async () => {
-      const response = await fetch(new URL('.well-known/openid-configuration', config.issuer.endsWith('/') ? config.issuer : `${config.issuer}/`));
+      const response = await fetch(
+        new URL(
+          '.well-known/openid-configuration',
+          config.issuer.endsWith('/') ? config.issuer : `${config.issuer}/`,
+        ),
+      );
       if (!response.ok) throw new Error(`OIDC discovery failed with HTTP ${response.status}`);
       const metadata = discoverySchema.parse(await response.json());
       return { metadata, keys: createRemoteJWKSet(new URL(metadata.jwks_uri)) };
@@ -87,17 +112,22 @@ export function createGoogleSignIn({ pool, config, signIn }: { pool: Pool; confi
         code_verifier: codeVerifier,
       }),
     });
-    if (!response.ok) throw oauthFailed('oauth_failed', 'Google did not accept the sign-in. Please try again.');
+    if (!response.ok)
+      throw oauthFailed('oauth_failed', 'Google did not accept the sign-in. Please try again.');
     return tokenResponseSchema.parse(await response.json()).id_token;
   };
 
   const verifyIdToken = async (idToken: string, nonce: string) => {
     const { metadata, keys } = await discover();
-    const { payload } = await jwtVerify(idToken, keys, { issuer: metadata.issuer, audience: config.clientId }).catch(() => {
+    const { payload } = await jwtVerify(idToken, keys, {
+      issuer: metadata.issuer,
+      audience: config.clientId,
+    }).catch(() => {
       throw oauthFailed('oauth_failed', 'Google sign-in could not be verified. Please try again.');
     });
     const claims = idTokenClaimsSchema.parse(payload);
-    if (claims.nonce !== nonce) throw oauthFailed('oauth_failed', 'Google sign-in could not be verified. Please try again.');
+    if (claims.nonce !== nonce)
+      throw oauthFailed('oauth_failed', 'Google sign-in could not be verified. Please try again.');
     if (claims.email_verified !== true && claims.email_verified !== 'true') {
       throw oauthFailed('oauth_email_unverified', 'Your Google e-mail address is not verified.');
     }
@@ -105,7 +135,11 @@ export function createGoogleSignIn({ pool, config, signIn }: { pool: Pool; confi
   };
 
   /** The account this Google identity signs in to: already linked, linked now by e-mail, or new. */
-  const resolveAccount = async (tx: PoolClient, identity: { subject: string; email: string; name?: string }, correlationId: string) => {
+  const resolveAccount = async (
+    tx: PoolClient,
+    identity: { subject: string; email: string; name?: string },
+    correlationId: string,
+  ) => {
     const linked = await findIdentityUser(tx, PROVIDER, identity.subject);
     if (linked) return linked;
     const existing = await users.findUserByEmail(tx, identity.email);
@@ -116,23 +150,58 @@ export function createGoogleSignIn({ pool, config, signIn }: { pool: Pool; confi
         await revokeUserSessions(tx, existing.id, 'google_linked_unverified');
         await users.markEmailVerified(tx, existing.id);
         const account = await requireAccount(tx, existing.id);
-        await enqueueEvent(tx, createEvent('user.email_verified', { userId: existing.id, email: existing.email }, { correlationId }));
+        await enqueueEvent(
+          tx,
+          createEvent(
+            'user.email_verified',
+            { userId: existing.id, email: existing.email },
+            { correlationId },
+          ),
+        );
         await enqueueProfileUpdated(tx, account, correlationId);
       }
-      await linkIdentity(tx, { provider: PROVIDER, subject: identity.subject, userId: existing.id, email: identity.email });
+      await linkIdentity(tx, {
+        provider: PROVIDER,
+        subject: identity.subject,
+        userId: existing.id,
+        email: identity.email,
+      });
       return existing.id;
     }
     const fullName = identity.name || identity.email.split('@')[0]!;
-    const user = await users.insertUser(tx, { id: randomUUID(), email: identity.email, passwordHash: null, emailVerified: true });
+    const user = await users.insertUser(tx, {
+      id: randomUUID(),
+      email: identity.email,
+      passwordHash: null,
+      emailVerified: true,
+    });
     const profile = await insertProfile(tx, { id: user.id, fullName });
-    await linkIdentity(tx, { provider: PROVIDER, subject: identity.subject, userId: user.id, email: identity.email });
-    await enqueueEvent(tx, createEvent('user.signed_up', { userId: user.id, email: user.email, fullName }, { correlationId }));
+    await linkIdentity(tx, {
+      provider: PROVIDER,
+      subject: identity.subject,
+      userId: user.id,
+      email: identity.email,
+    });
+    await enqueueEvent(
+      tx,
+      createEvent(
+        'user.signed_up',
+        { userId: user.id, email: user.email, fullName },
+        { correlationId },
+      ),
+    );
     await enqueueProfileUpdated(tx, { user, profile }, correlationId);
     return user.id;
   };
 
   return {
-    async start({ redirectTo, persistent }: { redirectTo?: string; persistent: boolean }): Promise<{ url: string; state: string }> {
+    async start({
+      redirectTo,
+      persistent,
+    }: {
+      redirectTo?: string;
+      persistent: boolean;
+    }): Promise<{ url: string; state: string }> {
       const { metadata } = await discover();
       const state = newToken();
       const nonce = base64url(randomBytes(24));
@@ -168,13 +237,28 @@ export function createGoogleSignIn({ pool, config, signIn }: { pool: Pool; confi
       if (input.error) throw oauthFailed('oauth_cancelled', 'Google sign-in was cancelled.');
       // The state must come back to the browser that started: otherwise someone is logging us in as them.
       if (!input.code || !input.state || input.state !== input.browserState) {
-        throw oauthFailed('oauth_state_mismatch', 'Google sign-in expired or was started elsewhere. Please try again.');
+        throw oauthFailed(
+          'oauth_state_mismatch',
+          'Google sign-in expired or was started elsewhere. Please try again.',
+        );
       }
       const saved = await takeOAuthState(pool, hashToken(input.state), PROVIDER);
-      if (!saved) throw oauthFailed('oauth_state_mismatch', 'Google sign-in expired or was started elsewhere. Please try again.');
-      const identity = await verifyIdToken(await exchangeCode(input.code, saved.codeVerifier), saved.nonce);
-      const userId = await withTransaction(pool, (tx) => resolveAccount(tx, identity, correlationId));
-      return { result: await signIn.finish(userId, saved.persistent, client), redirectTo: saved.redirectTo };
+      if (!saved)
+        throw oauthFailed(
+          'oauth_state_mismatch',
+          'Google sign-in expired or was started elsewhere. Please try again.',
+        );
+      const identity = await verifyIdToken(
+        await exchangeCode(input.code, saved.codeVerifier),
+        saved.nonce,
+      );
+      const userId = await withTransaction(pool, (tx) =>
+        resolveAccount(tx, identity, correlationId),
+      );
+      return {
+        result: await signIn.finish(userId, saved.persistent, client),
+        redirectTo: saved.redirectTo,
+      };
     },
   };
 }

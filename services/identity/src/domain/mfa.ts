@@ -16,13 +16,19 @@ export interface MfaEnrollment {
 /** TOTP two-factor: enrol (pending until a first code proves the app has the secret), then challenge at sign-in. */
 export function createMfaService({ pool, throttle }: { pool: Pool; throttle: Throttle }) {
   /** Checks a current code against the user's factor and burns its time step. */
-  const acceptCode = async (userId: string, code: string, options: { requireVerified: boolean; verify?: boolean }) => {
+  const acceptCode = async (
+    userId: string,
+    code: string,
+    options: { requireVerified: boolean; verify?: boolean },
+  ) => {
     await throttle.hit(`mfa:account:${userId}`, throttle.limits.mfaPerAccount);
     await withTransaction(pool, async (tx) => {
       const factor = await findFactor(tx, userId, { forUpdate: true });
-      if (!factor || (options.requireVerified && !factor.verified)) throw authErrors.mfaNotEnrolled();
+      if (!factor || (options.requireVerified && !factor.verified))
+        throw authErrors.mfaNotEnrolled();
       const step = matchTotp(factor.secret, code);
-      if (step === null || (factor.lastUsedStep !== null && step <= factor.lastUsedStep)) throw authErrors.invalidMfaCode();
+      if (step === null || (factor.lastUsedStep !== null && step <= factor.lastUsedStep))
+        throw authErrors.invalidMfaCode();
       await recordFactorUse(tx, userId, step, { verify: options.verify ?? false });
     });
   };

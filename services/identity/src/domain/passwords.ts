@@ -11,7 +11,10 @@ export function hashPassword(password: string): Promise<string> {
 // Verified against when the account does not exist, so a wrong e-mail takes as long as a wrong password.
 const decoyHash = hash('decoy password that never matches');
 
-export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(
+  passwordHash: string | null,
+  password: string,
+): Promise<boolean> {
   if (!passwordHash) {
     await verify(await decoyHash, password).catch(() => false);
     return false;

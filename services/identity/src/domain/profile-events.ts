@@ -4,7 +4,11 @@ import type { Queryable } from '@lockdrop/db';
 import type { Account } from './account.js';
 
 /** `profile.updated` carries the whole public profile, so consumers keep a read model without asking. */
-export function enqueueProfileUpdated(tx: Queryable, { user, profile }: Account, correlationId: string): Promise<void> {
+export function enqueueProfileUpdated(
+  tx: Queryable,
+  { user, profile }: Account,
+  correlationId: string,
+): Promise<void> {
   return enqueueEvent(
     tx,
     createEvent(

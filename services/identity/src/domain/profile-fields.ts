@@ -15,10 +15,16 @@ export const payoutDetailsSchema = z.discriminatedUnion('method', [
   z.strictObject({
     method: z.literal('bank'),
     bankName: text('Bank name'),
-    accountNumber: z.string().trim().regex(/^[0-9A-Za-z -]{4,34}$/, 'Account number must be 4-34 letters or digits'),
+    accountNumber: z
+      .string()
+      .trim()
+      .regex(/^[0-9A-Za-z -]{4,34}$/, 'Account number must be 4-34 letters or digits'),
     accountHolderName: text('Account holder name'),
   }),
-  z.strictObject({ method: z.literal('payoneer'), email: z.email('Please enter a valid e-mail address') }),
+  z.strictObject({
+    method: z.literal('payoneer'),
+    email: z.email('Please enter a valid e-mail address'),
+  }),
   z.strictObject({
     method: z.literal('wise'),
     email: z.email('Please enter a valid e-mail address'),
@@ -27,7 +33,11 @@ export const payoutDetailsSchema = z.discriminatedUnion('method', [
 ]);
 export type PayoutDetails = z.infer<typeof payoutDetailsSchema>;
 
-export const fullNameSchema = z.string().trim().min(1, 'Please enter your full name').max(100, 'Please keep your name under 100 characters');
+export const fullNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Please enter your full name')
+  .max(100, 'Please keep your name under 100 characters');
 
 export const avatarUrlSchema = z
   .url({ protocol: /^https?$/, message: 'Avatar must be an http(s) URL' })

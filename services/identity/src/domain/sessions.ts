@@ -24,7 +24,11 @@ export interface IssuedSession {
 
 export interface SessionService {
   /** Opens a session (a new refresh-token family) inside the caller's transaction. */
-  open(tx: PoolClient, userId: string, options: { persistent: boolean; client: Client }): Promise<IssuedSession>;
+  open(
+    tx: PoolClient,
+    userId: string,
+    options: { persistent: boolean; client: Client },
+  ): Promise<IssuedSession>;
   refresh(refreshToken: string): Promise<IssuedSession>;
   /** The session id of a valid refresh token, for sign-out when the access token has expired. */
   sessionOfRefreshToken(refreshToken: string): Promise<string | null>;
@@ -37,9 +41,18 @@ export interface SessionService {
 
 export type SignOutScope = 'local' | 'global' | 'others';
 
-type RefreshOutcome = { kind: 'issued'; session: IssuedSession } | { kind: 'reused' } | { kind: 'invalid' | 'expired' };
+type RefreshOutcome =
+  { kind: 'issued'; session: IssuedSession } | { kind: 'reused' } | { kind: 'invalid' | 'expired' };
 
-export function createSessionService({ pool, keys, reuseGraceSeconds }: { pool: Pool; keys: KeyRing; reuseGraceSeconds: number }): SessionService {
+export function createSessionService({
+  pool,
+  keys,
+  reuseGraceSeconds,
+}: {
+  pool: Pool;
+  keys: KeyRing;
+  reuseGraceSeconds: number;
+}): SessionService {
   const issue = async (
     tx: PoolClient,
     session: sessions.Session,
@@ -100,7 +113,11 @@ export function createSessionService({ pool, keys, reuseGraceSeconds }: { pool: 
           return { kind: 'reused' };
         }
         await sessions.markRotated(tx, tokenHash);
-        const session = await sessions.touchSession(tx, presented.session.id, BROWSER_SESSION_IDLE_SECONDS);
+        const session = await sessions.touchSession(
+          tx,
+          presented.session.id,
+          BROWSER_SESSION_IDLE_SECONDS,
+        );
         return { kind: 'issued', session: await issue(tx, session, await rotate(tx, session.id)) };
       });
       if (outcome.kind === 'issued') return outcome.session;
@@ -108,13 +125,15 @@ export function createSessionService({ pool, keys, reuseGraceSeconds }: { pool: 
       throw authErrors.sessionExpired();
     },
 
-    sessionOfRefreshToken: (refreshToken) => sessions.findSessionIdByRefreshToken(pool, hashToken(refreshToken)),
+    sessionOfRefreshToken: (refreshToken) =>
+      sessions.findSessionIdByRefreshToken(pool, hashToken(refreshToken)),
 
     activeSession: (sessionId) => sessions.findActiveSession(pool, sessionId),
     list: (userId) => sessions.listActiveSessions(pool, userId),
 
     async revoke(userId, sessionId) {
-      if (!(await sessions.revokeSession(pool, sessionId, 'revoked', userId))) throw authErrors.sessionNotFound();
+      if (!(await sessions.revokeSession(pool, sessionId, 'revoked', userId)))
+        throw authErrors.sessionNotFound();
     },
 
     async signOut(userId, sessionId, scope) {
@@ -123,7 +142,12 @@ export function createSessionService({ pool, keys, reuseGraceSeconds }: { pool: 
         return;
       }
       if (!userId || (scope === 'others' && !sessionId)) throw authErrors.sessionMissing();
-      await sessions.revokeUserSessions(pool, userId, `signed_out_${scope}`, scope === 'others' ? (sessionId ?? undefined) : undefined);
+      await sessions.revokeUserSessions(
+        pool,
+        userId,
+        `signed_out_${scope}`,
+        scope === 'others' ? (sessionId ?? undefined) : undefined,
+      );
     },
   };
 }

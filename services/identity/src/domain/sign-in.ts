@@ -1,5 +1,11 @@
 import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
-import { findFactor, findChallengeForUpdate, insertChallenge, recordChallengeAttempt, recordFactorUse } from '../db/mfa.repo.js';
+import {
+  findFactor,
+  findChallengeForUpdate,
+  insertChallenge,
+  recordChallengeAttempt,
+  recordFactorUse,
+} from '../db/mfa.repo.js';
 import { findUserByEmail } from '../db/users.repo.js';
 import type { Client } from './account.js';
 import { validateEmail } from './accounts.js';
@@ -19,7 +25,8 @@ export interface MfaChallenge {
   expiresAt: Date;
 }
 
-export type SignInResult = { kind: 'session'; session: IssuedSession } | { kind: 'mfa'; challenge: MfaChallenge };
+export type SignInResult =
+  { kind: 'session'; session: IssuedSession } | { kind: 'mfa'; challenge: MfaChallenge };
 
 export interface SignInInput {
   email?: string;
@@ -35,14 +42,28 @@ interface SignInDeps {
 
 export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
   /** Continues a sign-in for `userId` whose first factor is settled: a session, or a challenge when MFA is on. */
-  const finish = async (userId: string, persistent: boolean, client: Client): Promise<SignInResult> => {
+  const finish = async (
+    userId: string,
+    persistent: boolean,
+    client: Client,
+  ): Promise<SignInResult> => {
     const factor = await findFactor(pool, userId);
     if (factor?.verified) {
       const token = newToken();
-      const expiresAt = await insertChallenge(pool, { tokenHash: token.hash, userId, persistent, lifetimeSeconds: CHALLENGE_SECONDS });
+      const expiresAt = await insertChallenge(pool, {
+        tokenHash: token.hash,
+        userId,
+        persistent,
+        lifetimeSeconds: CHALLENGE_SECONDS,
+      });
       return { kind: 'mfa', challenge: { challengeToken: token.token, expiresAt } };
     }
-    return { kind: 'session', session: await withTransaction(pool, (tx) => sessions.open(tx, userId, { persistent, client })) };
+    return {
+      kind: 'session',
+      session: await withTransaction(pool, (tx) =>
+        sessions.open(tx, userId, { persistent, client }),
+      ),
+    };
   };
 
   return {
@@ -56,7 +77,9 @@ export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
       await throttle.check(accountKey, throttle.limits.signInFailuresPerAccount);
       const user = await findUserByEmail(pool, email);
       if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
-        await throttle.hit(accountKey, throttle.limits.signInFailuresPerAccount).catch(() => undefined);
+        await throttle
+          .hit(accountKey, throttle.limits.signInFailuresPerAccount)
+          .catch(() => undefined);
         throw authErrors.invalidCredentials();
       }
       await throttle.reset(accountKey);
@@ -64,22 +87,33 @@ export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
     },
 
     /** Second step of a sign-in with MFA: the challenge token from step one plus a current code. */
-    async completeChallenge(challengeToken: string, code: string, client: Client): Promise<IssuedSession> {
+    async completeChallenge(
+      challengeToken: string,
+      code: string,
+      client: Client,
+    ): Promise<IssuedSession> {
       if (!challengeToken || !code) throw authErrors.missingFields();
       const tokenHash = hashToken(challengeToken);
       const outcome = await withTransaction(pool, async (tx: PoolClient) => {
         const challenge = await findChallengeForUpdate(tx, tokenHash);
         if (!challenge) return { error: authErrors.invalidToken() };
         if (challenge.expired) return { error: authErrors.tokenExpired() };
-        if (!challenge.usable || challenge.attempts >= CHALLENGE_ATTEMPTS) return { error: authErrors.invalidToken() };
+        if (!challenge.usable || challenge.attempts >= CHALLENGE_ATTEMPTS)
+          return { error: authErrors.invalidToken() };
         const factor = await findFactor(tx, challenge.userId, { forUpdate: true });
         const step = factor?.verified ? matchTotp(factor.secret, code) : null;
-        const accepted = step !== null && (factor!.lastUsedStep === null || step > factor!.lastUsedStep);
+        const accepted =
+          step !== null && (factor!.lastUsedStep === null || step > factor!.lastUsedStep);
         // The failed attempt must be counted even though the request fails: commit, then throw.
         await recordChallengeAttempt(tx, tokenHash, accepted);
         if (!accepted) return { error: authErrors.invalidMfaCode() };
         await recordFactorUse(tx, challenge.userId, step);
-        return { session: await sessions.open(tx, challenge.userId, { persistent: challenge.persistent, client }) };
+        return {
+          session: await sessions.open(tx, challenge.userId, {
+            persistent: challenge.persistent,
+            client,
+          }),
+        };
       });
       if ('error' in outcome) throw outcome.error;
       return outcome.session;

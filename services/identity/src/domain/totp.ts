@@ -4,7 +4,14 @@ const ISSUER = 'Lockdrop';
 const PERIOD_SECONDS = 30;
 
 function totpFor(secret: string, label = ''): TOTP {
-  return new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
+  return new TOTP({
+    issuer: ISSUER,
+    label,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_SECONDS,
+    secret: Secret.fromBase32(secret),
+  });
 }
 
 /** A new 160-bit secret in base32, the form authenticator apps expect. */

@@ -4,13 +4,22 @@ import type { Pool } from '@lockdrop/db';
 import type { ProfileService } from '../domain/profiles.js';
 
 /** Billing owns plans; identity mirrors them into profiles (and so into access tokens). */
-export function consumePlanChanges({ bus, pool, profiles }: { bus: Bus; pool: Pool; profiles: ProfileService }): Promise<Subscription> {
+export function consumePlanChanges({
+  bus,
+  pool,
+  profiles,
+}: {
+  bus: Bus;
+  pool: Pool;
+  profiles: ProfileService;
+}): Promise<Subscription> {
   return bus.subscribe({
     consumer: 'identity.plan-changed',
     filter: 'plan.changed',
     pool,
     handler: async (event, tx) => {
-      if (event.type === 'plan.changed') await profiles.applyPlanChange(event as DomainEvent<'plan.changed'>, tx);
+      if (event.type === 'plan.changed')
+        await profiles.applyPlanChange(event as DomainEvent<'plan.changed'>, tx);
     },
   });
 }

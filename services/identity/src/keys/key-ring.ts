@@ -63,7 +63,9 @@ export function parsePrivateKeySet(json: string): JWK[] {
   }
   const result = privateKeySetSchema.safeParse(parsed);
   if (!result.success) {
-    throw new SigningKeysError('must be {"keys":[…]} of Ed25519 private JWKs (kty OKP, crv Ed25519, d, x, kid); the last one signs');
+    throw new SigningKeysError(
+      'must be {"keys":[…]} of Ed25519 private JWKs (kty OKP, crv Ed25519, d, x, kid); the last one signs',
+    );
   }
   return result.data.keys;
 }
@@ -78,13 +80,28 @@ export async function generateSigningKey(): Promise<JWK & { kid: string }> {
  * database, so restarting the service (or running several replicas) does not invalidate every
  * access token and log everybody out.
  */
-export async function loadKeyRing({ configured, pool }: { configured?: string; pool: Pool }): Promise<KeyRing> {
-  const privateJwks = configured ? parsePrivateKeySet(configured) : await loadOrCreateSigningKeys(pool, generateSigningKey);
+export async function loadKeyRing({
+  configured,
+  pool,
+}: {
+  configured?: string;
+  pool: Pool;
+}): Promise<KeyRing> {
+  const privateJwks = configured
+    ? parsePrivateKeySet(configured)
+    : await loadOrCreateSigningKeys(pool, generateSigningKey);
   return createKeyRing(privateJwks);
 }
 
 export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
-  const publicKeys: JWK[] = privateJwks.map(({ kty, crv, x, kid }) => ({ kty, crv, x, kid, alg: 'EdDSA', use: 'sig' }));
+  const publicKeys: JWK[] = privateJwks.map(({ kty, crv, x, kid }) => ({
+    kty,
+    crv,
+    x,
+    kid,
+    alg: 'EdDSA',
+    use: 'sig',
+  }));
   const jwks: JSONWebKeySet = { keys: publicKeys };
   const newest = privateJwks.at(-1)!;
   const signingKey = (await importJWK({ ...newest, alg: 'EdDSA' }, 'EdDSA')) as CryptoKey;
@@ -118,7 +135,11 @@ export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
         audience: ACCESS_TOKEN_AUDIENCE,
         requiredClaims: ['sub', 'exp', 'sid'],
       });
-      return { userId: payload.sub!, sessionId: String(payload.sid), expiresAt: new Date(payload.exp! * 1000) };
+      return {
+        userId: payload.sub!,
+        sessionId: String(payload.sid),
+        expiresAt: new Date(payload.exp! * 1000),
+      };
     },
   };
 }

@@ -8,7 +8,13 @@ import type { SignInService } from '../domain/sign-in.js';
 import type { Pool } from '@lockdrop/db';
 import { sessionOf, type SessionGuard } from './current-session.js';
 import { clearSessionCookies, clientOf, refreshTokenOf, setSessionCookies } from './http.js';
-import { mfaChallengeSchema, presentAccount, presentIssued, sessionResponseSchema, statusSchema } from './schemas.js';
+import {
+  mfaChallengeSchema,
+  presentAccount,
+  presentIssued,
+  sessionResponseSchema,
+  statusSchema,
+} from './schemas.js';
 
 interface AuthRouteDeps {
   pool: Pool;
@@ -28,26 +34,47 @@ const signUpBody = z.object({
   acceptTerms: z.boolean().optional(),
   remember: z.boolean().optional(),
 });
-const signInBody = z.object({ email: z.string().optional(), password: z.string().optional(), remember: z.boolean().optional() });
+const signInBody = z.object({
+  email: z.string().optional(),
+  password: z.string().optional(),
+  remember: z.boolean().optional(),
+});
 const emailBody = z.object({ email: z.string().optional() });
 const tokenBody = z.object({ token: z.string().optional() });
 
-export function authRoutes(app: HttpServer, { pool, accounts, signIn, sessions, guard, publicUrl }: AuthRouteDeps): void {
+export function authRoutes(
+  app: HttpServer,
+  { pool, accounts, signIn, sessions, guard, publicUrl }: AuthRouteDeps,
+): void {
   const tags = ['auth'];
 
-  app.post('/api/auth/sign-up', { schema: { tags, body: signUpBody, response: { 201: sessionResponseSchema } } }, async (request, reply) => {
-    const issued = await accounts.signUp(request.body, clientOf(request), request.id);
-    setSessionCookies(request, reply, issued);
-    return reply.status(201).send(presentIssued(issued));
-  });
+  app.post(
+    '/api/auth/sign-up',
+    { schema: { tags, body: signUpBody, response: { 201: sessionResponseSchema } } },
+    async (request, reply) => {
+      const issued = await accounts.signUp(request.body, clientOf(request), request.id);
+      setSessionCookies(request, reply, issued);
+      return reply.status(201).send(presentIssued(issued));
+    },
+  );
 
   app.post(
     '/api/auth/sign-in',
-    { schema: { tags, body: signInBody, response: { 200: z.union([sessionResponseSchema, mfaChallengeSchema]) } } },
+    {
+      schema: {
+        tags,
+        body: signInBody,
+        response: { 200: z.union([sessionResponseSchema, mfaChallengeSchema]) },
+      },
+    },
     async (request, reply) => {
       const result = await signIn.signIn(request.body, clientOf(request));
       if (result.kind === 'mfa') {
-        return { mfaRequired: true as const, challengeToken: result.challenge.challengeToken, expiresAt: result.challenge.expiresAt.toISOString() };
+        return {
+          mfaRequired: true as const,
+          challengeToken: result.challenge.challengeToken,
+          expiresAt: result.challenge.expiresAt.toISOString(),
+        };
       }
       setSessionCookies(request, reply, result.session);
       return presentIssued(result.session);
@@ -56,9 +83,19 @@ export function authRoutes(app: HttpServer, { pool, accounts, signIn, sessions, 
 
   app.post(
     '/api/auth/mfa/challenge',
-    { schema: { tags, body: z.object({ challengeToken: z.string().optional(), code: z.string().optional() }), response: { 200: sessionResponseSchema } } },
+    {
+      schema: {
+        tags,
+        body: z.object({ challengeToken: z.string().optional(), code: z.string().optional() }),
+        response: { 200: sessionResponseSchema },
+      },
+    },
     async (request, reply) => {
-      const issued = await signIn.completeChallenge(request.body.challengeToken ?? '', request.body.code ?? '', clientOf(request));
+      const issued = await signIn.completeChallenge(
+        request.body.challengeToken ?? '',
+        request.body.code ?? '',
+        clientOf(request),
+      );
       setSessionCookies(request, reply, issued);
       return presentIssued(issued);
     },
@@ -66,45 +103,66 @@ export function authRoutes(app: HttpServer, { pool, accounts, signIn, sessions, 
 
   // The web client asks this on every page load: with an expired access token but a live
   // refresh cookie (sent here: its path is /api/auth) it refreshes instead of answering 401.
-  app.get('/api/auth/session', { schema: { tags, response: { 200: sessionResponseSchema } } }, async (request, reply) => {
-    const current = await guard.resolve(request);
-    if (current) {
-      const account = await requireAccount(pool, current.userId);
-      return presentAccount(account, { id: current.sessionId, expiresAt: current.accessExpiresAt, persistent: current.persistent });
-    }
-    const refreshToken = refreshTokenOf(request);
-    if (!refreshToken) throw authErrors.sessionMissing();
-    try {
-      const issued = await sessions.refresh(refreshToken);
-      setSessionCookies(request, reply, issued);
-      return presentIssued(issued);
-    } catch (error) {
-      clearSessionCookies(request, reply);
-      throw error;
-    }
-  });
+  app.get(
+    '/api/auth/session',
+    { schema: { tags, response: { 200: sessionResponseSchema } } },
+    async (request, reply) => {
+      const current = await guard.resolve(request);
+      if (current) {
+        const account = await requireAccount(pool, current.userId);
+        return presentAccount(account, {
+          id: current.sessionId,
+          expiresAt: current.accessExpiresAt,
+          persistent: current.persistent,
+        });
+      }
+      const refreshToken = refreshTokenOf(request);
+      if (!refreshToken) throw authErrors.sessionMissing();
+      try {
+        const issued = await sessions.refresh(refreshToken);
+        setSessionCookies(request, reply, issued);
+        return presentIssued(issued);
+      } catch (error) {
+        clearSessionCookies(request, reply);
+        throw error;
+      }
+    },
+  );
 
-  app.post('/api/auth/refresh', { schema: { tags, response: { 200: sessionResponseSchema } } }, async (request, reply) => {
-    const refreshToken = refreshTokenOf(request);
-    if (!refreshToken) throw authErrors.sessionMissing();
-    try {
-      const issued = await sessions.refresh(refreshToken);
-      setSessionCookies(request, reply, issued);
-      return presentIssued(issued);
-    } catch (error) {
-      clearSessionCookies(request, reply);
-      throw error;
-    }
-  });
+  app.post(
+    '/api/auth/refresh',
+    { schema: { tags, response: { 200: sessionResponseSchema } } },
+    async (request, reply) => {
+      const refreshToken = refreshTokenOf(request);
+      if (!refreshToken) throw authErrors.sessionMissing();
+      try {
+        const issued = await sessions.refresh(refreshToken);
+        setSessionCookies(request, reply, issued);
+        return presentIssued(issued);
+      } catch (error) {
+        clearSessionCookies(request, reply);
+        throw error;
+      }
+    },
+  );
 
   app.post(
     '/api/auth/sign-out',
-    { schema: { tags, body: z.object({ scope: z.enum(['local', 'global', 'others']).default('local') }).optional() } },
+    {
+      schema: {
+        tags,
+        body: z
+          .object({ scope: z.enum(['local', 'global', 'others']).default('local') })
+          .optional(),
+      },
+    },
     async (request, reply) => {
       const scope = request.body?.scope ?? 'local';
       const current = await guard.resolve(request);
       const refreshToken = refreshTokenOf(request);
-      const sessionId = current?.sessionId ?? (refreshToken ? await sessions.sessionOfRefreshToken(refreshToken) : null);
+      const sessionId =
+        current?.sessionId ??
+        (refreshToken ? await sessions.sessionOfRefreshToken(refreshToken) : null);
       await sessions.signOut(current?.userId ?? null, sessionId, scope);
       if (scope !== 'others') clearSessionCookies(request, reply);
       return reply.status(204).send();
@@ -114,7 +172,13 @@ export function authRoutes(app: HttpServer, { pool, accounts, signIn, sessions, 
   app.post(
     '/api/auth/password',
     {
-      schema: { tags, body: z.object({ currentPassword: z.string().optional(), newPassword: z.string().optional() }) },
+      schema: {
+        tags,
+        body: z.object({
+          currentPassword: z.string().optional(),
+          newPassword: z.string().optional(),
+        }),
+      },
       preHandler: guard.requireSession,
     },
     async (request, reply) => {
@@ -124,10 +188,14 @@ export function authRoutes(app: HttpServer, { pool, accounts, signIn, sessions, 
     },
   );
 
-  app.post('/api/auth/verify-email', { schema: { tags, body: tokenBody, response: { 200: statusSchema } } }, async (request) => {
-    await accounts.verifyEmail(request.body.token ?? '', request.id);
-    return { status: 'verified' };
-  });
+  app.post(
+    '/api/auth/verify-email',
+    { schema: { tags, body: tokenBody, response: { 200: statusSchema } } },
+    async (request) => {
+      await accounts.verifyEmail(request.body.token ?? '', request.id);
+      return { status: 'verified' };
+    },
+  );
 
   // The link in the e-mail: verifies, then lands on the web app's e-mail-verified screen.
   app.get(
@@ -146,27 +214,46 @@ export function authRoutes(app: HttpServer, { pool, accounts, signIn, sessions, 
     },
   );
 
-  app.post('/api/auth/resend-verification', { schema: { tags, body: emailBody.optional(), response: { 202: statusSchema } } }, async (request, reply) => {
-    let email = request.body?.email;
-    if (!email) {
-      const current = await guard.resolve(request);
-      if (!current) throw authErrors.missingFields();
-      email = (await requireAccount(pool, current.userId)).user.email;
-    }
-    await accounts.resendVerification(email);
-    return reply.status(202).send({ status: 'sent' });
-  });
+  app.post(
+    '/api/auth/resend-verification',
+    { schema: { tags, body: emailBody.optional(), response: { 202: statusSchema } } },
+    async (request, reply) => {
+      let email = request.body?.email;
+      if (!email) {
+        const current = await guard.resolve(request);
+        if (!current) throw authErrors.missingFields();
+        email = (await requireAccount(pool, current.userId)).user.email;
+      }
+      await accounts.resendVerification(email);
+      return reply.status(202).send({ status: 'sent' });
+    },
+  );
 
-  app.post('/api/auth/forgot-password', { schema: { tags, body: emailBody, response: { 202: statusSchema } } }, async (request, reply) => {
-    await accounts.requestPasswordReset(request.body.email ?? '', clientOf(request));
-    return reply.status(202).send({ status: 'sent' });
-  });
+  app.post(
+    '/api/auth/forgot-password',
+    { schema: { tags, body: emailBody, response: { 202: statusSchema } } },
+    async (request, reply) => {
+      await accounts.requestPasswordReset(request.body.email ?? '', clientOf(request));
+      return reply.status(202).send({ status: 'sent' });
+    },
+  );
 
   app.post(
     '/api/auth/reset-password',
-    { schema: { tags, body: z.object({ token: z.string().optional(), password: z.string().optional() }), response: { 200: statusSchema } } },
+    {
+      schema: {
+        tags,
+        body: z.object({ token: z.string().optional(), password: z.string().optional() }),
+        response: { 200: statusSchema },
+      },
+    },
     async (request, reply) => {
-      await accounts.resetPassword(request.body.token ?? '', request.body.password ?? '', clientOf(request), request.id);
+      await accounts.resetPassword(
+        request.body.token ?? '',
+        request.body.password ?? '',
+        clientOf(request),
+        request.id,
+      );
       clearSessionCookies(request, reply);
       return { status: 'password_reset' };
     },

@@ -30,7 +30,12 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
     if (!verified) return null;
     const session = await sessions.activeSession(verified.sessionId);
     if (!session || session.userId !== verified.userId) return null;
-    return { userId: verified.userId, sessionId: verified.sessionId, persistent: session.persistent, accessExpiresAt: verified.expiresAt };
+    return {
+      userId: verified.userId,
+      sessionId: verified.sessionId,
+      persistent: session.persistent,
+      accessExpiresAt: verified.expiresAt,
+    };
   };
 
   return {

@@ -23,7 +23,10 @@ function forwarded(request: FastifyRequest, name: string): string | undefined {
 }
 
 export function clientOf(request: FastifyRequest): Client {
-  return { ip: forwarded(request, 'x-forwarded-for') ?? request.ip, userAgent: request.headers['user-agent'] ?? null };
+  return {
+    ip: forwarded(request, 'x-forwarded-for') ?? request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+  };
 }
 
 function isHttps(request: FastifyRequest): boolean {
@@ -39,7 +42,11 @@ function cookieBase(request: FastifyRequest) {
  * "remember me" both persist (the refresh cookie for the session's 30 days); without, both are
  * browser-session cookies that end when the browser closes.
  */
-export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, session: IssuedSession): void {
+export function setSessionCookies(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: IssuedSession,
+): void {
   const base = cookieBase(request);
   reply.setCookie(ACCESS_COOKIE, session.accessToken, {
     ...base,
@@ -71,11 +78,22 @@ export function accessTokenOf(request: FastifyRequest): string | undefined {
   return request.cookies[ACCESS_COOKIE] || undefined;
 }
 
-export function setOAuthStateCookie(request: FastifyRequest, reply: FastifyReply, state: string): void {
-  reply.setCookie(OAUTH_STATE_COOKIE, state, { ...cookieBase(request), path: OAUTH_COOKIE_PATH, maxAge: 10 * 60 });
+export function setOAuthStateCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: string,
+): void {
+  reply.setCookie(OAUTH_STATE_COOKIE, state, {
+    ...cookieBase(request),
+    path: OAUTH_COOKIE_PATH,
+    maxAge: 10 * 60,
+  });
 }
 
-export function takeOAuthStateCookie(request: FastifyRequest, reply: FastifyReply): string | undefined {
+export function takeOAuthStateCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): string | undefined {
   const state = request.cookies[OAUTH_STATE_COOKIE];
   reply.clearCookie(OAUTH_STATE_COOKIE, { ...cookieBase(request), path: OAUTH_COOKIE_PATH });
   return state || undefined;

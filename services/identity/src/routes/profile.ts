@@ -1,7 +1,12 @@
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { AccountService } from '../domain/accounts.js';
-import { avatarUrlSchema, fullNameSchema, payoutDetailsSchema, profileRoleSchema } from '../domain/profile-fields.js';
+import {
+  avatarUrlSchema,
+  fullNameSchema,
+  payoutDetailsSchema,
+  profileRoleSchema,
+} from '../domain/profile-fields.js';
 import type { ProfileService } from '../domain/profiles.js';
 import { sessionOf, type SessionGuard } from './current-session.js';
 import { clearSessionCookies } from './http.js';
@@ -21,21 +26,35 @@ interface ProfileRouteDeps {
   guard: SessionGuard;
 }
 
-export function profileRoutes(app: HttpServer, { profiles, accounts, guard }: ProfileRouteDeps): void {
+export function profileRoutes(
+  app: HttpServer,
+  { profiles, accounts, guard }: ProfileRouteDeps,
+): void {
   const tags = ['profile'];
   const preHandler = guard.requireSession;
 
-  app.get('/api/profile', { schema: { tags, response: { 200: profileSchema } }, preHandler }, async (request) =>
-    presentProfile(await profiles.get(sessionOf(request).userId)),
+  app.get(
+    '/api/profile',
+    { schema: { tags, response: { 200: profileSchema } }, preHandler },
+    async (request) => presentProfile(await profiles.get(sessionOf(request).userId)),
   );
 
-  app.patch('/api/profile', { schema: { tags, body: profilePatch, response: { 200: profileSchema } }, preHandler }, async (request) =>
-    presentProfile(await profiles.update(sessionOf(request).userId, request.body, request.id)),
+  app.patch(
+    '/api/profile',
+    { schema: { tags, body: profilePatch, response: { 200: profileSchema } }, preHandler },
+    async (request) =>
+      presentProfile(await profiles.update(sessionOf(request).userId, request.body, request.id)),
   );
 
   app.delete(
     '/api/profile',
-    { schema: { tags, body: z.object({ password: z.string().optional(), email: z.string().optional() }) }, preHandler },
+    {
+      schema: {
+        tags,
+        body: z.object({ password: z.string().optional(), email: z.string().optional() }),
+      },
+      preHandler,
+    },
     async (request, reply) => {
       await accounts.deleteAccount(sessionOf(request).userId, request.body, request.id);
       clearSessionCookies(request, reply);

@@ -19,7 +19,12 @@ export const profileSchema = z.object({
 
 /** What `GET /api/auth/session`, sign-in, sign-up and refresh answer. */
 export const sessionResponseSchema = z.object({
-  user: z.object({ id: z.uuid(), email: z.string(), emailVerified: z.boolean(), plan: planIdSchema }),
+  user: z.object({
+    id: z.uuid(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    plan: planIdSchema,
+  }),
   profile: profileSchema,
   /** expiresAt: when the access token expires; refresh (POST /api/auth/refresh) before then. */
   session: z.object({ id: z.uuid(), expiresAt: z.iso.datetime(), persistent: z.boolean() }),
@@ -49,19 +54,34 @@ export const sessionListSchema = z.object({
 export const statusSchema = z.object({ status: z.string() });
 
 export function presentProfile(profile: Profile): z.infer<typeof profileSchema> {
-  return { ...profile, createdAt: profile.createdAt.toISOString(), updatedAt: profile.updatedAt.toISOString() };
+  return {
+    ...profile,
+    createdAt: profile.createdAt.toISOString(),
+    updatedAt: profile.updatedAt.toISOString(),
+  };
 }
 
-export function presentAccount({ user, profile }: Account, session: { id: string; expiresAt: Date; persistent: boolean }) {
+export function presentAccount(
+  { user, profile }: Account,
+  session: { id: string; expiresAt: Date; persistent: boolean },
+) {
   return {
     user: { id: user.id, email: user.email, emailVerified: user.emailVerified, plan: profile.plan },
     profile: presentProfile(profile),
-    session: { id: session.id, expiresAt: session.expiresAt.toISOString(), persistent: session.persistent },
+    session: {
+      id: session.id,
+      expiresAt: session.expiresAt.toISOString(),
+      persistent: session.persistent,
+    },
   };
 }
 
 export function presentIssued(issued: IssuedSession) {
-  return presentAccount(issued.account, { id: issued.sessionId, expiresAt: issued.accessExpiresAt, persistent: issued.persistent });
+  return presentAccount(issued.account, {
+    id: issued.sessionId,
+    expiresAt: issued.accessExpiresAt,
+    persistent: issued.persistent,
+  });
 }
 
 export function presentSessions(sessions: Session[], currentSessionId: string) {

@@ -33,23 +33,46 @@ const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "product
   fx_rate AS "fxRate", plan, platform_fee_bps AS "platformFeeBps", platform_fee_minor AS "platformFeeMinor", link,
   browser_key_hash AS "browserKeyHash", correlation_id AS "correlationId", created_at AS "createdAt"`;
 
-export async function insertCheckout(db: Queryable, checkout: Omit<Checkout, 'link'>): Promise<void> {
+export async function insertCheckout(
+  db: Queryable,
+  checkout: Omit<Checkout, 'link'>,
+): Promise<void> {
   await db.query(
     `INSERT INTO checkouts (id, tx_ref, provider, status, product_id, seller_id, product_title, file_id, file_name,
        buyer_email, price_minor, price_currency, amount_minor, currency, fx_rate, plan, platform_fee_bps,
        platform_fee_minor, browser_key_hash, correlation_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
     [
-      checkout.id, checkout.txRef, checkout.provider, checkout.status, checkout.productId, checkout.sellerId,
-      checkout.productTitle, checkout.fileId, checkout.fileName, checkout.buyerEmail, checkout.priceMinor,
-      checkout.priceCurrency, checkout.amountMinor, checkout.currency, checkout.fxRate, checkout.plan,
-      checkout.platformFeeBps, checkout.platformFeeMinor, checkout.browserKeyHash, checkout.correlationId,
+      checkout.id,
+      checkout.txRef,
+      checkout.provider,
+      checkout.status,
+      checkout.productId,
+      checkout.sellerId,
+      checkout.productTitle,
+      checkout.fileId,
+      checkout.fileName,
+      checkout.buyerEmail,
+      checkout.priceMinor,
+      checkout.priceCurrency,
+      checkout.amountMinor,
+      checkout.currency,
+      checkout.fxRate,
+      checkout.plan,
+      checkout.platformFeeBps,
+      checkout.platformFeeMinor,
+      checkout.browserKeyHash,
+      checkout.correlationId,
       checkout.createdAt,
     ],
   );
 }
 
-export async function findCheckoutByTxRef(db: Queryable, txRef: string, options: { forUpdate?: boolean } = {}): Promise<Checkout | null> {
+export async function findCheckoutByTxRef(
+  db: Queryable,
+  txRef: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Checkout | null> {
   const { rows } = await db.query<Checkout>(
     `SELECT ${COLUMNS} FROM checkouts WHERE tx_ref = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [txRef],
@@ -65,17 +88,21 @@ export async function setCheckoutStatus(
   from: CheckoutStatus[],
   link?: string,
 ): Promise<void> {
-  await db.query('UPDATE checkouts SET status = $2, link = COALESCE($4, link) WHERE id = $1 AND status = ANY($3)', [
-    id,
-    status,
-    from,
-    link ?? null,
-  ]);
+  await db.query(
+    'UPDATE checkouts SET status = $2, link = COALESCE($4, link) WHERE id = $1 AND status = ANY($3)',
+    [id, status, from, link ?? null],
+  );
 }
 
 /** Checkouts this e-mail started since `since`, counted under a per-e-mail lock so racing requests queue. */
-export async function countRecentCheckouts(db: Queryable, buyerEmail: string, since: Date): Promise<number> {
-  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`checkout-email:${buyerEmail.toLowerCase()}`]);
+export async function countRecentCheckouts(
+  db: Queryable,
+  buyerEmail: string,
+  since: Date,
+): Promise<number> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+    `checkout-email:${buyerEmail.toLowerCase()}`,
+  ]);
   const { rows } = await db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM checkouts WHERE lower(buyer_email) = lower($1) AND created_at >= $2',
     [buyerEmail, since],
@@ -87,7 +114,12 @@ export async function countRecentCheckouts(db: Queryable, buyerEmail: string, si
  * Claims the right to ask the provider about this checkout now: true at most once per
  * `intervalSeconds`, so page polls and replicas do not hammer the provider.
  */
-export async function claimVerification(db: Queryable, id: string, now: Date, intervalSeconds: number): Promise<boolean> {
+export async function claimVerification(
+  db: Queryable,
+  id: string,
+  now: Date,
+  intervalSeconds: number,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE checkouts SET last_verified_at = $2
      WHERE id = $1 AND (last_verified_at IS NULL OR last_verified_at <= $2::timestamptz - make_interval(secs => $3::int))`,
@@ -101,7 +133,11 @@ export async function claimVerification(db: Queryable, id: string, now: Date, in
  * to still pay (a hosted session lasts at most 24 h). Each is asked again after a quarter of its
  * age (at least 2 minutes), so abandoned checkouts cost a handful of calls, not hundreds.
  */
-export async function dueUnconfirmedCheckouts(db: Queryable, now: Date, limit: number): Promise<string[]> {
+export async function dueUnconfirmedCheckouts(
+  db: Queryable,
+  now: Date,
+  limit: number,
+): Promise<string[]> {
   const { rows } = await db.query<{ tx_ref: string }>(
     `SELECT tx_ref FROM checkouts
      WHERE status IN ('open', 'failed') AND created_at BETWEEN $1::timestamptz - interval '24 hours' AND $1::timestamptz - interval '1 minute'

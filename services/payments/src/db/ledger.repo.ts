@@ -29,7 +29,11 @@ export async function postJournal(
   }
 }
 
-export async function journalLines(db: Queryable, purchaseId: string, kind: LedgerEntry['kind']): Promise<LedgerLine[]> {
+export async function journalLines(
+  db: Queryable,
+  purchaseId: string,
+  kind: LedgerEntry['kind'],
+): Promise<LedgerLine[]> {
   const { rows } = await db.query<LedgerLine>(
     `SELECT account, seller_id AS "sellerId", amount_minor AS "amountMinor"
      FROM ledger_entries WHERE purchase_id = $1 AND kind = $2 ORDER BY id`,

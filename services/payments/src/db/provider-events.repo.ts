@@ -31,8 +31,13 @@ export async function storeProviderEvent(
      ON CONFLICT (provider, event_key) DO NOTHING
      RETURNING ${COLUMNS}`,
     [
-      provider, notice.eventKey, notice.eventType, notice.charge?.transactionId ?? null, notice.charge?.txRef ?? null,
-      JSON.stringify(payload), notice.charge ? 'received' : 'ignored',
+      provider,
+      notice.eventKey,
+      notice.eventType,
+      notice.charge?.transactionId ?? null,
+      notice.charge?.txRef ?? null,
+      JSON.stringify(payload),
+      notice.charge ? 'received' : 'ignored',
     ],
   );
   if (inserted.rows[0]) return { event: inserted.rows[0], created: true };
@@ -43,7 +48,12 @@ export async function storeProviderEvent(
   return { event: rows[0]!, created: false };
 }
 
-export async function markEventProcessed(db: Queryable, id: number, outcome: string, now: Date): Promise<void> {
+export async function markEventProcessed(
+  db: Queryable,
+  id: number,
+  outcome: string,
+  now: Date,
+): Promise<void> {
   await db.query(
     `UPDATE provider_events SET status = 'processed', outcome = $2, processed_at = $3, next_attempt_at = NULL,
        last_error = NULL WHERE id = $1`,
@@ -70,7 +80,12 @@ export async function scheduleEventRetry(
  * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
  * ones). Also takes events left `received` for minutes: the process handling them died midway.
  */
-export async function claimDueEvents(db: Queryable, now: Date, limit: number, leaseSeconds: number): Promise<ProviderEvent[]> {
+export async function claimDueEvents(
+  db: Queryable,
+  now: Date,
+  limit: number,
+  leaseSeconds: number,
+): Promise<ProviderEvent[]> {
   const { rows } = await db.query<ProviderEvent>(
     `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int)
      WHERE id IN (
@@ -86,14 +101,25 @@ export async function claimDueEvents(db: Queryable, now: Date, limit: number, le
 
 export async function recordMismatch(
   db: Queryable,
-  mismatch: { checkoutId: string; provider: string; transactionId: string; reasons: string[]; expected: unknown; reported: unknown },
+  mismatch: {
+    checkoutId: string;
+    provider: string;
+    transactionId: string;
+    reasons: string[];
+    expected: unknown;
+    reported: unknown;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO payment_mismatches (checkout_id, provider, transaction_id, reasons, expected, reported)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
     [
-      mismatch.checkoutId, mismatch.provider, mismatch.transactionId, mismatch.reasons,
-      JSON.stringify(mismatch.expected), JSON.stringify(mismatch.reported),
+      mismatch.checkoutId,
+      mismatch.provider,
+      mismatch.transactionId,
+      mismatch.reasons,
+      JSON.stringify(mismatch.expected),
+      JSON.stringify(mismatch.reported),
     ],
   );
 }

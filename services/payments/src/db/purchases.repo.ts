@@ -32,27 +32,55 @@ const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id 
   provider_transaction_id AS "providerTransactionId", status, paid_at AS "paidAt", refunded_at AS "refundedAt",
   receipt_token_hash AS "receiptTokenHash"`;
 
-export async function insertPurchase(db: Queryable, purchase: Omit<Purchase, 'refundedAt'>): Promise<void> {
+export async function insertPurchase(
+  db: Queryable,
+  purchase: Omit<Purchase, 'refundedAt'>,
+): Promise<void> {
   await db.query(
     `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,
        amount_minor, currency, fee_platform_minor, fee_processor_minor, seller_earnings_minor, provider,
        provider_transaction_id, status, paid_at, receipt_token_hash)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
     [
-      purchase.id, purchase.checkoutId, purchase.txRef, purchase.productId, purchase.sellerId, purchase.buyerEmail,
-      purchase.productTitle, purchase.fileId, purchase.fileName, purchase.amountMinor, purchase.currency,
-      purchase.feePlatformMinor, purchase.feeProcessorMinor, purchase.sellerEarningsMinor, purchase.provider,
-      purchase.providerTransactionId, purchase.status, purchase.paidAt, purchase.receiptTokenHash,
+      purchase.id,
+      purchase.checkoutId,
+      purchase.txRef,
+      purchase.productId,
+      purchase.sellerId,
+      purchase.buyerEmail,
+      purchase.productTitle,
+      purchase.fileId,
+      purchase.fileName,
+      purchase.amountMinor,
+      purchase.currency,
+      purchase.feePlatformMinor,
+      purchase.feeProcessorMinor,
+      purchase.sellerEarningsMinor,
+      purchase.provider,
+      purchase.providerTransactionId,
+      purchase.status,
+      purchase.paidAt,
+      purchase.receiptTokenHash,
     ],
   );
 }
 
-export async function findPurchaseByCheckout(db: Queryable, checkoutId: string): Promise<Purchase | null> {
-  const { rows } = await db.query<Purchase>(`SELECT ${COLUMNS} FROM purchases WHERE checkout_id = $1`, [checkoutId]);
+export async function findPurchaseByCheckout(
+  db: Queryable,
+  checkoutId: string,
+): Promise<Purchase | null> {
+  const { rows } = await db.query<Purchase>(
+    `SELECT ${COLUMNS} FROM purchases WHERE checkout_id = $1`,
+    [checkoutId],
+  );
   return rows[0] ?? null;
 }
 
-export async function findPurchase(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<Purchase | null> {
+export async function findPurchase(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Purchase | null> {
   const { rows } = await db.query<Purchase>(
     `SELECT ${COLUMNS} FROM purchases WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
@@ -70,7 +98,11 @@ export async function listPaidPurchases(db: Queryable, buyerEmail: string): Prom
 }
 
 /** A seller's own sales, newest first (dashboard: revenue, recent sales). */
-export async function listSales(db: Queryable, sellerId: string, limit: number): Promise<Purchase[]> {
+export async function listSales(
+  db: Queryable,
+  sellerId: string,
+  limit: number,
+): Promise<Purchase[]> {
   const { rows } = await db.query<Purchase>(
     `SELECT ${COLUMNS} FROM purchases WHERE seller_id = $1 ORDER BY paid_at DESC, id LIMIT $2`,
     [sellerId, limit],

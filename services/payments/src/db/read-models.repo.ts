@@ -18,7 +18,11 @@ export interface ProductView {
 type ProductSnapshot = EventData<'product.published'>;
 
 /** Applies a snapshot unless a newer one already arrived (events may be redelivered out of order). */
-export async function upsertProduct(db: Queryable, product: ProductSnapshot, occurredAt: string): Promise<void> {
+export async function upsertProduct(
+  db: Queryable,
+  product: ProductSnapshot,
+  occurredAt: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO products (id, owner_id, title, price_minor, currency, pricing_type, status, file_id, file_name,
                            file_size_bytes, source_occurred_at)
@@ -29,13 +33,27 @@ export async function upsertProduct(db: Queryable, product: ProductSnapshot, occ
        file_size_bytes = EXCLUDED.file_size_bytes, source_occurred_at = EXCLUDED.source_occurred_at
      WHERE products.source_occurred_at <= EXCLUDED.source_occurred_at AND NOT products.deleted`,
     [
-      product.productId, product.ownerId, product.title, product.priceMinor, product.currency,
-      product.pricing.type, product.status, product.fileId, product.fileName, product.fileSizeBytes, occurredAt,
+      product.productId,
+      product.ownerId,
+      product.title,
+      product.priceMinor,
+      product.currency,
+      product.pricing.type,
+      product.status,
+      product.fileId,
+      product.fileName,
+      product.fileSizeBytes,
+      occurredAt,
     ],
   );
 }
 
-export async function markProductDeleted(db: Queryable, productId: string, ownerId: string, occurredAt: string): Promise<void> {
+export async function markProductDeleted(
+  db: Queryable,
+  productId: string,
+  ownerId: string,
+  occurredAt: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO products (id, owner_id, title, price_minor, currency, pricing_type, status, deleted, source_occurred_at)
      VALUES ($1, $2, '', 0, 'USD', 'one_time', 'draft', true, $3)
@@ -54,7 +72,12 @@ export async function findProduct(db: Queryable, productId: string): Promise<Pro
   return rows[0] ?? null;
 }
 
-export async function upsertSellerPlan(db: Queryable, userId: string, plan: string, occurredAt: string): Promise<void> {
+export async function upsertSellerPlan(
+  db: Queryable,
+  userId: string,
+  plan: string,
+  occurredAt: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO sellers (user_id, plan, source_occurred_at) VALUES ($1, $2, $3)
      ON CONFLICT (user_id) DO UPDATE SET plan = EXCLUDED.plan, source_occurred_at = EXCLUDED.source_occurred_at
@@ -65,11 +88,17 @@ export async function upsertSellerPlan(db: Queryable, userId: string, plan: stri
 
 /** null until identity has told us about the seller (checkout then uses the free plan). */
 export async function findSellerPlan(db: Queryable, userId: string): Promise<string | null> {
-  const { rows } = await db.query<{ plan: string }>('SELECT plan FROM sellers WHERE user_id = $1', [userId]);
+  const { rows } = await db.query<{ plan: string }>('SELECT plan FROM sellers WHERE user_id = $1', [
+    userId,
+  ]);
   return rows[0]?.plan ?? null;
 }
 
-export async function upsertExchangeRates(db: Queryable, rates: ExchangeRate[], occurredAt: string): Promise<void> {
+export async function upsertExchangeRates(
+  db: Queryable,
+  rates: ExchangeRate[],
+  occurredAt: string,
+): Promise<void> {
   for (const rate of rates) {
     await db.query(
       `INSERT INTO exchange_rates (from_currency, to_currency, rate, source_occurred_at) VALUES ($1, $2, $3, $4)
@@ -81,6 +110,8 @@ export async function upsertExchangeRates(db: Queryable, rates: ExchangeRate[], 
 }
 
 export async function listExchangeRates(db: Queryable): Promise<ExchangeRate[]> {
-  const { rows } = await db.query<ExchangeRate>('SELECT from_currency AS "from", to_currency AS "to", rate FROM exchange_rates');
+  const { rows } = await db.query<ExchangeRate>(
+    'SELECT from_currency AS "from", to_currency AS "to", rate FROM exchange_rates',
+  );
   return rows;
 }

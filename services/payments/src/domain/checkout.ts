@@ -54,14 +54,20 @@ function currencyOf(value: string | undefined, fallback: string): string {
  * checkout under a fresh `tx_ref`, then asks the provider for its hosted page. The checkout row
  * is committed before the provider hears of the `tx_ref`, so its webhook can always find it.
  */
-export async function startCheckout(deps: CheckoutDeps, request: CheckoutRequest): Promise<{ link: string; txRef: string }> {
+export async function startCheckout(
+  deps: CheckoutDeps,
+  request: CheckoutRequest,
+): Promise<{ link: string; txRef: string }> {
   const buyerEmail = buyerEmailOf(request.buyerEmail);
   const notFound = errors.notFound('product_not_found', 'Product not found');
   if (!productIdSchema.safeParse(request.productId).success) throw notFound;
   const product = await findProduct(deps.pool, request.productId);
   if (!product || product.deleted) throw notFound;
   if (product.status !== 'published') {
-    throw errors.conflict('product_not_published', 'This product is not published; checkout may be blocked.');
+    throw errors.conflict(
+      'product_not_published',
+      'This product is not published; checkout may be blocked.',
+    );
   }
   if (product.pricingType !== 'one_time') {
     throw errors.conflict('subscriptions_unavailable', 'Subscriptions cannot be bought yet');
@@ -71,10 +77,15 @@ export async function startCheckout(deps: CheckoutDeps, request: CheckoutRequest
   const rates = currency === product.currency ? [] : await listExchangeRates(deps.pool);
   const conversion = convertMinor(product.priceMinor, product.currency, currency, rates);
   if (!conversion.converted) {
-    throw errors.badRequest('currency_not_supported', `Payment in ${currency} is not available for this product`);
+    throw errors.badRequest(
+      'currency_not_supported',
+      `Payment in ${currency} is not available for this product`,
+    );
   }
-  if (conversion.amountMinor <= 0) throw errors.badRequest('amount_too_small', 'The price is too small to pay in this currency');
-  const ratio = currency === product.currency ? null : exchangeRatio(product.currency, currency, rates)!;
+  if (conversion.amountMinor <= 0)
+    throw errors.badRequest('amount_too_small', 'The price is too small to pay in this currency');
+  const ratio =
+    currency === product.currency ? null : exchangeRatio(product.currency, currency, rates)!;
 
   const plan = planById(await findSellerPlan(deps.pool, product.ownerId));
   const now = deps.now();
@@ -123,7 +134,10 @@ export async function startCheckout(deps: CheckoutDeps, request: CheckoutRequest
       redirectUrl: `${deps.publicUrl}/payment/success`,
     }));
   } catch (error) {
-    deps.logger.error({ err: error, txRef: checkout.txRef }, 'provider did not create a payment link');
+    deps.logger.error(
+      { err: error, txRef: checkout.txRef },
+      'provider did not create a payment link',
+    );
     // Never retried: Flutterwave may still be creating it (payments-contract: 503 after 28 s).
     await setCheckoutStatus(deps.pool, checkout.id, 'not_started', ['creating']);
     throw new AppError('checkout_failed', 502, 'Failed to start checkout');

@@ -28,7 +28,8 @@ export function splitPayment(input: {
   processorFeeBps: number;
 }): PaymentSplit {
   const { amountMinor, platformFeeMinor } = input;
-  const processorFee = input.reportedProcessorFeeMinor ?? bpsOfMinor(amountMinor, input.processorFeeBps);
+  const processorFee =
+    input.reportedProcessorFeeMinor ?? bpsOfMinor(amountMinor, input.processorFeeBps);
   const processorFeeMinor = Math.max(0, Math.min(processorFee, amountMinor - platformFeeMinor));
   return {
     amountMinor,
@@ -38,7 +39,8 @@ export function splitPayment(input: {
   };
 }
 
-export type LedgerAccount = 'buyer_payments' | 'seller_earnings' | 'platform_fees' | 'processor_fees';
+export type LedgerAccount =
+  'buyer_payments' | 'seller_earnings' | 'platform_fees' | 'processor_fees';
 
 /** One line of a journal: debits positive, credits negative. */
 export interface LedgerLine {

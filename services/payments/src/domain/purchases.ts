@@ -3,7 +3,11 @@ import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
 import type { AuthUser } from '@lockdrop/auth';
 import { AppError, errors } from '@lockdrop/http';
-import { claimVerification, findCheckoutByTxRef, type CheckoutStatus } from '../db/checkouts.repo.js';
+import {
+  claimVerification,
+  findCheckoutByTxRef,
+  type CheckoutStatus,
+} from '../db/checkouts.repo.js';
 import { journalLines, postJournal } from '../db/ledger.repo.js';
 import {
   findPurchase,
@@ -17,7 +21,8 @@ import type { PaymentProvider } from '../providers/types.js';
 import { reversalJournal } from './fees.js';
 import { settleTransaction, type SettlementDeps } from './settlement.js';
 
-const notConfirmed = () => errors.notFound('purchase_not_found', 'Purchase not found or payment not confirmed');
+const notConfirmed = () =>
+  errors.notFound('purchase_not_found', 'Purchase not found or payment not confirmed');
 
 /** Spec §6: a purchase belongs to the signed-in user whose *verified* e-mail is the buyer e-mail. */
 function ownsByEmail(user: AuthUser | null, buyerEmail: string): boolean {
@@ -31,7 +36,11 @@ function ownsByEmail(user: AuthUser | null, buyerEmail: string): boolean {
  */
 export async function listMyPurchases(pool: Pool, user: AuthUser): Promise<Purchase[]> {
   if (!user.emailVerified) {
-    throw new AppError('email_not_verified', 403, 'Verify your e-mail address to see your purchases');
+    throw new AppError(
+      'email_not_verified',
+      403,
+      'Verify your e-mail address to see your purchases',
+    );
   }
   return listPaidPurchases(pool, user.email);
 }
@@ -63,15 +72,22 @@ export async function paymentByReference(
 ): Promise<PaymentResult> {
   const checkout = await findCheckoutByTxRef(deps.pool, input.txRef);
   if (!checkout) throw notConfirmed();
-  const ownsBrowser = input.browserKeyHash !== null && input.browserKeyHash === checkout.browserKeyHash;
+  const ownsBrowser =
+    input.browserKeyHash !== null && input.browserKeyHash === checkout.browserKeyHash;
   if (!ownsBrowser && !ownsByEmail(input.user, checkout.buyerEmail)) throw notConfirmed();
 
-  if (checkout.status !== 'paid' && (await claimVerification(deps.pool, checkout.id, deps.now(), VERIFY_ON_READ_INTERVAL_SECONDS))) {
+  if (
+    checkout.status !== 'paid' &&
+    (await claimVerification(deps.pool, checkout.id, deps.now(), VERIFY_ON_READ_INTERVAL_SECONDS))
+  ) {
     try {
       const verified = await deps.provider.verifyByReference(checkout.txRef);
       if (verified) await settleTransaction(deps, checkout.txRef, verified);
     } catch (error) {
-      deps.logger.warn({ txRef: checkout.txRef, err: (error as Error).message }, 'verify on read failed');
+      deps.logger.warn(
+        { txRef: checkout.txRef, err: (error as Error).message },
+        'verify on read failed',
+      );
     }
   }
   const purchase = await findPurchaseByCheckout(deps.pool, checkout.id);
@@ -79,7 +95,11 @@ export async function paymentByReference(
     const current = await findCheckoutByTxRef(deps.pool, input.txRef);
     return { status: checkoutState(current!.status), txRef: checkout.txRef, purchase: null };
   }
-  return { status: purchase.status === 'paid' ? 'paid' : 'refunded', txRef: checkout.txRef, purchase };
+  return {
+    status: purchase.status === 'paid' ? 'paid' : 'refunded',
+    txRef: checkout.txRef,
+    purchase,
+  };
 }
 
 export interface RefundDeps {
@@ -109,12 +129,18 @@ export async function refundPurchase(
 ): Promise<Purchase> {
   const purchase = await withTransaction(deps.pool, async (tx) => {
     const found = await findPurchase(tx, purchaseId, { forUpdate: true });
-    if (!found || !mayRefund(deps, user, found)) throw errors.notFound('purchase_not_found', 'Purchase not found');
-    if (found.status === 'refunded') throw errors.conflict('already_refunded', 'This purchase was already refunded');
-    if (found.status === 'refunding') throw errors.conflict('refund_in_progress', 'A refund of this purchase is in progress');
+    if (!found || !mayRefund(deps, user, found))
+      throw errors.notFound('purchase_not_found', 'Purchase not found');
+    if (found.status === 'refunded')
+      throw errors.conflict('already_refunded', 'This purchase was already refunded');
+    if (found.status === 'refunding')
+      throw errors.conflict('refund_in_progress', 'A refund of this purchase is in progress');
     const windowEnds = found.paidAt.getTime() + deps.refundWindowHours * 3_600_000;
     if (deps.now().getTime() > windowEnds) {
-      throw errors.conflict('refund_window_closed', `Refunds are only possible within ${deps.refundWindowHours} hours of payment`);
+      throw errors.conflict(
+        'refund_window_closed',
+        `Refunds are only possible within ${deps.refundWindowHours} hours of payment`,
+      );
     }
     await setPurchaseStatus(tx, found.id, 'refunding');
     return found;
@@ -124,11 +150,19 @@ export async function refundPurchase(
   let reference: string;
   try {
     if (!provider) throw new Error(`provider ${purchase.provider} is not configured`);
-    ({ reference } = await provider.refund(purchase.providerTransactionId, purchase.amountMinor, purchase.currency));
+    ({ reference } = await provider.refund(
+      purchase.providerTransactionId,
+      purchase.amountMinor,
+      purchase.currency,
+    ));
   } catch (error) {
     deps.logger.error({ err: error, purchaseId }, 'provider refund failed');
     await setPurchaseStatus(deps.pool, purchase.id, 'paid');
-    throw new AppError('refund_failed', 502, 'The payment provider could not refund this payment; please try again');
+    throw new AppError(
+      'refund_failed',
+      502,
+      'The payment provider could not refund this payment; please try again',
+    );
   }
 
   const refundedAt = deps.now();
@@ -136,7 +170,11 @@ export async function refundPurchase(
     await findPurchase(tx, purchase.id, { forUpdate: true });
     const payment = await journalLines(tx, purchase.id, 'payment');
     await postJournal(tx, purchase.id, 'refund', purchase.currency, reversalJournal(payment));
-    await setPurchaseStatus(tx, purchase.id, 'refunded', { refundedAt, reference, refundedBy: user.id });
+    await setPurchaseStatus(tx, purchase.id, 'refunded', {
+      refundedAt,
+      reference,
+      refundedBy: user.id,
+    });
     await enqueueEvent(
       tx,
       createEvent(

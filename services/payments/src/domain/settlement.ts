@@ -22,14 +22,16 @@ export interface SettlementDeps {
   onMailQueued: () => void;
 }
 
-export type SettlementOutcome = 'paid' | 'already_paid' | 'pending' | 'failed' | 'mismatch' | 'checkout_missing';
+export type SettlementOutcome =
+  'paid' | 'already_paid' | 'pending' | 'failed' | 'mismatch' | 'checkout_missing';
 
 /** What the verified transaction says that disagrees with the checkout (payments-contract §3). */
 function mismatchesOf(checkout: Checkout, verified: VerifiedTransaction): string[] {
   const reasons: string[] = [];
   if (verified.txRef !== checkout.txRef) reasons.push('tx_ref');
   if (verified.currency !== checkout.currency) reasons.push('currency');
-  if (verified.currency === checkout.currency && verified.amountMinor < checkout.amountMinor) reasons.push('amount');
+  if (verified.currency === checkout.currency && verified.amountMinor < checkout.amountMinor)
+    reasons.push('amount');
   return reasons;
 }
 
@@ -50,7 +52,8 @@ export async function settleTransaction(
     const checkout = await findCheckoutByTxRef(tx, txRef, { forUpdate: true });
     if (!checkout) return 'checkout_missing';
     const done = async (result: SettlementOutcome) => {
-      if (providerEventId !== undefined) await markEventProcessed(tx, providerEventId, result, deps.now());
+      if (providerEventId !== undefined)
+        await markEventProcessed(tx, providerEventId, result, deps.now());
       return result;
     };
     const mismatch = (reasons: string[]) =>
@@ -59,14 +62,21 @@ export async function settleTransaction(
         provider: deps.provider.name,
         transactionId: verified.transactionId,
         reasons,
-        expected: { txRef: checkout.txRef, amountMinor: checkout.amountMinor, currency: checkout.currency },
+        expected: {
+          txRef: checkout.txRef,
+          amountMinor: checkout.amountMinor,
+          currency: checkout.currency,
+        },
         reported: verified,
       });
 
     const existing = await findPurchaseByCheckout(tx, checkout.id);
     if (existing) {
       // A second successful charge on a paid checkout is money to hand back, not a second sale.
-      if (verified.status === 'successful' && verified.transactionId !== existing.providerTransactionId) {
+      if (
+        verified.status === 'successful' &&
+        verified.transactionId !== existing.providerTransactionId
+      ) {
         await mismatch(['duplicate_payment']);
       }
       return done('already_paid');
@@ -127,7 +137,13 @@ async function recordPaidPurchase(
     paidAt,
     receiptTokenHash: receipt.tokenHash,
   });
-  await postJournal(tx, purchaseId, 'payment', checkout.currency, paymentJournal(split, checkout.sellerId));
+  await postJournal(
+    tx,
+    purchaseId,
+    'payment',
+    checkout.currency,
+    paymentJournal(split, checkout.sellerId),
+  );
   await setCheckoutStatus(tx, checkout.id, 'paid', ['creating', 'open', 'failed', 'not_started']);
   await enqueueEvent(
     tx,

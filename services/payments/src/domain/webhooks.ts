@@ -24,16 +24,28 @@ export type ChargeProcessing = 'done' | 'parked' | 'retry';
  * (yet) visible parks the event; a provider that cannot answer schedules a retry. Either way
  * the event stays in the store and the reconciler tries again — nothing is dropped.
  */
-export async function processChargeEvent(deps: WebhookDeps, event: ProviderEvent): Promise<ChargeProcessing> {
+export async function processChargeEvent(
+  deps: WebhookDeps,
+  event: ProviderEvent,
+): Promise<ChargeProcessing> {
   const later = (status: 'parked' | 'retry', reason: string) => {
     const delay = Math.min(MAX_RETRY_DELAY_MS, deps.retryBaseMs * 2 ** event.attempts);
-    return scheduleEventRetry(deps.pool, event.id, status, reason, new Date(deps.now().getTime() + delay));
+    return scheduleEventRetry(
+      deps.pool,
+      event.id,
+      status,
+      reason,
+      new Date(deps.now().getTime() + delay),
+    );
   };
   let verified;
   try {
     verified = await deps.provider.verifyTransaction(event.transactionId!);
   } catch (error) {
-    deps.logger.warn({ eventId: event.id, err: (error as Error).message }, 'provider verify failed; will retry');
+    deps.logger.warn(
+      { eventId: event.id, err: (error as Error).message },
+      'provider verify failed; will retry',
+    );
     await later('retry', (error as Error).message);
     return 'retry';
   }
@@ -60,7 +72,10 @@ export async function receiveWebhook(
   headers: IncomingHttpHeaders,
 ): Promise<{ outcome: string }> {
   if (!deps.provider.authenticateWebhook(rawBody, headers)) {
-    deps.logger.warn({ provider: deps.provider.name }, 'webhook with a bad or missing signature rejected');
+    deps.logger.warn(
+      { provider: deps.provider.name },
+      'webhook with a bad or missing signature rejected',
+    );
     throw new AppError('invalid_signature', 401, 'Webhook signature is not valid');
   }
   let body: unknown;

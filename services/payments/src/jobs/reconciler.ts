@@ -1,5 +1,9 @@
 import type { Pool } from '@lockdrop/db';
-import { claimVerification, dueUnconfirmedCheckouts, findCheckoutByTxRef } from '../db/checkouts.repo.js';
+import {
+  claimVerification,
+  dueUnconfirmedCheckouts,
+  findCheckoutByTxRef,
+} from '../db/checkouts.repo.js';
 import { claimDueEvents } from '../db/provider-events.repo.js';
 import { settleTransaction } from '../domain/settlement.js';
 import { processChargeEvent, type WebhookDeps } from '../domain/webhooks.js';
@@ -19,14 +23,24 @@ export interface Reconciler {
  * that could not be settled are retried with backoff, and checkouts no webhook confirmed are
  * asked about by reference. Claims are leases, so replicas never work on the same row at once.
  */
-export function startReconciler(deps: WebhookDeps & { pool: Pool; logger: WebhookDeps['logger'] & { error(object: object, message: string): void } }, intervalMs: number): Reconciler {
+export function startReconciler(
+  deps: WebhookDeps & {
+    pool: Pool;
+    logger: WebhookDeps['logger'] & { error(object: object, message: string): void };
+  },
+  intervalMs: number,
+): Reconciler {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
 
   const pollCheckout = async (txRef: string) => {
     const checkout = await findCheckoutByTxRef(deps.pool, txRef);
-    if (!checkout || !(await claimVerification(deps.pool, checkout.id, deps.now(), CHECKOUT_POLL_SECONDS))) return;
+    if (
+      !checkout ||
+      !(await claimVerification(deps.pool, checkout.id, deps.now(), CHECKOUT_POLL_SECONDS))
+    )
+      return;
     const verified = await deps.provider.verifyByReference(txRef);
     if (verified) await settleTransaction(deps, txRef, verified);
   };
@@ -46,7 +60,9 @@ export function startReconciler(deps: WebhookDeps & { pool: Pool; logger: Webhoo
 
   const tick = () => {
     running = runOnce()
-      .catch((error: unknown) => deps.logger.error({ err: (error as Error).message }, 'reconciler pass failed'))
+      .catch((error: unknown) =>
+        deps.logger.error({ err: (error as Error).message }, 'reconciler pass failed'),
+      )
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);
       });

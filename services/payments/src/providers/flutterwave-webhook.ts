@@ -31,7 +31,8 @@ export function authenticateFlutterwaveWebhook(
   const signature = single(headers['flutterwave-signature']);
   if (verifHash === undefined && signature === undefined) return false;
   const hashOk = verifHash === undefined || constantTimeEqual(verifHash, secretHash);
-  const signatureOk = signature === undefined || constantTimeEqual(signature, webhookSignature(rawBody, secretHash));
+  const signatureOk =
+    signature === undefined || constantTimeEqual(signature, webhookSignature(rawBody, secretHash));
   return hashOk && signatureOk;
 }
 

@@ -40,7 +40,9 @@ function toVerified(data: unknown): VerifiedTransaction {
   return {
     transactionId: transaction.id,
     txRef: transaction.tx_ref,
-    status: STATUSES.has(transaction.status) ? (transaction.status as VerifiedTransaction['status']) : 'other',
+    status: STATUSES.has(transaction.status)
+      ? (transaction.status as VerifiedTransaction['status'])
+      : 'other',
     // Flutterwave amounts are major units (payments-contract: shared rules).
     amountMinor: toMinor(transaction.amount, currency),
     currency,
@@ -66,7 +68,9 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         signal: AbortSignal.timeout(options.timeoutMs),
       });
     } catch (error) {
-      throw new ProviderUnavailableError(`flutterwave ${method} ${path}: ${(error as Error).message}`);
+      throw new ProviderUnavailableError(
+        `flutterwave ${method} ${path}: ${(error as Error).message}`,
+      );
     }
     if (response.status >= 500 || response.status === 429) {
       throw new ProviderUnavailableError(`flutterwave ${method} ${path}: HTTP ${response.status}`);
@@ -75,11 +79,19 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     try {
       envelope = envelopeSchema.parse(await response.json());
     } catch (error) {
-      throw new ProviderUnavailableError(`flutterwave ${method} ${path}: unreadable answer (${(error as Error).message})`);
+      throw new ProviderUnavailableError(
+        `flutterwave ${method} ${path}: unreadable answer (${(error as Error).message})`,
+      );
     }
     if (response.ok && envelope.status === 'success') return envelope.data;
-    if (response.status === 404 || (response.status === 400 && envelope.data == null && method === 'GET')) return null;
-    throw new ProviderRejectedError(`flutterwave ${method} ${path}: ${envelope.message ?? `HTTP ${response.status}`}`);
+    if (
+      response.status === 404 ||
+      (response.status === 400 && envelope.data == null && method === 'GET')
+    )
+      return null;
+    throw new ProviderRejectedError(
+      `flutterwave ${method} ${path}: ${envelope.message ?? `HTTP ${response.status}`}`,
+    );
   }
 
   return {
@@ -96,11 +108,15 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         meta: { checkout_id: request.checkoutId },
       });
       const parsed = z.object({ link: z.url() }).safeParse(data);
-      if (!parsed.success) throw new ProviderUnavailableError('flutterwave POST /payments: no hosted link in the answer');
+      if (!parsed.success)
+        throw new ProviderUnavailableError(
+          'flutterwave POST /payments: no hosted link in the answer',
+        );
       return { link: parsed.data.link };
     },
 
-    authenticateWebhook: (rawBody, headers) => authenticateFlutterwaveWebhook(rawBody, headers, options.webhookHash),
+    authenticateWebhook: (rawBody, headers) =>
+      authenticateFlutterwaveWebhook(rawBody, headers, options.webhookHash),
 
     parseWebhook: parseFlutterwaveWebhook,
 
@@ -110,7 +126,10 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     },
 
     async verifyByReference(txRef) {
-      const data = await call('GET', `/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`);
+      const data = await call(
+        'GET',
+        `/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`,
+      );
       return data == null ? null : toVerified(data);
     },
 
@@ -120,9 +139,13 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         comments: 'Lockdrop refund',
       });
       const parsed = z
-        .looseObject({ id: z.union([z.number(), z.string()]).transform(String), status: z.string() })
+        .looseObject({
+          id: z.union([z.number(), z.string()]).transform(String),
+          status: z.string(),
+        })
         .safeParse(data);
-      if (!parsed.success) throw new ProviderUnavailableError('flutterwave refund: unreadable answer');
+      if (!parsed.success)
+        throw new ProviderUnavailableError('flutterwave refund: unreadable answer');
       return { reference: parsed.data.id, status: parsed.data.status };
     },
   };

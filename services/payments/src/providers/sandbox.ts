@@ -1,7 +1,11 @@
 import type { Pool } from '@lockdrop/db';
 import { bpsOfMinor } from '@lockdrop/plans';
 import { minorToDecimalString } from '@lockdrop/money';
-import { authenticateFlutterwaveWebhook, parseFlutterwaveWebhook, webhookSignature } from './flutterwave-webhook.js';
+import {
+  authenticateFlutterwaveWebhook,
+  parseFlutterwaveWebhook,
+  webhookSignature,
+} from './flutterwave-webhook.js';
 import type { PaymentProvider, VerifiedTransaction } from './types.js';
 
 export interface SandboxOptions {
@@ -69,7 +73,8 @@ const toPayment = (row: Row): SandboxPayment => ({
 const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
   transactionId: payment.transactionId!,
   txRef: payment.txRef,
-  status: payment.status === 'successful' || payment.status === 'failed' ? payment.status : 'pending',
+  status:
+    payment.status === 'successful' || payment.status === 'failed' ? payment.status : 'pending',
   amountMinor: payment.amountMinor,
   currency: payment.currency,
   processorFeeMinor: payment.appFeeMinor,
@@ -88,7 +93,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   let stopped = false;
 
   const find = async (txRef: string) => {
-    const { rows } = await pool.query<Row>('SELECT * FROM sandbox_payments WHERE tx_ref = $1', [txRef]);
+    const { rows } = await pool.query<Row>('SELECT * FROM sandbox_payments WHERE tx_ref = $1', [
+      txRef,
+    ]);
     return rows[0] ? toPayment(rows[0]) : null;
   };
 
@@ -132,7 +139,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         status = response.status;
         await response.body?.cancel();
       } catch (error) {
-        options.logger.warn({ txRef: payment.txRef, err: (error as Error).message }, 'sandbox webhook not delivered');
+        options.logger.warn(
+          { txRef: payment.txRef, err: (error as Error).message },
+          'sandbox webhook not delivered',
+        );
       }
       const delay = retryDelays[attempt];
       if (status !== 200 && delay !== undefined && !stopped) {
@@ -154,18 +164,29 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       await pool.query(
         `INSERT INTO sandbox_payments (tx_ref, amount_minor, currency, buyer_email, title, redirect_url, status)
          VALUES ($1, $2, $3, $4, $5, $6, 'initiated')`,
-        [request.txRef, request.amountMinor, request.currency, request.buyerEmail, request.productTitle, request.redirectUrl],
+        [
+          request.txRef,
+          request.amountMinor,
+          request.currency,
+          request.buyerEmail,
+          request.productTitle,
+          request.redirectUrl,
+        ],
       );
       return { link: `${options.publicUrl}/sandbox/checkout/${encodeURIComponent(request.txRef)}` };
     },
 
-    authenticateWebhook: (rawBody, headers) => authenticateFlutterwaveWebhook(rawBody, headers, options.webhookSecret),
+    authenticateWebhook: (rawBody, headers) =>
+      authenticateFlutterwaveWebhook(rawBody, headers, options.webhookSecret),
 
     parseWebhook: parseFlutterwaveWebhook,
 
     async verifyTransaction(transactionId) {
       if (!/^\d{1,18}$/.test(transactionId)) return null;
-      const { rows } = await pool.query<Row>('SELECT * FROM sandbox_payments WHERE transaction_id = $1', [transactionId]);
+      const { rows } = await pool.query<Row>(
+        'SELECT * FROM sandbox_payments WHERE transaction_id = $1',
+        [transactionId],
+      );
       return rows[0] ? toVerified(toPayment(rows[0])) : null;
     },
 
@@ -193,7 +214,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const payment = await find(txRef);
       if (!payment) return null;
       const back = (status: string, transactionId: string | null) => {
-        const target = new URL(status === 'cancelled' ? `${options.publicUrl}/payment/cancel` : payment.redirectUrl);
+        const target = new URL(
+          status === 'cancelled' ? `${options.publicUrl}/payment/cancel` : payment.redirectUrl,
+        );
         target.searchParams.set('status', status);
         target.searchParams.set('tx_ref', txRef);
         if (transactionId) target.searchParams.set('transaction_id', transactionId);
@@ -202,7 +225,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       // A second press (back button, double submit) lands where the first one did; no second charge.
       if (payment.status === 'successful') return back('successful', payment.transactionId);
       if (outcome === 'cancel') {
-        await pool.query(`UPDATE sandbox_payments SET status = 'cancelled' WHERE tx_ref = $1 AND status = 'initiated'`, [txRef]);
+        await pool.query(
+          `UPDATE sandbox_payments SET status = 'cancelled' WHERE tx_ref = $1 AND status = 'initiated'`,
+          [txRef],
+        );
         return back('cancelled', null);
       }
       const status = outcome === 'pay' ? 'successful' : 'failed';
@@ -211,7 +237,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
          SET status = $2, transaction_id = nextval('sandbox_transaction_ids'), app_fee_minor = $3, completed_at = now()
          WHERE tx_ref = $1 AND status IN ('initiated', 'failed', 'cancelled')
          RETURNING *`,
-        [txRef, status, status === 'successful' ? bpsOfMinor(payment.amountMinor, options.processorFeeBps) : 0],
+        [
+          txRef,
+          status,
+          status === 'successful' ? bpsOfMinor(payment.amountMinor, options.processorFeeBps) : 0,
+        ],
       );
       const completed = rows[0] ? toPayment(rows[0]) : await find(txRef);
       if (!completed) return null;

@@ -17,7 +17,11 @@ export function browserKeyHashOf(request: FastifyRequest): string | null {
 }
 
 /** The browser's key hash, issuing a new cookie first if the browser has none. */
-export function ensureBrowserKey(request: FastifyRequest, reply: FastifyReply, secure: boolean): string {
+export function ensureBrowserKey(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secure: boolean,
+): string {
   const existing = browserKeyHashOf(request);
   if (existing) return existing;
   const key = randomBytes(32).toString('base64url');

@@ -4,7 +4,10 @@ import { startCheckout, type CheckoutDeps } from '../domain/checkout.js';
 import { ensureBrowserKey } from './buyer-cookie.js';
 import { errorSchema } from './schemas.js';
 
-export function checkoutRoutes(app: HttpServer, deps: CheckoutDeps & { secureCookies: boolean }): void {
+export function checkoutRoutes(
+  app: HttpServer,
+  deps: CheckoutDeps & { secureCookies: boolean },
+): void {
   app.post(
     '/api/checkout',
     {
@@ -17,13 +20,18 @@ export function checkoutRoutes(app: HttpServer, deps: CheckoutDeps & { secureCoo
           buyerEmail: z.unknown().optional(),
           currency: z.string().max(8).optional(),
         }),
-        response: { 200: z.object({ link: z.url(), txRef: z.string() }), '4xx': errorSchema, '5xx': errorSchema },
+        response: {
+          200: z.object({ link: z.url(), txRef: z.string() }),
+          '4xx': errorSchema,
+          '5xx': errorSchema,
+        },
       },
     },
     async (request, reply) =>
       startCheckout(deps, {
         productId: request.body.productId,
-        buyerEmail: typeof request.body.buyerEmail === 'string' ? request.body.buyerEmail : undefined,
+        buyerEmail:
+          typeof request.body.buyerEmail === 'string' ? request.body.buyerEmail : undefined,
         currency: request.body.currency,
         browserKeyHash: ensureBrowserKey(request, reply, deps.secureCookies),
         correlationId: request.id,

@@ -15,7 +15,10 @@ const errorResponses = { '4xx': errorSchema, '5xx': errorSchema };
 
 export function purchaseRoutes(
   app: HttpServer,
-  deps: { settlement: SettlementDeps & { logger: { warn(object: object, message: string): void } }; refunds: RefundDeps },
+  deps: {
+    settlement: SettlementDeps & { logger: { warn(object: object, message: string): void } };
+    refunds: RefundDeps;
+  },
 ): void {
   app.get(
     '/api/purchases',
@@ -28,7 +31,9 @@ export function purchaseRoutes(
         response: { 200: z.object({ purchases: z.array(purchaseSchema) }), ...errorResponses },
       },
     },
-    async (request) => ({ purchases: (await listMyPurchases(deps.settlement.pool, request.user!)).map(toPurchaseView) }),
+    async (request) => ({
+      purchases: (await listMyPurchases(deps.settlement.pool, request.user!)).map(toPurchaseView),
+    }),
   );
 
   app.get(
@@ -39,7 +44,10 @@ export function purchaseRoutes(
         tags: ['purchases'],
         summary: 'Payment result for the success page (buyer or the browser that checked out)',
         querystring: z
-          .object({ tx_ref: z.string().min(1).max(100).optional(), txRef: z.string().min(1).max(100).optional() })
+          .object({
+            tx_ref: z.string().min(1).max(100).optional(),
+            txRef: z.string().min(1).max(100).optional(),
+          })
           .refine((query) => query.tx_ref ?? query.txRef, { message: 'tx_ref is required' }),
         response: {
           200: z.object({
@@ -74,7 +82,9 @@ export function purchaseRoutes(
       },
     },
     async (request) => ({
-      sales: (await listMySales(deps.settlement.pool, request.user!, request.query.limit)).map(toSaleView),
+      sales: (await listMySales(deps.settlement.pool, request.user!, request.query.limit)).map(
+        toSaleView,
+      ),
     }),
   );
 
@@ -91,7 +101,9 @@ export function purchaseRoutes(
       },
     },
     async (request) => ({
-      purchase: toSaleView(await refundPurchase(deps.refunds, request.user!, request.params.purchaseId, request.id)),
+      purchase: toSaleView(
+        await refundPurchase(deps.refunds, request.user!, request.params.purchaseId, request.id),
+      ),
     }),
   );
 }

@@ -11,7 +11,8 @@ const escapeHtml = (value: string) =>
  * `form-action 'self'`) allows exactly this and no inline script is needed.
  */
 function checkoutPage(payment: SandboxPayment): string {
-  const action = (outcome: string) => `/sandbox/checkout/${encodeURIComponent(payment.txRef)}/${outcome}`;
+  const action = (outcome: string) =>
+    `/sandbox/checkout/${encodeURIComponent(payment.txRef)}/${outcome}`;
   const done = payment.status === 'successful';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -28,8 +29,12 @@ function checkoutPage(payment: SandboxPayment): string {
 </dl>
 ${done ? '<p>This payment is complete.</p>' : ''}
 <form method="post" action="${action('pay')}"><button type="submit">Pay ${escapeHtml(formatMoney(payment.amountMinor, payment.currency))}</button></form>
-${done ? '' : `<form method="post" action="${action('fail')}"><button type="submit">Fail</button></form>
-<form method="post" action="${action('cancel')}"><button type="submit">Cancel</button></form>`}
+${
+  done
+    ? ''
+    : `<form method="post" action="${action('fail')}"><button type="submit">Fail</button></form>
+<form method="post" action="${action('cancel')}"><button type="submit">Cancel</button></form>`
+}
 </main></body></html>`;
 }
 
@@ -38,21 +43,35 @@ export async function sandboxRoutes(app: HttpServer, sandbox: Sandbox): Promise<
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     // Browsers post forms url-encoded; these forms carry no fields.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
-      done(null, body),
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, body),
     );
     const params = z.object({ txRef: z.string().min(1).max(100) });
     const notFound = () => errors.notFound('checkout_not_found', 'This checkout does not exist');
 
-    scope.get('/sandbox/checkout/:txRef', { schema: { hide: true, params } }, async (request, reply) => {
-      const payment = await sandbox.find(request.params.txRef);
-      if (!payment) throw notFound();
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(checkoutPage(payment));
-    });
+    scope.get(
+      '/sandbox/checkout/:txRef',
+      { schema: { hide: true, params } },
+      async (request, reply) => {
+        const payment = await sandbox.find(request.params.txRef);
+        if (!payment) throw notFound();
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(checkoutPage(payment));
+      },
+    );
 
     scope.post(
       '/sandbox/checkout/:txRef/:outcome',
-      { schema: { hide: true, params: params.extend({ outcome: z.enum(['pay', 'fail', 'cancel']) }) } },
+      {
+        schema: {
+          hide: true,
+          params: params.extend({ outcome: z.enum(['pay', 'fail', 'cancel']) }),
+        },
+      },
       async (request, reply) => {
         const result = await sandbox.complete(request.params.txRef, request.params.outcome);
         if (!result) throw notFound();

@@ -45,5 +45,10 @@ export const toSaleView = (purchase: Purchase): z.infer<typeof saleSchema> => ({
 });
 
 export const errorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional(), errorId: z.string().optional() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.unknown().optional(),
+    errorId: z.string().optional(),
+  }),
 });

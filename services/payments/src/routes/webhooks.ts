@@ -12,7 +12,9 @@ export async function webhookRoutes(
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
     scope.post(
       '/api/webhooks/:provider',
       {
@@ -20,12 +22,20 @@ export async function webhookRoutes(
           tags: ['webhooks'],
           summary: 'Provider notifications (signed); 200 once handled, 503 to be retried',
           params: z.object({ provider: z.string().max(40) }),
-          response: { 200: z.object({ received: z.literal(true), outcome: z.string() }), '4xx': errorSchema, '5xx': errorSchema },
+          response: {
+            200: z.object({ received: z.literal(true), outcome: z.string() }),
+            '4xx': errorSchema,
+            '5xx': errorSchema,
+          },
         },
       },
       async (request) => {
         const provider = deps.providers.get(request.params.provider);
-        if (!provider) throw errors.notFound('provider_not_found', `No payment provider ${request.params.provider}`);
+        if (!provider)
+          throw errors.notFound(
+            'provider_not_found',
+            `No payment provider ${request.params.provider}`,
+          );
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const { outcome } = await receiveWebhook({ ...deps, provider }, rawBody, request.headers);
         return { received: true as const, outcome };

@@ -4,7 +4,10 @@ import { AnalyticsScreen } from '@/features/dashboard';
 export default function AnalyticsDashboardRoute() {
   return (
     <>
-      <Seo title="Analytics — Lockdrop" description="Views, sales and downloads of your products, day by day." />
+      <Seo
+        title="Analytics — Lockdrop"
+        description="Views, sales and downloads of your products, day by day."
+      />
       <AnalyticsScreen />
     </>
   );

@@ -4,7 +4,10 @@ import { DeliveriesScreen } from '@/features/dashboard';
 export default function DeliveriesDashboardRoute() {
   return (
     <>
-      <Seo title="Deliveries — Lockdrop" description="Your products with their sales and downloads." />
+      <Seo
+        title="Deliveries — Lockdrop"
+        description="Your products with their sales and downloads."
+      />
       <DeliveriesScreen />
     </>
   );

@@ -4,7 +4,10 @@ import { PaymentsScreen } from '@/features/dashboard';
 export default function PaymentsDashboardRoute() {
   return (
     <>
-      <Seo title="Payments — Lockdrop" description="Your sales history with fees, earnings and refunds." />
+      <Seo
+        title="Payments — Lockdrop"
+        description="Your sales history with fees, earnings and refunds."
+      />
       <PaymentsScreen />
     </>
   );

@@ -18,9 +18,14 @@ export interface ProductFigures {
 }
 
 export const getProductFigures = (days: number) =>
-  api<{ products: ProductFigures[] }>(`/api/analytics/products?days=${days}`).then((body) => body.products);
+  api<{ products: ProductFigures[] }>(`/api/analytics/products?days=${days}`).then(
+    (body) => body.products,
+  );
 
 export const productFiguresQueryOptions = (days = 30) =>
-  queryOptions({ queryKey: ['dashboard', 'product-figures', days], queryFn: () => getProductFigures(days) });
+  queryOptions({
+    queryKey: ['dashboard', 'product-figures', days],
+    queryFn: () => getProductFigures(days),
+  });
 
 export const useProductFigures = (days = 30) => useQuery(productFiguresQueryOptions(days));

@@ -11,6 +11,9 @@ export interface UploadUsage {
 }
 
 export const uploadUsageQueryOptions = () =>
-  queryOptions({ queryKey: ['dashboard', 'upload-usage'], queryFn: () => api<UploadUsage>('/api/uploads/usage') });
+  queryOptions({
+    queryKey: ['dashboard', 'upload-usage'],
+    queryFn: () => api<UploadUsage>('/api/uploads/usage'),
+  });
 
 export const useUploadUsage = () => useQuery(uploadUsageQueryOptions());

@@ -5,7 +5,9 @@ import type { Sale } from './get-sales';
 
 /** POST /api/purchases/:id/refund: payments checks the seller and the refund window. */
 export const refundSale = (purchaseId: string) =>
-  api<{ purchase: Sale }>(`/api/purchases/${encodeURIComponent(purchaseId)}/refund`, { method: 'POST' });
+  api<{ purchase: Sale }>(`/api/purchases/${encodeURIComponent(purchaseId)}/refund`, {
+    method: 'POST',
+  });
 
 export function useRefundSale() {
   const queryClient = useQueryClient();

@@ -21,9 +21,15 @@ export function AnalyticsScreen() {
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">Analytics</h1>
         <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
           Period
-          <select className="rounded-md border border-slate-300 px-3 py-2" value={days} onChange={(event) => setDays(Number(event.target.value))}>
+          <select
+            className="rounded-md border border-slate-300 px-3 py-2"
+            value={days}
+            onChange={(event) => setDays(Number(event.target.value))}
+          >
             {PERIODS.map((period) => (
-              <option key={period} value={period}>Last {period} days</option>
+              <option key={period} value={period}>
+                Last {period} days
+              </option>
             ))}
           </select>
         </label>
@@ -37,7 +43,11 @@ export function AnalyticsScreen() {
         ) : products.data.length === 0 ? (
           <EmptyState
             title="No products to measure yet"
-            action={<ButtonLink to={paths.products.create.getHref()} size="sm">Create product</ButtonLink>}
+            action={
+              <ButtonLink to={paths.products.create.getHref()} size="sm">
+                Create product
+              </ButtonLink>
+            }
           >
             Once your product pages get visitors, their views, sales and downloads are counted here.
           </EmptyState>
@@ -46,15 +56,33 @@ export function AnalyticsScreen() {
             <table className="w-full min-w-[48rem] text-left text-sm">
               <thead className="text-xs text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="py-2 pr-4">Product</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Views</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Visitors</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Checkouts</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Sales</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Refunds</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Downloads</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Unlock rate</th>
-                  <th scope="col" className="py-2 text-right">Revenue</th>
+                  <th scope="col" className="py-2 pr-4">
+                    Product
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Views
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Visitors
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Checkouts
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Sales
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Refunds
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Downloads
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Unlock rate
+                  </th>
+                  <th scope="col" className="py-2 text-right">
+                    Revenue
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -62,16 +90,22 @@ export function AnalyticsScreen() {
                   <tr key={product.productId}>
                     <td className="py-3 pr-4 font-medium text-slate-900">
                       {product.title}
-                      {product.deleted && <span className="ml-2 text-xs text-slate-500">(deleted)</span>}
+                      {product.deleted && (
+                        <span className="ml-2 text-xs text-slate-500">(deleted)</span>
+                      )}
                     </td>
                     <td className="py-3 pr-4 text-right">{formatCount(product.views)}</td>
                     <td className="py-3 pr-4 text-right">{formatCount(product.uniqueVisitors)}</td>
-                    <td className="py-3 pr-4 text-right">{formatCount(product.checkoutsStarted)}</td>
+                    <td className="py-3 pr-4 text-right">
+                      {formatCount(product.checkoutsStarted)}
+                    </td>
                     <td className="py-3 pr-4 text-right">{formatCount(product.sales)}</td>
                     <td className="py-3 pr-4 text-right">{formatCount(product.refunds)}</td>
                     <td className="py-3 pr-4 text-right">{formatCount(product.downloads)}</td>
                     <td className="py-3 pr-4 text-right">{formatPercent(product.unlockRate)}</td>
-                    <td className="py-3 text-right"><RevenueList revenue={product.revenue} /></td>
+                    <td className="py-3 text-right">
+                      <RevenueList revenue={product.revenue} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -79,10 +113,12 @@ export function AnalyticsScreen() {
           </div>
         )}
       </Panel>
-      {products.data && products.data.length > 0 && <ProductDailyPanel products={products.data} days={days} />}
+      {products.data && products.data.length > 0 && (
+        <ProductDailyPanel products={products.data} days={days} />
+      )}
       <p className="text-xs text-slate-500">
-        Days are UTC. Revenue is your earnings after platform and processor fees, minus refunds, per currency.
-        Unlock rate is sales per unique visitor of your product pages.
+        Days are UTC. Revenue is your earnings after platform and processor fees, minus refunds, per
+        currency. Unlock rate is sales per unique visitor of your product pages.
       </p>
     </div>
   );

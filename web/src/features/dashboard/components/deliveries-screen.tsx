@@ -13,13 +13,17 @@ const DAYS = 365;
 export function DeliveriesScreen() {
   const products = useMyProducts();
   const figures = useProductFigures(DAYS);
-  const byProduct = new Map<string, ProductFigures>(figures.data?.map((entry) => [entry.productId, entry]));
+  const byProduct = new Map<string, ProductFigures>(
+    figures.data?.map((entry) => [entry.productId, entry]),
+  );
 
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">Deliveries</h1>
-        <ButtonLink to={paths.products.create.getHref()} size="sm">New Delivery</ButtonLink>
+        <ButtonLink to={paths.products.create.getHref()} size="sm">
+          New Delivery
+        </ButtonLink>
       </div>
       <Panel title="Your products, last 12 months">
         {products.isPending || figures.isPending ? (
@@ -29,7 +33,11 @@ export function DeliveriesScreen() {
         ) : products.data.length === 0 ? (
           <EmptyState
             title="Nothing delivered yet"
-            action={<ButtonLink to={paths.products.create.getHref()} size="sm">Create your first product</ButtonLink>}
+            action={
+              <ButtonLink to={paths.products.create.getHref()} size="sm">
+                Create your first product
+              </ButtonLink>
+            }
           >
             Create a product and share its link; every paid unlock and download is counted here.
           </EmptyState>
@@ -38,12 +46,24 @@ export function DeliveriesScreen() {
             <table className="w-full min-w-[44rem] text-left text-sm">
               <thead className="text-xs text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="py-2 pr-4">Product</th>
-                  <th scope="col" className="py-2 pr-4">Price</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Views</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Sales</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Downloads</th>
-                  <th scope="col" className="py-2 text-right">Revenue</th>
+                  <th scope="col" className="py-2 pr-4">
+                    Product
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Price
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Views
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Sales
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Downloads
+                  </th>
+                  <th scope="col" className="py-2 text-right">
+                    Revenue
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -52,18 +72,24 @@ export function DeliveriesScreen() {
                   return (
                     <tr key={product.id}>
                       <td className="py-3 pr-4">
-                        <Link to={paths.products.detail.getHref(product.id)} className="font-medium text-slate-900 hover:text-indigo-700">
+                        <Link
+                          to={paths.products.detail.getHref(product.id)}
+                          className="font-medium text-slate-900 hover:text-indigo-700"
+                        >
                           {product.title}
                         </Link>
                         <span className="block text-xs text-slate-500">
-                          {formatDate(product.createdAt)} · {product.status === 'published' ? 'Live' : 'Draft'}
+                          {formatDate(product.createdAt)} ·{' '}
+                          {product.status === 'published' ? 'Live' : 'Draft'}
                         </span>
                       </td>
                       <td className="py-3 pr-4">{product.priceFormatted}</td>
                       <td className="py-3 pr-4 text-right">{formatCount(entry?.views ?? 0)}</td>
                       <td className="py-3 pr-4 text-right">{formatCount(entry?.sales ?? 0)}</td>
                       <td className="py-3 pr-4 text-right">{formatCount(entry?.downloads ?? 0)}</td>
-                      <td className="py-3 text-right"><RevenueList revenue={entry?.revenue ?? []} /></td>
+                      <td className="py-3 text-right">
+                        <RevenueList revenue={entry?.revenue ?? []} />
+                      </td>
                     </tr>
                   );
                 })}

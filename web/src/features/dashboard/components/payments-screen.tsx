@@ -20,12 +20,22 @@ function RefundControl({ sale }: { sale: Sale }) {
     );
   }
   return (
-    <div role="group" aria-label={`Confirm refund of ${sale.productTitle}`} className="flex flex-col items-end gap-2">
+    <div
+      role="group"
+      aria-label={`Confirm refund of ${sale.productTitle}`}
+      className="flex flex-col items-end gap-2"
+    >
       <p className="text-xs text-slate-600">
-        Refund {formatMoney(sale.amountMinor, sale.currency)} to {sale.buyerEmail}? Their access ends.
+        Refund {formatMoney(sale.amountMinor, sale.currency)} to {sale.buyerEmail}? Their access
+        ends.
       </p>
       <div className="flex gap-2">
-        <Button size="sm" variant="ghost" onClick={() => setConfirming(false)} disabled={refund.isPending}>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => setConfirming(false)}
+          disabled={refund.isPending}
+        >
           Cancel
         </Button>
         <Button size="sm" onClick={() => refund.mutate(sale.id)} disabled={refund.isPending}>
@@ -51,22 +61,41 @@ export function PaymentsScreen() {
           <LoadError what="your sales" />
         ) : sales.data.length === 0 ? (
           <EmptyState title="No sales yet">
-            When a buyer pays for one of your products, the payment, its fees and your earnings appear here.
+            When a buyer pays for one of your products, the payment, its fees and your earnings
+            appear here.
           </EmptyState>
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full min-w-[56rem] text-left text-sm">
               <thead className="text-xs text-slate-500 uppercase">
                 <tr>
-                  <th scope="col" className="py-2 pr-4">Date</th>
-                  <th scope="col" className="py-2 pr-4">Product</th>
-                  <th scope="col" className="py-2 pr-4">Buyer</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Amount</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Platform fee</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Processor fee</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Earnings</th>
-                  <th scope="col" className="py-2 pr-4">Status</th>
-                  <th scope="col" className="py-2"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="py-2 pr-4">
+                    Date
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Product
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Buyer
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Amount
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Platform fee
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Processor fee
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Earnings
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    Status
+                  </th>
+                  <th scope="col" className="py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -76,14 +105,26 @@ export function PaymentsScreen() {
                     <td className="py-3 pr-4 font-medium text-slate-900">{sale.productTitle}</td>
                     <td className="py-3 pr-4 text-slate-600">{sale.buyerEmail}</td>
                     <td className="py-3 pr-4 text-right">{money(sale.amountMinor, sale)}</td>
-                    <td className="py-3 pr-4 text-right text-slate-600">{money(sale.feePlatformMinor, sale)}</td>
-                    <td className="py-3 pr-4 text-right text-slate-600">{money(sale.feeProcessorMinor, sale)}</td>
-                    <td className="py-3 pr-4 text-right font-semibold">{money(sale.sellerEarningsMinor, sale)}</td>
+                    <td className="py-3 pr-4 text-right text-slate-600">
+                      {money(sale.feePlatformMinor, sale)}
+                    </td>
+                    <td className="py-3 pr-4 text-right text-slate-600">
+                      {money(sale.feeProcessorMinor, sale)}
+                    </td>
+                    <td className="py-3 pr-4 text-right font-semibold">
+                      {money(sale.sellerEarningsMinor, sale)}
+                    </td>
                     <td className="py-3 pr-4">
                       <SaleStatus status={sale.status} />
-                      {sale.refundedAt && <span className="block text-xs text-slate-500">{formatDate(sale.refundedAt)}</span>}
+                      {sale.refundedAt && (
+                        <span className="block text-xs text-slate-500">
+                          {formatDate(sale.refundedAt)}
+                        </span>
+                      )}
                     </td>
-                    <td className="py-3 pr-1 text-right"><RefundControl sale={sale} /></td>
+                    <td className="py-3 pr-1 text-right">
+                      <RefundControl sale={sale} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -11,10 +11,14 @@ export function PlanCard() {
   const usage = useUploadUsage();
   const plan = planById(user?.plan);
   const used = usage.data?.used;
-  const remaining = usage.data?.limit == null || used === undefined ? null : Math.max(usage.data.limit - used, 0);
+  const remaining =
+    usage.data?.limit == null || used === undefined ? null : Math.max(usage.data.limit - used, 0);
 
   return (
-    <section className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-label="Current plan">
+    <section
+      className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+      aria-label="Current plan"
+    >
       <p className="text-sm font-medium text-slate-600">Current plan</p>
       <p className="mt-1 text-2xl font-bold text-slate-900">{plan.name}</p>
       <dl className="mt-4 space-y-2 text-sm">
@@ -46,7 +50,10 @@ export function PlanCard() {
           Upgrade to Pro
         </ButtonLink>
       ) : (
-        <Link to={paths.pricing.getHref()} className="mt-5 inline-block text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+        <Link
+          to={paths.pricing.getHref()}
+          className="mt-5 inline-block text-sm font-semibold text-indigo-700 hover:text-indigo-600"
+        >
           Upgrade or compare plans
         </Link>
       )}

@@ -25,21 +25,33 @@ function pointsOf(series: DailyPoint[], metric: string): ChartPoint[] {
   return series.map((point) => ({ day: point.day, value: point[metric as CountMetric] }));
 }
 
-export function ProductDailyPanel({ products, days }: { products: ProductFigures[]; days: number }) {
+export function ProductDailyPanel({
+  products,
+  days,
+}: {
+  products: ProductFigures[];
+  days: number;
+}) {
   const [productId, setProductId] = useState(products[0]?.productId ?? null);
   const [metric, setMetric] = useState('views');
   const daily = useProductDaily(productId, days);
   const selected = products.find((product) => product.productId === productId);
   const currencies = selected?.revenue.map((figure) => figure.currency) ?? [];
   const currency = metric.startsWith('revenue:') ? metric.slice('revenue:'.length) : null;
-  const label = currency ? `Revenue (${currency})` : (COUNT_METRICS.find((entry) => entry.id === metric)?.label ?? '');
+  const label = currency
+    ? `Revenue (${currency})`
+    : (COUNT_METRICS.find((entry) => entry.id === metric)?.label ?? '');
 
   return (
     <Panel title="Daily figures">
       <div className="mb-4 flex flex-wrap gap-4">
         <label className="flex flex-col text-sm font-medium text-slate-700">
           Product
-          <select className="mt-1 rounded-md border border-slate-300 px-3 py-2" value={productId ?? ''} onChange={(event) => setProductId(event.target.value)}>
+          <select
+            className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+            value={productId ?? ''}
+            onChange={(event) => setProductId(event.target.value)}
+          >
             {products.map((product) => (
               <option key={product.productId} value={product.productId}>
                 {product.title}
@@ -50,12 +62,20 @@ export function ProductDailyPanel({ products, days }: { products: ProductFigures
         </label>
         <label className="flex flex-col text-sm font-medium text-slate-700">
           Figure
-          <select className="mt-1 rounded-md border border-slate-300 px-3 py-2" value={metric} onChange={(event) => setMetric(event.target.value)}>
+          <select
+            className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+            value={metric}
+            onChange={(event) => setMetric(event.target.value)}
+          >
             {COUNT_METRICS.map((entry) => (
-              <option key={entry.id} value={entry.id}>{entry.label}</option>
+              <option key={entry.id} value={entry.id}>
+                {entry.label}
+              </option>
             ))}
             {currencies.map((code) => (
-              <option key={code} value={`revenue:${code}`}>Revenue ({code})</option>
+              <option key={code} value={`revenue:${code}`}>
+                Revenue ({code})
+              </option>
             ))}
           </select>
         </label>

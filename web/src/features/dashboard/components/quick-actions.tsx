@@ -3,9 +3,24 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 
 const actions = [
-  { title: 'Create product', text: 'Upload a file and get a payment link', to: paths.products.create.getHref(), icon: PlusCircle },
-  { title: 'Payment history', text: 'Every sale, its fees and refunds', to: paths.dashboard.payments.getHref(), icon: CreditCard },
-  { title: 'Analytics', text: 'Views, sales and downloads per product', to: paths.dashboard.analytics.getHref(), icon: BarChart3 },
+  {
+    title: 'Create product',
+    text: 'Upload a file and get a payment link',
+    to: paths.products.create.getHref(),
+    icon: PlusCircle,
+  },
+  {
+    title: 'Payment history',
+    text: 'Every sale, its fees and refunds',
+    to: paths.dashboard.payments.getHref(),
+    icon: CreditCard,
+  },
+  {
+    title: 'Analytics',
+    text: 'Views, sales and downloads per product',
+    to: paths.dashboard.analytics.getHref(),
+    icon: BarChart3,
+  },
 ];
 
 export function QuickActions() {

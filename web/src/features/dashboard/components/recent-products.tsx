@@ -15,7 +15,10 @@ export function RecentProducts() {
     <Panel
       title="Recent Products"
       action={
-        <Link to={paths.products.mine.getHref()} className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+        <Link
+          to={paths.products.mine.getHref()}
+          className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
+        >
           View all
         </Link>
       }
@@ -27,7 +30,11 @@ export function RecentProducts() {
       ) : recent.length === 0 ? (
         <EmptyState
           title="No products yet"
-          action={<ButtonLink to={paths.products.create.getHref()} size="sm">Create your first product</ButtonLink>}
+          action={
+            <ButtonLink to={paths.products.create.getHref()} size="sm">
+              Create your first product
+            </ButtonLink>
+          }
         >
           Upload a file, set a price and share the link — your products show up here.
         </EmptyState>
@@ -36,14 +43,20 @@ export function RecentProducts() {
           {recent.map((product) => (
             <li key={product.id} className="flex items-center justify-between gap-4 py-3">
               <div className="min-w-0">
-                <Link to={paths.products.detail.getHref(product.id)} className="block truncate font-medium text-slate-900 hover:text-indigo-700">
+                <Link
+                  to={paths.products.detail.getHref(product.id)}
+                  className="block truncate font-medium text-slate-900 hover:text-indigo-700"
+                >
                   {product.title}
                 </Link>
                 <p className="text-xs text-slate-500">
-                  {formatDate(product.createdAt)} · {product.status === 'published' ? 'Live' : 'Draft'}
+                  {formatDate(product.createdAt)} ·{' '}
+                  {product.status === 'published' ? 'Live' : 'Draft'}
                 </p>
               </div>
-              <span className="shrink-0 text-sm font-semibold text-slate-900">{product.priceFormatted}</span>
+              <span className="shrink-0 text-sm font-semibold text-slate-900">
+                {product.priceFormatted}
+              </span>
             </li>
           ))}
         </ul>

@@ -16,7 +16,10 @@ export function RecentSales() {
     <Panel
       title="Recent Sales"
       action={
-        <Link to={paths.dashboard.payments.getHref()} className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+        <Link
+          to={paths.dashboard.payments.getHref()}
+          className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
+        >
           View all
         </Link>
       }
@@ -40,7 +43,9 @@ export function RecentSales() {
                 </p>
               </div>
               <div className="shrink-0 text-right">
-                <p className="text-sm font-semibold text-slate-900">{formatMoney(sale.amountMinor, sale.currency)}</p>
+                <p className="text-sm font-semibold text-slate-900">
+                  {formatMoney(sale.amountMinor, sale.currency)}
+                </p>
                 <SaleStatus status={sale.status} />
               </div>
             </li>

@@ -8,5 +8,9 @@ const styles: Record<Sale['status'], { label: string; className: string }> = {
 
 export function SaleStatus({ status }: { status: Sale['status'] }) {
   const { label, className } = styles[status];
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${className}`}>{label}</span>;
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${className}`}>
+      {label}
+    </span>
+  );
 }

@@ -1,4 +1,13 @@
-import { BarChart3, CreditCard, LayoutDashboard, LogOut, Menu, PackageCheck, Settings, X } from 'lucide-react';
+import {
+  BarChart3,
+  CreditCard,
+  LayoutDashboard,
+  LogOut,
+  Menu,
+  PackageCheck,
+  Settings,
+  X,
+} from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { paths } from '@/config/paths';
@@ -18,7 +27,9 @@ function SellerIdentity() {
   if (!user) return null;
   return (
     <div className="border-t border-slate-200 px-3 pt-4" data-testid="seller-identity">
-      <p className="truncate text-sm font-semibold text-slate-900">{profile?.fullName || 'Creator'}</p>
+      <p className="truncate text-sm font-semibold text-slate-900">
+        {profile?.fullName || 'Creator'}
+      </p>
       <p className="truncate text-xs text-slate-500">{user.email}</p>
       <p className="mt-1 text-xs font-medium text-indigo-700">{planById(user.plan).name} plan</p>
     </div>
@@ -40,7 +51,11 @@ export function SellerShell() {
         aria-controls="seller-menu"
         onClick={() => setOpen((value) => !value)}
       >
-        {open ? <X className="size-4" aria-hidden="true" /> : <Menu className="size-4" aria-hidden="true" />}
+        {open ? (
+          <X className="size-4" aria-hidden="true" />
+        ) : (
+          <Menu className="size-4" aria-hidden="true" />
+        )}
         {open ? 'Close seller menu' : 'Seller menu'}
       </button>
       <aside

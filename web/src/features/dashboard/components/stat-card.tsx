@@ -20,7 +20,9 @@ export function StatCard({ name, value, change, icon: Icon, detail }: StatCardPr
         {value}
       </p>
       {detail && <p className="mt-1 text-xs text-slate-500">{detail}</p>}
-      <p className={`mt-2 text-xs font-medium ${change.isPositive ? 'text-emerald-600' : 'text-rose-600'}`}>
+      <p
+        className={`mt-2 text-xs font-medium ${change.isPositive ? 'text-emerald-600' : 'text-rose-600'}`}
+      >
         {change.text}
       </p>
     </article>

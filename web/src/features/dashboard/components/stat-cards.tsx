@@ -6,7 +6,8 @@ import { StatCard } from './stat-card';
 
 function revenueCard(overview: Overview) {
   const [first, ...others] = overview.revenue;
-  if (!first) return { value: formatMoney(0, 'USD'), change: describeChange(null, 0, overview.days) };
+  if (!first)
+    return { value: formatMoney(0, 'USD'), change: describeChange(null, 0, overview.days) };
   return {
     value: formatMoney(first.netMinor, first.currency),
     // Currencies are never added together: each one is its own line.

@@ -16,7 +16,11 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
 /** "Jun 27" for a chart axis; days are UTC. */
-const dayFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
 export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
 
 /** The stat card's change line: real comparison with the period before, or why there is none. */
