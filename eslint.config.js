@@ -31,6 +31,7 @@ export default tseslint.config(
       '**/test/**',
       'e2e/**',
       '**/*.config.ts',
+      'vitest.reporters.ts',
       'libs/config/**',
       'libs/testing/**',
       'web/**',

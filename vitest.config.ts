@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { reporters } from './vitest.reporters';
 
 export default defineConfig({
   test: {
@@ -12,9 +13,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // CI sums the counts from this file (see .ci/run); people read the default reporter.
-    reporters: process.env.VITEST_JSON_REPORT
-      ? ['default', ['json', { outputFile: process.env.VITEST_JSON_REPORT }]]
-      : ['default'],
+    reporters,
   },
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { reporters } from './vitest.reporters';
 
 // Browser journeys against a running app (E2E_BASE_URL); `npm run test:e2e` starts one.
 export default defineConfig({
@@ -7,5 +8,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    reporters,
   },
 });
