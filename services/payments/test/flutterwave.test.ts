@@ -136,14 +136,15 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     expect((await deliver(body, hmacOnly)).status).toBe(200);
   });
 
-  it('20 concurrent deliveries (both shapes, replays) make exactly one purchase, one journal, one event', async () => {
+  it('100 concurrent deliveries (both shapes, replays) make exactly one purchase, one journal, one event', async () => {
     const { txRef } = await checkout();
     const transaction = fake.pay(txRef);
-    const bodies = Array.from({ length: 20 }, (_, i) =>
+    const replays = 100;
+    const bodies = Array.from({ length: replays }, (_, i) =>
       i % 3 === 0 ? fake.flatWebhook(transaction) : fake.envelopeWebhook(transaction),
     );
     const responses = await Promise.all(bodies.map((body) => deliver(body)));
-    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(responses.map((r) => r.status)).toEqual(Array(replays).fill(200));
     const purchases = await purchasesOf(txRef);
     expect(purchases).toHaveLength(1);
     const entries = await ledgerOf(harness.pool, purchases[0].id);
