@@ -1,17 +1,7 @@
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE, launchBrowser, type Browser } from './support/browser';
+import { seriousViolations } from './support/axe';
 import { publicPages } from './support/public-pages';
-
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,29 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Serious and critical axe-core violations, described one per line. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // evaluate() is not subject to the page's CSP, unlike an injected <script>.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
-    );
-}
 
 describe.each([
   ['desktop', DESKTOP],

@@ -18,6 +18,7 @@ export {
 } from './events/index.js';
 export { planIdSchema, currencySchema, moneySchema, type PlanId } from './shared.js';
 export { errorBodySchema, type ErrorBody } from './errors.js';
+export { contactMessageSchema, type ContactMessage } from './api/contact.js';
 
 /** Builds a new event of `type` at its current version; `data` is validated here, at the source. */
 export function createEvent<T extends EventType>(
