@@ -96,6 +96,14 @@ export async function startStack({
   readyTimeoutMs = 90_000,
   onUnexpectedExit,
 }) {
+  // Readiness is probed by port, so another stack already there would answer for ours.
+  for (const entry of layout) {
+    if (await canConnect(`http://127.0.0.1:${entry.port}`, 500)) {
+      throw new Error(
+        `port ${entry.port} (${entry.name}) is already in use — is another Lockdrop running?`,
+      );
+    }
+  }
   const width = Math.max(...layout.map((entry) => entry.name.length));
   const children = layout.map((entry, index) => {
     const label = `\x1b[${COLORS[index % COLORS.length]}m${entry.name.padEnd(width)}\x1b[0m │`;

@@ -128,6 +128,9 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
     },
     async close() {
       await observer.stop();
+      // A test that reads only a download's status leaves its body unread: that response is
+      // still streaming (held by backpressure) and would keep close() waiting forever.
+      app.server.closeAllConnections();
       await app.close();
       await testBus.close();
       await db.end();
