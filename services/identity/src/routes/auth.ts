@@ -1,4 +1,5 @@
 import type { HttpServer } from '@lockdrop/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AccountService } from '../domain/accounts.js';
 import { requireAccount } from '../domain/account.js';
@@ -47,6 +48,20 @@ export function authRoutes(
   { pool, accounts, signIn, sessions, guard, publicUrl }: AuthRouteDeps,
 ): void {
   const tags = ['auth'];
+
+  /** Rotates the refresh cookie into a new session; a refused token also clears the cookies. */
+  const refreshFromCookie = async (request: FastifyRequest, reply: FastifyReply) => {
+    const refreshToken = refreshTokenOf(request);
+    if (!refreshToken) throw authErrors.sessionMissing();
+    try {
+      const issued = await sessions.refresh(refreshToken);
+      setSessionCookies(request, reply, issued);
+      return presentIssued(issued);
+    } catch (error) {
+      clearSessionCookies(request, reply);
+      throw error;
+    }
+  };
 
   app.post(
     '/api/auth/sign-up',
@@ -116,16 +131,7 @@ export function authRoutes(
           persistent: current.persistent,
         });
       }
-      const refreshToken = refreshTokenOf(request);
-      if (!refreshToken) throw authErrors.sessionMissing();
-      try {
-        const issued = await sessions.refresh(refreshToken);
-        setSessionCookies(request, reply, issued);
-        return presentIssued(issued);
-      } catch (error) {
-        clearSessionCookies(request, reply);
-        throw error;
-      }
+      return refreshFromCookie(request, reply);
     },
   );
 
@@ -133,16 +139,7 @@ export function authRoutes(
     '/api/auth/refresh',
     { schema: { tags, response: { 200: sessionResponseSchema } } },
     async (request, reply) => {
-      const refreshToken = refreshTokenOf(request);
-      if (!refreshToken) throw authErrors.sessionMissing();
-      try {
-        const issued = await sessions.refresh(refreshToken);
-        setSessionCookies(request, reply, issued);
-        return presentIssued(issued);
-      } catch (error) {
-        clearSessionCookies(request, reply);
-        throw error;
-      }
+      return refreshFromCookie(request, reply);
     },
   );
 
