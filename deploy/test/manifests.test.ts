@@ -87,9 +87,15 @@ const BROWSER_FACING = new Set(['PUBLIC_URL']);
 /**
  * Env settled per environment rather than mirrored between compose and Kubernetes (besides
  * everything in a Secret): the public origin, whether a proxy sits in front of the gateway, and
- * real payments versus the sandbox.
+ * real payments versus the sandbox (and the demo flag and secret that go with it).
  */
-const PER_ENVIRONMENT = new Set(['PUBLIC_URL', 'TRUST_PROXY', 'PAYMENT_PROVIDER']);
+const PER_ENVIRONMENT = new Set([
+  'PUBLIC_URL',
+  'TRUST_PROXY',
+  'PAYMENT_PROVIDER',
+  'ALLOW_TEST_PAYMENTS',
+  'SANDBOX_WEBHOOK_SECRET',
+]);
 
 // --- Kubernetes object shapes (only the fields checked here) -------------------------------
 interface Metadata {
@@ -676,7 +682,8 @@ describe('docker-compose.yml', () => {
       expectUsableConfig(name, env);
 
       const k8sEnv = resolveEnv(containerOf(name));
-      for (const key of Object.keys(schemas[name].shape).filter((k) => !secretKeys.has(k))) {
+      const mirrored = (key: string) => !secretKeys.has(key) && !PER_ENVIRONMENT.has(key);
+      for (const key of Object.keys(schemas[name].shape).filter(mirrored)) {
         expect(key in env, `${name}: ${key} set in compose and Kubernetes alike`).toBe(
           key in k8sEnv,
         );

@@ -28,6 +28,12 @@ async function checkout(
 }
 
 describe('the money path with the sandbox provider', () => {
+  it('tells buying screens that this deployment takes test payments', async () => {
+    const response = await browser(harness.url).request('/api/purchases/payment-mode');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ testMode: true });
+  });
+
   it('checkout → sandbox page → Pay → signed webhook → paid purchase, event, balanced ledger, receipt', async () => {
     const product = await harness.publishProduct();
     const { buyer, link, txRef, buyerEmail } = await checkout(product.productId);
@@ -74,6 +80,7 @@ describe('the money path with the sandbox provider', () => {
         currency: 'NGN',
         status: 'paid',
         paymentReference: txRef,
+        testMode: true,
       },
     });
 
@@ -126,7 +133,9 @@ describe('the money path with the sandbox provider', () => {
       `SELECT subject, text_body FROM mailbox.messages WHERE recipient = $1`,
       [buyerEmail],
     );
-    expect(mails[0].subject).toBe(`Your receipt for ${product.title}`);
+    // A sandbox payment moved no money: the receipt must not read like a real one.
+    expect(mails[0].subject).toBe(`[TEST] Your receipt for ${product.title}`);
+    expect(mails[0].text_body).toContain('This was a test payment: no money was charged');
     const token = /http:\/\/shop\.test\/receipt\/([A-Za-z0-9_-]+)/.exec(mails[0].text_body)?.[1];
     const { createHash } = await import('node:crypto');
     expect(createHash('sha256').update(token!).digest('hex')).toBe(

@@ -19,6 +19,8 @@ export interface Purchase {
   sellerEarningsMinor: number;
   provider: string;
   providerTransactionId: string;
+  /** Paid through the sandbox or a provider's test keys: no real money moved. */
+  testMode: boolean;
   status: PurchaseStatus;
   paidAt: Date;
   refundedAt: Date | null;
@@ -30,7 +32,7 @@ const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id 
   amount_minor AS "amountMinor", currency, fee_platform_minor AS "feePlatformMinor",
   fee_processor_minor AS "feeProcessorMinor", seller_earnings_minor AS "sellerEarningsMinor", provider,
   provider_transaction_id AS "providerTransactionId", status, paid_at AS "paidAt", refunded_at AS "refundedAt",
-  receipt_token_hash AS "receiptTokenHash"`;
+  receipt_token_hash AS "receiptTokenHash", test_mode AS "testMode"`;
 
 export async function insertPurchase(
   db: Queryable,
@@ -39,8 +41,8 @@ export async function insertPurchase(
   await db.query(
     `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,
        amount_minor, currency, fee_platform_minor, fee_processor_minor, seller_earnings_minor, provider,
-       provider_transaction_id, status, paid_at, receipt_token_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+       provider_transaction_id, status, paid_at, receipt_token_hash, test_mode)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
     [
       purchase.id,
       purchase.checkoutId,
@@ -61,6 +63,7 @@ export async function insertPurchase(
       purchase.status,
       purchase.paidAt,
       purchase.receiptTokenHash,
+      purchase.testMode,
     ],
   );
 }

@@ -12,6 +12,9 @@ export function newReceiptToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: sha256Hex(token) };
 }
 
+export const TEST_PAYMENT_NOTICE =
+  'This was a test payment: no money was charged, and the seller earned nothing from it.';
+
 export function receiptEmail(input: {
   to: string;
   productTitle: string;
@@ -20,11 +23,14 @@ export function receiptEmail(input: {
   txRef: string;
   receiptUrl: string;
   refundWindowHours: number;
+  /** A sandbox or test-key payment: the buyer must not mistake it for a real charge. */
+  testMode: boolean;
 }): MailMessage {
   const rendered = renderEmail({
-    subject: `Your receipt for ${input.productTitle}`,
-    heading: 'Payment Successful!',
+    subject: `${input.testMode ? '[TEST] ' : ''}Your receipt for ${input.productTitle}`,
+    heading: input.testMode ? 'Test payment successful' : 'Payment Successful!',
     paragraphs: [
+      ...(input.testMode ? [TEST_PAYMENT_NOTICE] : []),
       `Thank you for buying "${input.productTitle}".`,
       `Amount paid: ${formatMoney(input.amountMinor, input.currency)}`,
       `Reference: ${input.txRef}`,

@@ -133,6 +133,7 @@ async function recordPaidPurchase(
     sellerEarningsMinor: split.sellerEarningsMinor,
     provider: deps.provider.name,
     providerTransactionId: verified.transactionId,
+    testMode: deps.provider.testMode,
     status: 'paid',
     paidAt,
     receiptTokenHash: receipt.tokenHash,
@@ -182,6 +183,7 @@ async function recordPaidPurchase(
       txRef: checkout.txRef,
       receiptUrl: `${deps.publicUrl}/receipt/${receipt.token}`,
       refundWindowHours: deps.refundWindowHours,
+      testMode: deps.provider.testMode,
     }),
   );
 }

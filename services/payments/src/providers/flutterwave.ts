@@ -51,6 +51,10 @@ function toVerified(data: unknown): VerifiedTransaction {
 }
 
 /** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
+/** Flutterwave decides the mode by the key alone (same host for test and live). */
+export const isFlutterwaveTestKey = (secretKey: string): boolean =>
+  secretKey.startsWith('FLWSECK_TEST-');
+
 export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
 
@@ -96,6 +100,7 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
 
   return {
     name: 'flutterwave',
+    testMode: isFlutterwaveTestKey(options.secretKey),
 
     async createPaymentLink(request) {
       const data = await call('POST', '/payments', {

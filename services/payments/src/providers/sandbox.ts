@@ -159,6 +159,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   const provider: PaymentProvider = {
     name: 'sandbox',
+    testMode: true,
 
     async createPaymentLink(request) {
       await pool.query(

@@ -43,6 +43,8 @@ export interface RefundResult {
 
 export interface PaymentProvider {
   readonly name: ProviderName;
+  /** Payments here move no real money (the sandbox, or a provider's test keys): say so to buyers. */
+  readonly testMode: boolean;
   createPaymentLink(request: PaymentLinkRequest): Promise<{ link: string }>;
   /** Checks the signature headers against the raw body, in constant time. */
   authenticateWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): boolean;

@@ -21,6 +21,19 @@ export function purchaseRoutes(
   },
 ): void {
   app.get(
+    '/api/purchases/payment-mode',
+    {
+      schema: {
+        tags: ['purchases'],
+        summary:
+          'Whether checkout here moves real money, so buying screens can say when it does not',
+        response: { 200: z.object({ testMode: z.boolean() }) },
+      },
+    },
+    async () => ({ testMode: deps.settlement.provider.testMode }),
+  );
+
+  app.get(
     '/api/purchases',
     {
       preHandler: app.authenticate,

@@ -12,6 +12,8 @@ export const purchaseSchema = z.object({
   status: z.enum(['paid', 'refunding', 'refunded']),
   paymentReference: z.string(),
   createdAt: z.iso.datetime(),
+  /** A sandbox or test-key payment: screens label it so nobody mistakes it for a real sale. */
+  testMode: z.boolean(),
 });
 
 /** A sale as its seller sees it: the buyer and where the money went. */
@@ -33,6 +35,7 @@ export const toPurchaseView = (purchase: Purchase): z.infer<typeof purchaseSchem
   status: purchase.status,
   paymentReference: purchase.txRef,
   createdAt: purchase.paidAt.toISOString(),
+  testMode: purchase.testMode,
 });
 
 export const toSaleView = (purchase: Purchase): z.infer<typeof saleSchema> => ({

@@ -9,6 +9,7 @@ export interface Purchase {
   status: 'paid' | 'refunding' | 'refunded';
   paymentReference: string;
   createdAt: string;
+  testMode: boolean;
 }
 
 /** GET /api/purchases/by-reference: where a checkout stands. */

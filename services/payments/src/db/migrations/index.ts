@@ -1,6 +1,7 @@
 import type { Migration } from '@lockdrop/db';
 import { mailOutboxMigrations } from '@lockdrop/mailer';
 import { paymentsSchema } from './0001_payments.js';
+import { purchaseTestMode } from './0002_purchase_test_mode.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
-export const migrations: Migration[] = [...mailOutboxMigrations, paymentsSchema];
+export const migrations: Migration[] = [...mailOutboxMigrations, paymentsSchema, purchaseTestMode];

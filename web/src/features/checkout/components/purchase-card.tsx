@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { notify } from '@/lib/toast';
 import { useStartCheckout } from '../api/start-checkout';
+import { TestModeNotice } from '@/components/test-mode-notice';
 
 /** The element 'Purchase Now' scrolls to. */
 export const PURCHASE_CARD_ID = 'purchase';
@@ -54,6 +55,7 @@ export function PurchaseCard({
       >
         <Lock className="size-5 text-indigo-600" aria-hidden="true" /> Unlock this file
       </h2>
+      <TestModeNotice className="mt-4" />
       <p className="mt-1 text-sm text-slate-600">
         We send your receipt and download link to this address.
       </p>

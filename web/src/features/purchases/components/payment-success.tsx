@@ -2,6 +2,7 @@ import { formatMoney } from '@lockdrop/money';
 import { CheckCircle2 } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/ui/button';
+import { TestModeNotice } from '@/components/test-mode-notice';
 import { paths } from '@/config/paths';
 import type { Purchase } from '../types';
 import { DownloadButton } from './download-button';
@@ -23,6 +24,7 @@ export function PaymentSuccess({ purchase, txRef }: { purchase: Purchase; txRef:
         </h1>
         <p className="mt-2 text-slate-600">Thank you for your purchase. Your file is unlocked.</p>
       </div>
+      <TestModeNotice testMode={purchase.testMode} className="mt-6" />
       <dl className="mt-8 divide-y divide-slate-100 rounded-xl bg-slate-50 px-5 ring-1 ring-slate-200">
         {rows.map(([term, value]) => (
           <div key={term} className="flex justify-between gap-4 py-3 text-sm">

@@ -43,6 +43,12 @@ export function PurchaseList({ purchases }: { purchases: Purchase[] }) {
               <span className="font-medium text-slate-900">
                 {formatMoney(purchase.amountMinor, purchase.currency)}
               </span>
+              {purchase.testMode && (
+                <>
+                  <span aria-hidden="true">·</span>
+                  <span className="font-medium text-amber-700">Test payment</span>
+                </>
+              )}
               {purchase.fileName && (
                 <>
                   <span aria-hidden="true">·</span>

@@ -5,6 +5,7 @@ import { buttonClass } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useReceipt } from '../api/open-receipt';
 import { DownloadButton } from './download-button';
+import { TestModeNotice } from '@/components/test-mode-notice';
 
 /** /receipt/:token: the receipt e-mail's link; downloads work without an account. */
 export function ReceiptView({ token }: { token: string }) {
@@ -34,6 +35,7 @@ export function ReceiptView({ token }: { token: string }) {
         <Receipt className="mx-auto size-12 text-indigo-500" aria-hidden="true" />
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Your purchase</h1>
       </div>
+      <TestModeNotice className="mt-6" />
       <dl className="mt-8 divide-y divide-slate-100 rounded-xl bg-slate-50 px-5 text-sm ring-1 ring-slate-200">
         <div className="flex justify-between gap-4 py-3">
           <dt className="text-slate-600">Product</dt>

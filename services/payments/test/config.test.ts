@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig } from '@lockdrop/config';
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../src/config.js';
+
+const LIVE_KEY = 'FLWSECK-0123456789abcdef0123456789abcdef-X';
+const TEST_KEY = 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X';
+const production = { NODE_ENV: 'production' };
+
+const load = (env: Record<string, string>) => () => loadConfig(configSchema, env);
+
+describe('payments configuration in production', () => {
+  it('refuses the sandbox by default, since its Pay button makes every product free', () => {
+    expect(load(production)).toThrow(ConfigError);
+    expect(load(production)).toThrow(/PAYMENT_PROVIDER: production refuses test payments/);
+  });
+
+  it('refuses a Flutterwave test key', () => {
+    const env = {
+      ...production,
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_SECRET_KEY: TEST_KEY,
+      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+    };
+    expect(load(env)).toThrow(/production refuses test payments/);
+  });
+
+  it('starts with live Flutterwave keys', () => {
+    const config = loadConfig(configSchema, {
+      ...production,
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_SECRET_KEY: LIVE_KEY,
+      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+    });
+    expect(config.PAYMENT_PROVIDER).toBe('flutterwave');
+  });
+
+  it('runs a demo on the sandbox only when asked to, and never with the public webhook secret', () => {
+    const demo = { ...production, ALLOW_TEST_PAYMENTS: 'true' };
+    expect(load(demo)).toThrow(/SANDBOX_WEBHOOK_SECRET: must be set to a private value/);
+    const config = loadConfig(configSchema, {
+      ...demo,
+      SANDBOX_WEBHOOK_SECRET: 'a-private-sandbox-secret',
+    });
+    expect(config.PAYMENT_PROVIDER).toBe('sandbox');
+  });
+
+  it('keeps the sandbox as the zero-setup default in development', () => {
+    expect(loadConfig(configSchema, {}).PAYMENT_PROVIDER).toBe('sandbox');
+  });
+});
