@@ -2,3 +2,4 @@ export { currencyExponent, normalizeCurrency } from './currency.js';
 export { toMinor, minorToDecimalString } from './amount.js';
 export { formatMoney } from './format.js';
 export { convertMinor, exchangeRatio, type Conversion, type ExchangeRate } from './convert.js';
+export { AmbiguousAmountError } from './decimal.js';

@@ -5,6 +5,7 @@ import {
   formatMoney,
   minorToDecimalString,
   toMinor,
+  AmbiguousAmountError,
 } from '../src/index.js';
 
 describe('currencyExponent', () => {
@@ -27,6 +28,26 @@ describe('toMinor', () => {
     expect(toMinor('1500', 'JPY')).toBe(1500);
     expect(toMinor('1.234', 'KWD')).toBe(1234);
     expect(toMinor('1,250.50', 'NGN')).toBe(125050);
+  });
+
+  it('reads a decimal comma instead of multiplying the price by 100', () => {
+    expect(toMinor('1,50', 'USD')).toBe(150);
+    expect(toMinor('1,5', 'EUR')).toBe(150);
+    expect(toMinor('1.234,50', 'EUR')).toBe(123450);
+    expect(toMinor('1.234.567,5', 'EUR')).toBe(123456750);
+    expect(toMinor('1,234,567', 'NGN')).toBe(123456700);
+    expect(toMinor('1.234.567', 'NGN')).toBe(123456700);
+    expect(toMinor('-2,25', 'USD')).toBe(-225);
+  });
+
+  it('refuses a lone comma before three digits, which means 1500 to some and 1.5 to others', () => {
+    expect(() => toMinor('1,500', 'NGN')).toThrow(AmbiguousAmountError);
+    expect(() => toMinor('1,500', 'NGN')).toThrow(/with a dot for decimals/);
+  });
+
+  it('refuses separators in impossible places', () => {
+    for (const text of ['12,34.5', '1.5,3,2', '1,2,3', '1.2.3', '1,,5', '1.234,5.6'])
+      expect(() => toMinor(text, 'USD'), text).toThrow(RangeError);
   });
 
   it('rounds half away from zero', () => {

@@ -244,6 +244,31 @@ describe('create-product validation (spec §5)', () => {
     },
   );
 
+  it('stores a price typed with a decimal comma as that price, not 100 times it', async () => {
+    const seller = await harness.seller();
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: seller.auth,
+      payload: productBody(await harness.upload(seller), { price: '1,50', currency: 'EUR' }),
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ priceMinor: 150, price: '1.50' });
+  });
+
+  it('refuses "1,500", which one seller means as 1500 and another as 1.5', async () => {
+    const seller = await harness.seller();
+    const response = await inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: seller.auth,
+      payload: productBody(await harness.upload(seller), { price: '1,500', currency: 'NGN' }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('ambiguous_price');
+    expect(response.json().error.message).toMatch(/write it without a thousands separator/);
+  });
+
   it('refuses a currency outside the supported list', async () => {
     const seller = await harness.seller();
     const response = await inject({

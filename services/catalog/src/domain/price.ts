@@ -1,5 +1,5 @@
 import { AppError } from '@lockdrop/http';
-import { minorToDecimalString, toMinor } from '@lockdrop/money';
+import { AmbiguousAmountError, minorToDecimalString, toMinor } from '@lockdrop/money';
 
 /** Far above any real price and well inside the safe-integer range of minor units. */
 const MAX_PRICE_MINOR = 1_000_000_000_000;
@@ -15,7 +15,9 @@ export function priceToMinor(price: string | number, currency: string): number {
   let minor: number;
   try {
     minor = toMinor(price, currency);
-  } catch {
+  } catch (error) {
+    if (error instanceof AmbiguousAmountError)
+      throw new AppError('ambiguous_price', 400, error.message);
     throw invalidPrice();
   }
   if (minor < 1 || minor > MAX_PRICE_MINOR) throw invalidPrice();

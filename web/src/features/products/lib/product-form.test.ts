@@ -25,6 +25,13 @@ describe('create-product validation (spec §5)', () => {
     expect(validationMessage({ ...filled, price: '0.01' }, true)).toBeNull();
   });
 
+  it('reads a decimal comma the way the catalog does, and refuses an ambiguous one', () => {
+    expect(validationMessage({ ...filled, price: '1,50' }, true)).toBeNull();
+    expect(validationMessage({ ...filled, price: '1,500' }, true)).toMatch(
+      /could mean two different amounts/,
+    );
+  });
+
   it('requires an upload on create but not on edit', () => {
     expect(validationMessage({ ...filled, fileId: null }, true)).toBe(
       'Please upload a file for your product',

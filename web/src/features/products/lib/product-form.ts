@@ -1,3 +1,4 @@
+import { AmbiguousAmountError, toMinor } from '@lockdrop/money';
 import type { Pricing, Product, ProductInput } from '../types';
 
 export type PricingChoice = 'one_time' | 'monthly' | 'yearly';
@@ -33,7 +34,18 @@ export const inputOf = (product: Product): ProductInput => ({
 /** Spec §5: the message to show, or null when the form may be sent. */
 export function validationMessage(input: ProductInput, requireFile: boolean): string | null {
   if (!input.title.trim() || !input.price.trim()) return 'Please fill in all required fields';
-  if (!(Number(input.price) >= 0.01)) return 'Price must be a number of at least 0.01';
+  const priceProblem = priceMessage(input.price, input.currency);
+  if (priceProblem) return priceProblem;
   if (requireFile && !input.fileId) return 'Please upload a file for your product';
   return null;
+}
+
+/** The same reading of the typed price as the catalog's (libs/money), so "1,50" is 1.50 here too. */
+function priceMessage(price: string, currency: string): string | null {
+  try {
+    if (toMinor(price, currency) >= 1) return null;
+  } catch (error) {
+    if (error instanceof AmbiguousAmountError) return error.message;
+  }
+  return 'Price must be a number of at least 0.01';
 }
