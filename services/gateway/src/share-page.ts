@@ -98,7 +98,9 @@ export function withShareTags(shell: string, tags: string): string {
   const stripped = shell
     .replace(/<title>[\s\S]*?<\/title>\s*/i, '')
     .replace(/<meta\s+name="description"[^>]*>\s*/i, '');
-  if (/<\/head>/i.test(stripped)) return stripped.replace(/<\/head>/i, `  ${tags}\n  </head>`);
+  // A replacer function: a replacement string would expand `$&`, `$\`` … in a seller's title.
+  if (/<\/head>/i.test(stripped))
+    return stripped.replace(/<\/head>/i, () => `  ${tags}\n  </head>`);
   const doctype = /^<!doctype html>/i.exec(stripped);
   return doctype
     ? `${doctype[0]}${tags}${stripped.slice(doctype[0].length)}`

@@ -104,6 +104,16 @@ describe('share page /product/:id', () => {
     expect(html).toContain('<!-- spa shell -->');
   });
 
+  it("keeps a title holding replacement patterns ($` $& $') as text", async () => {
+    const title = "Beats $` and $& and $' pack";
+    const product = await makeProduct(catalog, seller, { title, price: '5.00' });
+    await publish(catalog, seller, product.id);
+    const html = await page(product.id);
+    expect(tag(html, 'og:title')).toBe('Beats $` and $&amp; and $&#39; pack — $5.00');
+    expect(html.match(/<head>/g)).toHaveLength(1);
+    expect(html.match(/<\/head>/g)).toHaveLength(1);
+  });
+
   it('uses the brand image and a recurring price label when the seller shows no preview', async () => {
     const product = await makeProduct(catalog, seller, {
       previewEnabled: false,
