@@ -642,11 +642,20 @@ const compose = parse(readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'u
   volumes?: Record<string, unknown>;
 };
 
-/** `${VAR:-default}` as compose interpolates it with VAR unset. */
+/**
+ * `${VAR:-default}` as compose interpolates it with VAR unset; `${VAR:?why}` (a secret compose
+ * refuses to start without) as the operator would set it, from the Secret's test values.
+ */
 const interpolate = (value: unknown) =>
   String(value).replace(
-    /\$\{(\w+)(?::?-([^}]*))?\}/g,
-    (_match, _name: string, fallback?: string) => fallback ?? '',
+    /\$\{(\w+)(?::?([-?])([^}]*))?\}/g,
+    (_match, name: string, kind?: string, fallback?: string) => {
+      if (kind !== '?') return fallback ?? '';
+      const supplied = SECRET_TEST_VALUES[name];
+      if (!supplied)
+        throw new Error(`compose requires ${name}: add a stand-in to SECRET_TEST_VALUES`);
+      return supplied;
+    },
   );
 const composeEnv = (name: string) =>
   Object.fromEntries(

@@ -7,6 +7,16 @@ import { z } from 'zod';
 const defaultDataDir = fileURLToPath(new URL('../../../.data/delivery', import.meta.url));
 /** Development only: a production start without DOWNLOAD_SIGNING_KEY fails config validation. */
 const DEV_DOWNLOAD_SIGNING_KEY = 'lockdrop-development-download-signing-key';
+/**
+ * Keys printed in this repository (the development default and the ones older compose files
+ * shipped): anyone can read them, so anyone could mint download links with them.
+ */
+const PUBLISHED_DOWNLOAD_SIGNING_KEYS = new Set([
+  DEV_DOWNLOAD_SIGNING_KEY,
+  'compose-local-download-signing-key-change-me',
+]);
+const looksLikeAnExample = (key: string) =>
+  PUBLISHED_DOWNLOAD_SIGNING_KEYS.has(key) || /change-?me|replace[_-]?me|example/i.test(key);
 
 export const configSchema = z
   .object({
@@ -33,9 +43,9 @@ export const configSchema = z
   })
   .refine(
     (config) =>
-      config.NODE_ENV !== 'production' || config.DOWNLOAD_SIGNING_KEY !== DEV_DOWNLOAD_SIGNING_KEY,
+      config.NODE_ENV !== 'production' || !looksLikeAnExample(config.DOWNLOAD_SIGNING_KEY),
     {
-      message: 'must be set in production',
+      message: 'must be set in production to a private random value, not an example key',
       path: ['DOWNLOAD_SIGNING_KEY'],
     },
   )

@@ -93,4 +93,15 @@ describe('DOWNLOAD_SIGNING_KEY', () => {
       ConfigError,
     );
   });
+
+  it.each([
+    'compose-local-download-signing-key-change-me',
+    'lockdrop-development-download-signing-key',
+    'REPLACE_ME-with-a-long-random-download-signing-key',
+    'an-example-download-signing-key-of-enough-length',
+  ])('refuses the published example key %j in production', (key) => {
+    expect(() =>
+      loadConfig(configSchema, { ...base, NODE_ENV: 'production', DOWNLOAD_SIGNING_KEY: key }),
+    ).toThrow(/DOWNLOAD_SIGNING_KEY: must be set in production to a private random value/);
+  });
 });

@@ -230,6 +230,23 @@ describe('links are signed, expire after an hour, and are re-checked against the
     }
   });
 
+  it('honours the stored grant: a grant cut short server-side stops its link before the token says so', async () => {
+    const { product } = await store.sellFile(randomBytes(1000));
+    const purchase = await store.buy(product);
+    const { downloadUrl } = await store.link(
+      purchase.paid.purchaseId,
+      await store.buyerAccount(purchase),
+    );
+    expect((await get(downloadUrl)).status).toBe(200);
+    await delivery.db.query(
+      `UPDATE download_grants SET expires_at = now() - interval '1 second' WHERE purchase_id = $1`,
+      [purchase.paid.purchaseId],
+    );
+    const cut = await get(downloadUrl);
+    expect(cut.status).toBe(403);
+    expect(await errorOf(cut)).toMatchObject({ code: 'download_link_expired' });
+  });
+
   it('a refund stops a link issued before it, at once, and no new link is given', async () => {
     const { product } = await store.sellFile(randomBytes(1000));
     const purchase = await store.buy(product);

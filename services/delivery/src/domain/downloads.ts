@@ -142,7 +142,8 @@ export function createDownloads({
     const grant = await findGrant(pool, header.grantId);
     if (!grant || !header.signedFor(signingKey, grant.purchaseId, grant.fileId))
       throw downloadErrors.linkInvalid();
-    if (now() >= header.expiresAt) throw downloadErrors.linkExpired();
+    // The stored grant has the last word, so an operator can cut a leaked link short.
+    if (now() >= header.expiresAt || now() >= grant.expiresAt) throw downloadErrors.linkExpired();
     const entitlement = await findEntitlement(pool, grant.purchaseId);
     if (!entitlement?.paidAt || entitlement.revokedAt) throw accessErrors.purchaseRefunded();
     const file = await findFile(pool, grant.fileId);
