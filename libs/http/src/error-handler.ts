@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from './errors.js';
@@ -21,7 +22,21 @@ const fastifyCodes: Record<string, { code: string; message: string }> = {
     code: 'invalid_body',
     message: 'Request body is not valid JSON',
   },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    code: 'invalid_body',
+    message: 'The upload is not a multipart/form-data request with a boundary',
+  },
 };
+
+/**
+ * PostgreSQL's answer to text it cannot hold (a NUL byte, an invalid sequence): the request's
+ * fault, refused before anything committed. The input guard should have caught it first.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/** Multipart bodies that end early or break their own framing (busboy's words). */
+const MALFORMED_MULTIPART =
+  /^(Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Multipart: Boundary not found)/;
 
 /** One place that decides what a failure looks like on the wire; internals never leak on 5xx. */
 export function installErrorHandler(app: FastifyInstance): void {
@@ -50,6 +65,15 @@ export function installErrorHandler(app: FastifyInstance): void {
         message: first ? `Invalid ${first.field}: ${first.message}` : 'Invalid request',
         details,
       });
+    }
+    if (UNSTORABLE_TEXT.has(String(error.code))) {
+      return send(400, {
+        code: 'invalid_characters',
+        message: 'The request holds characters that cannot be stored',
+      });
+    }
+    if (MALFORMED_MULTIPART.test(error.message)) {
+      return send(400, { code: 'invalid_body', message: 'The upload ended early or is malformed' });
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {
@@ -80,4 +104,42 @@ export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply) 
 
 function issuePath(instancePath: string): string[] {
   return instancePath.split('/').filter(Boolean);
+}
+
+const CLIENT_ERRORS: Record<
+  string,
+  { status: number; reason: string; code: string; message: string }
+> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    code: 'headers_too_large',
+    message: 'Request headers are too large',
+  },
+  HPE_URI_TOO_LONG: {
+    status: 414,
+    reason: 'URI Too Long',
+    code: 'uri_too_long',
+    message: 'Request URL is too long',
+  },
+};
+const UNREADABLE = {
+  status: 400,
+  reason: 'Bad Request',
+  code: 'bad_request',
+  message: 'The request could not be read',
+};
+
+/** What Node's parser rejected, answered in the one error shape (Fastify's default is its own JSON). */
+export function writeClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, reason, code, message } = (error.code && CLIENT_ERRORS[error.code]) || UNREADABLE;
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

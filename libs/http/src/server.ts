@@ -15,7 +15,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { installErrorHandler, sendRouteNotFound } from './error-handler.js';
+import { installErrorHandler, sendRouteNotFound, writeClientError } from './error-handler.js';
+import { installInputGuard } from './input-guard.js';
 import { installMetrics } from './metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
 
@@ -74,11 +75,23 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     forceCloseConnections: options.forceCloseConnections ?? 'idle',
     trustProxy: options.trustProxy ?? false,
+    // Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, garbage).
+    clientErrorHandler: writeClientError,
+    // Router-level refusals (a malformed URL, an over-long path parameter) in the same shape.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      reply.status(tooLong ? 414 : 400).send({
+        error: tooLong
+          ? { code: 'uri_too_long', message: 'Request URL is too long' }
+          : { code: 'bad_request', message: 'The request URL is malformed' },
+      });
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installInputGuard(app);
   app.setNotFoundHandler(options.notFoundHandler ?? sendRouteNotFound);
   app.addHook('onResponse', async (request, reply) => {
     if (QUIET_PATHS.has(request.url)) return;

@@ -29,6 +29,13 @@ const visitorCookie = (response: Awaited<ReturnType<typeof read>>) =>
   response.cookies.find((cookie) => cookie.name === 'ld_vid');
 
 describe('product.viewed', () => {
+  it('refuses a referrer holding a NUL with 400 instead of failing in the database', async () => {
+    const id = await publishedProduct();
+    const response = await read(id, {}, '?referrer=%00x');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_characters');
+  });
+
   it('is emitted once per visitor per product per UTC day, the cookie-less first read included', async () => {
     harness.setNow(new Date('2031-06-01T08:00:00Z'));
     try {

@@ -181,6 +181,30 @@ describe('POST /api/uploads', () => {
     expect(await delivery.storedFiles()).not.toContainEqual(expect.stringContaining(seller.id));
   });
 
+  it('answers a multipart upload with no boundary, or cut short, with 400 and keeps nothing', async () => {
+    const seller = await delivery.user('free');
+    const noBoundary = await delivery.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { 'content-type': 'multipart/form-data', authorization: seller.auth },
+      payload: 'whatever',
+    });
+    expect(noBoundary.statusCode).toBe(400);
+    expect(noBoundary.json().error.code).toBe('invalid_body');
+
+    const form = multipart('cut.bin', Buffer.alloc(64 * 1024, 7));
+    const truncated = await delivery.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { 'content-type': form.contentType, authorization: seller.auth },
+      payload: form.body.subarray(0, form.body.length - 200),
+    });
+    expect(truncated.statusCode).toBe(400);
+    expect(truncated.json().error.code).toBe('invalid_body');
+    expect(await fileRows(seller.id)).toEqual([]);
+    expect(await delivery.storedFiles()).not.toContainEqual(expect.stringContaining(seller.id));
+  });
+
   it('rejects an over-limit upload mid-stream with 413 and keeps nothing', async () => {
     const seller = await delivery.user('free'); // 50 MB
     const before = await delivery.storedFiles();

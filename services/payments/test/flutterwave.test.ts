@@ -104,6 +104,24 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     expect((await purchasesOf(txRef))[0].status).toBe('paid');
   });
 
+  it('stores a signed webhook whose tx_ref and customer name hold NUL, and unlocks nothing with it', async () => {
+    const { txRef } = await checkout();
+    const transaction = fake.pay(txRef);
+    const body = fake.envelopeWebhook(transaction) as {
+      data: { tx_ref: string; customer: { name: string } };
+    };
+    body.data.tx_ref = `${txRef}\u0000x`;
+    body.data.customer = { ...body.data.customer, name: 'Ada\u0000' };
+    const response = await deliver(body);
+    expect(response.status).not.toBe(500);
+    const { rows } = await harness.pool.query(
+      `SELECT payload FROM provider_events WHERE event_key LIKE $1`,
+      [`%:${transaction.id}:%`],
+    );
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0].payload).data.customer.name).toBe('Ada\u0000');
+  });
+
   it('rejects forged or unsigned webhooks with 401 and stores nothing', async () => {
     const { txRef } = await checkout();
     const body = fake.envelopeWebhook(fake.pay(txRef));

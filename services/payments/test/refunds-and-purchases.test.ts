@@ -171,6 +171,7 @@ describe('GET /api/purchases', () => {
       status: 'paid',
       paymentReference: second.txRef,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      testMode: true,
     });
   });
 

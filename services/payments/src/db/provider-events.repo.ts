@@ -12,6 +12,13 @@ export interface ProviderEvent {
   attempts: number;
 }
 
+/**
+ * Identifiers copied out of a provider payload into text columns, which cannot hold U+0000. None
+ * of ours contains one, so a stand-in keeps the row storable and can never match a checkout.
+ */
+const storable = (value: string | null | undefined) =>
+  value?.replaceAll('\u0000', '\uFFFD') ?? null;
+
 const COLUMNS = `id, provider, status, transaction_id AS "transactionId", tx_ref AS "txRef", attempts`;
 
 /**
@@ -32,10 +39,10 @@ export async function storeProviderEvent(
      RETURNING ${COLUMNS}`,
     [
       provider,
-      notice.eventKey,
-      notice.eventType,
-      notice.charge?.transactionId ?? null,
-      notice.charge?.txRef ?? null,
+      storable(notice.eventKey),
+      storable(notice.eventType),
+      storable(notice.charge?.transactionId),
+      storable(notice.charge?.txRef),
       JSON.stringify(payload),
       notice.charge ? 'received' : 'ignored',
     ],
@@ -43,7 +50,7 @@ export async function storeProviderEvent(
   if (inserted.rows[0]) return { event: inserted.rows[0], created: true };
   const { rows } = await db.query<ProviderEvent>(
     `SELECT ${COLUMNS} FROM provider_events WHERE provider = $1 AND event_key = $2`,
-    [provider, notice.eventKey],
+    [provider, storable(notice.eventKey)],
   );
   return { event: rows[0]!, created: false };
 }

@@ -2,6 +2,12 @@ import type { Migration } from '@lockdrop/db';
 import { mailOutboxMigrations } from '@lockdrop/mailer';
 import { paymentsSchema } from './0001_payments.js';
 import { purchaseTestMode } from './0002_purchase_test_mode.js';
+import { providerEventPayloadText } from './0003_provider_event_payload_text.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
-export const migrations: Migration[] = [...mailOutboxMigrations, paymentsSchema, purchaseTestMode];
+export const migrations: Migration[] = [
+  ...mailOutboxMigrations,
+  paymentsSchema,
+  purchaseTestMode,
+  providerEventPayloadText,
+];

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.js';
+
+/**
+ * U+0000 is valid JSON and a valid URL escape (`%00`) but PostgreSQL cannot store it in text:
+ * left alone it turns a harmless form into a 500. No real name, title or reference holds one,
+ * so every service refuses it here, at the one boundary they share, before any route runs.
+ */
+export function installInputGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    for (const [part, value] of [
+      ['query', request.query],
+      ['params', request.params],
+      ['body', request.body],
+    ] as const) {
+      if (holdsNul(value)) throw nulError(part);
+    }
+  });
+}
+
+export const nulError = (part: string) =>
+  new AppError(
+    'invalid_characters',
+    400,
+    `The ${part} holds a NUL character, which is not allowed`,
+  );
+
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  // Raw bodies (signed webhooks, uploads) are checked by their own parsers, never here.
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value) || depth > 32)
+    return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000') || holdsNul(item, depth + 1)) return true;
+  }
+  return false;
+}
