@@ -220,6 +220,31 @@ describe('who sees a preview', () => {
     expect((await previewOf(randomUUID(), seller)).statusCode).toBe(404);
   });
 
+  it('gives up on a file whose renders keep dying without an error, and shows its type card', async () => {
+    const { seller, product, preview } = await productWithPreview('poison.png', await pngImage());
+    // Three claims whose process died mid-render: counted, never finished, leases run out.
+    await delivery.db.query(
+      `UPDATE previews SET status = 'pending', attempts = 3, lease_until = now() - interval '1 second',
+         updated_at = now() WHERE product_id = $1`,
+      [product.productId],
+    );
+    const status = await waitFor(async () => {
+      const current = await statusOf(product.productId, seller);
+      return current.status === 'failed' ? current : null;
+    }, 15_000);
+    expect(status.status).toBe('failed');
+    const { rows } = await delivery.db.query(
+      'SELECT attempts, last_error FROM previews WHERE product_id = $1',
+      [product.productId],
+    );
+    expect(rows[0].attempts).toBe(4);
+    expect(rows[0].last_error).toMatch(/gave up after 3 claims/);
+    const card = await previewOf(product.productId, seller);
+    expect(card.statusCode).toBe(200);
+    expect(card.headers['content-type']).toBe('image/jpeg');
+    expect(card.headers.etag).not.toBe(preview.headers.etag);
+  });
+
   it("never renders another seller's file", async () => {
     const victim = await delivery.user('pro');
     const file = await uploadFile(victim, 'private.png', await pngImage());

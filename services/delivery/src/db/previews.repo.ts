@@ -153,22 +153,56 @@ export async function completeRender(
     : { current: false };
 }
 
-/** A failed attempt: retried after `retryAfterSeconds`, or marked failed for good when that is null. */
-export async function recordRenderFailure(
+/** A failed attempt, to be claimed again after `retryAfterSeconds`. */
+export async function recordRenderRetry(
   db: Queryable,
   job: RenderJob,
   error: string,
-  retryAfterSeconds: number | null,
+  retryAfterSeconds: number,
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE previews SET
-       status = CASE WHEN $3::integer IS NULL THEN 'failed' ELSE status END,
-       lease_until = CASE WHEN $3::integer IS NULL THEN NULL ELSE now() + make_interval(secs => $3::integer) END,
+    `UPDATE previews SET lease_until = now() + make_interval(secs => $3::integer),
        last_error = $4, updated_at = now()
      WHERE product_id = $1 AND revision = $2 AND status = 'pending'`,
     [job.productId, job.revision, retryAfterSeconds, error.slice(0, 500)],
   );
   return rowCount === 1;
+}
+
+/**
+ * Gives up on rendering this revision: `failed` for good, shown as `card` (a type card drawn
+ * from our own template, never from the file) when one could be made. Returns whether the job
+ * was still current, and the key of the image the card replaces.
+ */
+export async function recordRenderFailure(
+  db: Queryable,
+  job: RenderJob,
+  error: string,
+  card: RenderedPreview | null,
+): Promise<{ current: boolean; replacedKey: string | null }> {
+  const { rows } = await db.query<{ replacedKey: string | null }>(
+    `WITH old AS (SELECT object_key FROM previews WHERE product_id = $1 FOR UPDATE)
+     UPDATE previews p SET status = 'failed', lease_until = NULL, last_error = $3, updated_at = now(),
+       kind = COALESCE($4, p.kind), object_key = $5, content_type = $6, etag = $7, width = $8, height = $9
+     FROM old
+     WHERE p.product_id = $1 AND p.revision = $2 AND p.status = 'pending'
+     RETURNING old.object_key AS "replacedKey"`,
+    [
+      job.productId,
+      job.revision,
+      error.slice(0, 500),
+      card?.kind ?? null,
+      card?.objectKey ?? null,
+      card?.contentType ?? null,
+      card?.etag ?? null,
+      card?.width ?? null,
+      card?.height ?? null,
+    ],
+  );
+  const row = rows[0];
+  return row
+    ? { current: true, replacedKey: row.replacedKey }
+    : { current: false, replacedKey: null };
 }
 
 /** The state of the most recently changed preview among the products selling this file. */

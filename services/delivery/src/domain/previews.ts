@@ -61,8 +61,8 @@ export function createPreviews({ pool, storage }: { pool: Pool; storage: ObjectS
     const { product, preview } = await visible(productId, viewer);
     if (!product.previewEnabled || !preview) throw previewNotAvailable();
     if (preview.status === 'pending') return { status: 'pending' };
-    if (preview.status !== 'ready' || !preview.objectKey || !preview.etag)
-      throw previewNotAvailable();
+    // A failed render may still have a type card to show in its place.
+    if (!preview.objectKey || !preview.etag) throw previewNotAvailable();
     try {
       return {
         status: 'ready',

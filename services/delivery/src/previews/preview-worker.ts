@@ -8,12 +8,17 @@ import {
   claimRender,
   completeRender,
   recordRenderFailure,
+  recordRenderRetry,
   renderChannelSql,
+  type RenderedPreview,
   type RenderJob,
 } from '../db/previews.repo.js';
+import { fileExtension } from '../domain/file-name.js';
 import { findProduct } from '../db/products.repo.js';
 import type { ObjectStorage } from '../storage/storage.js';
+import type { PreviewImage } from './image.js';
 import { renderPreview } from './render.js';
+import { typeCard } from './type-card.js';
 
 export interface WorkerLogger {
   info(details: object, message: string): void;
@@ -87,6 +92,15 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
 
   async function render(job: RenderJob): Promise<void> {
     const started = Date.now();
+    // Every claim counts, not only the renders that threw: a file that kills the process mid-render
+    // leaves no error behind, only an expired lease, and must not take every replica down forever.
+    if (job.attempts > MAX_ATTEMPTS)
+      return recordFailure(
+        job,
+        new PermanentRenderError(
+          `gave up after ${MAX_ATTEMPTS} claims that never finished (the renderer died or hung)`,
+        ),
+      );
     try {
       const [file, product] = await Promise.all([
         findFile(pool, job.fileId),
@@ -96,18 +110,14 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
       // Catalog checks this too; a preview must never expose another seller's file.
       if (!product || file.ownerId !== product.ownerId)
         throw new PermanentRenderError('the file does not belong to the seller');
-      const preview = await renderPreview(storage, file, job.blurPercentage);
-      const objectKey = `previews/${job.productId}/${job.revision}-${randomBytes(6).toString('hex')}.jpg`;
-      await storage.put(objectKey, Readable.from([preview.image]));
+      const rendered = await storeImage(
+        job,
+        file.kind,
+        await renderPreview(storage, file, job.blurPercentage),
+      );
+      const objectKey = rendered.objectKey;
       const outcome = await withTransaction(pool, async (tx) => {
-        const result = await completeRender(tx, job, {
-          kind: file.kind,
-          objectKey,
-          contentType: preview.contentType,
-          etag: createHash('sha256').update(preview.image).digest('hex').slice(0, 32),
-          width: preview.width,
-          height: preview.height,
-        });
+        const result = await completeRender(tx, job, rendered);
         if (result.current) {
           await enqueueProcessed(tx, job, {
             fileId: file.id,
@@ -141,23 +151,66 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
       { productId: job.productId, attempt: job.attempts, final, err: message },
       'preview render failed',
     );
-    await withTransaction(pool, async (tx) => {
-      const recorded = await recordRenderFailure(
-        tx,
-        job,
-        message,
-        final ? null : RETRY_DELAY_SECONDS * job.attempts,
-      );
-      if (!recorded || !final) return;
-      const file = await findFile(tx, job.fileId);
-      if (file)
+    if (!final) {
+      await recordRenderRetry(pool, job, message, RETRY_DELAY_SECONDS * job.attempts);
+      return;
+    }
+    const [file, product] = await Promise.all([
+      findFile(pool, job.fileId),
+      findProduct(pool, job.productId),
+    ]);
+    // A card names the file: only ever for the seller's own file, like the preview itself.
+    const card =
+      file && product && file.ownerId === product.ownerId ? await storeTypeCard(job, file) : null;
+    const outcome = await withTransaction(pool, async (tx) => {
+      const result = await recordRenderFailure(tx, job, message, card);
+      if (result.current && file)
         await enqueueProcessed(tx, job, {
           fileId: file.id,
           ownerId: file.ownerId,
           kind: file.kind,
-          previewAvailable: false,
+          previewAvailable: card !== null,
         });
+      return result;
     });
+    if (!outcome.current && card) await removeQuietly(card.objectKey);
+    else if (outcome.replacedKey) await removeQuietly(outcome.replacedKey);
+  }
+
+  /** The card buyers see instead: drawn from our own template, so it cannot fail like the file did. */
+  async function storeTypeCard(
+    job: RenderJob,
+    file: NonNullable<Awaited<ReturnType<typeof findFile>>>,
+  ): Promise<RenderedPreview | null> {
+    try {
+      const card = await typeCard({
+        kind: file.kind,
+        fileName: file.fileName,
+        sizeBytes: file.sizeBytes,
+        extension: fileExtension(file.fileName),
+      });
+      return await storeImage(job, file.kind, card);
+    } catch (error) {
+      logger.error({ err: error, productId: job.productId }, 'could not store a type card');
+      return null;
+    }
+  }
+
+  async function storeImage(
+    job: RenderJob,
+    kind: RenderedPreview['kind'],
+    preview: PreviewImage,
+  ): Promise<RenderedPreview> {
+    const objectKey = `previews/${job.productId}/${job.revision}-${randomBytes(6).toString('hex')}.jpg`;
+    await storage.put(objectKey, Readable.from([preview.image]));
+    return {
+      kind,
+      objectKey,
+      contentType: preview.contentType,
+      etag: createHash('sha256').update(preview.image).digest('hex').slice(0, 32),
+      width: preview.width,
+      height: preview.height,
+    };
   }
 
   async function enqueueProcessed(
