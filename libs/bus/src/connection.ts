@@ -1,6 +1,7 @@
-import type { DomainEvent } from '@lockdrop/contracts';
+import type { CommandName, CommandReply, CommandRequest, DomainEvent } from '@lockdrop/contracts';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers } from '@nats-io/transport-node';
+import { requestCommand, serveCommand } from './commands.js';
 import { busHeaders } from './headers.js';
 import { silentLogger, type Logger } from './logger.js';
 import { assertNamespace, eventSubject } from './naming.js';
@@ -21,6 +22,20 @@ export interface Bus {
   /** Publishes straight to JetStream. Services publish through the outbox; the relay calls this. */
   publish(event: DomainEvent): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /**
+   * Asks the service that answers `command` and waits for its reply (see libs/contracts
+   * commands); rejects with CommandFailedError when none comes within `timeoutMs`.
+   */
+  request<C extends CommandName>(
+    command: C,
+    request: CommandRequest<C>,
+    options?: { timeoutMs?: number },
+  ): Promise<CommandReply<C>>;
+  /** Answers `command` until the bus closes (one replica per request). */
+  serve<C extends CommandName>(
+    command: C,
+    handler: (request: CommandRequest<C>) => Promise<CommandReply<C>>,
+  ): void;
   /** For readiness probes: rejects when the server does not answer. */
   ping(): Promise<void>;
   /** Stops every subscription (letting in-flight messages finish), then drains the connection. */
@@ -55,6 +70,12 @@ export async function connectBus({
           msgID: event.id,
           headers: hdrs,
         });
+      },
+      request(command, request, options) {
+        return requestCommand(nc, namespace, command, request, options?.timeoutMs ?? 5_000);
+      },
+      serve(command, handler) {
+        serveCommand(nc, namespace, command, handler, logger);
       },
       async subscribe(options) {
         const subscription = await subscribe({ jsm, js, namespace, logger }, options);

@@ -3,6 +3,7 @@ export { type SubscribeOptions, type Subscription } from './subscription.js';
 export { ensureStreams } from './streams.js';
 export { streamNames, eventSubject, deadLetterSubject, type EventFilter } from './naming.js';
 export { busHeaders } from './headers.js';
+export { CommandFailedError } from './commands.js';
 export { busMigrations } from './migrations.js';
 export { enqueueEvent } from './outbox.js';
 export {

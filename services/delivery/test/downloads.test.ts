@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createEvent } from '@lockdrop/contracts';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
@@ -262,6 +263,53 @@ describe('links are signed, expire after an hour, and are re-checked against the
     const again = await store.requestLink(purchase.paid.purchaseId, buyer);
     expect(again.status).toBe(403);
     expect((await errorOf(again)).code).toBe('purchase_refunded');
+  });
+
+  it('stops every link the moment payments holds the purchase for a refund, and a failed refund gives it back', async () => {
+    const { product } = await store.sellFile(randomBytes(2000));
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, buyer);
+    const hold = (refundId: string) =>
+      delivery.bus.request('access.suspend_for_refund', {
+        purchaseId: purchase.paid.purchaseId,
+        productId: purchase.paid.productId,
+        sellerId: purchase.paid.sellerId,
+        buyerEmail: purchase.paid.buyerEmail,
+        refundId,
+      });
+    const refundFailed = (refundId: string) =>
+      delivery.publish(
+        createEvent(
+          'purchase.refund_failed',
+          {
+            purchaseId: purchase.paid.purchaseId,
+            productId: purchase.paid.productId,
+            sellerId: purchase.paid.sellerId,
+            buyerEmail: purchase.paid.buyerEmail,
+            refundId,
+            reason: 'the provider refused the refund',
+          },
+          { correlationId: 'test' },
+        ),
+      );
+
+    const first = randomUUID();
+    expect(await hold(first)).toEqual({ suspended: true });
+    // No waiting for an event: the answer above means the hold is already in force.
+    const held = await get(downloadUrl);
+    expect(held.status).toBe(403);
+    expect(await errorOf(held)).toMatchObject({ code: 'purchase_refunded' });
+    expect((await store.requestLink(purchase.paid.purchaseId, buyer)).status).toBe(403);
+
+    // A second attempt holds again; the first attempt's late failure must not lift it.
+    const second = randomUUID();
+    await hold(second);
+    await refundFailed(first);
+    await settle();
+    expect((await get(downloadUrl)).status).toBe(403);
+    await refundFailed(second);
+    await waitFor(async () => (await get(downloadUrl)).status === 200);
   });
 
   it('gives one purchase at most 30 links an hour (429 with Retry-After), then again later', async () => {

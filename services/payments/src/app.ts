@@ -101,6 +101,10 @@ export async function buildApp(
     refunds: {
       pool,
       providers,
+      suspendAccess: (hold) =>
+        infra.bus.request('access.suspend_for_refund', hold, {
+          timeoutMs: config.ACCESS_SUSPEND_TIMEOUT_MS,
+        }),
       refundWindowHours: config.REFUND_WINDOW_HOURS,
       supportEmails: config.SUPPORT_EMAILS,
       now,

@@ -45,6 +45,8 @@ export const configSchema = z
     CHECKOUT_EMAIL_WINDOW_SECONDS: positiveInt(600),
     /** Terms §9: refunds within 24 hours of payment. */
     REFUND_WINDOW_HOURS: positiveInt(24),
+    /** How long a refund waits for delivery to stop the purchase's downloads before giving up. */
+    ACCESS_SUSPEND_TIMEOUT_MS: positiveInt(5_000),
     /** Verified e-mails of support staff, comma-separated: they may refund any purchase. */
     SUPPORT_EMAILS: z
       .string()

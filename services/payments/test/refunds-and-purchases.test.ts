@@ -10,6 +10,7 @@ beforeAll(async () => {
 afterAll(() => harness?.close());
 beforeEach(() => {
   harness.clock.offsetMs = 0;
+  harness.accessHolds.answering = true;
 });
 
 /** A paid purchase through the sandbox, as a buyer would make it. */
@@ -128,6 +129,60 @@ describe('refunds', () => {
       await auth({ id: randomUUID(), email: 'Support@Lockdrop.test' }),
     );
     expect(bySupport.status).toBe(200);
+  });
+
+  it('has delivery stop the downloads before the provider is asked for the money', async () => {
+    const { product, purchaseId, txRef, buyerEmail } = await buy();
+    const response = await refund(
+      purchaseId,
+      await auth({ id: product.ownerId, email: 'seller@example.com' }),
+    );
+    expect(response.status).toBe(200);
+    const hold = harness.accessHolds.requests.find((h) => h.purchaseId === purchaseId);
+    expect(hold).toMatchObject({
+      purchaseId,
+      productId: product.productId,
+      sellerId: product.ownerId,
+      buyerEmail,
+      refundId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    const { rows } = await harness.pool.query(
+      'SELECT refunded_minor FROM sandbox_payments WHERE tx_ref = $1',
+      [txRef],
+    );
+    expect(rows[0].refunded_minor).toBe(500_000);
+  });
+
+  it('refunds nothing when delivery cannot stop the downloads, and gives the buyer the file back', async () => {
+    const { product, purchaseId } = await buy();
+    harness.accessHolds.answering = false;
+    const response = await refund(
+      purchaseId,
+      await auth({ id: product.ownerId, email: 'seller@example.com' }),
+    );
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.code).toBe('refund_unavailable');
+    const { rows } = await harness.pool.query(
+      `SELECT u.status, p.refunded_minor FROM purchases u JOIN sandbox_payments p ON p.tx_ref = u.tx_ref
+       WHERE u.id = $1`,
+      [purchaseId],
+    );
+    expect(rows[0]).toMatchObject({ status: 'paid', refunded_minor: 0 });
+    expect(
+      (await ledgerOf(harness.pool, purchaseId)).filter((e) => e.kind === 'refund'),
+    ).toHaveLength(0);
+    await waitFor(async () =>
+      harness.published.some(
+        (e) => e.type === 'purchase.refund_failed' && e.data.purchaseId === purchaseId,
+      ),
+    );
+    // Delivery back: the seller can try again, and this time it goes through.
+    harness.accessHolds.answering = true;
+    const retry = await refund(
+      purchaseId,
+      await auth({ id: product.ownerId, email: 'seller@example.com' }),
+    );
+    expect(retry.status).toBe(200);
   });
 
   it('cannot run twice at once', async () => {

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@lockdrop/config';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, createTokenVerifier } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
-import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
+import {
+  createEvent,
+  type CommandRequest,
+  type DomainEvent,
+  type EventData,
+} from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import {
@@ -38,6 +43,12 @@ export interface Harness {
   /** Events payments published, as seen on the bus. */
   published: SeenEvent[];
   clock: { offsetMs: number };
+  /**
+   * Stands in for delivery on the `access.suspend_for_refund` contract (libs/contracts): records
+   * each hold it is asked for, and answers only while `answering` is true. The real answer is
+   * delivery's own test; the two together are the contract.
+   */
+  accessHolds: { answering: boolean; requests: CommandRequest<'access.suspend_for_refund'>[] };
   token(user: TestUser): Promise<string>;
   publishProduct(
     overrides?: Partial<EventData<'product.published'>>,
@@ -83,6 +94,12 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   );
 
   const publish = (event: DomainEvent) => bus.publish(event);
+  const accessHolds: Harness['accessHolds'] = { answering: true, requests: [] };
+  bus.serve('access.suspend_for_refund', async (hold) => {
+    if (!accessHolds.answering) throw new Error('delivery is down');
+    accessHolds.requests.push(hold);
+    return { suspended: true };
+  });
 
   return {
     app,
@@ -91,6 +108,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     bus,
     published,
     clock,
+    accessHolds,
     async token(user) {
       return new SignJWT({
         email: user.email,

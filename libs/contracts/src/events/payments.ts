@@ -85,6 +85,14 @@ export const paymentsEvents = {
       fileId: z.uuid().nullable().optional(),
     }),
   },
+  /**
+   * A refund attempt ended without moving money (the provider refused it, or downloads could not
+   * be stopped first): the buyer keeps the file, so delivery lifts that attempt's suspension.
+   */
+  'purchase.refund_failed': {
+    version: 1,
+    schema: z.object({ ...purchaseRef, refundId: z.uuid(), reason: z.string() }),
+  },
   'subscription.started': { version: 1, schema: subscriptionRef },
   'subscription.renewed': { version: 1, schema: subscriptionRef },
   'subscription.canceled': { version: 1, schema: subscriptionRef },

@@ -1,4 +1,4 @@
-import type { EventData } from '@lockdrop/contracts';
+import type { CommandRequest, EventData } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
 
 /** A buyer's right to one purchase's file, as payments' events described it. */
@@ -15,14 +15,17 @@ export interface Entitlement {
   /** Null while only the refund has arrived. */
   paidAt: Date | null;
   revokedAt: Date | null;
+  /** The refund attempt that suspended downloads while the provider refunds; null otherwise. */
+  refundHold: string | null;
 }
 
 const COLUMNS = `e.purchase_id AS "purchaseId", e.product_id AS "productId",
   COALESCE(e.file_id, p.file_id) AS "fileId", e.file_name AS "fileName", e.product_title AS "productTitle",
   e.buyer_email AS "buyerEmail", e.buyer_browser_key_hash AS "buyerBrowserKeyHash",
-  e.paid_at AS "paidAt", e.revoked_at AS "revokedAt"`;
+  e.paid_at AS "paidAt", e.revoked_at AS "revokedAt", e.refund_hold AS "refundHold"`;
 const FROM = `entitlements e LEFT JOIN products p ON p.product_id = e.product_id AND NOT p.deleted`;
-const USABLE = 'e.paid_at IS NOT NULL AND e.revoked_at IS NULL';
+/** SQL twin of `isUsable` (domain/entitlements.ts). */
+const USABLE = 'e.paid_at IS NOT NULL AND e.revoked_at IS NULL AND e.refund_hold IS NULL';
 
 /**
  * Records a paid purchase. A duplicate (same purchase, any event id) changes nothing it already
@@ -75,6 +78,33 @@ export async function revokeRefundedPurchase(
       refund.buyerEmail.trim(),
       refund.refundedAt,
     ],
+  );
+}
+
+/**
+ * Stops downloads for a refund attempt at once, before any money moves; when the payment has not
+ * reached us yet, leaves a held row for it to land on (like a refund that arrives first).
+ */
+export async function holdForRefund(
+  db: Queryable,
+  hold: CommandRequest<'access.suspend_for_refund'>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, buyer_email, refund_hold)
+     VALUES ($1, $2, $3, lower($4), $5)
+     ON CONFLICT (purchase_id) DO UPDATE SET refund_hold = excluded.refund_hold`,
+    [hold.purchaseId, hold.productId, hold.sellerId, hold.buyerEmail.trim(), hold.refundId],
+  );
+}
+
+/** Lifts the hold of a refund attempt that moved no money; a later attempt's hold stays. */
+export async function releaseRefundHold(
+  db: Queryable,
+  failure: EventData<'purchase.refund_failed'>,
+): Promise<void> {
+  await db.query(
+    'UPDATE entitlements SET refund_hold = NULL WHERE purchase_id = $1 AND refund_hold = $2',
+    [failure.purchaseId, failure.refundId],
   );
 }
 

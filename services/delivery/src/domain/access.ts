@@ -4,6 +4,7 @@ import type { Queryable } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import type { AccessKeys, Entitlement } from '../db/entitlements.repo.js';
 import { receiptSessionOpens } from '../db/receipt-sessions.repo.js';
+import { isUsable } from './entitlements.js';
 
 /**
  * Whoever asks for a purchase's file, by the three ways a buyer can prove it is theirs: a
@@ -79,7 +80,7 @@ export async function authorize(
   now: Date,
 ): Promise<Entitlement> {
   if (entitlement?.paidAt && (await opens(db, entitlement, claimant, now))) {
-    if (entitlement.revokedAt) throw accessErrors.purchaseRefunded();
+    if (!isUsable(entitlement)) throw accessErrors.purchaseRefunded();
     return entitlement;
   }
   const { user } = claimant;

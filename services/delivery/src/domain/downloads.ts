@@ -11,6 +11,7 @@ import { ObjectNotFoundError, type ObjectStorage } from '../storage/storage.js';
 import { accessErrors, accessKeysOf, authorize, type Claimant } from './access.js';
 import { parseRange, type SatisfiableRange } from './byte-range.js';
 import { readDownloadToken, signDownloadToken } from './download-token.js';
+import { isUsable } from './entitlements.js';
 
 /** Spec §9: download links are valid for 1 hour. */
 export const LINK_VALIDITY_MS = 60 * 60 * 1000;
@@ -145,7 +146,7 @@ export function createDownloads({
     // The stored grant has the last word, so an operator can cut a leaked link short.
     if (now() >= header.expiresAt || now() >= grant.expiresAt) throw downloadErrors.linkExpired();
     const entitlement = await findEntitlement(pool, grant.purchaseId);
-    if (!entitlement?.paidAt || entitlement.revokedAt) throw accessErrors.purchaseRefunded();
+    if (!isUsable(entitlement)) throw accessErrors.purchaseRefunded();
     const file = await findFile(pool, grant.fileId);
     if (!file) throw downloadErrors.fileUnavailable();
 

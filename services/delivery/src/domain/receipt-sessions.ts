@@ -5,6 +5,7 @@ import { findEntitlementByReceiptTokenHash } from '../db/entitlements.repo.js';
 import { findFile } from '../db/files.repo.js';
 import { openReceiptSession } from '../db/receipt-sessions.repo.js';
 import { sha256Hex } from './access.js';
+import { isUsable } from './entitlements.js';
 
 /** How long a browser that opened the receipt e-mail's link may keep downloading that purchase. */
 export const RECEIPT_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -36,7 +37,7 @@ export function createReceiptSessions({ pool, now }: { pool: Pool; now: () => Da
     previousKeyHash: string | null,
   ): Promise<{ key: string; purchase: ReceiptPurchase }> {
     const entitlement = await findEntitlementByReceiptTokenHash(pool, sha256Hex(receiptToken));
-    if (!entitlement?.paidAt || entitlement.revokedAt) throw receiptNotFound();
+    if (!isUsable(entitlement)) throw receiptNotFound();
     const key = randomBytes(32).toString('base64url');
     const at = now();
     await withTransaction(pool, (tx) =>

@@ -1,7 +1,12 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
 import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
-import { recordPaidPurchase, revokeRefundedPurchase } from '../db/entitlements.repo.js';
+import {
+  holdForRefund,
+  recordPaidPurchase,
+  releaseRefundHold,
+  revokeRefundedPurchase,
+} from '../db/entitlements.repo.js';
 
 /**
  * Entitlements from payments' events. The two consumers run independently, so a refund can be
@@ -14,6 +19,11 @@ export async function subscribeToPurchaseEvents({
   bus: Bus;
   pool: Pool;
 }): Promise<Subscription[]> {
+  // Payments waits for this answer before it asks the provider for the money back.
+  bus.serve('access.suspend_for_refund', async (hold) => {
+    await holdForRefund(pool, hold);
+    return { suspended: true };
+  });
   return Promise.all([
     bus.subscribe({
       consumer: 'delivery.purchases-paid',
@@ -27,6 +37,13 @@ export async function subscribeToPurchaseEvents({
       pool,
       handler: (event, tx) =>
         revokeRefundedPurchase(tx, (event as DomainEvent<'purchase.refunded'>).data),
+    }),
+    bus.subscribe({
+      consumer: 'delivery.purchases-refund-failed',
+      filter: 'purchase.refund_failed',
+      pool,
+      handler: (event, tx) =>
+        releaseRefundHold(tx, (event as DomainEvent<'purchase.refund_failed'>).data),
     }),
   ]);
 }

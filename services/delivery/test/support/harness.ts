@@ -38,6 +38,8 @@ export interface DeliveryHarness {
   /** `download.completed` events as they arrived on the bus. */
   completedDownloads: DomainEvent<'download.completed'>[];
   user(plan?: PlanId, identity?: { email?: string; emailVerified?: boolean }): Promise<TestUser>;
+  /** The bus as another service sees it: to ask delivery what payments asks (commands). */
+  bus: Bus;
   /** Publishes any event as its producer would (payments' purchase events, for instance). */
   publish(event: DomainEvent): Promise<void>;
   /** Publishes a product event as catalog would. */
@@ -109,6 +111,7 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
         auth: `Bearer ${await sign(id, plan, email, identity.emailVerified ?? true)}`,
       };
     },
+    bus: testBus,
     async publish(event) {
       await testBus.publish(event);
     },

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { enqueueEvent } from '@lockdrop/bus';
-import { createEvent } from '@lockdrop/contracts';
+import { createEvent, type CommandRequest } from '@lockdrop/contracts';
 import type { AuthUser } from '@lockdrop/auth';
 import { AppError, errors } from '@lockdrop/http';
 import {
@@ -104,6 +105,8 @@ export async function paymentByReference(
 
 export interface RefundDeps {
   pool: Pool;
+  /** Asks delivery to stop this purchase's downloads and waits for it (throws when it cannot). */
+  suspendAccess: (hold: CommandRequest<'access.suspend_for_refund'>) => Promise<unknown>;
   providers: ReadonlyMap<string, PaymentProvider>;
   refundWindowHours: number;
   supportEmails: string[];
@@ -118,8 +121,11 @@ function mayRefund(deps: RefundDeps, user: AuthUser, purchase: Purchase): boolea
 
 /**
  * Seller- or support-initiated refund within the refund window (terms: 24 hours). The purchase
- * is marked `refunding` first so a double click cannot refund twice; the provider refunds; then
- * one transaction posts the reversing journal, marks it refunded and emits `purchase.refunded`.
+ * is marked `refunding` first so a double click cannot refund twice. Delivery then stops every
+ * download of it and says so before the provider is asked for the money: once this call
+ * returns, no link of the purchase serves another byte. An attempt that moves no money ends in
+ * `purchase.refund_failed`, which gives the buyer the file back. On success one transaction posts
+ * the reversing journal, marks the purchase refunded and emits `purchase.refunded`.
  */
 export async function refundPurchase(
   deps: RefundDeps,
@@ -145,6 +151,25 @@ export async function refundPurchase(
     await setPurchaseStatus(tx, found.id, 'refunding');
     return found;
   });
+  const refundId = randomUUID();
+
+  try {
+    await deps.suspendAccess({
+      purchaseId: purchase.id,
+      productId: purchase.productId,
+      sellerId: purchase.sellerId,
+      buyerEmail: purchase.buyerEmail,
+      refundId,
+    });
+  } catch (error) {
+    deps.logger.error({ err: error, purchaseId }, 'downloads could not be suspended for a refund');
+    await abandonRefund(deps, purchase, refundId, 'downloads could not be stopped', correlationId);
+    throw new AppError(
+      'refund_unavailable',
+      503,
+      'Downloads of this purchase could not be stopped, so nothing was refunded; please try again',
+    );
+  }
 
   const provider = deps.providers.get(purchase.provider);
   let reference: string;
@@ -157,7 +182,7 @@ export async function refundPurchase(
     ));
   } catch (error) {
     deps.logger.error({ err: error, purchaseId }, 'provider refund failed');
-    await setPurchaseStatus(deps.pool, purchase.id, 'paid');
+    await abandonRefund(deps, purchase, refundId, 'the provider refused the refund', correlationId);
     throw new AppError(
       'refund_failed',
       502,
@@ -195,4 +220,32 @@ export async function refundPurchase(
     );
   });
   return { ...purchase, status: 'refunded', refundedAt };
+}
+
+/** A refund attempt that moved no money: the purchase is paid again and the buyer gets the file back. */
+async function abandonRefund(
+  deps: RefundDeps,
+  purchase: Purchase,
+  refundId: string,
+  reason: string,
+  correlationId: string,
+): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    await setPurchaseStatus(tx, purchase.id, 'paid');
+    await enqueueEvent(
+      tx,
+      createEvent(
+        'purchase.refund_failed',
+        {
+          purchaseId: purchase.id,
+          productId: purchase.productId,
+          sellerId: purchase.sellerId,
+          buyerEmail: purchase.buyerEmail,
+          refundId,
+          reason,
+        },
+        { correlationId },
+      ),
+    );
+  });
 }

@@ -124,4 +124,12 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0004_entitlement_refund_hold',
+    sql: `
+      -- The refund attempt that suspended this purchase's downloads before payments asked the
+      -- provider for the money back; lifted only by that attempt's purchase.refund_failed.
+      ALTER TABLE entitlements ADD COLUMN refund_hold uuid;
+    `,
+  },
 ];
