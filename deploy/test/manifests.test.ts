@@ -80,6 +80,9 @@ const SECRET_TEST_VALUES: Record<string, string> = {
   DOWNLOAD_SIGNING_KEY: 'a-long-random-download-signing-key-for-tests',
   FLW_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X',
   FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+  // A throw-away key generated for this test (`npm run jwt-key`); it signs nothing anywhere.
+  JWT_PRIVATE_KEYS:
+    '{"keys":[{"kty":"OKP","crv":"Ed25519","d":"buFm9Zrvq2DMmP--gxISh5Wl4ZDaVgK4EPiNBQBB0gs","x":"exKTe8C8lcdUSpj91o5QUJNXfjUKznYzfhfaSbv_FEQ","kid":"b1ac92f8-e9f5-4e22-8b74-01d678a73028"}]}',
 };
 const LOOPBACK = /\b(127\.\d+\.\d+\.\d+|localhost|\[::1\])\b/;
 /** URLs a browser opens rather than the container: localhost is right for compose on a laptop. */

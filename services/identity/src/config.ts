@@ -15,8 +15,8 @@ export const configSchema = z
     PUBLIC_URL: env.url('http://localhost:8080'),
     /**
      * JSON JWK set of Ed25519 private keys (`{"keys":[{kty:"OKP",crv:"Ed25519",d,x,kid}]}`). All are
-     * published; the last one is the newest and signs. Unset: keys are generated once and kept
-     * in the database (see src/keys/signing-keys.ts).
+     * published; the last one is the newest and signs. Required in production. Unset in
+     * development: keys are generated once and kept in the database (src/keys/signing-keys.ts).
      */
     JWT_PRIVATE_KEYS: optionalSecret.superRefine((value, context) => {
       if (value === undefined) return;
@@ -45,6 +45,12 @@ export const configSchema = z
     /** Password-reset requests per client IP per 15 minutes. */
     PASSWORD_RESET_PER_IP_LIMIT: z.coerce.number().int().positive().default(10),
     REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.JWT_PRIVATE_KEYS !== undefined, {
+    // Keys kept in our own schema are readable by anyone who reads the database: in production
+    // the signing keys come from a secret store only.
+    path: ['JWT_PRIVATE_KEYS'],
+    message: 'must be set in production (print a new key set with `npm run jwt-key`)',
   })
   .refine((config) => Boolean(config.GOOGLE_CLIENT_ID) === Boolean(config.GOOGLE_CLIENT_SECRET), {
     path: ['GOOGLE_CLIENT_SECRET'],

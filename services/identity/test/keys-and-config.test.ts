@@ -158,6 +158,19 @@ describe('JWKS and key rotation', () => {
     expect(secondKeys).toEqual(firstKeys);
   });
 
+  it('refuses to start in production without JWT_PRIVATE_KEYS, and starts with them', async () => {
+    expect(() =>
+      loadConfig(configSchema, { ...identity.env, NODE_ENV: 'production', JWT_PRIVATE_KEYS: '' }),
+    ).toThrow(/JWT_PRIVATE_KEYS: must be set in production/);
+    const keys = JSON.stringify({ keys: [await generateSigningKey()] });
+    const config = loadConfig(configSchema, {
+      ...identity.env,
+      NODE_ENV: 'production',
+      JWT_PRIVATE_KEYS: keys,
+    });
+    expect(config.JWT_PRIVATE_KEYS).toBe(keys);
+  });
+
   it('refuses malformed JWT_PRIVATE_KEYS with one line naming it', () => {
     expect(() =>
       loadConfig(configSchema, { ...identity.env, JWT_PRIVATE_KEYS: '{"keys":[{"kty":"RSA"}]}' }),
@@ -188,7 +201,11 @@ describe('/dev/mailbox', () => {
   });
 
   it('does not exist when SMTP is configured, nor in production', async () => {
-    for (const overrides of [{ SMTP_URL: 'smtp://127.0.0.1:2525' }, { NODE_ENV: 'production' }]) {
+    const production = {
+      NODE_ENV: 'production',
+      JWT_PRIVATE_KEYS: JSON.stringify({ keys: [await generateSigningKey()] }),
+    };
+    for (const overrides of [{ SMTP_URL: 'smtp://127.0.0.1:2525' }, production]) {
       const app = await buildApp(loadConfig(configSchema, { ...identity.env, ...overrides }));
       try {
         const response = await app.inject({ url: '/dev/mailbox' });
