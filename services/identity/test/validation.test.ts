@@ -166,6 +166,26 @@ describe('sign-in validation and throttling', () => {
   });
 });
 
+describe('client addresses', () => {
+  it('ignores X-Forwarded-For from a client that reaches identity directly', async () => {
+    // A public address, not the gateway: each request claims to come from somewhere new.
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 21; attempt += 1) {
+      const response = await identity.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        remoteAddress: '198.51.100.77',
+        headers: { 'x-forwarded-for': `203.0.113.${attempt + 1}` },
+        payload: { email: `direct${attempt}@example.com`, password: 'whatever1' },
+      });
+      statuses.push(response.statusCode);
+    }
+    // Counted against the socket's address, so the per-IP limit still holds.
+    expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+});
+
 describe('password reset', () => {
   it('answers the same for known and unknown addresses and mails only the known one', async () => {
     const details = makeSignUp();

@@ -12,25 +12,16 @@ export const OAUTH_STATE_COOKIE = 'ld_oauth_state';
 const OAUTH_COOKIE_PATH = '/api/auth/oauth';
 
 /**
- * The forwarded header of the one proxy in front of us. The gateway replaces (never appends to)
- * X-Forwarded-For with the address it saw, so its last entry is the client; straight requests
- * (tests, probes) have none and use the socket address.
+ * The client as Fastify's `trustProxy` sees it (libs/service): X-Forwarded-For and -Proto count
+ * only when the hop that sent them is the gateway on a private network or loopback, so a client
+ * that reaches identity directly cannot pick the IP its rate limits and sessions are keyed on.
  */
-function forwarded(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  const last = (Array.isArray(value) ? value.at(-1) : value)?.split(',').at(-1)?.trim();
-  return last || undefined;
-}
-
 export function clientOf(request: FastifyRequest): Client {
-  return {
-    ip: forwarded(request, 'x-forwarded-for') ?? request.ip,
-    userAgent: request.headers['user-agent'] ?? null,
-  };
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
 }
 
 function isHttps(request: FastifyRequest): boolean {
-  return (forwarded(request, 'x-forwarded-proto') ?? request.protocol) === 'https';
+  return request.protocol === 'https';
 }
 
 function cookieBase(request: FastifyRequest) {
