@@ -80,7 +80,7 @@ async function registerIdentity(
     reuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
   });
   const accounts = createAccountService({ pool, sessions, throttle, emails, mailRelay });
-  const signIn = createSignInService({ pool, sessions, throttle });
+  const signIn = createSignInService({ pool, sessions, throttle, emails, mailRelay });
   const profiles = createProfileService({ pool });
   const mfa = createMfaService({ pool, throttle });
   const contact = createContactService({

@@ -317,4 +317,51 @@ describe('TOTP two-factor', () => {
     });
     expect(exhausted.body.error.code).toBe('invalid_token');
   });
+
+  it('limits wrong codes per account across challenges, and tells the owner once', async () => {
+    const details = makeSignUp();
+    const owner = browser('203.0.113.74');
+    await owner.post('/api/auth/sign-up', details);
+    const { secret } = (await owner.post('/api/auth/mfa/enroll')).body;
+    await owner.post('/api/auth/mfa/verify', { code: await codeFor(secret, -1) });
+
+    // Someone with the password, from ever-new addresses, opening a fresh challenge each time.
+    const attacker = async (attempt: number) => {
+      const thief = browser(`198.51.100.${attempt + 10}`);
+      const { challengeToken } = (
+        await thief.post('/api/auth/sign-in', { email: details.email, password: details.password })
+      ).body;
+      return { thief, challengeToken: challengeToken as string };
+    };
+    const answers: string[] = [];
+    for (let challenge = 0; challenge < 2; challenge += 1) {
+      const { thief, challengeToken } = await attacker(challenge);
+      for (let guess = 0; guess < 5; guess += 1) {
+        const response = await thief.post('/api/auth/mfa/challenge', {
+          challengeToken,
+          code: String(100000 + challenge * 5 + guess),
+        });
+        answers.push(response.body.error.code);
+      }
+    }
+    expect(answers.slice(0, 9).every((code) => code === 'mfa_invalid_code')).toBe(true);
+    expect(answers[9]).toBe('rate_limited');
+
+    // Even the right code from a new challenge waits out the window now.
+    const { thief, challengeToken } = await attacker(3);
+    const blocked = await thief.post('/api/auth/mfa/challenge', {
+      challengeToken,
+      code: await codeFor(secret, 0),
+    });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.code).toBe('rate_limited');
+
+    const warning = await latestMail(identity.db, details.email, /trying to sign in/);
+    expect(warning.text).toContain('someone knows your password');
+    const { rows } = await identity.db.query(
+      `SELECT count(*)::int AS n FROM mailbox.messages WHERE recipient = $1 AND subject LIKE 'Someone is trying%'`,
+      [details.email],
+    );
+    expect(rows[0].n).toBe(1);
+  });
 });

@@ -36,6 +36,24 @@ export function createEmails(publicUrl: string) {
         }),
       };
     },
+    secondFactorLocked(to: string): MailMessage {
+      return {
+        to,
+        ...renderEmail({
+          subject: 'Someone is trying to sign in to your Lockdrop account',
+          heading: 'Sign-in paused after wrong authenticator codes',
+          paragraphs: [
+            'Your password was entered correctly, followed by several wrong codes from your authenticator app. We have paused sign-in with two-factor codes on your account for an hour.',
+            'If this was not you, someone knows your password: choose a new one now. Your authenticator still protects the account meanwhile.',
+          ],
+          action: {
+            label: 'Choose a new password',
+            url: new URL('/forgot-password', publicUrl).toString(),
+          },
+          footnote: 'If it was you, wait an hour and try again with a fresh code.',
+        }),
+      };
+    },
     contact(to: string, sender: { name: string; email: string; message: string }): MailMessage {
       return {
         to,

@@ -1,4 +1,5 @@
 import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
+import { enqueueMail, type MailRelay } from '@lockdrop/mailer';
 import {
   findFactor,
   findChallengeForUpdate,
@@ -6,9 +7,11 @@ import {
   recordChallengeAttempt,
   recordFactorUse,
 } from '../db/mfa.repo.js';
-import { findUserByEmail } from '../db/users.repo.js';
+import * as counters from '../db/throttle.repo.js';
+import { findUserByEmail, findUserById } from '../db/users.repo.js';
 import type { Client } from './account.js';
 import { validateEmail } from './accounts.js';
+import type { Emails } from './emails.js';
 import { authErrors } from './errors.js';
 import { verifyPassword } from './passwords.js';
 import { hashToken, newToken } from './secrets.js';
@@ -38,9 +41,12 @@ interface SignInDeps {
   pool: Pool;
   sessions: SessionService;
   throttle: Throttle;
+  emails: Emails;
+  mailRelay: Pick<MailRelay, 'wake'>;
 }
 
-export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
+export function createSignInService({ pool, sessions, throttle, emails, mailRelay }: SignInDeps) {
+  const secondFactorLimit = throttle.limits.secondFactorFailuresPerAccount;
   /** Continues a sign-in for `userId` whose first factor is settled: a session, or a challenge when MFA is on. */
   const finish = async (
     userId: string,
@@ -100,13 +106,29 @@ export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
         if (challenge.expired) return { error: authErrors.tokenExpired() };
         if (!challenge.usable || challenge.attempts >= CHALLENGE_ATTEMPTS)
           return { error: authErrors.invalidToken() };
+        const accountKey = `mfa-sign-in:account:${challenge.userId}`;
+        const spent = await counters.peek(tx, accountKey);
+        if (spent.hits >= secondFactorLimit.max)
+          return { error: authErrors.rateLimited(spent.retryAfterSeconds) };
         const factor = await findFactor(tx, challenge.userId, { forUpdate: true });
         const step = factor?.verified ? matchTotp(factor.secret, code) : null;
         const accepted =
           step !== null && (factor!.lastUsedStep === null || step > factor!.lastUsedStep);
         // The failed attempt must be counted even though the request fails: commit, then throw.
         await recordChallengeAttempt(tx, tokenHash, accepted);
-        if (!accepted) return { error: authErrors.invalidMfaCode() };
+        if (!accepted) {
+          const failures = await counters.hit(tx, accountKey, secondFactorLimit.windowSeconds);
+          if (failures.hits < secondFactorLimit.max) return { error: authErrors.invalidMfaCode() };
+          // Once per window: the count only passes the limit once before it resets.
+          const owner = await findUserById(tx, challenge.userId);
+          if (failures.hits === secondFactorLimit.max && owner)
+            await enqueueMail(tx, emails.secondFactorLocked(owner.email));
+          return {
+            error: authErrors.rateLimited(failures.retryAfterSeconds),
+            mailQueued: true,
+          };
+        }
+        await counters.reset(tx, accountKey);
         await recordFactorUse(tx, challenge.userId, step);
         return {
           session: await sessions.open(tx, challenge.userId, {
@@ -115,6 +137,7 @@ export function createSignInService({ pool, sessions, throttle }: SignInDeps) {
           }),
         };
       });
+      if ('mailQueued' in outcome) mailRelay.wake();
       if ('error' in outcome) throw outcome.error;
       return outcome.session;
     },

@@ -16,6 +16,11 @@ const defaultLimits = {
   verificationPerAccount: { max: 3, windowSeconds: 60 * 60 },
   contactPerIp: { max: 5, windowSeconds: 60 * 60 },
   mfaPerAccount: { max: 10, windowSeconds: 15 * 60 },
+  /**
+   * Wrong second-factor codes at sign-in, across every challenge: a stolen password would
+   * otherwise get five fresh guesses per challenge, for ever. Reaching it tells the owner.
+   */
+  secondFactorFailuresPerAccount: { max: 10, windowSeconds: 60 * 60 },
 };
 
 export type ThrottleLimits = typeof defaultLimits;
