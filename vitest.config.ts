@@ -8,6 +8,7 @@ export default defineConfig({
       'services/*/{src,test}/**/*.test.ts',
       'web/src/**/*.test.ts',
       'deploy/test/**/*.test.ts',
+      'tools/test/**/*.test.ts',
     ],
     globalSetup: ['./tools/test/global-setup.ts'],
     testTimeout: 20_000,

@@ -85,16 +85,25 @@ export function stackLayout({ gatewayPort = 8080, servicePortBase = 3000 } = {})
 
 const COLORS = [36, 35, 33, 32, 34, 31, 96];
 
+/** A crashed process is started again after 1 s, 2 s, 4 s … (at most 30 s). */
+const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
+
 /**
  * Spawns every process of `layout` with `env`, prefixes and formats their logs, and resolves
- * once all report ready. The returned `stop()` sends SIGTERM and waits for every exit.
+ * once all report ready. After that, a process that dies is restarted with backoff, and the
+ * stack gives up (`onGiveUp`) only when one crashes `maxCrashes` times within `crashWindowMs`.
+ * The returned `stop()` sends SIGTERM and waits for every exit. `entry.script` replaces the
+ * service's bundle (tests); `output` receives the log lines.
  */
 export async function startStack({
   env,
   layout,
   logLevel = 'info',
   readyTimeoutMs = 90_000,
-  onUnexpectedExit,
+  maxCrashes = 5,
+  crashWindowMs = 5 * 60_000,
+  onGiveUp,
+  output = process.stdout,
 }) {
   // Readiness is probed by port, so another stack already there would answer for ours.
   for (const entry of layout) {
@@ -104,52 +113,81 @@ export async function startStack({
       );
     }
   }
-  const width = Math.max(...layout.map((entry) => entry.name.length));
-  const children = layout.map((entry, index) => {
-    const label = `\x1b[${COLORS[index % COLORS.length]}m${entry.name.padEnd(width)}\x1b[0m │`;
-    const child = spawn(
-      process.execPath,
-      ['--enable-source-maps', path.join(root, 'services', entry.name, 'dist', 'main.js')],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          ...env,
-          ...entry.env,
-          LOG_LEVEL: env.LOG_LEVEL ?? logLevel,
-          NODE_ENV: env.NODE_ENV ?? 'development',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    for (const stream of [child.stdout, child.stderr]) {
-      let buffered = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk) => {
-        buffered += chunk;
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines)
-          if (line.trim()) process.stdout.write(`${label} ${formatLogLine(line)}\n`);
-      });
-    }
-    child.on('exit', (code, signal) => {
-      child.exited = true;
-      if (!stopping) {
-        process.stdout.write(`${label} exited (${signal ?? `code ${code}`})\n`);
-        onUnexpectedExit?.(entry.name);
-      }
-    });
-    return { entry, child };
-  });
-
   let stopping = false;
+  let ready = false;
+  const width = Math.max(...layout.map((entry) => entry.name.length));
+
+  const supervise = (entry, index) => {
+    const label = `\x1b[${COLORS[index % COLORS.length]}m${entry.name.padEnd(width)}\x1b[0m │`;
+    const managed = { entry, child: null, crashes: [], restartTimer: null };
+    const launch = () => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--enable-source-maps',
+          entry.script ?? path.join(root, 'services', entry.name, 'dist', 'main.js'),
+        ],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            ...env,
+            ...entry.env,
+            LOG_LEVEL: env.LOG_LEVEL ?? logLevel,
+            NODE_ENV: env.NODE_ENV ?? 'development',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      for (const stream of [child.stdout, child.stderr]) {
+        let buffered = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk) => {
+          buffered += chunk;
+          const lines = buffered.split('\n');
+          buffered = lines.pop() ?? '';
+          for (const line of lines)
+            if (line.trim()) output.write(`${label} ${formatLogLine(line)}\n`);
+        });
+      }
+      child.on('exit', (code, signal) => {
+        child.exited = true;
+        if (stopping || !ready) return;
+        const now = Date.now();
+        managed.crashes = [...managed.crashes.filter((at) => now - at < crashWindowMs), now];
+        const crash = managed.crashes.length;
+        const how = signal ?? `code ${code}`;
+        if (crash >= maxCrashes) {
+          output.write(
+            `${label} exited (${how}); ${crash} crashes within ${crashWindowMs / 60_000} min, giving up\n`,
+          );
+          onGiveUp?.(entry.name);
+          return;
+        }
+        const delay = restartDelayMs(crash);
+        output.write(
+          `${label} exited (${how}); restarting in ${delay / 1000} s (crash ${crash} of ${maxCrashes} allowed within ${crashWindowMs / 60_000} min)\n`,
+        );
+        managed.restartTimer = setTimeout(() => {
+          managed.restartTimer = null;
+          if (!stopping) launch();
+        }, delay);
+      });
+      managed.child = child;
+    };
+    launch();
+    return managed;
+  };
+  const processes = layout.map(supervise);
+
   const stop = async () => {
     stopping = true;
     await Promise.all(
-      children.map(
-        ({ child }) =>
+      processes.map(
+        (managed) =>
           new Promise((resolve) => {
+            clearTimeout(managed.restartTimer);
+            const { child } = managed;
             if (child.exited || child.exitCode !== null) return resolve();
             const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
             child.once('exit', () => {
@@ -165,7 +203,7 @@ export async function startStack({
   const deadline = Date.now() + readyTimeoutMs;
   try {
     await Promise.all(
-      children.map(async ({ entry, child }) => {
+      processes.map(async ({ entry, child }) => {
         for (;;) {
           if (child.exitCode !== null || child.exited)
             throw new Error(`${entry.name} exited during start-up`);
@@ -187,5 +225,6 @@ export async function startStack({
     await stop();
     throw error;
   }
+  ready = true;
   return { stop };
 }

@@ -10,13 +10,15 @@ if (problem) {
 buildStale();
 
 const gatewayPort = Number(process.env.PORT ?? 8080);
+// Services listen on SERVICE_PORT_BASE + 1 … + 6, so a second stack can run beside this one.
+const servicePortBase = Number(process.env.SERVICE_PORT_BASE ?? 3000);
 let stack;
 try {
   stack = await startStack({
     env: process.env,
-    layout: stackLayout({ gatewayPort }),
-    onUnexpectedExit: async (name) => {
-      console.error(`${name} stopped unexpectedly; shutting the stack down.`);
+    layout: stackLayout({ gatewayPort, servicePortBase }),
+    onGiveUp: async (name) => {
+      console.error(`${name} keeps crashing; shutting the stack down.`);
       await stack?.stop();
       process.exit(1);
     },

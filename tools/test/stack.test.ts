@@ -1,0 +1,99 @@
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stackLayout, startStack } from '../stack.mjs';
+
+const script = path.join(import.meta.dirname, 'fixtures', 'crashing-service.mjs');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const pidOf = async (port: number): Promise<number | null> => {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return ((await response.json()) as { pid: number }).pid;
+  } catch {
+    return null;
+  }
+};
+const crash = (port: number) => fetch(`http://127.0.0.1:${port}/crash`).catch(() => undefined);
+
+async function until<T>(check: () => Promise<T | null | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+async function start(options: { maxCrashes?: number; onGiveUp?: (name: string) => void } = {}) {
+  const port = await freePort();
+  const lines: string[] = [];
+  const stack = await startStack({
+    env: {},
+    layout: [{ name: 'payments', port, env: { PORT: String(port) }, script }],
+    output: { write: (line: string) => lines.push(line) },
+    ...options,
+  });
+  stop = stack.stop;
+  return { port, lines, stack };
+}
+
+describe('the launcher behind npm start', () => {
+  it('restarts a process that crashes, and says so', async () => {
+    const { port, lines } = await start();
+    const first = await pidOf(port);
+    await crash(port);
+    const second = await until(async () => {
+      const pid = await pidOf(port);
+      return pid !== null && pid !== first ? pid : null;
+    });
+    expect(second).not.toBe(first);
+    expect(lines.join('')).toMatch(/payments.*exited \(code 1\); restarting in 1 s \(crash 1 of 5/);
+  });
+
+  it('gives up after repeated crashes instead of restarting for ever', async () => {
+    const gaveUp: string[] = [];
+    const { port, lines } = await start({ maxCrashes: 2, onGiveUp: (name) => gaveUp.push(name) });
+    await crash(port);
+    await until(
+      async () => (await pidOf(port)) !== null && lines.some((l) => /restarting/.test(l)),
+    );
+    await crash(port);
+    await until(async () => gaveUp.length > 0);
+    expect(gaveUp).toEqual(['payments']);
+    expect(lines.join('')).toMatch(/2 crashes within 5 min, giving up/);
+  });
+
+  it('does not restart what it stops on purpose', async () => {
+    const { port, stack } = await start();
+    await stack.stop();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await pidOf(port)).toBeNull();
+  });
+});
+
+describe('ports', () => {
+  it('moves every service with the base port, so two stacks can run side by side', () => {
+    const ports = (layout: { port: number }[]) => layout.map((entry) => entry.port);
+    const standard = ports(stackLayout());
+    const second = ports(stackLayout({ gatewayPort: 9080, servicePortBase: 9000 }));
+    expect(standard).toEqual([3001, 3002, 3003, 3004, 3005, 3006, 8080]);
+    expect(second).toEqual([9001, 9002, 9003, 9004, 9005, 9006, 9080]);
+    const gateway = stackLayout({ gatewayPort: 9080, servicePortBase: 9000 }).at(-1)!;
+    expect(gateway.env.PAYMENTS_URL).toBe('http://127.0.0.1:9003');
+  });
+});
