@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Upstream } from './route-table.js';
 
+const DOCS_TTL_MS = 60_000;
+
 /**
  * `/api/docs`: one API reference merged from every service's own `/openapi.json`, so the
  * docs are generated from the same zod schemas that validate requests.
@@ -12,8 +14,13 @@ export async function registerApiDocs(
   upstreams: Record<Upstream, string>,
 ): Promise<void> {
   let merged: OpenAPIV3.Document = emptyDocument();
+  // One merge (five upstream requests) per minute at most, however often the docs are fetched.
+  let fresh: { until: number; merging: Promise<OpenAPIV3.Document> } | undefined;
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/docs/json')) merged = await mergeSpecs(upstreams);
+    if (!request.url.startsWith('/api/docs/json')) return;
+    if (!fresh || Date.now() > fresh.until)
+      fresh = { until: Date.now() + DOCS_TTL_MS, merging: mergeSpecs(upstreams) };
+    merged = await fresh.merging;
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',

@@ -80,7 +80,8 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     redis,
     nameSpace: `${config.REDIS_KEY_PREFIX}rate:`,
     timeWindow: 60_000,
-    // A Redis outage must not take the whole site down; limits resume when it returns.
+    // A Redis outage must not take the public site down (reads fail open); sensitive routes
+    // refuse instead (below), or an outage would switch off brute-force protection.
     skipOnError: true,
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', 429, `Too many requests, please try again in ${context.after}`),
@@ -91,6 +92,16 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       ? config.UPLOAD_BODY_LIMIT_BYTES
       : config.BODY_LIMIT_BYTES;
   installBodyLimits(app, byteLimitFor);
+
+  app.addHook('onRequest', async (request) => {
+    if (redis.status === 'ready') return;
+    if (routeTable.some((route) => route.sensitive && request.url.startsWith(route.prefix)))
+      throw new AppError(
+        'rate_limit_unavailable',
+        503,
+        'This is paused for a moment while we cannot count attempts; please try again shortly',
+      );
+  });
 
   const upstreams = upstreamUrls(config);
   for (const route of routeTable) {
@@ -104,6 +115,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
             ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE
             : config.RATE_LIMIT_PER_MINUTE,
           groupId: route.sensitive ? route.prefix : 'api',
+          skipOnError: !route.sensitive,
         },
       },
       // The gateway logs each request once itself; reply-from would add two lines per hop.
