@@ -224,11 +224,18 @@ async function codeFor(secret: string, steps = 0): Promise<string> {
   });
 }
 
+/** Opens the verification link from the sign-up e-mail in `client`. */
+async function verifyByMail(client: ReturnType<typeof browser>, email: string) {
+  const link = linkIn(await latestMail(identity.db, email, /Confirm your e-mail/));
+  expect((await client.get(`${link.pathname}${link.search}`)).status).toBe(303);
+}
+
 describe('TOTP two-factor', () => {
   it('enrols with an otpauth URI and QR code, challenges at sign-in, and unenrols', async () => {
     const details = makeSignUp();
     const client = browser('203.0.113.70');
     await client.post('/api/auth/sign-up', details);
+    await verifyByMail(client, details.email);
 
     const enrollment = await client.post('/api/auth/mfa/enroll');
     expect(enrollment.status).toBe(200);
@@ -300,6 +307,7 @@ describe('TOTP two-factor', () => {
     const details = makeSignUp();
     const client = browser('203.0.113.73');
     await client.post('/api/auth/sign-up', details);
+    await verifyByMail(client, details.email);
     const { secret } = (await client.post('/api/auth/mfa/enroll')).body;
     await client.post('/api/auth/mfa/verify', { code: await codeFor(secret, -1) });
     const { challengeToken } = (
@@ -322,6 +330,7 @@ describe('TOTP two-factor', () => {
     const details = makeSignUp();
     const owner = browser('203.0.113.74');
     await owner.post('/api/auth/sign-up', details);
+    await verifyByMail(owner, details.email);
     const { secret } = (await owner.post('/api/auth/mfa/enroll')).body;
     await owner.post('/api/auth/mfa/verify', { code: await codeFor(secret, -1) });
 
@@ -363,5 +372,38 @@ describe('TOTP two-factor', () => {
       [details.email],
     );
     expect(rows[0].n).toBe(1);
+  });
+
+  it('needs a verified e-mail to enrol, so a squatter cannot lock the real owner out', async () => {
+    const details = makeSignUp();
+    const squatter = browser('203.0.113.75');
+    await squatter.post('/api/auth/sign-up', details);
+    const refused = await squatter.post('/api/auth/mfa/enroll');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('email_not_verified');
+  });
+
+  it('drops a factor set up before the address was proven when the owner resets the password', async () => {
+    const details = makeSignUp();
+    await browser('203.0.113.76').post('/api/auth/sign-up', details);
+    // An enrolment from before verification was required (or by a squatter, before this fix).
+    await identity.db.query(
+      `INSERT INTO mfa_factors (user_id, secret, verified_at)
+       SELECT id, 'JBSWY3DPEHPK3PXP', now() FROM users WHERE email = $1`,
+      [details.email],
+    );
+    await browser('203.0.113.77').post('/api/auth/forgot-password', { email: details.email });
+    const link = linkIn(await latestMail(identity.db, details.email, /Reset/));
+    const reset = await browser('203.0.113.77').post('/api/auth/reset-password', {
+      token: link.searchParams.get('token'),
+      password: 'the real owner now',
+    });
+    expect(reset.status).toBe(200);
+    const signIn = await browser('203.0.113.77').post('/api/auth/sign-in', {
+      email: details.email,
+      password: 'the real owner now',
+    });
+    expect(signIn.body.mfaRequired).toBeUndefined();
+    expect(signIn.body.user.email).toBe(details.email);
   });
 });

@@ -54,6 +54,23 @@ export async function recordFactorUse(
   );
 }
 
+/**
+ * Drops a factor set up before the account's e-mail was proven (by whoever registered an address
+ * they may not own). Call it before the address is marked verified by its real owner.
+ */
+export async function deleteFactorFromBeforeVerification(
+  db: Queryable,
+  userId: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `DELETE FROM mfa_factors f USING users u
+     WHERE f.user_id = $1 AND u.id = f.user_id
+       AND (u.email_verified_at IS NULL OR f.created_at < u.email_verified_at)`,
+    [userId],
+  );
+  return rowCount === 1;
+}
+
 export async function deleteFactor(db: Queryable, userId: string): Promise<void> {
   await db.query('DELETE FROM mfa_factors WHERE user_id = $1', [userId]);
 }

@@ -5,6 +5,7 @@ import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import { enqueueMail, type MailRelay } from '@lockdrop/mailer';
 import { z } from 'zod';
 import { consumeEmailToken, insertEmailToken } from '../db/email-tokens.repo.js';
+import { deleteFactorFromBeforeVerification } from '../db/mfa.repo.js';
 import { insertProfile } from '../db/profiles.repo.js';
 import { revokeUserSessions } from '../db/sessions.repo.js';
 import * as users from '../db/users.repo.js';
@@ -186,6 +187,7 @@ export function createAccountService({ pool, sessions, throttle, emails, mailRel
         if (account.user.email !== consumed.email) throw authErrors.invalidToken();
         await users.setPasswordHash(tx, account.user.id, passwordHash);
         await revokeUserSessions(tx, account.user.id, 'password_reset');
+        await deleteFactorFromBeforeVerification(tx, account.user.id);
         // Following the link proved the mailbox is theirs.
         if (await users.markEmailVerified(tx, account.user.id)) {
           await enqueueEvent(

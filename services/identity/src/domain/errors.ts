@@ -37,6 +37,12 @@ export const authErrors = {
   invalidMfaCode: () => new AppError('mfa_invalid_code', 400, 'Invalid verification code'),
   mfaNotEnrolled: () =>
     new AppError('mfa_not_enrolled', 409, 'Two-factor authentication is not set up'),
+  mfaNeedsVerifiedEmail: () =>
+    new AppError(
+      'email_not_verified',
+      403,
+      'Please verify your e-mail before turning on two-factor authentication',
+    ),
   mfaAlreadyEnrolled: () =>
     new AppError('mfa_already_enrolled', 409, 'Two-factor authentication is already on'),
   sessionNotFound: () => new AppError('session_not_found', 404, 'Session not found'),

@@ -18,6 +18,7 @@ import { normalizeEmail, requireAccount, type Client } from './account.js';
 import { enqueueProfileUpdated } from './profile-events.js';
 import { hashToken, newToken } from './secrets.js';
 import type { SignInResult, SignInService } from './sign-in.js';
+import { deleteFactorFromBeforeVerification } from '../db/mfa.repo.js';
 
 const PROVIDER = 'google';
 const STATE_SECONDS = 10 * 60;
@@ -148,6 +149,7 @@ export function createGoogleSignIn({
         // Whoever registered this unverified address may not own it: their password and sessions go.
         await users.setPasswordHash(tx, existing.id, null);
         await revokeUserSessions(tx, existing.id, 'google_linked_unverified');
+        await deleteFactorFromBeforeVerification(tx, existing.id);
         await users.markEmailVerified(tx, existing.id);
         const account = await requireAccount(tx, existing.id);
         await enqueueEvent(

@@ -41,6 +41,8 @@ export function createMfaService({ pool, throttle }: { pool: Pool; throttle: Thr
 
     async enroll(userId: string): Promise<MfaEnrollment> {
       const { user } = await requireAccount(pool, userId);
+      // A factor on an unproven address could lock its real owner out once they claim it.
+      if (!user.emailVerified) throw authErrors.mfaNeedsVerifiedEmail();
       const secret = newTotpSecret();
       if (!(await upsertPendingFactor(pool, userId, secret))) throw authErrors.mfaAlreadyEnrolled();
       const uri = otpauthUri(secret, user.email);
