@@ -8,34 +8,38 @@ import {
   upsertSellerPlan,
 } from '../db/read-models.repo.js';
 
+const PRODUCT_SNAPSHOTS = [
+  'product.created',
+  'product.updated',
+  'product.published',
+  'product.unpublished',
+] as const;
+
 /**
  * What checkout needs from other services, kept locally from their events so a buyer never
  * waits on catalog or identity: products (price, status, file), sellers' plans, FX rates.
  */
 export async function subscribeReadModels(bus: Bus, pool: Pool): Promise<Subscription[]> {
   return Promise.all([
+    // One durable per product event (nats-server 2.9 filters on one subject), so the busiest
+    // event on the bus, product.viewed, never reaches payments. Order across them does not
+    // matter: the read model keeps the newest write and deletions are tombstones.
+    ...PRODUCT_SNAPSHOTS.map((type) =>
+      bus.subscribe({
+        consumer: `payments.${type.replace('product.', 'products-')}`,
+        filter: type,
+        pool,
+        handler: (event, tx) =>
+          upsertProduct(tx, (event as DomainEvent<typeof type>).data, event.occurredAt),
+      }),
+    ),
     bus.subscribe({
-      consumer: 'payments.products',
-      filter: 'product.*',
+      consumer: 'payments.products-deleted',
+      filter: 'product.deleted',
       pool,
       handler: async (event, tx) => {
-        switch (event.type) {
-          case 'product.created':
-          case 'product.updated':
-          case 'product.published':
-          case 'product.unpublished': {
-            const data = (event as DomainEvent<'product.published'>).data;
-            await upsertProduct(tx, data, event.occurredAt);
-            return;
-          }
-          case 'product.deleted': {
-            const data = (event as DomainEvent<'product.deleted'>).data;
-            await markProductDeleted(tx, data.productId, data.ownerId, event.occurredAt);
-            return;
-          }
-          default:
-            return;
-        }
+        const data = (event as DomainEvent<'product.deleted'>).data;
+        await markProductDeleted(tx, data.productId, data.ownerId, event.occurredAt);
       },
     }),
     bus.subscribe({
