@@ -106,6 +106,7 @@ export async function buildApp(
           timeoutMs: config.ACCESS_SUSPEND_TIMEOUT_MS,
         }),
       refundWindowHours: config.REFUND_WINDOW_HOURS,
+      processorFeeRefunded: config.PROCESSOR_FEE_REFUNDED,
       supportEmails: config.SUPPORT_EMAILS,
       now,
       logger,

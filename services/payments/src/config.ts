@@ -40,6 +40,11 @@ export const configSchema = z
     SANDBOX_WEBHOOK_URL: optionalSecret.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /** Fee the sandbox reports as `app_fee`, and our estimate when a provider reports none (3.5%). */
     PROCESSOR_FEE_BPS: z.coerce.number().int().min(0).max(5_000).default(350),
+    /**
+     * Whether the active provider returns its fee when a payment is refunded. Flutterwave keeps
+     * it (and the sandbox behaves the same by default), so the seller bears it on a refund.
+     */
+    PROCESSOR_FEE_REFUNDED: env.boolean(false),
     /** Checkouts one buyer e-mail may start per window, on top of the gateway's per-IP limit. */
     CHECKOUT_EMAIL_LIMIT: positiveInt(10),
     CHECKOUT_EMAIL_WINDOW_SECONDS: positiveInt(600),

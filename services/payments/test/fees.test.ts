@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   paymentJournal,
   platformFeeFor,
+  refundJournal,
   reversalJournal,
   splitPayment,
 } from '../src/domain/fees.js';
@@ -89,6 +90,14 @@ describe('fees and the payment journal', () => {
       const journal = paymentJournal(split, 'seller');
       expect(sum(journal)).toBe(0);
       expect(sum(reversalJournal(journal))).toBe(0);
+      for (const processorFeeReturned of [true, false]) {
+        const refund = refundJournal(journal, { processorFeeReturned });
+        expect(sum(refund)).toBe(0);
+        // The buyer always gets exactly what they paid back.
+        expect(refund.find((line) => line.account === 'buyer_payments')!.amountMinor).toBe(
+          -amountMinor,
+        );
+      }
       expect(split.platformFeeMinor + split.processorFeeMinor + split.sellerEarningsMinor).toBe(
         amountMinor,
       );

@@ -62,7 +62,31 @@ export function paymentJournal(split: PaymentSplit, sellerId: string): LedgerLin
   ];
 }
 
-/** A refund posts the exact mirror of the payment journal; the original lines are never edited. */
+/** The exact mirror of a journal; the original lines are never edited. */
 export function reversalJournal(lines: LedgerLine[]): LedgerLine[] {
   return lines.map((line) => ({ ...line, amountMinor: -line.amountMinor }));
+}
+
+/**
+ * The refund of a payment journal, as the cash really moves: the buyer gets everything back and
+ * the platform fee is returned. Providers such as Flutterwave keep their fee on a refund; then
+ * the processor line is not reversed and the seller bears it (as on Gumroad and Stripe), so the
+ * ledger matches the provider's balance instead of pretending the fee came back.
+ */
+export function refundJournal(
+  payment: LedgerLine[],
+  { processorFeeReturned }: { processorFeeReturned: boolean },
+): LedgerLine[] {
+  const mirror = reversalJournal(payment);
+  if (processorFeeReturned) return mirror;
+  const keptFee = mirror
+    .filter((line) => line.account === 'processor_fees')
+    .reduce((sum, line) => sum + line.amountMinor, 0);
+  return mirror
+    .filter((line) => line.account !== 'processor_fees')
+    .map((line) =>
+      line.account === 'seller_earnings'
+        ? { ...line, amountMinor: line.amountMinor + keptFee }
+        : line,
+    );
 }

@@ -19,7 +19,7 @@ import {
   type Purchase,
 } from '../db/purchases.repo.js';
 import type { PaymentProvider } from '../providers/types.js';
-import { reversalJournal } from './fees.js';
+import { refundJournal } from './fees.js';
 import { settleTransaction, type SettlementDeps } from './settlement.js';
 
 const notConfirmed = () =>
@@ -109,6 +109,8 @@ export interface RefundDeps {
   suspendAccess: (hold: CommandRequest<'access.suspend_for_refund'>) => Promise<unknown>;
   providers: ReadonlyMap<string, PaymentProvider>;
   refundWindowHours: number;
+  /** Whether the provider gives its fee back on a refund (Flutterwave does not). */
+  processorFeeRefunded: boolean;
   supportEmails: string[];
   now: () => Date;
   logger: { error(object: object, message: string): void };
@@ -194,7 +196,8 @@ export async function refundPurchase(
   await withTransaction(deps.pool, async (tx) => {
     await findPurchase(tx, purchase.id, { forUpdate: true });
     const payment = await journalLines(tx, purchase.id, 'payment');
-    await postJournal(tx, purchase.id, 'refund', purchase.currency, reversalJournal(payment));
+    const journal = refundJournal(payment, { processorFeeReturned: deps.processorFeeRefunded });
+    await postJournal(tx, purchase.id, 'refund', purchase.currency, journal);
     await setPurchaseStatus(tx, purchase.id, 'refunded', {
       refundedAt,
       reference,
