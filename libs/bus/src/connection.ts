@@ -15,6 +15,8 @@ export interface BusOptions {
   /** Connection name shown by the NATS server's monitoring, e.g. the service name. */
   name: string;
   logger?: Logger;
+  /** Told about every dead letter (the service counts them on /metrics). */
+  onDeadLetter?: (consumer: string) => void;
 }
 
 export interface Bus {
@@ -50,6 +52,7 @@ export async function connectBus({
   namespace,
   name,
   logger = silentLogger,
+  onDeadLetter,
 }: BusOptions): Promise<Bus> {
   assertNamespace(namespace);
   // Reconnect forever: a NATS restart must not leave a running service deaf; readiness reports the outage.
@@ -78,7 +81,7 @@ export async function connectBus({
         serveCommand(nc, namespace, command, handler, logger);
       },
       async subscribe(options) {
-        const subscription = await subscribe({ jsm, js, namespace, logger }, options);
+        const subscription = await subscribe({ jsm, js, namespace, logger, onDeadLetter }, options);
         const tracked: Subscription = {
           async stop() {
             subscriptions.delete(tracked);

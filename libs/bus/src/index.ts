@@ -4,6 +4,7 @@ export { ensureStreams } from './streams.js';
 export { streamNames, eventSubject, deadLetterSubject, type EventFilter } from './naming.js';
 export { busHeaders } from './headers.js';
 export { CommandFailedError } from './commands.js';
+export { PoisonEventError, classifyFailure, type FailureKind } from './failures.js';
 export { busMigrations } from './migrations.js';
 export { enqueueEvent } from './outbox.js';
 export {
@@ -14,3 +15,4 @@ export {
   type RelayOutcome,
 } from './outbox-relay.js';
 export { type Logger } from './logger.js';
+export { openDeadLetters, type DeadLetter } from './dead-letters.js';

@@ -12,6 +12,7 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { publishDeadLetter } from './dead-letter.js';
+import { classifyFailure } from './failures.js';
 import { errorMessage, type Logger } from './logger.js';
 import {
   assertConsumerName,
@@ -30,7 +31,11 @@ export interface SubscribeOptions {
   pool: Pool;
   /** Runs at most once per event id per consumer, inside the transaction `tx`. */
   handler: (event: DomainEvent, tx: PoolClient) => Promise<void>;
-  /** Deliveries before a failing event goes to the dead-letter subject. */
+  /**
+   * Deliveries before an event whose handler keeps failing for an unknown reason goes to the
+   * dead-letter subject. Outages (database, network) are retried without limit instead, and
+   * poison input (unparseable, or a PoisonEventError) is dead-lettered at once.
+   */
   maxDeliver?: number;
   /** Redelivery delay after the n-th failed attempt; the last value repeats. */
   backoffMs?: number[];
@@ -46,7 +51,12 @@ interface SubscriptionContext {
   js: JetStreamClient;
   namespace: string;
   logger: Logger;
+  /** Told about every dead letter (the service counts them on /metrics). */
+  onDeadLetter?: (consumer: string) => void;
 }
+
+/** After this many failed deliveries of one event in an outage, each further retry logs at error. */
+const OUTAGE_ALARM_ATTEMPTS = 10;
 
 // JSConsumerAlreadyExists: servers from 2.10 refuse a create that differs from the existing durable.
 const CONSUMER_EXISTS_WITH_OTHER_CONFIG = 10148;
@@ -76,7 +86,7 @@ export async function subscribe(
   context: SubscriptionContext,
   options: SubscribeOptions,
 ): Promise<Subscription> {
-  const { jsm, js, namespace, logger } = context;
+  const { jsm, js, namespace, logger, onDeadLetter } = context;
   const {
     consumer,
     filter,
@@ -111,7 +121,11 @@ export async function subscribe(
     try {
       await publishDeadLetter(js, namespace, consumer, msg, reason);
       msg.term();
-      logger.error({ ...log, subject: msg.subject, reason }, 'event dead-lettered');
+      onDeadLetter?.(consumer);
+      logger.error(
+        { ...log, subject: msg.subject, reason },
+        `event dead-lettered; replay with: npm run dlq -- replay ${consumer}`,
+      );
     } catch (error) {
       // Never term what was not stored: retry the whole message later instead.
       logger.error({ ...log, err: errorMessage(error) }, 'dead-letter publish failed');
@@ -142,11 +156,13 @@ export async function subscribe(
       msg.ack();
     } catch (error) {
       const attempt = msg.info.deliveryCount;
-      if (attempt >= maxDeliver) return deadLetter(msg, errorMessage(error));
-      logger.warn(
-        { ...log, eventId: event.id, attempt, err: errorMessage(error) },
-        'event handler failed; will retry',
-      );
+      const kind = classifyFailure(error);
+      const details = { ...log, eventId: event.id, attempt, kind, err: errorMessage(error) };
+      if (kind === 'poison') return deadLetter(msg, errorMessage(error));
+      if (kind === 'unknown' && attempt >= maxDeliver) return deadLetter(msg, errorMessage(error));
+      if (kind === 'transient' && attempt >= OUTAGE_ALARM_ATTEMPTS)
+        logger.error(details, 'event still waiting for a dependency; will keep retrying');
+      else logger.warn(details, 'event handler failed; will retry');
       msg.nak(backoffFor(attempt));
     }
   };

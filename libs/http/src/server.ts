@@ -17,6 +17,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { installErrorHandler, sendRouteNotFound, writeClientError } from './error-handler.js';
 import { installInputGuard } from './input-guard.js';
+import type { Registry } from 'prom-client';
 import { installMetrics } from './metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
 
@@ -51,6 +52,8 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** This app's Prometheus registry, served on `/metrics`: add a service's own counters here. */
+    metricsRegistry: Registry;
     /** Adds a dependency probe to `/readyz` (for dependencies created after the server). */
     addReadinessCheck(name: string, check: ReadinessCheck): void;
   }
@@ -129,7 +132,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     readiness.set(name, check);
   });
 
-  installMetrics(app, options.name);
+  app.decorate('metricsRegistry', installMetrics(app, options.name));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   // Which dependency is down is for the probe; why (addresses, driver messages) is for the log.
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {

@@ -1,6 +1,7 @@
 import { authPlugin, createTokenVerifier, type TokenVerifier } from '@lockdrop/auth';
 import type { Migration } from '@lockdrop/db';
 import { createHttpServer, type HttpServer } from '@lockdrop/http';
+import { Counter } from 'prom-client';
 import { startInfrastructure, type Infrastructure } from './infrastructure.js';
 
 /** The part of a service's config (see `serviceEnv`) this factory reads. */
@@ -36,6 +37,12 @@ export async function createServiceApp(
     // x-forwarded-for, so a client reaching a service directly cannot pick its own IP.
     trustProxy: 'loopback,linklocal,uniquelocal',
   });
+  const deadLetters = new Counter({
+    name: 'bus_dead_letters_total',
+    help: 'Events moved to the dead-letter subject, by consumer (replay: npm run dlq)',
+    labelNames: ['consumer'],
+    registers: [app.metricsRegistry],
+  });
   const infra = await startInfrastructure({
     name: options.name,
     databaseUrl: config.DATABASE_URL,
@@ -43,6 +50,7 @@ export async function createServiceApp(
     busNamespace: config.BUS_NAMESPACE,
     migrations: options.migrations,
     logger: app.log,
+    onDeadLetter: (consumer) => deadLetters.inc({ consumer }),
   });
   app.addHook('onClose', () => infra.close());
   for (const [name, check] of Object.entries(infra.readiness)) app.addReadinessCheck(name, check);

@@ -23,6 +23,7 @@ export interface InfrastructureOptions {
   busNamespace: string;
   migrations: Migration[];
   logger: BusLogger;
+  onDeadLetter?: (consumer: string) => void;
 }
 
 /** What a domain service runs on: its own schema, the bus, and the relay draining its outbox. */
@@ -48,6 +49,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     namespace: options.busNamespace,
     name: options.name,
     logger: options.logger,
+    onDeadLetter: options.onDeadLetter,
   });
   const relay = startOutboxRelay({ pool, bus, logger: options.logger });
   return {

@@ -14,6 +14,7 @@ import { checkoutRoutes } from './routes/checkout.js';
 import { purchaseRoutes } from './routes/purchases.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { Counter } from 'prom-client';
 
 /** What tests (and only tests) substitute: token verification and the clock. */
 export interface PaymentsDeps {
@@ -74,7 +75,16 @@ export async function buildApp(
     onMailQueued: () => mailRelay.wake(),
     logger,
   };
-  const webhookDeps = { ...settlement, retryBaseMs: config.WEBHOOK_RETRY_BASE_MS };
+  const exhaustedEvents = new Counter({
+    name: 'payments_provider_events_exhausted_total',
+    help: 'Stored provider events that used their last automatic attempt (need an operator)',
+    registers: [app.metricsRegistry],
+  });
+  const webhookDeps = {
+    ...settlement,
+    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    onEventExhausted: () => exhaustedEvents.inc(),
+  };
 
   await subscribeReadModels(infra.bus, pool);
   const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);

@@ -235,6 +235,28 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     },
   );
 
+  it('reports a stored webhook that used its last attempt on /metrics', async () => {
+    const metric = async () => {
+      const text = await (await fetchJson(`${harness.url}/metrics`)).text();
+      return Number(/^payments_provider_events_exhausted_total\S* (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await metric();
+    const { txRef } = await checkout();
+    fake.failures.verify = '5xx';
+    expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(503);
+    // As if the provider had been failing for hours: one attempt left, due now.
+    await harness.pool.query(
+      `UPDATE provider_events SET attempts = 19, next_attempt_at = now() WHERE tx_ref = $1`,
+      [txRef],
+    );
+    await waitFor(async () => (await metric()) === before + 1);
+    const { rows } = await harness.pool.query(
+      'SELECT attempts, status FROM provider_events WHERE tx_ref = $1',
+      [txRef],
+    );
+    expect(rows[0]).toMatchObject({ attempts: 20, status: 'retry' });
+  });
+
   it('a webhook that arrives before its checkout row exists is parked, not lost', async () => {
     const product = await harness.publishProduct();
     const txRef = `ld_early_${randomUUID().slice(0, 8)}`;

@@ -87,6 +87,9 @@ export async function scheduleEventRetry(
  * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
  * ones). Also takes events left `received` for minutes: the process handling them died midway.
  */
+/** Attempts a stored provider event gets; then it waits for an operator (and is reported). */
+export const PROVIDER_EVENT_MAX_ATTEMPTS = 20;
+
 export async function claimDueEvents(
   db: Queryable,
   now: Date,
@@ -98,10 +101,10 @@ export async function claimDueEvents(
      WHERE id IN (
        SELECT id FROM provider_events
        WHERE status IN ('parked', 'retry', 'received')
-         AND COALESCE(next_attempt_at, received_at + interval '2 minutes') <= $1 AND attempts < 20
+         AND COALESCE(next_attempt_at, received_at + interval '2 minutes') <= $1 AND attempts < $4
        ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
-    [now, limit, leaseSeconds],
+    [now, limit, leaseSeconds, PROVIDER_EVENT_MAX_ATTEMPTS],
   );
   return rows;
 }

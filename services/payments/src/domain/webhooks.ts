@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AppError, errors } from '@lockdrop/http';
 import {
   markEventProcessed,
+  PROVIDER_EVENT_MAX_ATTEMPTS,
   scheduleEventRetry,
   storeProviderEvent,
   type ProviderEvent,
@@ -11,7 +12,12 @@ import { settleTransaction, type SettlementDeps } from './settlement.js';
 export interface WebhookDeps extends SettlementDeps {
   /** First retry delay; doubles per attempt up to 30 minutes. */
   retryBaseMs: number;
-  logger: { warn(object: object, message: string): void };
+  logger: {
+    warn(object: object, message: string): void;
+    error(object: object, message: string): void;
+  };
+  /** Told when a stored event used its last attempt (counted on /metrics). */
+  onEventExhausted?: () => void;
 }
 
 const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
@@ -29,6 +35,14 @@ export async function processChargeEvent(
   event: ProviderEvent,
 ): Promise<ChargeProcessing> {
   const later = (status: 'parked' | 'retry', reason: string) => {
+    if (event.attempts + 1 >= PROVIDER_EVENT_MAX_ATTEMPTS) {
+      // No more automatic attempts: a paid buyer may be waiting for a file. Say so loudly.
+      deps.onEventExhausted?.();
+      deps.logger.error(
+        { eventId: event.id, provider: event.provider, txRef: event.txRef, reason },
+        'provider event gave up after its last attempt; needs an operator',
+      );
+    }
     const delay = Math.min(MAX_RETRY_DELAY_MS, deps.retryBaseMs * 2 ** event.attempts);
     return scheduleEventRetry(
       deps.pool,
