@@ -53,6 +53,11 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     SERVICE=${SERVICE}
 WORKDIR /app
+# Debian's maintained ffmpeg renders video previews (delivery); prlimit (util-linux) caps each
+# render process. One image serves every service, so every image carries it.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /out ./
 # Code stays root-owned and read-only to the app; the only writable place in /app is the data

@@ -2,7 +2,7 @@
 // (@lockdrop/*, TypeScript sources) are bundled in; every other package stays external and
 // is loaded from node_modules at run time, so native addons (sharp, argon2) keep working.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 
 const keepExternal = {
   name: 'external-packages',
@@ -13,10 +13,17 @@ const keepExternal = {
   },
 };
 
+// A `*-child.ts` module is the entry of a process the service starts itself (delivery renders
+// untrusted files in one): bundled beside main.js under its own name.
+const childEntries = (await readdir('src', { recursive: true }))
+  .filter((file) => file.endsWith('-child.ts'))
+  .map((file) => `src/${file}`);
+
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: ['src/main.ts', ...childEntries],
+  outdir: 'dist',
+  entryNames: '[name]',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -9,6 +9,7 @@ import { createReceiptSessions } from './domain/receipt-sessions.js';
 import { createUploads } from './domain/uploads.js';
 import { subscribeToProductEvents } from './events/product-events.js';
 import { subscribeToPurchaseEvents } from './events/purchase-events.js';
+import { findFfmpeg } from './previews/video.js';
 import { startPreviewWorker } from './previews/preview-worker.js';
 import { downloadRoutes } from './routes/downloads.js';
 import { previewRoutes } from './routes/previews.js';
@@ -61,11 +62,22 @@ export async function buildApp(
     },
   });
 
+  const ffmpegPath = findFfmpeg(config.FFMPEG_PATH);
+  if (!ffmpegPath)
+    app.log.warn({ ffmpeg: config.FFMPEG_PATH }, 'ffmpeg not found: videos get a type card');
   const worker = startPreviewWorker({
     pool,
     storage,
     concurrency: config.PREVIEW_CONCURRENCY,
     logger: app.log,
+    render: {
+      ffmpegPath,
+      memoryMb: config.PREVIEW_MEMORY_MB,
+      cpuSeconds: config.PREVIEW_CPU_SECONDS,
+      // Twice the CPU budget: a render waiting on disk is slow, one that sleeps is stuck.
+      timeoutMs: config.PREVIEW_CPU_SECONDS * 2_000,
+      searchPath: config.PATH,
+    },
   });
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool, storage })),

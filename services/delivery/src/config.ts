@@ -34,6 +34,13 @@ export const configSchema = z
     S3_FORCE_PATH_STYLE: env.boolean(false),
     /** Previews rendered at once per replica; rendering is CPU-bound, so about the core count. */
     PREVIEW_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /** Debian's ffmpeg (`apt-get install ffmpeg`) renders video frames; absent: videos get a type card. */
+    FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+    /** Limits of the process each preview is rendered in (uploads are untrusted input). */
+    PREVIEW_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(1024),
+    PREVIEW_CPU_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+    /** The search path handed to render processes (their only environment variable). */
+    PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
     /** Origin buyers reach the site at; https there makes the receipt-session cookie Secure. */
     PUBLIC_URL: env.url('http://localhost:8080'),
     /** HMAC key of `/dl/<token>` links (32+ characters, e.g. `openssl rand -base64 32`); rotating it voids issued links. */

@@ -8,8 +8,11 @@ export const PREVIEW_MAX_SIDE = 1200;
  * rendered size to look the same once the browser scales the image down.
  */
 const DISPLAY_SIDE = 600;
-/** Beyond this a picture is a decompression bomb rather than a product (a 100-megapixel photo passes). */
-const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * Beyond this a picture is a decompression bomb rather than a product: a 40-megapixel camera
+ * photo passes, and decoding one stays well inside the render process's memory limit.
+ */
+const MAX_INPUT_PIXELS = 40_000_000;
 const RENDER_TIMEOUT_SECONDS = 30;
 
 export interface PreviewImage {

@@ -22,6 +22,8 @@ const { parentPort, workerData } = require('node:worker_threads');
     url: workerData.path,
     standardFontDataUrl: workerData.standardFontDir,
     isEvalSupported: false,
+    // Images inside a crafted PDF are as dangerous as uploaded ones: the same pixel ceiling.
+    maxImageSize: 40000000,
     verbosity: 0,
   }).promise;
   try {

@@ -13,12 +13,11 @@ import {
   type RenderedPreview,
   type RenderJob,
 } from '../db/previews.repo.js';
-import { fileExtension } from '../domain/file-name.js';
 import { findProduct } from '../db/products.repo.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { PreviewImage } from './image.js';
-import { renderPreview } from './render.js';
-import { typeCard } from './type-card.js';
+import { UnrenderableFileError } from './isolated-render.js';
+import { cardFor, renderPreview, type RenderOptions } from './render.js';
 
 export interface WorkerLogger {
   info(details: object, message: string): void;
@@ -32,6 +31,8 @@ export interface PreviewWorkerOptions {
   /** Renders at once in this process: rendering is CPU-heavy, so about the core count. */
   concurrency: number;
   logger: WorkerLogger;
+  /** How untrusted files are rendered: limits of the render process, ffmpeg if present. */
+  render: RenderOptions;
   /** Safety net for a missed NOTIFY (listener reconnecting); NOTIFY normally wakes a worker at once. */
   pollIntervalMs?: number;
 }
@@ -113,7 +114,7 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
       const rendered = await storeImage(
         job,
         file.kind,
-        await renderPreview(storage, file, job.blurPercentage),
+        await renderPreview(storage, file, job.blurPercentage, options.render),
       );
       const objectKey = rendered.objectKey;
       const outcome = await withTransaction(pool, async (tx) => {
@@ -145,7 +146,10 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
   }
 
   async function recordFailure(job: RenderJob, error: unknown): Promise<void> {
-    const final = error instanceof PermanentRenderError || job.attempts >= MAX_ATTEMPTS;
+    const final =
+      error instanceof PermanentRenderError ||
+      error instanceof UnrenderableFileError ||
+      job.attempts >= MAX_ATTEMPTS;
     const message = error instanceof Error ? error.message : String(error);
     logger.warn(
       { productId: job.productId, attempt: job.attempts, final, err: message },
@@ -183,12 +187,7 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
     file: NonNullable<Awaited<ReturnType<typeof findFile>>>,
   ): Promise<RenderedPreview | null> {
     try {
-      const card = await typeCard({
-        kind: file.kind,
-        fileName: file.fileName,
-        sizeBytes: file.sizeBytes,
-        extension: fileExtension(file.fileName),
-      });
+      const card = await cardFor(file);
       return await storeImage(job, file.kind, card);
     } catch (error) {
       logger.error({ err: error, productId: job.productId }, 'could not store a type card');

@@ -7,42 +7,62 @@ import { pipeline } from 'node:stream/promises';
 import type { StoredFile } from '../db/files.repo.js';
 import { fileExtension } from '../domain/file-name.js';
 import type { ObjectStorage } from '../storage/storage.js';
-import { blurredPreview, type PreviewImage } from './image.js';
-import { renderFirstPage } from './pdf.js';
+import type { PreviewImage } from './image.js';
+import { renderIsolated, UnrenderableFileError, type RenderLimits } from './isolated-render.js';
 import { typeCard } from './type-card.js';
-import { posterFrame } from './video.js';
+
+export interface RenderOptions extends RenderLimits {
+  /** ffmpeg found on this machine; null: videos get their type card. */
+  ffmpegPath: string | null;
+}
+
+/**
+ * Images and PDFs bigger than this are not parsed at all (a video is only seeked into, so its
+ * size does not matter); they show their type card.
+ */
+export const MAX_PARSED_INPUT_BYTES = 100 * 1024 * 1024;
 
 /**
  * The preview of `file` at `blurPercentage`: images blurred, PDFs as a blurred page 1, videos
- * as a blurred frame, everything else as a type card. Never the original bytes.
+ * as a blurred frame (each rendered in a process of its own, see isolated-render.ts),
+ * everything else as a type card. Never the original bytes.
  */
 export async function renderPreview(
   storage: ObjectStorage,
   file: StoredFile,
   blurPercentage: number,
+  options: RenderOptions,
 ): Promise<PreviewImage> {
   switch (file.kind) {
     case 'image':
-      return withLocalFile(storage, file.storageKey, (filePath) =>
-        blurredPreview(filePath, blurPercentage),
-      );
     case 'pdf':
-      return withLocalFile(storage, file.storageKey, async (filePath) =>
-        blurredPreview(await renderFirstPage(filePath), blurPercentage),
+    case 'video': {
+      const { kind } = file;
+      if (kind === 'video' && !options.ffmpegPath) return cardFor(file);
+      if (kind !== 'video' && file.sizeBytes > MAX_PARSED_INPUT_BYTES)
+        throw new UnrenderableFileError(
+          `${kind} of ${file.sizeBytes} bytes is over the parse limit`,
+        );
+      return withLocalFile(storage, file.storageKey, (inputPath) =>
+        renderIsolated(
+          { kind, inputPath, blurPercentage, ffmpegPath: options.ffmpegPath },
+          options,
+        ),
       );
-    case 'video':
-      return withLocalFile(storage, file.storageKey, async (filePath) =>
-        blurredPreview(await posterFrame(filePath), blurPercentage),
-      );
+    }
     case 'audio':
     case 'document':
-      return typeCard({
-        kind: file.kind,
-        fileName: file.fileName,
-        sizeBytes: file.sizeBytes,
-        extension: fileExtension(file.fileName),
-      });
+      return cardFor(file);
   }
+}
+
+export function cardFor(file: StoredFile): Promise<PreviewImage> {
+  return typeCard({
+    kind: file.kind,
+    fileName: file.fileName,
+    sizeBytes: file.sizeBytes,
+    extension: fileExtension(file.fileName),
+  });
 }
 
 /**

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { spawn, spawnSync } from 'node:child_process';
 import { PREVIEW_MAX_SIDE } from './image.js';
 
 const TIMEOUT_MS = 30_000;
@@ -7,16 +6,21 @@ const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 /** A second in skips the black or title frame most videos open with; short clips fall back to the first frame. */
 const FRAME_AT_SECONDS = [1, 0];
 
-/** One frame of the video as PNG, at most 1200 px, from the ffmpeg binary shipped in node_modules. */
-export async function posterFrame(videoPath: string): Promise<Buffer> {
+/** `configured` when it runs here (`ffmpeg -version`), else null. */
+export function findFfmpeg(configured: string): string | null {
+  return spawnSync(configured, ['-version'], { stdio: 'ignore' }).status === 0 ? configured : null;
+}
+
+/** One frame of the video as PNG, at most 1200 px, from the system's ffmpeg (Debian's package). */
+export async function posterFrame(videoPath: string, ffmpegPath: string): Promise<Buffer> {
   for (const seconds of FRAME_AT_SECONDS) {
-    const frame = await grabFrame(videoPath, seconds);
+    const frame = await grabFrame(ffmpegPath, videoPath, seconds);
     if (frame.length > 0) return frame;
   }
   throw new Error('ffmpeg found no video frame');
 }
 
-function grabFrame(videoPath: string, seconds: number): Promise<Buffer> {
+function grabFrame(ffmpegPath: string, videoPath: string, seconds: number): Promise<Buffer> {
   const scale = `scale='min(${PREVIEW_MAX_SIDE},iw)':'min(${PREVIEW_MAX_SIDE},ih)':force_original_aspect_ratio=decrease`;
   const args = [
     '-hide_banner',
@@ -41,7 +45,7 @@ function grabFrame(videoPath: string, seconds: number): Promise<Buffer> {
     'pipe:1',
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let bytes = 0;
     let stderr = '';

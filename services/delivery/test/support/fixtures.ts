@@ -3,7 +3,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
 
 /** A 400×300 PNG with sharp edges (a checkerboard), so any blur changes its pixels. */
@@ -41,12 +40,12 @@ export function pdfDocument(text = 'Secret chapter one'): Buffer {
   return Buffer.from(pdf, 'latin1');
 }
 
-/** A one-second MP4 of ffmpeg's test pattern. */
+/** A one-second MP4 of ffmpeg's test pattern (Debian's ffmpeg, which .ci/run installs). */
 export async function mp4Video(): Promise<Buffer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'lockdrop-video-'));
   try {
     const file = path.join(dir, 'clip.mp4');
-    await promisify(execFile)(ffmpeg.path, [
+    await promisify(execFile)('ffmpeg', [
       '-hide_banner',
       '-loglevel',
       'error',

@@ -1,0 +1,115 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PreviewImage } from './image.js';
+
+export interface IsolatedRenderJob {
+  kind: 'image' | 'pdf' | 'video';
+  inputPath: string;
+  outputPath: string;
+  blurPercentage: number;
+  ffmpegPath: string | null;
+}
+
+export interface RenderLimits {
+  /**
+   * Memory the render process may allocate (RLIMIT_DATA: heap and private mappings, libvips,
+   * pdf.js and ffmpeg included). Not RLIMIT_AS: V8 and libvips reserve far more address space
+   * than they use, and an address-space cap stops them loading at all.
+   */
+  memoryMb: number;
+  cpuSeconds: number;
+  /** Wall clock, for a render that sleeps or waits instead of computing. */
+  timeoutMs: number;
+  /** PATH for the render process: the only variable it gets. */
+  searchPath: string;
+}
+
+/** A render that failed because of the file: retrying it would fail (or crash) the same way. */
+export class UnrenderableFileError extends Error {
+  override name = 'UnrenderableFileError';
+}
+
+const hasPrlimit = spawnSync('prlimit', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** The bundled child next to dist/main.js, or the TypeScript source under tsx (tests, dev). */
+function childScript(): string[] {
+  const built = fileURLToPath(new URL('./render-child.js', import.meta.url));
+  if (existsSync(built)) return [built];
+  return ['--import', 'tsx', fileURLToPath(new URL('./render-child.ts', import.meta.url))];
+}
+
+/** How the render process is started: exported so a test can see what it is given. */
+export function renderCommand(
+  job: IsolatedRenderJob,
+  limits: RenderLimits,
+): { command: string; args: string[]; env: Record<string, string> } {
+  const node = [process.execPath, ...childScript(), JSON.stringify(job)];
+  return {
+    ...(hasPrlimit
+      ? {
+          command: 'prlimit',
+          args: [
+            `--data=${limits.memoryMb * 1024 * 1024}`,
+            `--cpu=${limits.cpuSeconds}`,
+            '--',
+            ...node,
+          ],
+        }
+      : { command: node[0]!, args: node.slice(1) }),
+    // Only the search path crosses: no signing key, no database URL, no credentials.
+    env: { PATH: limits.searchPath },
+  };
+}
+
+/**
+ * Renders the preview of an untrusted file in a process of its own (see render-child.ts): if a
+ * crafted file crashes or exhausts a parser, that process dies alone, within its limits, and the
+ * failure is the file's. The service process never parses the upload itself.
+ */
+export async function renderIsolated(
+  job: Omit<IsolatedRenderJob, 'outputPath'>,
+  limits: RenderLimits,
+): Promise<PreviewImage> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'lockdrop-render-'));
+  try {
+    const outputPath = path.join(dir, 'preview.jpg');
+    const { command, args, env } = renderCommand({ ...job, outputPath }, limits);
+    const { code, signal, stdout, stderr } = await run(command, args, env, limits.timeoutMs);
+    if (code !== 0)
+      throw new UnrenderableFileError(
+        `render process ${signal ? `killed (${signal})` : `exited ${code}`}: ${stderr.slice(-500)}`,
+      );
+    const { width, height } = JSON.parse(stdout) as { width: number; height: number };
+    return { image: await readFile(outputPath), contentType: 'image/jpeg', width, height };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function run(command: string, args: string[], env: Record<string, string>, timeoutMs: number) {
+  return new Promise<{
+    code: number | null;
+    signal: string | null;
+    stdout: string;
+    stderr: string;
+  }>((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
