@@ -4,8 +4,8 @@ import { renderCommand } from '../src/previews/isolated-render.js';
 import { mp4Video } from './support/fixtures.js';
 import {
   makeProduct,
-  multipart,
   startDelivery,
+  uploadFile,
   waitFor,
   type DeliveryHarness,
   type TestUser,
@@ -44,15 +44,8 @@ function pngBomb(): Buffer {
 
 async function productFor(delivery: DeliveryHarness, fileName: string, content: Buffer) {
   const seller: TestUser = await delivery.user('pro');
-  const form = multipart(fileName, content);
-  const upload = await delivery.app.inject({
-    method: 'POST',
-    url: '/api/uploads',
-    headers: { 'content-type': form.contentType, authorization: seller.auth },
-    payload: form.body,
-  });
-  expect(upload.statusCode).toBe(201);
-  const product = makeProduct({ ownerId: seller.id, fileId: upload.json().id, fileName });
+  const file = await uploadFile(delivery, seller, fileName, content);
+  const product = makeProduct({ ownerId: seller.id, fileId: file.id, fileName });
   await delivery.publishProduct('product.created', product);
   const status = () =>
     delivery.app

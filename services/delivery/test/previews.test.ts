@@ -5,8 +5,8 @@ import type { EventData } from '@lockdrop/contracts';
 import { mp4Video, pdfDocument, pngImage, wavAudio, zipArchive } from './support/fixtures.js';
 import {
   makeProduct,
-  multipart,
   startDelivery,
+  uploadFile as uploadTo,
   waitFor,
   type DeliveryHarness,
   type TestUser,
@@ -20,17 +20,8 @@ afterAll(() => delivery?.close());
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function uploadFile(seller: TestUser, fileName: string, content: Buffer) {
-  const form = multipart(fileName, content);
-  const response = await delivery.app.inject({
-    method: 'POST',
-    url: '/api/uploads',
-    headers: { 'content-type': form.contentType, authorization: seller.auth },
-    payload: form.body,
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json() as { id: string; kind: string };
-}
+const uploadFile = (seller: TestUser, fileName: string, content: Buffer) =>
+  uploadTo(delivery, seller, fileName, content);
 
 const previewOf = (productId: string, viewer?: TestUser, headers: Record<string, string> = {}) =>
   delivery.app.inject({

@@ -196,3 +196,22 @@ export function multipart(
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }
+
+/** Uploads `content` as `seller` through POST /api/uploads; returns the stored file's record. */
+export async function uploadFile(
+  delivery: DeliveryHarness,
+  seller: TestUser,
+  fileName: string,
+  content: Buffer,
+): Promise<{ id: string; kind: string }> {
+  const form = multipart(fileName, content);
+  const response = await delivery.app.inject({
+    method: 'POST',
+    url: '/api/uploads',
+    headers: { 'content-type': form.contentType, authorization: seller.auth },
+    payload: form.body,
+  });
+  if (response.statusCode !== 201)
+    throw new Error(`upload failed: ${response.statusCode} ${response.body}`);
+  return response.json() as { id: string; kind: string };
+}
