@@ -19,7 +19,14 @@ export {
 export { planIdSchema, currencySchema, moneySchema, type PlanId } from './shared.js';
 export { errorBodySchema, type ErrorBody } from './errors.js';
 export { contactMessageSchema, type ContactMessage } from './api/contact.js';
-export { commands, type CommandName, type CommandReply, type CommandRequest } from './commands.js';
+export * from './api/payouts.js';
+export {
+  commands,
+  type PayoutInstruction,
+  type CommandName,
+  type CommandReply,
+  type CommandRequest,
+} from './commands.js';
 
 /** Builds a new event of `type` at its current version; `data` is validated here, at the source. */
 export function createEvent<T extends EventType>(

@@ -3,6 +3,7 @@ import { catalogEvents } from './catalog.js';
 import { deliveryEvents } from './delivery.js';
 import { identityEvents } from './identity.js';
 import { paymentsEvents } from './payments.js';
+import { workerEvents } from './worker.js';
 
 /** The registry of every event on the bus: type → current version and data schema. */
 export const events = {
@@ -10,6 +11,7 @@ export const events = {
   ...catalogEvents,
   ...deliveryEvents,
   ...paymentsEvents,
+  ...workerEvents,
 } as const;
 
 export type EventType = keyof typeof events;

@@ -96,7 +96,23 @@ export const paymentsEvents = {
   'subscription.started': { version: 1, schema: subscriptionRef },
   'subscription.renewed': { version: 1, schema: subscriptionRef },
   'subscription.canceled': { version: 1, schema: subscriptionRef },
-  'payout.requested': { version: 1, schema: z.object(payoutRef) },
+  /**
+   * A payout was created and its amount moved from available to in transit: the worker now
+   * sends the transfer (asking payments for the destination with `payouts.instruction`).
+   */
+  'payout.requested': {
+    version: 1,
+    schema: z.object({ ...payoutRef, method: z.enum(['bank', 'payoneer', 'wise']) }),
+  },
   'payout.paid': { version: 1, schema: z.object({ ...payoutRef, providerReference: z.string() }) },
   'payout.failed': { version: 1, schema: z.object({ ...payoutRef, reason: z.string() }) },
+  /**
+   * The provider notified us (a signed webhook) that a payout's transfer changed state. Not
+   * trusted as the outcome: the worker fetches the transfer from the provider now instead of
+   * waiting for its next poll.
+   */
+  'payout.transfer_reported': {
+    version: 1,
+    schema: z.object({ payoutId: z.uuid(), provider: z.string() }),
+  },
 } as const;

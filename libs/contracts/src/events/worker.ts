@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+const transferRef = {
+  payoutId: z.uuid(),
+  /** Which payout adapter carried the transfer: sandbox, flutterwave, wise, payoneer. */
+  provider: z.string(),
+  providerTransferId: z.string(),
+};
+
+/**
+ * What the BullMQ worker reports. It owns schedules, retries and calls to payout providers;
+ * payments owns payouts, balances and the ledger and advances a payout only on these events.
+ */
+export const workerEvents = {
+  /** The payout schedule fired: payments creates this run's payouts (once per `runId`). */
+  'payout.run_due': {
+    version: 1,
+    schema: z.object({
+      runId: z.string().min(1).max(100),
+      dueAt: z.iso.datetime({ offset: true }),
+    }),
+  },
+  /** The provider accepted the transfer (or already had one with this payout's reference). */
+  'payout.transfer_submitted': { version: 1, schema: z.object(transferRef) },
+  /** The provider's final word on the transfer, read from its API (never from a webhook body). */
+  'payout.transfer_completed': {
+    version: 1,
+    schema: z.object({
+      ...transferRef,
+      status: z.enum(['successful', 'failed']),
+      /** The provider's reason for a failure, in words a seller can act on. */
+      reason: z.string().nullable(),
+    }),
+  },
+} as const;
