@@ -78,6 +78,7 @@ const SECRET_TEST_VALUES: Record<string, string> = {
   NATS_URL: 'nats://lockdrop:s3cret@nats.internal:4222',
   VISITOR_ID_SECRET: 'a-long-random-visitor-id-secret',
   DOWNLOAD_SIGNING_KEY: 'a-long-random-download-signing-key-for-tests',
+  PAYOUT_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
   FLW_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X',
   FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
   // A throw-away key generated for this test (`npm run jwt-key`); it signs nothing anywhere.

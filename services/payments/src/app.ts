@@ -5,12 +5,15 @@ import { createMailer, startMailRelay } from '@lockdrop/mailer';
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { createSecretBox } from './domain/secret-box.js';
+import { subscribePayoutEvents } from './events/payouts.js';
 import { subscribeReadModels } from './events/read-models.js';
 import { startReconciler } from './jobs/reconciler.js';
 import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
 import type { PaymentProvider } from './providers/types.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { payoutRoutes } from './routes/payouts.js';
 import { purchaseRoutes } from './routes/purchases.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -86,7 +89,22 @@ export async function buildApp(
     onEventExhausted: () => exhaustedEvents.inc(),
   };
 
+  const box = createSecretBox(config.PAYOUT_ENCRYPTION_KEYS);
+  const payoutDeps = {
+    pool,
+    box,
+    now,
+    publicUrl,
+    refundWindowHours: config.REFUND_WINDOW_HOURS,
+    holdHours: config.PAYOUT_HOLD_HOURS,
+    minimums: config.PAYOUT_MINIMUMS,
+    schedule: { pattern: config.PAYOUT_CRON, tz: config.PAYOUT_TZ },
+    onMailQueued: () => mailRelay.wake(),
+    logger,
+  };
+
   await subscribeReadModels(infra.bus, pool);
+  await subscribePayoutEvents(infra.bus, payoutDeps);
   const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
   app.addHook('preClose', async () => {
     await reconciler.stop();
@@ -121,6 +139,10 @@ export async function buildApp(
       now,
       logger,
     },
+  });
+  payoutRoutes(app, {
+    destinations: { pool, provider, box, now, onMailQueued: () => mailRelay.wake() },
+    payouts: payoutDeps,
   });
   if (sandbox) await sandboxRoutes(app, sandbox);
   return app;

@@ -1,6 +1,8 @@
 import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
+import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
 import { z } from 'zod';
+import { parseSecretKeys } from './domain/secret-box.js';
 import { isFlutterwaveTestKey } from './providers/flutterwave.js';
 
 const optionalSecret = z
@@ -20,6 +22,32 @@ export function takesTestPayments(config: {
 }
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Development only (published here, so production refuses it): seals payout details at rest. */
+const DEV_PAYOUT_ENCRYPTION_KEYS = 'dev:bG9ja2Ryb3AtZGV2ZWxvcG1lbnQtcGF5b3V0LWtleSE=';
+
+/** Spec currencies' smallest payout, in major units; PAYOUT_MINIMUMS overrides per currency. */
+const DEFAULT_PAYOUT_MINIMUMS = 'NGN:1000,USD:10,EUR:10,GBP:10,CAD:15,AUD:15';
+
+const payoutMinimums = z
+  .string()
+  .default(DEFAULT_PAYOUT_MINIMUMS)
+  .transform((value, context) => {
+    const minimums: Record<string, string> = {};
+    for (const entry of `${DEFAULT_PAYOUT_MINIMUMS},${value}`.split(',')) {
+      const [currency, amount] = entry.split(':').map((part) => part?.trim() ?? '');
+      if (!currency && !amount) continue;
+      if (!/^[A-Z]{3}$/.test(currency ?? '') || !/^\d+(\.\d+)?$/.test(amount ?? '')) {
+        context.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not CUR:amount (e.g. NGN:1000)`,
+        });
+        return z.NEVER;
+      }
+      minimums[currency!] = amount!;
+    }
+    return minimums;
+  });
 
 export const configSchema = z
   .object({
@@ -71,6 +99,28 @@ export const configSchema = z
      * test key. Without it production refuses both, because the sandbox's Pay button is free.
      */
     ALLOW_TEST_PAYMENTS: env.boolean(false),
+    /**
+     * `id:base64(32 bytes)[,id:key…]`: AES-256-GCM keys for payout details at rest; the first
+     * seals, all open (rotate by prepending a new key). Required in production.
+     */
+    PAYOUT_ENCRYPTION_KEYS: z
+      .string()
+      .default(DEV_PAYOUT_ENCRYPTION_KEYS)
+      .transform((value, context) => {
+        try {
+          return parseSecretKeys(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** Hours earnings stay pending after the refund window before they can be paid out. */
+    PAYOUT_HOLD_HOURS: z.coerce.number().int().min(0).default(0),
+    /** Smallest payout per currency in major units (`NGN:1000,USD:10`); defaults cover the spec's currencies. */
+    PAYOUT_MINIMUMS: payoutMinimums,
+    /** The worker's payout schedule, so screens can say when the next payout runs (same env as the worker). */
+    PAYOUT_CRON: z.string().min(9).default(DEFAULT_PAYOUT_SCHEDULE.pattern),
+    PAYOUT_TZ: z.string().min(1).default(DEFAULT_PAYOUT_SCHEDULE.tz),
     SMTP_URL: optionalSecret,
     MAIL_FROM: z.string().min(3).default('Lockdrop <receipts@lockdrop.app>'),
   })
@@ -100,6 +150,18 @@ export const configSchema = z
     {
       path: ['SANDBOX_WEBHOOK_SECRET'],
       message: 'must be set to a private value when the sandbox runs in production',
+    },
+  )
+  .refine(
+    (config) =>
+      config.NODE_ENV !== 'production' ||
+      !config.PAYOUT_ENCRYPTION_KEYS.some((key) =>
+        DEV_PAYOUT_ENCRYPTION_KEYS.endsWith(key.key.toString('base64')),
+      ),
+    {
+      path: ['PAYOUT_ENCRYPTION_KEYS'],
+      message:
+        'production needs its own key (PAYOUT_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
     },
   );
 export type PaymentsConfig = z.infer<typeof configSchema>;

@@ -4,7 +4,8 @@ import { configSchema } from '../src/config.js';
 
 const LIVE_KEY = 'FLWSECK-0123456789abcdef0123456789abcdef-X';
 const TEST_KEY = 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X';
-const production = { NODE_ENV: 'production' };
+const PAYOUT_KEYS = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
+const production = { NODE_ENV: 'production', PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS };
 
 const load = (env: Record<string, string>) => () => loadConfig(configSchema, env);
 
@@ -46,5 +47,20 @@ describe('payments configuration in production', () => {
 
   it('keeps the sandbox as the zero-setup default in development', () => {
     expect(loadConfig(configSchema, {}).PAYMENT_PROVIDER).toBe('sandbox');
+  });
+
+  it('refuses to keep payout details under the public development key, or a malformed one', () => {
+    const live = {
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_SECRET_KEY: LIVE_KEY,
+      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+    };
+    expect(load(live)).toThrow(/PAYOUT_ENCRYPTION_KEYS: production needs its own key/);
+    expect(load({ ...live, PAYOUT_ENCRYPTION_KEYS: 'k1:dG9vLXNob3J0' })).toThrow(
+      /must be 32 bytes/,
+    );
+    const config = loadConfig(configSchema, { ...live, PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS });
+    expect(config.PAYOUT_ENCRYPTION_KEYS.map((key) => key.id)).toEqual(['k1']);
   });
 });

@@ -81,7 +81,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'payments-test' });
   const published: SeenEvent[] = [];
   const observers = await Promise.all(
-    (['checkout.started', 'purchase.*'] as const).map((filter, index) =>
+    (['checkout.started', 'purchase.*', 'payout.*'] as const).map((filter, index) =>
       bus.subscribe({
         consumer: `test.observer${index}`,
         filter,
@@ -211,6 +211,39 @@ export async function ledgerOf(pool: Pool, purchaseId: string) {
   const { rows } = await pool.query<{ kind: string; account: string; amount_minor: number }>(
     'SELECT kind, account, amount_minor FROM ledger_entries WHERE purchase_id = $1 ORDER BY id',
     [purchaseId],
+  );
+  return rows;
+}
+
+/** A paid purchase through the sandbox, as a buyer makes it; returns the product and purchase. */
+export async function sell(
+  harness: Harness,
+  productOverrides: Partial<EventData<'product.published'>> = {},
+  buyerEmail = `buyer-${randomUUID()}@example.com`,
+) {
+  const product = await harness.publishProduct(productOverrides);
+  const buyer = browser(harness.url);
+  const { txRef } = await (
+    await buyer.postJson('/api/checkout', { productId: product.productId, buyerEmail })
+  ).json();
+  await buyer.submitForm(`/sandbox/checkout/${txRef}/pay`);
+  let purchaseId = '';
+  await waitFor(async () => {
+    const { rows } = await harness.pool.query(
+      `SELECT id FROM purchases WHERE tx_ref = $1 AND status = 'paid'`,
+      [txRef],
+    );
+    purchaseId = rows[0]?.id;
+    return Boolean(purchaseId);
+  });
+  return { product, buyer, txRef, buyerEmail, purchaseId };
+}
+
+/** E-mails the mail relay delivered to `recipient` (the development mailbox), oldest first. */
+export async function mailTo(pool: Pool, recipient: string) {
+  const { rows } = await pool.query<{ subject: string; text_body: string }>(
+    'SELECT subject, text_body FROM mailbox.messages WHERE recipient = $1 ORDER BY id',
+    [recipient],
   );
   return rows;
 }

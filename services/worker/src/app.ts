@@ -2,19 +2,45 @@ import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { WorkerConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { createJobRuntime } from './jobs/runtime.js';
+import type { PayoutAdapters } from './payouts/adapters/index.js';
+import { startPayoutJobs } from './payouts/jobs.js';
 import { createQueueConnection } from './redis.js';
 
 /**
- * Background jobs on BullMQ (payouts, exchange-rate refresh, e-mail), each added with the issue
- * that needs it. The HTTP server only answers probes and metrics.
+ * Background jobs on BullMQ: payout runs and transfers, exchange-rate refresh. The HTTP server
+ * only answers probes and metrics. Jobs report through events (this service's outbox), never by
+ * writing another service's tables.
  */
-export async function buildApp(config: WorkerConfig): Promise<HttpServer> {
-  const { app } = await createServiceApp({ name: 'worker', config, migrations });
+/** What tests (and only tests) substitute: payout adapters that talk to local fakes. */
+export interface WorkerDeps {
+  payoutAdapters?: PayoutAdapters;
+}
+
+export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Promise<HttpServer> {
+  const { app, infra } = await createServiceApp({ name: 'worker', config, migrations });
   const redis = createQueueConnection(config.REDIS_URL);
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
   await redis.connect();
+  const jobs = createJobRuntime({
+    connection: redis,
+    prefix: config.BUS_NAMESPACE,
+    metricsRegistry: app.metricsRegistry,
+    logger: app.log,
+  });
   app.addReadinessCheck('redis', () => redis.ping());
+  app.addReadinessCheck('schedulers', () => jobs.checkSchedulers());
+  const payouts = await startPayoutJobs({
+    config,
+    jobs,
+    pool: infra.pool,
+    bus: infra.bus,
+    logger: app.log,
+    adapters: deps.payoutAdapters,
+  });
   app.addHook('onClose', async () => {
+    await payouts.stop();
+    await jobs.close();
     await redis.quit();
   });
   return app;

@@ -1,5 +1,6 @@
 import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
+import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
 import { z } from 'zod';
 
 const optionalSecret = z
@@ -15,8 +16,8 @@ export const configSchema = z
     REDIS_URL: env.redisUrl,
 
     /** Payout runs: business days at 09:00 in Lagos (terms: paid out in 1–3 business days). */
-    PAYOUT_CRON: z.string().min(9).default('0 9 * * 1-5'),
-    PAYOUT_TZ: z.string().min(1).default('Africa/Lagos'),
+    PAYOUT_CRON: z.string().min(9).default(DEFAULT_PAYOUT_SCHEDULE.pattern),
+    PAYOUT_TZ: z.string().min(1).default(DEFAULT_PAYOUT_SCHEDULE.tz),
     /**
      * Who carries transfers: `sandbox` (default, no keys: completes after SANDBOX_PAYOUT_DELAY_MS;
      * bank accounts ending in 0000 fail) or `live` (bank → Flutterwave, Wise, Payoneer, each

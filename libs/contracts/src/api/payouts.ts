@@ -111,3 +111,10 @@ export const payoutSchema = z.object({
   completedAt: z.iso.datetime().nullable(),
 });
 export type Payout = z.infer<typeof payoutSchema>;
+
+/**
+ * When payout runs start unless PAYOUT_CRON/PAYOUT_TZ say otherwise: business days at 09:00 in
+ * Lagos (terms: payouts arrive in 1–3 business days). The worker schedules it; payments tells
+ * sellers when the next run is.
+ */
+export const DEFAULT_PAYOUT_SCHEDULE = { pattern: '0 9 * * 1-5', tz: 'Africa/Lagos' } as const;

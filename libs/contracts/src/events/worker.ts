@@ -27,6 +27,8 @@ export const workerEvents = {
     version: 1,
     schema: z.object({
       ...transferRef,
+      /** null when the provider refused the transfer outright, so none exists. */
+      providerTransferId: z.string().nullable(),
       status: z.enum(['successful', 'failed']),
       /** The provider's reason for a failure, in words a seller can act on. */
       reason: z.string().nullable(),

@@ -2,29 +2,41 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '@lockdrop/db';
 import type { LedgerLine } from '../domain/fees.js';
 
-export interface LedgerEntry extends LedgerLine {
-  journalId: string;
-  kind: 'payment' | 'refund';
-}
+export type JournalKind =
+  'payment' | 'refund' | 'release' | 'payout' | 'payout_paid' | 'payout_failed';
+
+/** A journal belongs to one purchase (payment, refund, release) or one payout. */
+export type JournalOwner = { purchaseId: string } | { payoutId: string };
 
 /**
  * Posts one journal (all lines or none: the caller's transaction). The deferred trigger refuses
- * a commit whose journal does not sum to zero; UNIQUE (purchase, kind, account) refuses a second
- * journal of the same kind for a purchase.
+ * a commit whose journal does not sum to zero in one currency; the unique constraints refuse a
+ * second journal of the same kind for a purchase, or per currency for a payout.
  */
 export async function postJournal(
   db: Queryable,
-  purchaseId: string,
-  kind: LedgerEntry['kind'],
+  owner: JournalOwner,
+  kind: JournalKind,
   currency: string,
   lines: LedgerLine[],
 ): Promise<void> {
   const journalId = randomUUID();
+  const purchaseId = 'purchaseId' in owner ? owner.purchaseId : null;
+  const payoutId = 'payoutId' in owner ? owner.payoutId : null;
   for (const line of lines) {
     await db.query(
-      `INSERT INTO ledger_entries (journal_id, purchase_id, kind, account, seller_id, amount_minor, currency)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [journalId, purchaseId, kind, line.account, line.sellerId, line.amountMinor, currency],
+      `INSERT INTO ledger_entries (journal_id, purchase_id, payout_id, kind, account, seller_id, amount_minor, currency)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        journalId,
+        purchaseId,
+        payoutId,
+        kind,
+        line.account,
+        line.sellerId,
+        line.amountMinor,
+        currency,
+      ],
     );
   }
 }
@@ -32,12 +44,36 @@ export async function postJournal(
 export async function journalLines(
   db: Queryable,
   purchaseId: string,
-  kind: LedgerEntry['kind'],
+  kind: JournalKind,
 ): Promise<LedgerLine[]> {
   const { rows } = await db.query<LedgerLine>(
     `SELECT account, seller_id AS "sellerId", amount_minor AS "amountMinor"
      FROM ledger_entries WHERE purchase_id = $1 AND kind = $2 ORDER BY id`,
     [purchaseId, kind],
+  );
+  return rows;
+}
+
+export interface SellerAccountTotals {
+  currency: string;
+  /** Credits are negative in the ledger; these are what the platform owes the seller. */
+  pendingMinor: number;
+  availableMinor: number;
+  inTransitMinor: number;
+}
+
+/** The seller's balances per currency, summed from the ledger (the one source of truth). */
+export async function sellerAccountTotals(
+  db: Queryable,
+  sellerId: string,
+): Promise<SellerAccountTotals[]> {
+  const { rows } = await db.query<SellerAccountTotals>(
+    `SELECT currency,
+            (-coalesce(sum(amount_minor) FILTER (WHERE account = 'seller_earnings'), 0))::bigint AS "pendingMinor",
+            (-coalesce(sum(amount_minor) FILTER (WHERE account = 'seller_available'), 0))::bigint AS "availableMinor",
+            (-coalesce(sum(amount_minor) FILTER (WHERE account = 'seller_in_transit'), 0))::bigint AS "inTransitMinor"
+     FROM ledger_entries WHERE seller_id = $1 GROUP BY currency ORDER BY currency`,
+    [sellerId],
   );
   return rows;
 }

@@ -25,6 +25,8 @@ export interface Purchase {
   paidAt: Date;
   refundedAt: Date | null;
   receiptTokenHash: string;
+  /** When the seller's earnings moved from pending to available (refund window + hold passed). */
+  earningsReleasedAt: Date | null;
 }
 
 const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id AS "productId", seller_id AS "sellerId",
@@ -32,11 +34,12 @@ const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id 
   amount_minor AS "amountMinor", currency, fee_platform_minor AS "feePlatformMinor",
   fee_processor_minor AS "feeProcessorMinor", seller_earnings_minor AS "sellerEarningsMinor", provider,
   provider_transaction_id AS "providerTransactionId", status, paid_at AS "paidAt", refunded_at AS "refundedAt",
-  receipt_token_hash AS "receiptTokenHash", test_mode AS "testMode"`;
+  receipt_token_hash AS "receiptTokenHash", test_mode AS "testMode",
+  earnings_released_at AS "earningsReleasedAt"`;
 
 export async function insertPurchase(
   db: Queryable,
-  purchase: Omit<Purchase, 'refundedAt'>,
+  purchase: Omit<Purchase, 'refundedAt' | 'earningsReleasedAt'>,
 ): Promise<void> {
   await db.query(
     `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,

@@ -39,8 +39,36 @@ export function splitPayment(input: {
   };
 }
 
+/**
+ * `seller_earnings` is the seller's pending balance (inside the refund window and hold),
+ * `seller_available` what the next payout may send, `seller_in_transit` what a payout is
+ * carrying; `payouts_sent` is money that left us, `fx_conversion` joins the two journals of a
+ * payout converted into another currency.
+ */
 export type LedgerAccount =
-  'buyer_payments' | 'seller_earnings' | 'platform_fees' | 'processor_fees';
+  | 'buyer_payments'
+  | 'seller_earnings'
+  | 'seller_available'
+  | 'seller_in_transit'
+  | 'platform_fees'
+  | 'processor_fees'
+  | 'payouts_sent'
+  | 'fx_conversion';
+
+export type SellerAccount = 'seller_earnings' | 'seller_available' | 'seller_in_transit';
+
+/** Moves `amountMinor` of a seller's money from one of their accounts to another. */
+export function sellerTransfer(
+  sellerId: string,
+  from: SellerAccount,
+  to: SellerAccount,
+  amountMinor: number,
+): LedgerLine[] {
+  return [
+    { account: from, sellerId, amountMinor },
+    { account: to, sellerId, amountMinor: -amountMinor },
+  ];
+}
 
 /** One line of a journal: debits positive, credits negative. */
 export interface LedgerLine {
@@ -75,9 +103,14 @@ export function reversalJournal(lines: LedgerLine[]): LedgerLine[] {
  */
 export function refundJournal(
   payment: LedgerLine[],
-  { processorFeeReturned }: { processorFeeReturned: boolean },
+  {
+    processorFeeReturned,
+    sellerAccount = 'seller_earnings',
+  }: { processorFeeReturned: boolean; sellerAccount?: SellerAccount },
 ): LedgerLine[] {
-  const mirror = reversalJournal(payment);
+  const mirror = reversalJournal(payment).map((line) =>
+    line.account === 'seller_earnings' ? { ...line, account: sellerAccount } : line,
+  );
   if (processorFeeReturned) return mirror;
   const keptFee = mirror
     .filter((line) => line.account === 'processor_fees')
@@ -85,8 +118,6 @@ export function refundJournal(
   return mirror
     .filter((line) => line.account !== 'processor_fees')
     .map((line) =>
-      line.account === 'seller_earnings'
-        ? { ...line, amountMinor: line.amountMinor + keptFee }
-        : line,
+      line.account === sellerAccount ? { ...line, amountMinor: line.amountMinor + keptFee } : line,
     );
 }

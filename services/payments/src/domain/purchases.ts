@@ -194,10 +194,15 @@ export async function refundPurchase(
 
   const refundedAt = deps.now();
   await withTransaction(deps.pool, async (tx) => {
-    await findPurchase(tx, purchase.id, { forUpdate: true });
+    const locked = await findPurchase(tx, purchase.id, { forUpdate: true });
     const payment = await journalLines(tx, purchase.id, 'payment');
-    const journal = refundJournal(payment, { processorFeeReturned: deps.processorFeeRefunded });
-    await postJournal(tx, purchase.id, 'refund', purchase.currency, journal);
+    const journal = refundJournal(payment, {
+      processorFeeReturned: deps.processorFeeRefunded,
+      // Once released, the earnings sit in the seller's available balance: the refund comes
+      // out of it (below zero if already paid out, recovered from the next payouts).
+      sellerAccount: locked?.earningsReleasedAt ? 'seller_available' : 'seller_earnings',
+    });
+    await postJournal(tx, { purchaseId: purchase.id }, 'refund', purchase.currency, journal);
     await setPurchaseStatus(tx, purchase.id, 'refunded', {
       refundedAt,
       reference,

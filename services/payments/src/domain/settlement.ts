@@ -140,7 +140,7 @@ async function recordPaidPurchase(
   });
   await postJournal(
     tx,
-    purchaseId,
+    { purchaseId },
     'payment',
     checkout.currency,
     paymentJournal(split, checkout.sellerId),

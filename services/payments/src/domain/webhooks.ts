@@ -1,5 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { enqueueEvent } from '@lockdrop/bus';
+import { createEvent } from '@lockdrop/contracts';
+import { withTransaction } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
+import { findPayout } from '../db/payouts.repo.js';
 import {
   markEventProcessed,
   PROVIDER_EVENT_MAX_ATTEMPTS,
@@ -7,6 +11,7 @@ import {
   storeProviderEvent,
   type ProviderEvent,
 } from '../db/provider-events.repo.js';
+import type { WebhookNotice } from '../providers/types.js';
 import { settleTransaction, type SettlementDeps } from './settlement.js';
 
 export interface WebhookDeps extends SettlementDeps {
@@ -99,6 +104,7 @@ export async function receiveWebhook(
     throw errors.badRequest('invalid_body', 'Request body is not valid JSON');
   }
   const notice = deps.provider.parseWebhook(body);
+  if (notice.transfer) return reportTransfer(deps, notice, notice.transfer.reference, body);
   const { event, created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
   if (event.status === 'ignored') return { outcome: 'ignored' };
   if (event.status === 'processed') return { outcome: created ? 'processed' : 'duplicate' };
@@ -108,4 +114,33 @@ export async function receiveWebhook(
     throw new AppError('retry_later', 503, 'The event was stored and will be processed later');
   }
   return { outcome: 'processed' };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A payout transfer changed state at the provider. The body is not trusted as the outcome: the
+ * event is stored and the worker is asked (`payout.transfer_reported`) to fetch the transfer
+ * from the provider's API now rather than at its next poll.
+ */
+async function reportTransfer(
+  deps: WebhookDeps,
+  notice: WebhookNotice,
+  reference: string,
+  body: unknown,
+): Promise<{ outcome: string }> {
+  return withTransaction(deps.pool, async (tx) => {
+    const { created } = await storeProviderEvent(tx, deps.provider.name, notice, body);
+    if (!created) return { outcome: 'duplicate' };
+    if (!UUID.test(reference) || !(await findPayout(tx, reference))) return { outcome: 'ignored' };
+    await enqueueEvent(
+      tx,
+      createEvent(
+        'payout.transfer_reported',
+        { payoutId: reference, provider: deps.provider.name },
+        { correlationId: reference },
+      ),
+    );
+    return { outcome: 'transfer_reported' };
+  });
 }

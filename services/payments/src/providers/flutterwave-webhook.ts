@@ -40,7 +40,12 @@ const id = z.union([z.number(), z.string().min(1)]).transform(String);
 
 const envelopeShape = z.object({
   event: z.string(),
-  data: z.looseObject({ id, tx_ref: z.string().optional(), status: z.string().optional() }),
+  data: z.looseObject({
+    id,
+    tx_ref: z.string().optional(),
+    status: z.string().optional(),
+    reference: z.string().optional(),
+  }),
 });
 
 /** The legacy flat camelCase shape (Flutterwave/Node-v3#175): no `event`/`data` keys. */
@@ -61,6 +66,8 @@ export function parseFlutterwaveWebhook(body: unknown): WebhookNotice {
       eventKey: `${event}:${data.id}:${data.status ?? ''}`,
       eventType: event,
       charge: isCharge ? { transactionId: data.id, txRef: data.tx_ref! } : null,
+      transfer:
+        event === 'transfer.completed' && data.reference ? { reference: data.reference } : null,
     };
   }
   const flat = flatShape.safeParse(body);

@@ -153,5 +153,37 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         throw new ProviderUnavailableError('flutterwave refund: unreadable answer');
       return { reference: parsed.data.id, status: parsed.data.status };
     },
+
+    async listBanks() {
+      const data = await call('GET', '/banks/NG');
+      const parsed = z
+        .array(
+          z.looseObject({
+            code: z.union([z.string(), z.number()]).transform(String),
+            name: z.string(),
+          }),
+        )
+        .safeParse(data);
+      if (!parsed.success)
+        throw new ProviderUnavailableError('flutterwave banks: unreadable answer');
+      return parsed.data
+        .map(({ code, name }) => ({ code, name }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+
+    async resolveBankAccount({ bankCode, accountNumber }) {
+      try {
+        const data = await call('POST', '/accounts/resolve', {
+          account_number: accountNumber,
+          account_bank: bankCode,
+        });
+        const parsed = z.looseObject({ account_name: z.string().min(1) }).safeParse(data);
+        return parsed.success ? parsed.data.account_name : null;
+      } catch (error) {
+        // Flutterwave answers an unknown account with a 400 error envelope.
+        if (error instanceof ProviderRejectedError) return null;
+        throw error;
+      }
+    },
   };
 }

@@ -80,6 +80,20 @@ const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
   processorFeeMinor: payment.appFeeMinor,
 });
 
+/** A few real Nigerian bank codes, so sandbox destinations look like the ones sellers will use. */
+const SANDBOX_BANKS = [
+  { code: '044', name: 'Access Bank' },
+  { code: '050', name: 'Ecobank Nigeria' },
+  { code: '011', name: 'First Bank of Nigeria' },
+  { code: '058', name: 'Guaranty Trust Bank' },
+  { code: '50211', name: 'Kuda Bank' },
+  { code: '999992', name: 'OPay' },
+  { code: '033', name: 'United Bank For Africa' },
+  { code: '057', name: 'Zenith Bank' },
+];
+
+const SANDBOX_HOLDERS = ['ADA OKAFOR', 'TUNDE BAKARE', 'NGOZI EZE', 'EMEKA OBI', 'FUNMI ADEYEMI'];
+
 /**
  * A test-mode provider living in this service: a hosted checkout page, a provider-side record of
  * each payment, Flutterwave-shaped signed webhooks posted over HTTP to the real webhook endpoint,
@@ -204,6 +218,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       );
       if (!rowCount) throw new Error(`sandbox: transaction ${transactionId} cannot be refunded`);
       return { reference: `SANDBOX-REFUND-${transactionId}`, status: 'completed' };
+    },
+
+    listBanks: () => Promise.resolve(SANDBOX_BANKS),
+
+    /** Any known bank and 10 digits resolve to a made-up holder, except numbers ending in 9999. */
+    resolveBankAccount({ bankCode, accountNumber }) {
+      const known = SANDBOX_BANKS.some((bank) => bank.code === bankCode);
+      if (!known || !/^\d{10}$/.test(accountNumber) || accountNumber.endsWith('9999'))
+        return Promise.resolve(null);
+      const holder = SANDBOX_HOLDERS[Number(accountNumber.slice(-2)) % SANDBOX_HOLDERS.length]!;
+      return Promise.resolve(holder);
     },
   };
 

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Bank, BankAccount } from '@lockdrop/contracts';
 
 export type ProviderName = 'sandbox' | 'flutterwave';
 
@@ -34,6 +35,8 @@ export interface WebhookNotice {
   eventType: string;
   /** Set for charge notifications we act on (by verifying this id); null for others we only store. */
   charge: { transactionId: string; txRef: string } | null;
+  /** Set for transfer (payout) notifications: our payout id, sent as the transfer's reference. */
+  transfer?: { reference: string } | null;
 }
 
 export interface RefundResult {
@@ -53,6 +56,10 @@ export interface PaymentProvider {
   verifyTransaction(transactionId: string): Promise<VerifiedTransaction | null>;
   verifyByReference(txRef: string): Promise<VerifiedTransaction | null>;
   refund(transactionId: string, amountMinor: number, currency: string): Promise<RefundResult>;
+  /** Nigerian banks payouts can reach (payments-contract §5 `GET /v3/banks/NG`). */
+  listBanks(): Promise<Bank[]>;
+  /** The account holder's name as the bank knows it, or null when there is no such account. */
+  resolveBankAccount(account: BankAccount): Promise<string | null>;
 }
 
 /** The provider could not be reached or answered 5xx/429/timeout: try again later, never guess. */

@@ -3,6 +3,7 @@ import { mailOutboxMigrations } from '@lockdrop/mailer';
 import { paymentsSchema } from './0001_payments.js';
 import { purchaseTestMode } from './0002_purchase_test_mode.js';
 import { providerEventPayloadText } from './0003_provider_event_payload_text.js';
+import { payouts } from './0004_payouts.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -10,4 +11,5 @@ export const migrations: Migration[] = [
   paymentsSchema,
   purchaseTestMode,
   providerEventPayloadText,
+  payouts,
 ];

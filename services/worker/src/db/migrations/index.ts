@@ -1,4 +1,5 @@
 import type { Migration } from '@lockdrop/db';
+import { sandboxTransfers } from './0002_sandbox_transfers.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [sandboxTransfers];

@@ -20,6 +20,8 @@ export interface Transfer {
  */
 export interface PayoutAdapter {
   readonly name: 'sandbox' | 'flutterwave' | 'wise' | 'payoneer';
+  /** When to look at a pending transfer first, if sooner than the worker's PAYOUT_POLL_MS. */
+  readonly pollAfterMs?: number;
   /** The transfer made for this payout id, or null when the provider has none. */
   findByReference(payoutId: string): Promise<Transfer | null>;
   create(instruction: PayoutInstruction): Promise<Transfer>;

@@ -1,0 +1,267 @@
+import type { PayoutMethod, PayoutStatus } from '@lockdrop/contracts';
+import type { Queryable } from '@lockdrop/db';
+
+export interface StoredDestination {
+  id: string;
+  sellerId: string;
+  method: PayoutMethod;
+  bankCode: string | null;
+  bankName: string | null;
+  accountName: string | null;
+  /** The secret fields (account number, e-mail, account id) as JSON, sealed by the secret box. */
+  sealedSecret: string;
+  label: string;
+  accountNumberMasked: string | null;
+  emailMasked: string | null;
+  accountIdMasked: string | null;
+  /** Where payout e-mails go: the seller's account e-mail when the destination was saved. */
+  notifyEmail: string;
+  createdAt: Date;
+  payoutsHeldUntil: Date | null;
+}
+
+const DESTINATION_COLUMNS = `id, seller_id AS "sellerId", method, bank_code AS "bankCode", bank_name AS "bankName",
+  account_name AS "accountName", sealed_secret AS "sealedSecret", label,
+  account_number_masked AS "accountNumberMasked", email_masked AS "emailMasked",
+  account_id_masked AS "accountIdMasked", notify_email AS "notifyEmail", created_at AS "createdAt",
+  payouts_held_until AS "payoutsHeldUntil"`;
+
+/** The seller's current destination; `forUpdate` serialises payouts and changes for one seller. */
+export async function findCurrentDestination(
+  db: Queryable,
+  sellerId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<StoredDestination | null> {
+  const { rows } = await db.query<StoredDestination>(
+    `SELECT ${DESTINATION_COLUMNS} FROM payout_destinations
+     WHERE seller_id = $1 AND replaced_at IS NULL ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+    [sellerId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findDestination(
+  db: Queryable,
+  id: string,
+): Promise<StoredDestination | null> {
+  const { rows } = await db.query<StoredDestination>(
+    `SELECT ${DESTINATION_COLUMNS} FROM payout_destinations WHERE id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Retires the current destination (if any) and inserts its replacement. */
+export async function replaceDestination(
+  db: Queryable,
+  destination: StoredDestination,
+): Promise<void> {
+  await db.query(
+    `UPDATE payout_destinations SET replaced_at = $2 WHERE seller_id = $1 AND replaced_at IS NULL`,
+    [destination.sellerId, destination.createdAt],
+  );
+  await db.query(
+    `INSERT INTO payout_destinations (id, seller_id, method, bank_code, bank_name, account_name, sealed_secret,
+       label, account_number_masked, email_masked, account_id_masked, notify_email, created_at, payouts_held_until)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [
+      destination.id,
+      destination.sellerId,
+      destination.method,
+      destination.bankCode,
+      destination.bankName,
+      destination.accountName,
+      destination.sealedSecret,
+      destination.label,
+      destination.accountNumberMasked,
+      destination.emailMasked,
+      destination.accountIdMasked,
+      destination.notifyEmail,
+      destination.createdAt,
+      destination.payoutsHeldUntil,
+    ],
+  );
+}
+
+/** Sellers with a destination and money released to available: candidates for a payout run. */
+export async function sellersWithDestinations(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ sellerId: string }>(
+    `SELECT seller_id AS "sellerId" FROM payout_destinations WHERE replaced_at IS NULL ORDER BY seller_id`,
+  );
+  return rows.map((row) => row.sellerId);
+}
+
+export interface StoredPayout {
+  id: string;
+  sellerId: string;
+  destinationId: string;
+  method: PayoutMethod;
+  destinationLabel: string;
+  status: PayoutStatus;
+  amountMinor: number;
+  currency: string;
+  sourceAmountMinor: number;
+  sourceCurrency: string;
+  fxRate: string | null;
+  trigger: 'scheduled' | 'withdraw';
+  runId: string;
+  provider: string | null;
+  providerTransferId: string | null;
+  failureReason: string | null;
+  createdAt: Date;
+  submittedAt: Date | null;
+  completedAt: Date | null;
+}
+
+const PAYOUT_COLUMNS = `id, seller_id AS "sellerId", destination_id AS "destinationId", method,
+  destination_label AS "destinationLabel", status, amount_minor AS "amountMinor", currency,
+  source_amount_minor AS "sourceAmountMinor", source_currency AS "sourceCurrency", fx_rate AS "fxRate",
+  trigger, run_id AS "runId", provider, provider_transfer_id AS "providerTransferId",
+  failure_reason AS "failureReason", created_at AS "createdAt", submitted_at AS "submittedAt",
+  completed_at AS "completedAt"`;
+
+export async function insertPayout(db: Queryable, payout: StoredPayout): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO payouts (id, seller_id, destination_id, method, destination_label, status, amount_minor, currency,
+       source_amount_minor, source_currency, fx_rate, trigger, run_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     ON CONFLICT (run_id, seller_id, source_currency) DO NOTHING`,
+    [
+      payout.id,
+      payout.sellerId,
+      payout.destinationId,
+      payout.method,
+      payout.destinationLabel,
+      payout.status,
+      payout.amountMinor,
+      payout.currency,
+      payout.sourceAmountMinor,
+      payout.sourceCurrency,
+      payout.fxRate,
+      payout.trigger,
+      payout.runId,
+      payout.createdAt,
+    ],
+  );
+  return rowCount === 1;
+}
+
+export async function findPayout(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<StoredPayout | null> {
+  const { rows } = await db.query<StoredPayout>(
+    `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listPayouts(
+  db: Queryable,
+  sellerId: string,
+  limit: number,
+): Promise<StoredPayout[]> {
+  const { rows } = await db.query<StoredPayout>(
+    `SELECT ${PAYOUT_COLUMNS} FROM payouts WHERE seller_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
+    [sellerId, limit],
+  );
+  return rows;
+}
+
+export async function markPayoutSubmitted(
+  db: Queryable,
+  id: string,
+  transfer: { provider: string; providerTransferId: string; at: Date },
+): Promise<void> {
+  await db.query(
+    `UPDATE payouts SET status = 'submitted', provider = $2, provider_transfer_id = $3, submitted_at = $4
+     WHERE id = $1 AND status = 'created'`,
+    [id, transfer.provider, transfer.providerTransferId, transfer.at],
+  );
+}
+
+export async function completePayout(
+  db: Queryable,
+  id: string,
+  outcome: {
+    status: 'paid' | 'failed';
+    provider: string;
+    providerTransferId: string | null;
+    failureReason: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE payouts SET status = $2, provider = $3, provider_transfer_id = coalesce($4, provider_transfer_id),
+       failure_reason = $5,
+       completed_at = $6, submitted_at = coalesce(submitted_at, $6)
+     WHERE id = $1`,
+    [
+      id,
+      outcome.status,
+      outcome.provider,
+      outcome.providerTransferId,
+      outcome.failureReason,
+      outcome.at,
+    ],
+  );
+}
+
+/** Paid-out totals per currency (what reached the seller's destination). */
+export async function paidOutTotals(db: Queryable, sellerId: string): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ currency: string; total: number }>(
+    `SELECT currency, sum(amount_minor)::bigint AS total FROM payouts
+     WHERE seller_id = $1 AND status = 'paid' GROUP BY currency`,
+    [sellerId],
+  );
+  return new Map(rows.map((row) => [row.currency, row.total]));
+}
+
+/** The seller's last "Withdraw now", to keep it to one a day. */
+export async function lastWithdrawalAt(db: Queryable, sellerId: string): Promise<Date | null> {
+  const { rows } = await db.query<{ at: Date | null }>(
+    `SELECT max(created_at) AS at FROM payouts WHERE seller_id = $1 AND trigger = 'withdraw'`,
+    [sellerId],
+  );
+  return rows[0]?.at ?? null;
+}
+
+export interface MaturedSale {
+  purchaseId: string;
+  sellerId: string;
+  currency: string;
+  /** The seller's line of the payment journal (a credit, so negative), minus nothing. */
+  earningsMinor: number;
+}
+
+/**
+ * Paid sales whose refund window and hold have passed and whose earnings are still pending,
+ * locked (others' locks skipped: a concurrent refund or release holds them).
+ */
+export async function lockMaturedSales(
+  db: Queryable,
+  options: { paidBefore: Date; sellerId?: string },
+): Promise<MaturedSale[]> {
+  const { rows } = await db.query<MaturedSale>(
+    `SELECT p.id AS "purchaseId", p.seller_id AS "sellerId", p.currency,
+            -l.amount_minor AS "earningsMinor"
+     FROM purchases p
+     JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'payment' AND l.account = 'seller_earnings'
+     WHERE p.status = 'paid' AND p.earnings_released_at IS NULL AND p.paid_at <= $1
+       AND ($2::uuid IS NULL OR p.seller_id = $2)
+     ORDER BY p.paid_at
+     FOR UPDATE OF p SKIP LOCKED`,
+    [options.paidBefore, options.sellerId ?? null],
+  );
+  return rows;
+}
+
+export async function markEarningsReleased(
+  db: Queryable,
+  purchaseId: string,
+  at: Date,
+): Promise<void> {
+  await db.query('UPDATE purchases SET earnings_released_at = $2 WHERE id = $1', [purchaseId, at]);
+}

@@ -1,0 +1,73 @@
+import { renderEmail, type MailMessage } from '@lockdrop/mailer';
+import { formatMoney } from '@lockdrop/money';
+
+const when = (date: Date) =>
+  date.toLocaleString('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Africa/Lagos',
+  }) + ' (Lagos time)';
+
+export function destinationChangedEmail(input: {
+  to: string;
+  previousLabel: string;
+  newLabel: string;
+  heldUntil: Date;
+}): MailMessage {
+  return {
+    to: input.to,
+    ...renderEmail({
+      subject: 'Your Lockdrop payout details were changed',
+      heading: 'Payout details changed',
+      paragraphs: [
+        `Your payouts now go to ${input.newLabel} instead of ${input.previousLabel}.`,
+        `To protect your earnings, no payout is sent before ${when(input.heldUntil)}.`,
+        'If you did not make this change, reply to this e-mail or contact support at once and change your password.',
+      ],
+      footnote:
+        'You received this e-mail because the payout details of your Lockdrop account changed.',
+    }),
+  };
+}
+
+interface PayoutMail {
+  to: string;
+  amountMinor: number;
+  currency: string;
+  destinationLabel: string;
+  dashboardUrl: string;
+}
+
+export function payoutSentEmail(input: PayoutMail): MailMessage {
+  const amount = formatMoney(input.amountMinor, input.currency);
+  return {
+    to: input.to,
+    ...renderEmail({
+      subject: `Payout sent: ${amount}`,
+      heading: 'Your payout is on its way',
+      paragraphs: [
+        `We sent ${amount} to ${input.destinationLabel}.`,
+        'Depending on your bank it arrives within 1–3 business days.',
+      ],
+      action: { label: 'See your payouts', url: input.dashboardUrl },
+      footnote: 'You received this e-mail because you sell on Lockdrop.',
+    }),
+  };
+}
+
+export function payoutFailedEmail(input: PayoutMail & { reason: string }): MailMessage {
+  const amount = formatMoney(input.amountMinor, input.currency);
+  return {
+    to: input.to,
+    ...renderEmail({
+      subject: `Payout failed: ${amount}`,
+      heading: 'We could not send your payout',
+      paragraphs: [
+        `Your payout of ${amount} to ${input.destinationLabel} failed: ${input.reason}`,
+        'The money is back in your available balance. Check your payout details in Settings (the account number, the bank, or the e-mail) and it goes out with the next payout, or press Withdraw now.',
+      ],
+      action: { label: 'Check your payout details', url: input.dashboardUrl },
+      footnote: 'You received this e-mail because you sell on Lockdrop.',
+    }),
+  };
+}

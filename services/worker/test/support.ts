@@ -1,0 +1,106 @@
+import { loadConfig } from '@lockdrop/config';
+import { connectBus, type Bus } from '@lockdrop/bus';
+import type { DomainEvent, EventType } from '@lockdrop/contracts';
+import { createPool, type Pool } from '@lockdrop/db';
+import type { HttpServer } from '@lockdrop/http';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  type TestDatabase,
+} from '@lockdrop/testing';
+import { Redis } from 'ioredis';
+import { buildApp, type WorkerDeps } from '../src/app.js';
+import { configSchema, type WorkerConfig } from '../src/config.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are matched by type, then fields asserted
+export type SeenEvent = DomainEvent & { data: any };
+
+/**
+ * One test file's worker: its own database and bus namespace (also the BullMQ key prefix, so
+ * queues never mix between files), a test-side bus connection that plays the other services,
+ * and every event the worker published.
+ */
+export interface WorkerHarness {
+  namespace: string;
+  config: WorkerConfig;
+  database: TestDatabase;
+  bus: Bus;
+  pool: Pool;
+  published: SeenEvent[];
+  /** Starts a worker process on this harness's database, bus and Redis (call it twice for two). */
+  startWorker(deps?: WorkerDeps): Promise<HttpServer>;
+  close(): Promise<void>;
+}
+
+export async function startWorkerHarness(
+  env: Record<string, string> = {},
+  observe: (EventType | `${string}.*`)[] = [],
+  /** Substitutes for the first worker, given the test database (e.g. scripted payout adapters). */
+  firstWorkerDeps?: (database: TestDatabase) => WorkerDeps,
+): Promise<WorkerHarness> {
+  const database = await createTestDatabase();
+  const namespace = testNamespace();
+  const config = loadConfig(configSchema, {
+    DATABASE_URL: database.url,
+    NATS_URL: testEnv.natsUrl,
+    REDIS_URL: testEnv.redisUrl,
+    BUS_NAMESPACE: namespace,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const workers: HttpServer[] = [];
+  const startWorker = async (deps?: WorkerDeps) => {
+    const app = await buildApp(config, deps);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    workers.push(app);
+    return app;
+  };
+  // The first worker migrates the schema the test-side pool reads.
+  await startWorker(firstWorkerDeps?.(database));
+  const pool = createPool({ connectionString: database.url, schema: 'worker', max: 2 });
+  const bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'worker-test' });
+  const published: SeenEvent[] = [];
+  const observers = await Promise.all(
+    observe.map((filter, index) =>
+      bus.subscribe({
+        consumer: `test.observer${index}`,
+        filter: filter as EventType,
+        pool,
+        handler: async (event) => {
+          published.push(event);
+        },
+      }),
+    ),
+  );
+  return {
+    namespace,
+    config,
+    database,
+    bus,
+    pool,
+    published,
+    startWorker,
+    async close() {
+      await Promise.all(observers.map((observer) => observer.stop()));
+      await Promise.all(workers.map((worker) => worker.close()));
+      await bus.close();
+      await pool.end();
+      const redis = new Redis(testEnv.redisUrl);
+      const keys = await redis.keys(`${namespace}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+      await deleteStreams(testEnv.natsUrl, namespace);
+      await database.drop();
+    },
+  };
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
