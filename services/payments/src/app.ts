@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { TokenVerifier } from '@lockdrop/auth';
+import type { CommandRequest } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { createMailer, startMailRelay } from '@lockdrop/mailer';
 import { createServiceApp } from '@lockdrop/service';
@@ -83,10 +84,24 @@ export async function buildApp(
     help: 'Stored provider events that used their last automatic attempt (need an operator)',
     registers: [app.metricsRegistry],
   });
+  const refunds = {
+    pool,
+    providers,
+    suspendAccess: (hold: CommandRequest<'access.suspend_for_refund'>) =>
+      infra.bus.request('access.suspend_for_refund', hold, {
+        timeoutMs: config.ACCESS_SUSPEND_TIMEOUT_MS,
+      }),
+    refundWindowHours: config.REFUND_WINDOW_HOURS,
+    processorFeeRefunded: config.PROCESSOR_FEE_REFUNDED,
+    supportEmails: config.SUPPORT_EMAILS,
+    now,
+    logger,
+  };
   const webhookDeps = {
     ...settlement,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     onEventExhausted: () => exhaustedEvents.inc(),
+    refunds,
   };
 
   const box = createSecretBox(config.PAYOUT_ENCRYPTION_KEYS);
@@ -124,22 +139,7 @@ export async function buildApp(
     secureCookies: publicUrl.startsWith('https:'),
   });
   await webhookRoutes(app, { ...webhookDeps, providers });
-  purchaseRoutes(app, {
-    settlement,
-    refunds: {
-      pool,
-      providers,
-      suspendAccess: (hold) =>
-        infra.bus.request('access.suspend_for_refund', hold, {
-          timeoutMs: config.ACCESS_SUSPEND_TIMEOUT_MS,
-        }),
-      refundWindowHours: config.REFUND_WINDOW_HOURS,
-      processorFeeRefunded: config.PROCESSOR_FEE_REFUNDED,
-      supportEmails: config.SUPPORT_EMAILS,
-      now,
-      logger,
-    },
-  });
+  purchaseRoutes(app, { settlement, refunds });
   payoutRoutes(app, {
     destinations: { pool, provider, box, now, onMailQueued: () => mailRelay.wake() },
     payouts: payoutDeps,

@@ -7,6 +7,23 @@ import type { AddressInfo } from 'node:net';
  * major units, hosted link, verify by id and by reference, refunds, both webhook shapes and
  * both auth headers — plus switchable failure modes.
  */
+/**
+ * `5xx`: refuses before doing anything; `reject`: a 400 refusal; `refund_then_5xx`: refunds, then
+ * answers 502 (our side cannot know); `pending`: accepted, completes later (`settleRefunds`).
+ */
+export type RefundMode = 'none' | '5xx' | 'reject' | 'refund_then_5xx' | 'pending';
+
+interface RefundRecord {
+  id: number;
+  tx_id: number;
+  flw_ref: string;
+  amount_refunded: number;
+  status: 'completed' | 'pending' | 'failed';
+  destination: string;
+  meta: { source: string };
+  created_at: string;
+}
+
 export type VerifyFailure =
   'none' | '5xx' | 'timeout' | 'amount' | 'currency' | 'tx_ref' | 'pending';
 
@@ -39,11 +56,15 @@ export interface FakeFlutterwave {
   secretKey: string;
   webhookHash: string;
   intents: Map<string, PaymentIntent>;
-  failures: { verify: VerifyFailure; payments: 'none' | '5xx' | 'timeout'; refund: 'none' | '5xx' };
+  failures: { verify: VerifyFailure; payments: 'none' | '5xx' | 'timeout'; refund: RefundMode };
   /** Slower than the client's timeout, for the `timeout` modes. */
   slowMs: number;
   requests: string[];
   refunds: Array<{ transactionId: number; amount: unknown }>;
+  /** Refunds as the provider keeps them (GET /v3/refunds/:id, GET /v3/refunds). */
+  refundRecords: Map<number, RefundRecord>;
+  /** The provider finishes its pending refunds. */
+  settleRefunds(status: 'completed' | 'failed'): void;
   /** The buyer completes the hosted page: the transaction exists on the provider's side. */
   pay(
     txRef: string,
@@ -68,12 +89,13 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     failures: {
       verify: 'none' as VerifyFailure,
       payments: 'none' as 'none' | '5xx' | 'timeout',
-      refund: 'none' as 'none' | '5xx',
+      refund: 'none' as RefundMode,
     },
     slowMs: 1_500,
     requests: [] as string[],
     refunds: [] as Array<{ transactionId: number; amount: unknown }>,
   };
+  const refundRecords = new Map<number, RefundRecord>();
 
   const send = (response: http.ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json' });
@@ -168,24 +190,67 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     const refund = /^\/v3\/transactions\/(\d+)\/refund$/.exec(url.pathname);
     if (request.method === 'POST' && refund) {
       if (fake.failures.refund === '5xx') return error(response, 502, 'Bad gateway');
+      if (fake.failures.refund === 'reject')
+        return error(response, 400, 'Refund amount exceeds the transaction balance');
       const transaction = transactions.get(Number(refund[1]));
       if (!transaction || transaction.status !== 'successful')
         return error(response, 400, 'Transaction not found');
       fake.refunds.push({ transactionId: transaction.id, amount: body?.amount });
+      const record: RefundRecord = {
+        id: 8612 + fake.refunds.length,
+        tx_id: transaction.id,
+        flw_ref: `URF_${fake.refunds.length}`,
+        amount_refunded: Number(body?.amount ?? transaction.amount),
+        status: fake.failures.refund === 'pending' ? 'pending' : 'completed',
+        destination: 'payment_source',
+        meta: { source: 'availablebalance' },
+        created_at: new Date().toISOString(),
+      };
+      refundRecords.set(record.id, record);
+      if (fake.failures.refund === 'refund_then_5xx') return error(response, 502, 'Bad gateway');
       return send(response, 200, {
         status: 'success',
         message: 'Transaction refund initiated',
-        data: {
-          id: 8612 + fake.refunds.length,
-          tx_id: transaction.id,
-          flw_ref: 'URF_1',
-          amount_refunded: Number(body?.amount ?? transaction.amount),
-          status: 'completed',
-          destination: 'payment_source',
-          meta: { source: 'availablebalance' },
-          created_at: new Date().toISOString(),
-        },
+        data: record,
       });
+    }
+    const oneRefund = /^\/v3\/refunds\/(\d+)$/.exec(url.pathname);
+    if (request.method === 'GET' && oneRefund) {
+      const record = refundRecords.get(Number(oneRefund[1]));
+      return record
+        ? send(response, 200, { status: 'success', message: 'Refund fetched', data: record })
+        : error(response, 404, 'Refund not found');
+    }
+    if (request.method === 'GET' && url.pathname === '/v3/refunds') {
+      return send(response, 200, {
+        status: 'success',
+        message: 'Refunds fetched',
+        meta: { page_info: { total: refundRecords.size, current_page: 1, total_pages: 1 } },
+        data: [...refundRecords.values()],
+      });
+    }
+    if (request.method === 'GET' && url.pathname === '/v3/banks/NG') {
+      return send(response, 200, {
+        status: 'success',
+        message: 'Banks fetched successfully',
+        data: [
+          { id: 132, code: '044', name: 'Access Bank' },
+          { id: 133, code: '058', name: 'Guaranty Trust Bank' },
+        ],
+      });
+    }
+    if (request.method === 'POST' && url.pathname === '/v3/accounts/resolve') {
+      if (body?.account_number === '0690000032' && body?.account_bank === '044')
+        return send(response, 200, {
+          status: 'success',
+          message: 'Account details fetched',
+          data: { account_number: '0690000032', account_name: 'Pastor Bright' },
+        });
+      return error(
+        response,
+        400,
+        'Sorry, that account number is invalid, please check and try again',
+      );
     }
     return error(response, 404, 'Not found');
   });
@@ -208,6 +273,11 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     },
     requests: fake.requests,
     refunds: fake.refunds,
+    refundRecords,
+    settleRefunds(status) {
+      for (const record of refundRecords.values())
+        if (record.status === 'pending') record.status = status;
+    },
     pay(txRef, options = {}) {
       const intent = intents.get(txRef);
       if (!intent && options.amount === undefined)

@@ -53,6 +53,44 @@ async function purchasesOf(txRef: string) {
   return rows;
 }
 
+let refundsBefore = 0;
+
+/** A purchase paid through a verified webhook, and its seller's refund button. */
+async function paidPurchase() {
+  const { txRef, product } = await checkout();
+  await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+  const [purchase] = await purchasesOf(txRef);
+  const seller = await harness.token({ id: product.ownerId, email: 'seller@example.com' });
+  refundsBefore = fake.refunds.length;
+  const refund = () =>
+    fetchJson(`${harness.url}/api/purchases/${purchase.id}/refund`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${seller}` },
+    });
+  return { purchase, refund, txRef };
+}
+
+async function purchaseRow(id: string) {
+  const { rows } = await harness.pool.query('SELECT * FROM purchases WHERE id = $1', [id]);
+  return rows[0];
+}
+
+async function refundsOf(purchaseId: string) {
+  const { rows } = await harness.pool.query(
+    'SELECT status, failure_reason FROM refunds WHERE purchase_id = $1 ORDER BY requested_at',
+    [purchaseId],
+  );
+  return rows;
+}
+
+async function refundRow(purchaseId: string) {
+  const { rows } = await harness.pool.query(
+    'SELECT * FROM refunds WHERE purchase_id = $1 ORDER BY requested_at DESC LIMIT 1',
+    [purchaseId],
+  );
+  return rows[0];
+}
+
 describe('Flutterwave adapter against the fake v3 API', () => {
   it('creates a hosted link with the amount in major units and our redirect URL', async () => {
     const { link, txRef, buyerEmail } = await checkout();
@@ -348,19 +386,16 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     },
   );
 
-  it('refunds through the provider; a provider failure leaves the purchase paid', async () => {
-    const { txRef, product } = await checkout();
-    await deliver(fake.envelopeWebhook(fake.pay(txRef)));
-    const [purchase] = await purchasesOf(txRef);
-    const seller = await harness.token({ id: product.ownerId, email: 'seller@example.com' });
-    const refund = (headers = { authorization: `Bearer ${seller}` }) =>
-      fetchJson(`${harness.url}/api/purchases/${purchase.id}/refund`, { method: 'POST', headers });
-
-    fake.failures.refund = '5xx';
-    const failed = await refund();
-    expect(failed.status).toBe(502);
-    expect((await failed.json()).error.code).toBe('refund_failed');
-    expect((await purchasesOf(txRef))[0].status).toBe('paid');
+  it('refunds through the provider; a definite refusal leaves the purchase paid', async () => {
+    const { purchase, refund } = await paidPurchase();
+    fake.failures.refund = 'reject';
+    const refused = await refund();
+    expect(refused.status).toBe(502);
+    expect((await refused.json()).error.code).toBe('refund_failed');
+    expect((await purchaseRow(purchase.id)).status).toBe('paid');
+    expect(await refundsOf(purchase.id)).toEqual([
+      { status: 'failed', failure_reason: 'the provider refused the refund' },
+    ]);
 
     fake.failures.refund = 'none';
     const done = await refund();
@@ -369,6 +404,115 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       transactionId: Number(purchase.provider_transaction_id),
       amount: '5000.00',
     });
-    expect((await purchasesOf(txRef))[0].status).toBe('refunded');
+    expect((await purchaseRow(purchase.id)).status).toBe('refunded');
+  });
+
+  it('a provider error after which the refund may have happened keeps access cut until the provider says', async () => {
+    const { purchase, refund } = await paidPurchase();
+    fake.failures.refund = 'refund_then_5xx';
+    const unknown = await refund();
+    expect(unknown.status).toBe(202);
+    expect((await unknown.json()).purchase.status).toBe('refunding');
+    expect((await purchaseRow(purchase.id)).status).toBe('refunding');
+    // A second click cannot refund twice while the first is unresolved.
+    expect((await refund()).status).toBe(409);
+    expect(fake.refunds).toHaveLength(refundsBefore + 1);
+
+    harness.clock.offsetMs = 60_000;
+    await waitFor(async () => (await purchaseRow(purchase.id)).status === 'refunded');
+    expect(await refundsOf(purchase.id)).toEqual([{ status: 'succeeded', failure_reason: null }]);
+    const journal = await ledgerOf(harness.pool, purchase.id);
+    expect(journal.filter((line) => line.kind === 'refund').length).toBeGreaterThan(0);
+    expect(fake.refunds).toHaveLength(refundsBefore + 1);
+  });
+
+  it('an outage before the provider took it fails the refund only when the provider never heard of it', async () => {
+    const { purchase, refund } = await paidPurchase();
+    fake.failures.refund = '5xx';
+    expect((await refund()).status).toBe(202);
+    harness.clock.offsetMs = 60_000;
+    // Asked, but too soon to conclude: still refunding.
+    await waitFor(async () => (await refundRow(purchase.id)).checks >= 1);
+    expect((await purchaseRow(purchase.id)).status).toBe('refunding');
+    harness.clock.offsetMs = 40 * 60_000;
+    await waitFor(async () => (await purchaseRow(purchase.id)).status === 'paid');
+    expect(await refundsOf(purchase.id)).toEqual([
+      { status: 'failed', failure_reason: 'the provider never received the refund' },
+    ]);
+    await waitFor(async () =>
+      harness.published.some(
+        (event) => event.type === 'purchase.refund_failed' && event.data.purchaseId === purchase.id,
+      ),
+    );
+  });
+
+  it('a pending provider refund is booked only when the provider completes it', async () => {
+    const { purchase, refund } = await paidPurchase();
+    fake.failures.refund = 'pending';
+    expect((await refund()).status).toBe(202);
+    expect(await refundsOf(purchase.id)).toEqual([{ status: 'pending', failure_reason: null }]);
+    expect((await ledgerOf(harness.pool, purchase.id)).some((l) => l.kind === 'refund')).toBe(
+      false,
+    );
+    fake.settleRefunds('completed');
+    // The refund notification makes the check due now; the body itself decides nothing.
+    const record = [...fake.refundRecords.values()].at(-1)!;
+    const notice = await deliver({
+      event: 'refund.completed',
+      data: { id: record.id, tx_id: record.tx_id, status: 'completed' },
+    });
+    expect((await notice.json()).outcome).toBe('refund_check_scheduled');
+    await waitFor(async () => (await purchaseRow(purchase.id)).status === 'refunded');
+  });
+
+  it('a chargeback revokes access and reverses the sale', async () => {
+    const { purchase } = await paidPurchase();
+    const dispute = {
+      event: 'charge.dispute',
+      data: {
+        id: 771,
+        transaction_id: Number(purchase.provider_transaction_id),
+        status: 'initiated',
+      },
+    };
+    const forged = await deliver(dispute, { 'verif-hash': 'wrong' });
+    expect(forged.status).toBe(401);
+    expect((await purchaseRow(purchase.id)).status).toBe('paid');
+    const response = await deliver(dispute);
+    expect((await response.json()).outcome).toBe('chargeback_recorded');
+    expect((await purchaseRow(purchase.id)).status).toBe('refunded');
+    const { rows } = await harness.pool.query(
+      'SELECT kind, status FROM refunds WHERE purchase_id = $1',
+      [purchase.id],
+    );
+    expect(rows).toEqual([{ kind: 'chargeback', status: 'succeeded' }]);
+    const journal = await ledgerOf(harness.pool, purchase.id);
+    expect(
+      journal.filter((line) => line.kind === 'refund').reduce((sum, l) => sum + l.amount_minor, 0),
+    ).toBe(0);
+    await waitFor(async () =>
+      harness.published.some(
+        (event) => event.type === 'purchase.refunded' && event.data.purchaseId === purchase.id,
+      ),
+    );
+    expect((await (await deliver(dispute)).json()).outcome).toBe('duplicate');
+  });
+
+  it('lists banks and resolves account names through the provider', async () => {
+    const seller = { id: randomUUID(), email: 'seller@example.com' };
+    const headers = {
+      authorization: `Bearer ${await harness.token(seller)}`,
+      'content-type': 'application/json',
+    };
+    const banks = await (await fetchJson(`${harness.url}/api/payouts/banks`, { headers })).json();
+    expect(banks.banks.map((bank: { code: string }) => bank.code)).toEqual(['044', '058']);
+    const resolve = (accountNumber: string) =>
+      fetchJson(`${harness.url}/api/payouts/resolve-account`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ bankCode: '044', accountNumber }),
+      });
+    expect(await (await resolve('0690000032')).json()).toEqual({ accountName: 'Pastor Bright' });
+    expect((await resolve('0690000099')).status).toBe(422);
   });
 });

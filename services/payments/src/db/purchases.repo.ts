@@ -120,7 +120,7 @@ export async function setPurchaseStatus(
   db: Queryable,
   id: string,
   status: PurchaseStatus,
-  refund?: { refundedAt: Date; reference: string; refundedBy: string },
+  refund?: { refundedAt: Date; reference: string; refundedBy: string | null },
 ): Promise<void> {
   await db.query(
     `UPDATE purchases SET status = $2, refunded_at = COALESCE($3, refunded_at),
@@ -128,4 +128,16 @@ export async function setPurchaseStatus(
      WHERE id = $1`,
     [id, status, refund?.refundedAt ?? null, refund?.reference ?? null, refund?.refundedBy ?? null],
   );
+}
+
+export async function findPurchaseByTransaction(
+  db: Queryable,
+  provider: string,
+  providerTransactionId: string,
+): Promise<Purchase | null> {
+  const { rows } = await db.query<Purchase>(
+    `SELECT ${COLUMNS} FROM purchases WHERE provider = $1 AND provider_transaction_id = $2`,
+    [provider, providerTransactionId],
+  );
+  return rows[0] ?? null;
 }

@@ -4,6 +4,8 @@ import { createEvent } from '@lockdrop/contracts';
 import { withTransaction } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
 import { findPayout } from '../db/payouts.repo.js';
+import { findPurchaseByTransaction } from '../db/purchases.repo.js';
+import { refundsDueNowFor } from '../db/refunds.repo.js';
 import {
   markEventProcessed,
   PROVIDER_EVENT_MAX_ATTEMPTS,
@@ -12,6 +14,7 @@ import {
   type ProviderEvent,
 } from '../db/provider-events.repo.js';
 import type { WebhookNotice } from '../providers/types.js';
+import { recordChargeback, type RefundDeps } from './refunds.js';
 import { settleTransaction, type SettlementDeps } from './settlement.js';
 
 export interface WebhookDeps extends SettlementDeps {
@@ -23,6 +26,8 @@ export interface WebhookDeps extends SettlementDeps {
   };
   /** Told when a stored event used its last attempt (counted on /metrics). */
   onEventExhausted?: () => void;
+  /** For refund and dispute notifications. */
+  refunds: RefundDeps;
 }
 
 const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
@@ -105,6 +110,7 @@ export async function receiveWebhook(
   }
   const notice = deps.provider.parseWebhook(body);
   if (notice.transfer) return reportTransfer(deps, notice, notice.transfer.reference, body);
+  if (notice.refund || notice.dispute) return receiveRefundNotice(deps, notice, body);
   const { event, created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
   if (event.status === 'ignored') return { outcome: 'ignored' };
   if (event.status === 'processed') return { outcome: created ? 'processed' : 'duplicate' };
@@ -143,4 +149,45 @@ async function reportTransfer(
     );
     return { outcome: 'transfer_reported' };
   });
+}
+
+/** Dispute outcomes in the seller's favour: the money stays, nothing is reversed [?]. */
+const DISPUTE_WON = new Set(['won', 'declined', 'resolved', 'reversed']);
+
+/**
+ * Refund and chargeback notifications. A refund notice makes the reconciler ask the provider
+ * about that transaction's refund now. A dispute of one of our purchases (matched by the
+ * provider's transaction id, which we verified when it was paid) revokes access and reverses
+ * the sale at once, as the bank already took the money back.
+ */
+async function receiveRefundNotice(
+  deps: WebhookDeps,
+  notice: WebhookNotice,
+  body: unknown,
+): Promise<{ outcome: string }> {
+  const { created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
+  if (!created) return { outcome: 'duplicate' };
+  if (notice.refund) {
+    const due = await refundsDueNowFor(
+      deps.pool,
+      deps.provider.name,
+      notice.refund.transactionId,
+      deps.now(),
+    );
+    return { outcome: due > 0 ? 'refund_check_scheduled' : 'ignored' };
+  }
+  const dispute = notice.dispute!;
+  if (DISPUTE_WON.has(dispute.status.toLowerCase())) return { outcome: 'ignored' };
+  const purchase = await findPurchaseByTransaction(
+    deps.pool,
+    deps.provider.name,
+    dispute.transactionId,
+  );
+  if (!purchase) return { outcome: 'ignored' };
+  const reversed = await recordChargeback(deps.refunds, purchase, notice.eventKey);
+  deps.logger.warn(
+    { purchaseId: purchase.id, transactionId: dispute.transactionId },
+    'chargeback: access revoked and the sale reversed',
+  );
+  return { outcome: reversed ? 'chargeback_recorded' : 'ignored' };
 }

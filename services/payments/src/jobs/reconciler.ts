@@ -6,6 +6,7 @@ import {
 } from '../db/checkouts.repo.js';
 import { claimDueEvents } from '../db/provider-events.repo.js';
 import { settleTransaction } from '../domain/settlement.js';
+import { reconcileRefunds } from '../domain/refunds.js';
 import { processChargeEvent, type WebhookDeps } from '../domain/webhooks.js';
 
 const BATCH = 20;
@@ -13,7 +14,7 @@ const EVENT_LEASE_SECONDS = 120;
 const CHECKOUT_POLL_SECONDS = 120;
 
 export interface Reconciler {
-  /** One pass: parked and failed webhooks, then unconfirmed checkouts. */
+  /** One pass: parked and failed webhooks, unconfirmed checkouts, unsettled refunds. */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -21,7 +22,8 @@ export interface Reconciler {
 /**
  * The safety net under the webhook (Flutterwave's advice: poll pending transactions): events
  * that could not be settled are retried with backoff, and checkouts no webhook confirmed are
- * asked about by reference. Claims are leases, so replicas never work on the same row at once.
+ * asked about by reference, and refunds without a final answer are looked up with the provider.
+ * Claims are leases, so replicas never work on the same row at once.
  */
 export function startReconciler(
   deps: WebhookDeps & {
@@ -56,6 +58,7 @@ export function startReconciler(
         deps.logger.warn({ txRef, err: (error as Error).message }, 'checkout poll failed'),
       );
     }
+    if (!stopped) await reconcileRefunds(deps.refunds, BATCH);
   };
 
   const tick = () => {

@@ -45,6 +45,8 @@ const envelopeShape = z.object({
     tx_ref: z.string().optional(),
     status: z.string().optional(),
     reference: z.string().optional(),
+    tx_id: id.optional(),
+    transaction_id: id.optional(),
   }),
 });
 
@@ -68,6 +70,18 @@ export function parseFlutterwaveWebhook(body: unknown): WebhookNotice {
       charge: isCharge ? { transactionId: data.id, txRef: data.tx_ref! } : null,
       transfer:
         event === 'transfer.completed' && data.reference ? { reference: data.reference } : null,
+      // [?] Refund and dispute notifications are not in the contract reference; these are the
+      // names integrators report. Neither body is trusted as an outcome on its own: a refund
+      // notice makes us ask the provider, a dispute is matched to a verified purchase.
+      refund:
+        event.startsWith('refund.') && (data.tx_id ?? data.transaction_id)
+          ? { transactionId: (data.tx_id ?? data.transaction_id)! }
+          : null,
+      dispute:
+        (event === 'charge.dispute' || event.startsWith('chargeback.')) &&
+        (data.transaction_id ?? data.tx_id)
+          ? { transactionId: (data.transaction_id ?? data.tx_id)!, status: data.status ?? '' }
+          : null,
     };
   }
   const flat = flatShape.safeParse(body);

@@ -5,6 +5,7 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   type PaymentProvider,
+  type ProviderRefund,
   type VerifiedTransaction,
 } from './types.js';
 
@@ -52,6 +53,30 @@ function toVerified(data: unknown): VerifiedTransaction {
 
 /** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
 /** Flutterwave decides the mode by the key alone (same host for test and live). */
+/** payments-contract §4: `completed`; `pending`/`processing` are possible [?]; `failed` ends it. */
+function toProviderRefund(data: unknown): ProviderRefund | null {
+  const parsed = z
+    .looseObject({
+      id: z.union([z.number(), z.string()]).transform(String),
+      status: z.string(),
+      comments: z.string().nullish(),
+    })
+    .safeParse(data);
+  if (!parsed.success) return null;
+  const status = parsed.data.status.toLowerCase();
+  return {
+    providerRefundId: parsed.data.id,
+    status:
+      status === 'completed' || status === 'successful'
+        ? 'succeeded'
+        : status === 'failed'
+          ? 'failed'
+          : 'pending',
+    failureReason:
+      status === 'failed' ? 'The payment provider could not refund this payment' : null,
+  };
+}
+
 export const isFlutterwaveTestKey = (secretKey: string): boolean =>
   secretKey.startsWith('FLWSECK_TEST-');
 
@@ -143,15 +168,25 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         amount: minorToDecimalString(amountMinor, currency),
         comments: 'Lockdrop refund',
       });
-      const parsed = z
-        .looseObject({
-          id: z.union([z.number(), z.string()]).transform(String),
-          status: z.string(),
-        })
-        .safeParse(data);
-      if (!parsed.success)
-        throw new ProviderUnavailableError('flutterwave refund: unreadable answer');
-      return { reference: parsed.data.id, status: parsed.data.status };
+      const refund = toProviderRefund(data);
+      if (!refund) throw new ProviderUnavailableError('flutterwave refund: unreadable answer');
+      return refund;
+    },
+
+    async findRefund(transactionId, providerRefundId, since) {
+      if (providerRefundId) {
+        const data = await call('GET', `/refunds/${encodeURIComponent(providerRefundId)}`);
+        return data == null ? null : toProviderRefund(data);
+      }
+      // [?] The list's filters are from/to/status/currency; the refunded transaction is `tx_id`.
+      const from = since.toISOString().slice(0, 10);
+      const data = await call('GET', `/refunds?from=${from}`);
+      const match = z
+        .array(z.looseObject({ tx_id: z.union([z.number(), z.string()]).transform(String) }))
+        .catch([])
+        .parse(data)
+        .find((refund) => refund.tx_id === transactionId);
+      return match ? toProviderRefund(match) : null;
     },
 
     async listBanks() {

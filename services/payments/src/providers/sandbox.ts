@@ -6,7 +6,7 @@ import {
   parseFlutterwaveWebhook,
   webhookSignature,
 } from './flutterwave-webhook.js';
-import type { PaymentProvider, VerifiedTransaction } from './types.js';
+import { ProviderRejectedError, type PaymentProvider, type VerifiedTransaction } from './types.js';
 
 export interface SandboxOptions {
   pool: Pool;
@@ -216,8 +216,28 @@ export function createSandbox(options: SandboxOptions): Sandbox {
          WHERE transaction_id = $1 AND status = 'successful' AND refunded_minor + $2 <= amount_minor`,
         [transactionId, amountMinor],
       );
-      if (!rowCount) throw new Error(`sandbox: transaction ${transactionId} cannot be refunded`);
-      return { reference: `SANDBOX-REFUND-${transactionId}`, status: 'completed' };
+      if (!rowCount)
+        throw new ProviderRejectedError(`sandbox: transaction ${transactionId} cannot be refunded`);
+      return {
+        providerRefundId: `SANDBOX-REFUND-${transactionId}`,
+        status: 'succeeded',
+        failureReason: null,
+      };
+    },
+
+    async findRefund(transactionId) {
+      if (!/^\d{1,18}$/.test(transactionId)) return null;
+      const { rows } = await pool.query<{ refunded: number }>(
+        'SELECT refunded_minor AS refunded FROM sandbox_payments WHERE transaction_id = $1',
+        [transactionId],
+      );
+      return rows[0] && rows[0].refunded > 0
+        ? {
+            providerRefundId: `SANDBOX-REFUND-${transactionId}`,
+            status: 'succeeded',
+            failureReason: null,
+          }
+        : null;
     },
 
     listBanks: () => Promise.resolve(SANDBOX_BANKS),

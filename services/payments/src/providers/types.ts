@@ -37,11 +37,17 @@ export interface WebhookNotice {
   charge: { transactionId: string; txRef: string } | null;
   /** Set for transfer (payout) notifications: our payout id, sent as the transfer's reference. */
   transfer?: { reference: string } | null;
+  /** Set for refund notifications: the refunded transaction, whose refund is then re-checked. */
+  refund?: { transactionId: string } | null;
+  /** Set for chargebacks/disputes: the disputed transaction. */
+  dispute?: { transactionId: string; status: string } | null;
 }
 
-export interface RefundResult {
-  reference: string;
-  status: string;
+/** A refund as the provider reports it, normalised. */
+export interface ProviderRefund {
+  providerRefundId: string;
+  status: 'succeeded' | 'pending' | 'failed';
+  failureReason: string | null;
 }
 
 export interface PaymentProvider {
@@ -55,7 +61,17 @@ export interface PaymentProvider {
   /** null when the provider does not know the transaction. */
   verifyTransaction(transactionId: string): Promise<VerifiedTransaction | null>;
   verifyByReference(txRef: string): Promise<VerifiedTransaction | null>;
-  refund(transactionId: string, amountMinor: number, currency: string): Promise<RefundResult>;
+  /** Asks for the money back. Throws ProviderRejectedError on a definite refusal; any other error leaves it unknown. */
+  refund(transactionId: string, amountMinor: number, currency: string): Promise<ProviderRefund>;
+  /**
+   * The provider's refund of this transaction (by its id when we have one), or null when the
+   * provider has none since `since`: how an unanswered or pending refund is reconciled.
+   */
+  findRefund(
+    transactionId: string,
+    providerRefundId: string | null,
+    since: Date,
+  ): Promise<ProviderRefund | null>;
   /** Nigerian banks payouts can reach (payments-contract §5 `GET /v3/banks/NG`). */
   listBanks(): Promise<Bank[]>;
   /** The account holder's name as the bank knows it, or null when there is no such account. */

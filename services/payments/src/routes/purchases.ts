@@ -1,12 +1,7 @@
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
-import {
-  listMyPurchases,
-  listMySales,
-  paymentByReference,
-  refundPurchase,
-  type RefundDeps,
-} from '../domain/purchases.js';
+import { listMyPurchases, listMySales, paymentByReference } from '../domain/purchases.js';
+import { refundPurchase, type RefundDeps } from '../domain/refunds.js';
 import type { SettlementDeps } from '../domain/settlement.js';
 import { browserKeyHashOf } from './buyer-cookie.js';
 import { errorSchema, purchaseSchema, saleSchema, toPurchaseView, toSaleView } from './schemas.js';
@@ -110,13 +105,24 @@ export function purchaseRoutes(
         summary: 'Refund a purchase within the refund window (its seller or support)',
         security: [{ bearer: [] }, { cookie: [] }],
         params: z.object({ purchaseId: z.uuid() }),
-        response: { 200: z.object({ purchase: saleSchema }), ...errorResponses },
+        response: {
+          200: z.object({ purchase: saleSchema }),
+          // The provider has not confirmed yet: access is suspended and the refund is followed up.
+          202: z.object({ purchase: saleSchema }),
+          ...errorResponses,
+        },
       },
     },
-    async (request) => ({
-      purchase: toSaleView(
-        await refundPurchase(deps.refunds, request.user!, request.params.purchaseId, request.id),
-      ),
-    }),
+    async (request, reply) => {
+      const purchase = await refundPurchase(
+        deps.refunds,
+        request.user!,
+        request.params.purchaseId,
+        request.id,
+      );
+      return reply
+        .code(purchase.status === 'refunded' ? 200 : 202)
+        .send({ purchase: toSaleView(purchase) });
+    },
   );
 }

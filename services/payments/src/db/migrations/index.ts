@@ -4,6 +4,7 @@ import { paymentsSchema } from './0001_payments.js';
 import { purchaseTestMode } from './0002_purchase_test_mode.js';
 import { providerEventPayloadText } from './0003_provider_event_payload_text.js';
 import { payouts } from './0004_payouts.js';
+import { refunds } from './0005_refunds.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -12,4 +13,5 @@ export const migrations: Migration[] = [
   purchaseTestMode,
   providerEventPayloadText,
   payouts,
+  refunds,
 ];

@@ -1,0 +1,145 @@
+import type { Queryable } from '@lockdrop/db';
+
+export type RefundStatus = 'requested' | 'pending' | 'succeeded' | 'failed';
+
+export interface Refund {
+  id: string;
+  purchaseId: string;
+  kind: 'refund' | 'chargeback';
+  status: RefundStatus;
+  amountMinor: number;
+  currency: string;
+  provider: string;
+  providerRefundId: string | null;
+  failureReason: string | null;
+  requestedBy: string | null;
+  requestedAt: Date;
+  completedAt: Date | null;
+  checks: number;
+  correlationId: string;
+}
+
+const COLUMNS = `id, purchase_id AS "purchaseId", kind, status, amount_minor AS "amountMinor", currency, provider,
+  provider_refund_id AS "providerRefundId", failure_reason AS "failureReason", requested_by AS "requestedBy",
+  requested_at AS "requestedAt", completed_at AS "completedAt", checks, correlation_id AS "correlationId"`;
+
+export async function insertRefund(
+  db: Queryable,
+  refund: Omit<Refund, 'completedAt' | 'checks' | 'failureReason'> & { nextCheckAt: Date | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO refunds (id, purchase_id, kind, status, amount_minor, currency, provider, provider_refund_id,
+       requested_by, requested_at, next_check_at, correlation_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      refund.id,
+      refund.purchaseId,
+      refund.kind,
+      refund.status,
+      refund.amountMinor,
+      refund.currency,
+      refund.provider,
+      refund.providerRefundId,
+      refund.requestedBy,
+      refund.requestedAt,
+      refund.nextCheckAt,
+      refund.correlationId,
+    ],
+  );
+}
+
+export async function findRefund(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Refund | null> {
+  const { rows } = await db.query<Refund>(
+    `SELECT ${COLUMNS} FROM refunds WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** The purchase's live (requested or pending) refund, if any. */
+export async function findLiveRefund(db: Queryable, purchaseId: string): Promise<Refund | null> {
+  const { rows } = await db.query<Refund>(
+    `SELECT ${COLUMNS} FROM refunds WHERE purchase_id = $1 AND status IN ('requested', 'pending')`,
+    [purchaseId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function markRefundPending(
+  db: Queryable,
+  id: string,
+  providerRefundId: string | null,
+  nextCheckAt: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE refunds SET status = 'pending', provider_refund_id = coalesce($2, provider_refund_id), next_check_at = $3
+     WHERE id = $1 AND status IN ('requested', 'pending')`,
+    [id, providerRefundId, nextCheckAt],
+  );
+}
+
+export async function finishRefund(
+  db: Queryable,
+  id: string,
+  outcome: {
+    status: 'succeeded' | 'failed';
+    providerRefundId: string | null;
+    reason: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE refunds SET status = $2, provider_refund_id = coalesce($3, provider_refund_id), failure_reason = $4,
+       completed_at = $5, next_check_at = NULL
+     WHERE id = $1`,
+    [id, outcome.status, outcome.providerRefundId, outcome.reason, outcome.at],
+  );
+}
+
+/**
+ * Claims refunds whose provider state is due for a check: the claim pushes their next check
+ * out by `leaseSeconds`, so two replicas never ask about the same refund at once.
+ */
+export async function claimDueRefunds(
+  db: Queryable,
+  now: Date,
+  limit: number,
+  leaseSeconds: number,
+): Promise<Refund[]> {
+  const { rows } = await db.query<Refund>(
+    `UPDATE refunds SET next_check_at = $1::timestamptz + make_interval(secs => $3), checks = checks + 1
+     WHERE id IN (
+       SELECT id FROM refunds WHERE status IN ('requested', 'pending') AND next_check_at <= $1
+       ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING ${COLUMNS}`,
+    [now, limit, leaseSeconds],
+  );
+  return rows;
+}
+
+export async function scheduleRefundCheck(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE refunds SET next_check_at = $2 WHERE id = $1 AND status IN ('requested', 'pending')`,
+    [id, at],
+  );
+}
+
+/** Makes the live refunds of a provider transaction due now (the provider told us something). */
+export async function refundsDueNowFor(
+  db: Queryable,
+  provider: string,
+  transactionId: string,
+  now: Date,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE refunds r SET next_check_at = $3 FROM purchases p
+     WHERE r.purchase_id = p.id AND p.provider = $1 AND p.provider_transaction_id = $2
+       AND r.status IN ('requested', 'pending')`,
+    [provider, transactionId, now],
+  );
+  return rowCount ?? 0;
+}
