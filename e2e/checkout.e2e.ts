@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, signUpSeller, verifyEmail, waitForMail } from './support/accounts';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
+import { publishProduct } from './support/products';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -22,28 +23,7 @@ async function publishedProduct(
   title: string,
 ): Promise<string> {
   await signUpSeller(context);
-  const upload = await context.request.post(`${baseUrl}/api/uploads`, {
-    multipart: { file: { name: 'field-notes.zip', mimeType: 'application/zip', buffer: bytes } },
-  });
-  expect(upload.status()).toBe(201);
-  const { id: fileId } = (await upload.json()) as { id: string };
-  const created = await context.request.post(`${baseUrl}/api/products`, {
-    data: {
-      title,
-      description: 'Ten pages of field notes.',
-      price: '7.00',
-      currency: 'USD',
-      fileId,
-      previewEnabled: false,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const published = await context.request.post(`${baseUrl}/api/products/${id}/status`, {
-    data: { status: 'published' },
-  });
-  expect(published.ok()).toBe(true);
-  return id;
+  return publishProduct(context, { bytes, title });
 }
 
 /** Clicks a Download File button and returns the SHA-256 of the file the browser saved. */

@@ -115,7 +115,7 @@ describe('/settings two-factor authentication', () => {
 });
 
 describe('/settings payouts and plan', () => {
-  it('saves a Wise payout method; PayPal and Stripe are coming soon', async () => {
+  it('saves a Wise destination, shown masked after a reload; PayPal and Stripe are coming soon', async () => {
     await signUpSeller(browser.context);
     const page = await browser.open('/settings');
     const payouts = section(page, 'Payouts');
@@ -124,16 +124,15 @@ describe('/settings payouts and plan', () => {
     await payouts.getByRole('radio', { name: /Wise/ }).check();
     await payouts.getByLabel('Wise e-mail', { exact: true }).fill('payouts@example.com');
     await payouts.getByLabel('Wise account ID').fill('12345678');
-    await payouts.getByRole('button', { name: 'Save payout method' }).click();
-    await expectToast(page, 'Payout method saved');
+    await payouts.getByRole('button', { name: 'Save payout details' }).click();
+    await expectToast(page, 'Payout details saved');
 
     await page.reload({ waitUntil: 'networkidle' });
-    expect(await section(page, 'Payouts').getByRole('radio', { name: /Wise/ }).isChecked()).toBe(
-      true,
-    );
-    expect(
-      await section(page, 'Payouts').getByLabel('Wise e-mail', { exact: true }).inputValue(),
-    ).toBe('payouts@example.com');
+    const saved = section(page, 'Payouts').getByTestId('payout-destination');
+    expect(await saved.innerText()).toBe('Wise p•••@example.com');
+    expect(await section(page, 'Payouts').innerText()).not.toContain('payouts@example.com');
+    const profile = await (await browser.context.request.get('/api/profile')).json();
+    expect(profile.payoutMethod).toBe('wise');
     const plan = section(page, 'Plan');
     expect(await plan.locator('[data-plan]').innerText()).toBe('Free');
     expect(await plan.getByRole('link', { name: 'Compare plans' }).getAttribute('href')).toBe(
@@ -186,9 +185,12 @@ describe('/onboarding', () => {
     await page.getByRole('heading', { name: 'How would you like to be paid?' }).waitFor();
     expect(await continueButton.isDisabled()).toBe(true);
     await page.getByRole('radio', { name: /Payoneer/ }).check();
-    await continueButton.click();
-    await page.getByText('Payoneer e-mail is required').waitFor();
+    expect(await continueButton.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Save payout details' }).click();
+    await page.getByText('Please enter a valid e-mail address').waitFor();
     await page.getByLabel('Payoneer e-mail', { exact: true }).fill('ada@payoneer.example.com');
+    await page.getByRole('button', { name: 'Save payout details' }).click();
+    await page.getByTestId('payout-destination').waitFor();
     await continueButton.click();
     await page.getByRole('heading', { name: 'Create your first product' }).waitFor();
     expect(
@@ -201,9 +203,13 @@ describe('/onboarding', () => {
     await page.waitForURL('**/dashboard');
 
     const profile = await (await browser.context.request.get('/api/profile')).json();
-    expect(profile).toMatchObject({
-      role: 'creator',
-      payoutDetails: { method: 'payoneer', email: 'ada@payoneer.example.com' },
+    expect(profile).toMatchObject({ role: 'creator', payoutMethod: 'payoneer' });
+    const { destination } = await (
+      await browser.context.request.get('/api/payouts/destination')
+    ).json();
+    expect(destination).toMatchObject({
+      method: 'payoneer',
+      emailMasked: 'a•••@payoneer.example.com',
     });
     await page.close();
   });

@@ -30,6 +30,10 @@ const env = {
   RATE_LIMIT_PER_MINUTE: '100000',
   SIGN_IN_PER_IP_LIMIT: '10000',
   PASSWORD_RESET_PER_IP_LIMIT: '10000',
+  // Payout journeys pay a sale out at once (earnings skip the 24-hour refund window, which
+  // refund journeys still use) and the sandbox transfer completes within seconds.
+  PAYOUT_HOLD_HOURS: '-24',
+  SANDBOX_PAYOUT_DELAY_MS: '2000',
 };
 
 let status = 1;

@@ -35,7 +35,7 @@ describe('the account journey', () => {
     expect(signUp.body.profile).toMatchObject({
       fullName: 'Ada Obi',
       plan: 'free',
-      payoutDetails: null,
+      payoutMethod: null,
       role: null,
     });
     expect(laptop.cookie('ld_access')).toBeTruthy();

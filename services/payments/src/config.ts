@@ -114,8 +114,13 @@ export const configSchema = z
           return z.NEVER;
         }
       }),
-    /** Hours earnings stay pending after the refund window before they can be paid out. */
-    PAYOUT_HOLD_HOURS: z.coerce.number().int().min(0).default(0),
+    /**
+     * Hours earnings stay pending after the refund window before they can be paid out. Outside
+     * production it may be negative (down to minus the refund window) so demos and browser tests
+     * can pay out a sale at once while refunds stay possible; a later refund then comes out of
+     * the available balance.
+     */
+    PAYOUT_HOLD_HOURS: z.coerce.number().int().default(0),
     /** Smallest payout per currency in major units (`NGN:1000,USD:10`); defaults cover the spec's currencies. */
     PAYOUT_MINIMUMS: payoutMinimums,
     /** The worker's payout schedule, so screens can say when the next payout runs (same env as the worker). */
@@ -150,6 +155,16 @@ export const configSchema = z
     {
       path: ['SANDBOX_WEBHOOK_SECRET'],
       message: 'must be set to a private value when the sandbox runs in production',
+    },
+  )
+  .refine(
+    (config) =>
+      config.PAYOUT_HOLD_HOURS >=
+      (config.NODE_ENV === 'production' ? 0 : -config.REFUND_WINDOW_HOURS),
+    {
+      path: ['PAYOUT_HOLD_HOURS'],
+      message:
+        'must be 0 or more in production (earnings wait out the refund window), and no less than minus REFUND_WINDOW_HOURS elsewhere',
     },
   )
   .refine(

@@ -63,4 +63,18 @@ describe('payments configuration in production', () => {
     const config = loadConfig(configSchema, { ...live, PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS });
     expect(config.PAYOUT_ENCRYPTION_KEYS.map((key) => key.id)).toEqual(['k1']);
   });
+
+  it('releases earnings before the refund window closes only outside production', () => {
+    const live = {
+      ...production,
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_SECRET_KEY: LIVE_KEY,
+      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+    };
+    expect(load({ ...live, PAYOUT_HOLD_HOURS: '-24' })).toThrow(
+      /PAYOUT_HOLD_HOURS: must be 0 or more/,
+    );
+    expect(loadConfig(configSchema, { PAYOUT_HOLD_HOURS: '-24' }).PAYOUT_HOLD_HOURS).toBe(-24);
+    expect(load({ PAYOUT_HOLD_HOURS: '-25' })).toThrow(/PAYOUT_HOLD_HOURS/);
+  });
 });

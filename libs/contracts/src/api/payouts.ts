@@ -11,7 +11,7 @@ export const payoutMethodSchema = z.enum(['bank', 'payoneer', 'wise']);
 export type PayoutMethod = z.infer<typeof payoutMethodSchema>;
 
 const payoutEmail = z
-  .string()
+  .string({ error: 'Please enter a valid e-mail address' })
   .trim()
   .toLowerCase()
   .pipe(z.email('Please enter a valid e-mail address').max(254));
@@ -19,11 +19,11 @@ const payoutEmail = z
 /** A Nigerian bank account (NUBAN: 10 digits) at a bank from `GET /api/payouts/banks`. */
 export const bankAccountSchema = z.object({
   bankCode: z
-    .string()
+    .string({ error: 'Please choose your bank' })
     .trim()
     .regex(/^\d{3,6}$/, 'Please choose your bank'),
   accountNumber: z
-    .string()
+    .string({ error: 'Account number must be 10 digits' })
     .trim()
     .regex(/^\d{10}$/, 'Account number must be 10 digits'),
 });
@@ -40,7 +40,7 @@ export const payoutDestinationInputSchema = z.discriminatedUnion('method', [
     method: z.literal('wise'),
     email: payoutEmail,
     accountId: z
-      .string()
+      .string({ error: 'Wise account ID is the number shown in your Wise account' })
       .trim()
       .regex(/^\d{1,15}$/, 'Wise account ID is the number shown in your Wise account'),
   }),

@@ -1,14 +1,14 @@
 import type { Queryable } from '@lockdrop/db';
 import type { PlanId } from '@lockdrop/contracts';
 import { planIdSchema } from '@lockdrop/contracts';
-import type { PayoutDetails, ProfileRole } from '../domain/profile-fields.js';
+import type { PayoutMethod, ProfileRole } from '../domain/profile-fields.js';
 
 export interface Profile {
   id: string;
   fullName: string;
   avatarUrl: string | null;
   plan: PlanId;
-  payoutDetails: PayoutDetails | null;
+  payoutMethod: PayoutMethod | null;
   role: ProfileRole | null;
   createdAt: Date;
   updatedAt: Date;
@@ -19,7 +19,7 @@ interface ProfileRow {
   full_name: string;
   avatar_url: string | null;
   plan: string;
-  payout_details: PayoutDetails | null;
+  payout_method: PayoutMethod | null;
   role: ProfileRole | null;
   created_at: Date;
   updated_at: Date;
@@ -33,7 +33,7 @@ const toProfile = (row: ProfileRow): Profile => {
     avatarUrl: row.avatar_url,
     // Spec §3: any plan value we do not know is treated as free.
     plan: plan.success ? plan.data : 'free',
-    payoutDetails: row.payout_details,
+    payoutMethod: row.payout_method,
     role: row.role,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -59,7 +59,7 @@ export async function findProfile(db: Queryable, userId: string): Promise<Profil
 export interface ProfileChanges {
   fullName?: string;
   avatarUrl?: string | null;
-  payoutDetails?: PayoutDetails | null;
+  payoutMethod?: PayoutMethod | null;
   role?: ProfileRole | null;
 }
 
@@ -72,7 +72,7 @@ export async function updateProfile(
     `UPDATE profiles SET
        full_name = CASE WHEN $2 THEN $3 ELSE full_name END,
        avatar_url = CASE WHEN $4 THEN $5 ELSE avatar_url END,
-       payout_details = CASE WHEN $6 THEN $7::jsonb ELSE payout_details END,
+       payout_method = CASE WHEN $6 THEN $7 ELSE payout_method END,
        role = CASE WHEN $8 THEN $9 ELSE role END,
        updated_at = now()
      WHERE id = $1 RETURNING *`,
@@ -82,8 +82,8 @@ export async function updateProfile(
       changes.fullName ?? null,
       changes.avatarUrl !== undefined,
       changes.avatarUrl ?? null,
-      changes.payoutDetails !== undefined,
-      changes.payoutDetails ? JSON.stringify(changes.payoutDetails) : null,
+      changes.payoutMethod !== undefined,
+      changes.payoutMethod ?? null,
       changes.role !== undefined,
       changes.role ?? null,
     ],

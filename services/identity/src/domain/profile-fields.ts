@@ -4,34 +4,11 @@ import { z } from 'zod';
 export const profileRoleSchema = z.enum(['freelancer', 'agency', 'creator', 'business']);
 export type ProfileRole = z.infer<typeof profileRoleSchema>;
 
-const text = (label: string, max = 120) =>
-  z.string().trim().min(1, `${label} is required`).max(max, `${label} is too long`);
-
 /**
- * Payout methods offered at onboarding (spec §3). PayPal and Stripe are "coming soon" there,
- * so they are not accepted here either.
+ * Which payout method the seller chose (spec §3). The details themselves live with payments,
+ * encrypted; PayPal and Stripe are "coming soon" and not accepted.
  */
-export const payoutDetailsSchema = z.discriminatedUnion('method', [
-  z.strictObject({
-    method: z.literal('bank'),
-    bankName: text('Bank name'),
-    accountNumber: z
-      .string()
-      .trim()
-      .regex(/^[0-9A-Za-z -]{4,34}$/, 'Account number must be 4-34 letters or digits'),
-    accountHolderName: text('Account holder name'),
-  }),
-  z.strictObject({
-    method: z.literal('payoneer'),
-    email: z.email('Please enter a valid e-mail address'),
-  }),
-  z.strictObject({
-    method: z.literal('wise'),
-    email: z.email('Please enter a valid e-mail address'),
-    accountId: text('Wise account ID', 64),
-  }),
-]);
-export type PayoutDetails = z.infer<typeof payoutDetailsSchema>;
+export { payoutMethodSchema, type PayoutMethod } from '@lockdrop/contracts';
 
 export const fullNameSchema = z
   .string()

@@ -4,7 +4,7 @@ import type { AccountService } from '../domain/accounts.js';
 import {
   avatarUrlSchema,
   fullNameSchema,
-  payoutDetailsSchema,
+  payoutMethodSchema,
   profileRoleSchema,
 } from '../domain/profile-fields.js';
 import type { ProfileService } from '../domain/profiles.js';
@@ -16,7 +16,7 @@ import { presentProfile, profileSchema } from './schemas.js';
 const profilePatch = z.strictObject({
   fullName: fullNameSchema.optional(),
   avatarUrl: avatarUrlSchema.nullable().optional(),
-  payoutDetails: payoutDetailsSchema.nullable().optional(),
+  payoutMethod: payoutMethodSchema.nullable().optional(),
   role: profileRoleSchema.nullable().optional(),
 });
 

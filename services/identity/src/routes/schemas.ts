@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Account } from '../domain/account.js';
-import { payoutDetailsSchema, profileRoleSchema } from '../domain/profile-fields.js';
+import { payoutMethodSchema, profileRoleSchema } from '../domain/profile-fields.js';
 import type { IssuedSession } from '../domain/sessions.js';
 import type { Profile } from '../db/profiles.repo.js';
 import type { Session } from '../db/sessions.repo.js';
@@ -11,7 +11,7 @@ export const profileSchema = z.object({
   fullName: z.string(),
   avatarUrl: z.string().nullable(),
   plan: planIdSchema,
-  payoutDetails: payoutDetailsSchema.nullable(),
+  payoutMethod: payoutMethodSchema.nullable(),
   role: profileRoleSchema.nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

@@ -4,7 +4,7 @@ export {
   sessionQueryOptions,
   type Account,
   type Profile,
-  type PayoutDetails,
+  type PayoutMethod,
   type Role,
 } from './api/get-session';
 export { useSignOut } from './api/sign-out';
@@ -14,7 +14,5 @@ export { GetStartedLink } from './components/get-started-link';
 export { useUpdateProfile, type ProfileChanges } from './api/profile';
 export { Avatar } from './components/avatar';
 export { Checkbox, Field } from './components/field';
-export { PayoutMethodFields } from './components/payout-method-fields';
-export { draftOf, payoutDetailsOf, type PayoutDraft } from './lib/payout';
 export { MIN_PASSWORD_LENGTH } from './lib/validation';
 export { useResendVerification } from './api/recovery';

@@ -4,17 +4,15 @@ import { useHydrated } from '@/lib/use-hydrated';
 
 export type Role = 'freelancer' | 'agency' | 'creator' | 'business';
 
-export type PayoutDetails =
-  | { method: 'bank'; bankName: string; accountNumber: string; accountHolderName: string }
-  | { method: 'payoneer'; email: string }
-  | { method: 'wise'; email: string; accountId: string };
+/** Which payout method the seller chose; the details live with payments (`/api/payouts`). */
+export type PayoutMethod = 'bank' | 'payoneer' | 'wise';
 
 export interface Profile {
   id: string;
   fullName: string;
   avatarUrl: string | null;
   plan: string;
-  payoutDetails: PayoutDetails | null;
+  payoutMethod: PayoutMethod | null;
   role: Role | null;
   createdAt: string;
   updatedAt: string;

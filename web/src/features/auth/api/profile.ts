@@ -3,7 +3,7 @@ import { api } from '@/lib/api';
 import {
   sessionQueryKey,
   type Account,
-  type PayoutDetails,
+  type PayoutMethod,
   type Profile,
   type Role,
 } from './get-session';
@@ -11,7 +11,7 @@ import {
 export interface ProfileChanges {
   fullName?: string;
   avatarUrl?: string | null;
-  payoutDetails?: PayoutDetails | null;
+  payoutMethod?: PayoutMethod | null;
   role?: Role | null;
 }
 

@@ -1,4 +1,5 @@
 import { useSession } from '@/features/auth';
+import { ConfirmPayoutNotice } from '@/features/payouts';
 import { PlanCard } from './plan-card';
 import { QuickActions } from './quick-actions';
 import { RecentProducts } from './recent-products';
@@ -16,6 +17,7 @@ export function DashboardHome() {
         </h1>
         <p className="mt-1 text-sm text-slate-600">Your figures for the last 30 days.</p>
       </header>
+      <ConfirmPayoutNotice />
       <StatCards days={30} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { PayoutsPanel } from '@/features/payouts';
 import { useSales, type Sale } from '../api/get-sales';
 import { useRefundSale } from '../api/refund-sale';
 import { formatDate, formatMoney } from '../lib/format';
@@ -48,12 +49,13 @@ function RefundControl({ sale }: { sale: Sale }) {
 
 const money = (minor: number, sale: Sale) => formatMoney(minor, sale.currency);
 
-/** /dashboard/payments: the seller's own sales with where the money went. */
+/** /dashboard/payments: balances, payouts, and the seller's own sales with where the money went. */
 export function PaymentsScreen() {
   const sales = useSales(HISTORY_LIMIT);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Payments</h1>
+      <PayoutsPanel />
       <Panel title="Sales history">
         {sales.isPending ? (
           <Loading label="Loading your sales" />

@@ -2,15 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import {
-  draftOf,
-  payoutDetailsOf,
-  PayoutMethodFields,
-  useSession,
-  useUpdateProfile,
-  type ProfileChanges,
-  type Role,
-} from '@/features/auth';
+import { useSession, useUpdateProfile, type ProfileChanges, type Role } from '@/features/auth';
+import { PayoutDestinationCard, usePayoutDestination } from '@/features/payouts';
 import { notify } from '@/lib/toast';
 import { onboardingSteps } from '../lib/steps';
 import { FirstProductStep } from './first-product-step';
@@ -23,15 +16,17 @@ const titles = [
   'Create your first product',
 ];
 
-/** /onboarding: role and payout method are saved to the profile as each step is continued. */
+/**
+ * /onboarding: the role is saved to the profile; step 2 saves the payout destination at
+ * payments (bank accounts verified with the provider) and continues once one is saved.
+ */
 export function OnboardingWizard() {
   const { profile } = useSession();
   const update = useUpdateProfile();
   const navigate = useNavigate();
   const [step, setStep] = useState(0);
   const [role, setRole] = useState<Role | null>(profile?.role ?? null);
-  const [draft, setDraft] = useState(() => draftOf(profile?.payoutDetails));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const destination = usePayoutDestination();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
 
@@ -48,11 +43,7 @@ export function OnboardingWizard() {
 
   function onContinue() {
     if (step === 0 && role) return save({ role });
-    const result = payoutDetailsOf(draft);
-    if (!result) return;
-    if ('missing' in result) return setErrors(result.missing);
-    setErrors({});
-    save({ payoutDetails: result.details });
+    if (step === 1 && destination.data) setStep(2);
   }
 
   function onComplete() {
@@ -60,7 +51,7 @@ export function OnboardingWizard() {
     navigate(paths.dashboard.root.getHref());
   }
 
-  const canContinue = step === 0 ? role !== null : draft.method !== null;
+  const canContinue = step === 0 ? role !== null : Boolean(destination.data);
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
       <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">
@@ -85,7 +76,7 @@ export function OnboardingWizard() {
           {titles[step]}
         </h2>
         {step === 0 && <RoleStep role={role} onChange={setRole} />}
-        {step === 1 && <PayoutMethodFields draft={draft} onChange={setDraft} errors={errors} />}
+        {step === 1 && <PayoutDestinationCard />}
         {step === 2 && <FirstProductStep />}
         <div className="mt-10 flex items-center justify-between gap-4 border-t border-slate-100 pt-6">
           <Button

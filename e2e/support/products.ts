@@ -1,0 +1,38 @@
+import { expect } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { baseUrl } from './browser';
+
+/** A published product with a file of `bytes`, made through the API as its signed-in seller would. */
+export async function publishProduct(
+  context: BrowserContext,
+  {
+    bytes,
+    title,
+    price = '7.00',
+    currency = 'USD',
+    fileName = 'field-notes.zip',
+  }: { bytes: Buffer; title: string; price?: string; currency?: string; fileName?: string },
+): Promise<string> {
+  const upload = await context.request.post(`${baseUrl}/api/uploads`, {
+    multipart: { file: { name: fileName, mimeType: 'application/zip', buffer: bytes } },
+  });
+  expect(upload.status()).toBe(201);
+  const { id: fileId } = (await upload.json()) as { id: string };
+  const created = await context.request.post(`${baseUrl}/api/products`, {
+    data: {
+      title,
+      description: 'Ten pages of field notes.',
+      price,
+      currency,
+      fileId,
+      previewEnabled: false,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const published = await context.request.post(`${baseUrl}/api/products/${id}/status`, {
+    data: { status: 'published' },
+  });
+  expect(published.ok()).toBe(true);
+  return id;
+}
