@@ -16,3 +16,9 @@ export {
 } from './outbox-relay.js';
 export { type Logger } from './logger.js';
 export { openDeadLetters, type DeadLetter } from './dead-letters.js';
+export {
+  pruneBusRecords,
+  EVENT_STREAM_MAX_AGE_DAYS,
+  PROCESSED_EVENT_RETENTION_DAYS,
+  PUBLISHED_OUTBOX_RETENTION_DAYS,
+} from './retention.js';

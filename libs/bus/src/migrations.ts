@@ -33,4 +33,11 @@ export const busMigrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0000_bus_03_retention_indexes',
+    sql: `
+      CREATE INDEX processed_events_age_idx ON processed_events (processed_at);
+      CREATE INDEX outbox_published_idx ON outbox (published_at) WHERE published_at IS NOT NULL;
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import { JetStreamApiError, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { streamNames } from './naming.js';
+import { EVENT_STREAM_MAX_AGE_DAYS } from './retention.js';
 
 // JSStreamNameExistErr: the stream exists with another configuration (an older deploy).
 const STREAM_EXISTS_WITH_OTHER_CONFIG = 10058;
@@ -15,6 +16,7 @@ function streamConfigs(namespace: string): Array<Partial<StreamConfig> & { name:
       name: names.events,
       subjects: [`${namespace}.events.>`],
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      max_age: nanos(EVENT_STREAM_MAX_AGE_DAYS * 24 * 3_600_000),
     },
     {
       name: names.deadLetters,

@@ -2,7 +2,13 @@ import { deleteStreams, testEnv, testNamespace } from '@lockdrop/testing';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBus, ensureStreams, streamNames } from '../src/index.js';
+import {
+  connectBus,
+  ensureStreams,
+  EVENT_STREAM_MAX_AGE_DAYS,
+  PROCESSED_EVENT_RETENTION_DAYS,
+  streamNames,
+} from '../src/index.js';
 
 describe('streams and connection', () => {
   const namespace = testNamespace();
@@ -25,8 +31,13 @@ describe('streams and connection', () => {
     const events = await managers[0]!.streams.info(names.events);
     expect(events.config.subjects).toEqual([`${namespace}.events.>`]);
     expect(events.config.duplicate_window).toBe(nanos(2 * 60_000));
+    // Shorter than consumers remember applied events, so pruning can never let one apply twice.
+    expect(events.config.max_age).toBe(nanos(EVENT_STREAM_MAX_AGE_DAYS * 24 * 3_600_000));
+    expect(EVENT_STREAM_MAX_AGE_DAYS).toBeLessThan(PROCESSED_EVENT_RETENTION_DAYS);
     const deadLetters = await managers[0]!.streams.info(names.deadLetters);
     expect(deadLetters.config.subjects).toEqual([`${namespace}.dlq.>`]);
+    // Dead letters wait for an operator however long it takes.
+    expect(deadLetters.config.max_age).toBe(0);
   });
 
   it('brings a stream with an outdated configuration up to date', async () => {

@@ -1,10 +1,12 @@
 import {
   busMigrations,
   connectBus,
+  pruneBusRecords,
   startOutboxRelay,
   type Bus,
   type Logger as BusLogger,
 } from '@lockdrop/bus';
+import type { DomainEvent } from '@lockdrop/contracts';
 import {
   createPool,
   ensureDatabase,
@@ -52,6 +54,17 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     onDeadLetter: options.onDeadLetter,
   });
   const relay = startOutboxRelay({ pool, bus, logger: options.logger });
+  // The worker's daily `retention.due`: every service prunes its own bookkeeping, in its schema.
+  const retention = await bus.subscribe({
+    consumer: `${options.name}.retention`,
+    filter: 'retention.due',
+    pool,
+    handler: async (event, tx) => {
+      const { dueAt } = (event as DomainEvent<'retention.due'>).data;
+      const pruned = await pruneBusRecords(tx, new Date(dueAt));
+      options.logger.info({ ...pruned }, 'pruned processed events and published outbox rows');
+    },
+  });
   return {
     pool,
     bus,
@@ -60,6 +73,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
       nats: () => bus.ping(),
     },
     async close() {
+      await retention.stop();
       await relay.stop();
       await bus.close();
       await pool.end();

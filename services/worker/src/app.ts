@@ -6,6 +6,7 @@ import { createJobRuntime } from './jobs/runtime.js';
 import type { PayoutAdapters } from './payouts/adapters/index.js';
 import { startPayoutJobs } from './payouts/jobs.js';
 import { createQueueConnection } from './redis.js';
+import { startRetentionJob } from './retention.js';
 
 /**
  * Background jobs on BullMQ: payout runs and transfers, exchange-rate refresh. The HTTP server
@@ -38,6 +39,7 @@ export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Pro
     logger: app.log,
     adapters: deps.payoutAdapters,
   });
+  await startRetentionJob(config, jobs, infra.pool);
   app.addHook('onClose', async () => {
     await payouts.stop();
     await jobs.close();

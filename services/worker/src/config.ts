@@ -43,6 +43,8 @@ export const configSchema = z
     PAYONEER_PROGRAM_ID: optionalSecret,
     PAYONEER_BASE_URL: env.url('https://api.payoneer.com'),
 
+    /** When services prune bookkeeping (processed event ids, published outbox rows): nightly. */
+    RETENTION_CRON: z.string().min(9).default('30 3 * * *'),
     /** Exchange-rate refresh: hourly. */
     FX_CRON: z.string().min(9).default('0 * * * *'),
     /** `flutterwave` (GET /v3/transfers/rates, needs FLW_SECRET_KEY) or `url` (a `{ base, rates }` JSON feed at FX_URL). */

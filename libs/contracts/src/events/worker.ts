@@ -12,6 +12,11 @@ const transferRef = {
  * payments owns payouts, balances and the ledger and advances a payout only on these events.
  */
 export const workerEvents = {
+  /** Daily: each service prunes bookkeeping no redelivery can need any more (libs/bus retention). */
+  'retention.due': {
+    version: 1,
+    schema: z.object({ dueAt: z.iso.datetime({ offset: true }) }),
+  },
   /** The payout schedule fired: payments creates this run's payouts (once per `runId`). */
   'payout.run_due': {
     version: 1,
