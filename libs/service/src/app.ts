@@ -2,7 +2,7 @@ import { authPlugin, createTokenVerifier, type TokenVerifier } from '@lockdrop/a
 import type { Migration } from '@lockdrop/db';
 import { createHttpServer, type HttpServer } from '@lockdrop/http';
 import { Counter } from 'prom-client';
-import { startInfrastructure, type Infrastructure } from './infrastructure.js';
+import { startInfrastructure, type Infrastructure, type Prune } from './infrastructure.js';
 
 /** The part of a service's config (see `serviceEnv`) this factory reads. */
 interface ServiceConfig {
@@ -19,6 +19,8 @@ export interface ServiceAppOptions {
   migrations: Migration[];
   /** Defaults to verifying against `config.JWKS_URL`; identity passes its own keys. */
   verifier?: TokenVerifier;
+  /** Service-specific pruning when the worker announces `retention.due`. */
+  prune?: Prune;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function createServiceApp(
     migrations: options.migrations,
     logger: app.log,
     onDeadLetter: (consumer) => deadLetters.inc({ consumer }),
+    prune: options.prune,
   });
   app.addHook('onClose', () => infra.close());
   for (const [name, check] of Object.entries(infra.readiness)) app.addReadinessCheck(name, check);

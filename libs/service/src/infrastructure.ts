@@ -14,6 +14,7 @@ import {
   pingDatabase,
   type Migration,
   type Pool,
+  type PoolClient,
 } from '@lockdrop/db';
 import type { ReadinessCheck } from '@lockdrop/http';
 
@@ -26,7 +27,12 @@ export interface InfrastructureOptions {
   migrations: Migration[];
   logger: BusLogger;
   onDeadLetter?: (consumer: string) => void;
+  /** The service's own pruning on `retention.due` (besides processed events and outbox rows). */
+  prune?: Prune;
 }
+
+/** Deletes a service's expired rows as of `dueAt`; returns counts per table for the log. */
+export type Prune = (tx: PoolClient, dueAt: Date) => Promise<Record<string, number>>;
 
 /** What a domain service runs on: its own schema, the bus, and the relay draining its outbox. */
 export interface Infrastructure {
@@ -62,7 +68,8 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     handler: async (event, tx) => {
       const { dueAt } = (event as DomainEvent<'retention.due'>).data;
       const pruned = await pruneBusRecords(tx, new Date(dueAt));
-      options.logger.info({ ...pruned }, 'pruned processed events and published outbox rows');
+      const own = (await options.prune?.(tx, new Date(dueAt))) ?? {};
+      options.logger.info({ ...pruned, ...own }, 'pruned rows no one needs any more');
     },
   });
   return {

@@ -15,6 +15,7 @@ import { downloadRoutes } from './routes/downloads.js';
 import { previewRoutes } from './routes/previews.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { createStorage, type ObjectStorage } from './storage/index.js';
+import { pruneExpiredAccess } from './db/retention.repo.js';
 
 export interface DeliveryDependencies {
   /** Tests sign their own tokens; by default tokens are verified against identity's JWKS. */
@@ -34,6 +35,7 @@ export async function buildApp(
     config,
     migrations,
     verifier: dependencies.verifier,
+    prune: pruneExpiredAccess,
   });
   const { pool, bus } = infra;
   const storage = dependencies.storage ?? (await createStorage(config));

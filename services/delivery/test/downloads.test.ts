@@ -361,3 +361,44 @@ describe('a bought file outlives its product', () => {
     expect(sha256(await bytesOf(await get(downloadUrl)))).toBe(sha256(original));
   });
 });
+
+describe('retention', () => {
+  it('drops links and receipt sessions that expired a month ago, keeping links that delivered a file', async () => {
+    const original = randomBytes(4096);
+    const { product } = await store.sellFile(original, 'old-notes.zip');
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const used = await store.link(purchase.paid.purchaseId, buyer);
+    expect(sha256(await bytesOf(await get(used.downloadUrl)))).toBe(sha256(original));
+    await store.link(purchase.paid.purchaseId, buyer);
+    await waitFor(async () => {
+      const { rows } = await delivery.db.query('SELECT 1 FROM downloads WHERE purchase_id = $1', [
+        purchase.paid.purchaseId,
+      ]);
+      return rows.length === 1;
+    });
+    await delivery.db.query(
+      `UPDATE download_grants SET expires_at = now() - interval '31 days' WHERE purchase_id = $1`,
+      [purchase.paid.purchaseId],
+    );
+    await delivery.publish(
+      createEvent(
+        'retention.due',
+        { dueAt: new Date().toISOString() },
+        { correlationId: `test-${randomUUID()}` },
+      ),
+    );
+    await waitFor(async () => {
+      const { rows } = await delivery.db.query(
+        'SELECT count(*)::int AS n FROM download_grants WHERE purchase_id = $1',
+        [purchase.paid.purchaseId],
+      );
+      return rows[0].n === 1;
+    });
+    const { rows } = await delivery.db.query(
+      'SELECT g.id FROM download_grants g JOIN downloads d ON d.grant_id = g.id WHERE g.purchase_id = $1',
+      [purchase.paid.purchaseId],
+    );
+    expect(rows).toHaveLength(1);
+  });
+});

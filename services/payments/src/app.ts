@@ -19,6 +19,7 @@ import { purchaseRoutes } from './routes/purchases.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { Counter } from 'prom-client';
+import { pruneSettledProviderEvents } from './db/retention.repo.js';
 
 /** What tests (and only tests) substitute: token verification and the clock. */
 export interface PaymentsDeps {
@@ -36,6 +37,7 @@ export async function buildApp(
     config,
     migrations,
     verifier: deps.verifier,
+    prune: pruneSettledProviderEvents,
   });
   const { pool } = infra;
   const now = deps.now ?? (() => new Date());

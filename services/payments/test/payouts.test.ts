@@ -627,3 +627,34 @@ describe('transfer webhooks', () => {
     expect(rows[0].status).toBe('created');
   });
 });
+
+describe('retention', () => {
+  it('drops settled provider notifications after 90 days and keeps unsettled ones and every money record', async () => {
+    const old = new Date(Date.now() - 91 * 24 * HOUR);
+    const { rows } = await harness.pool.query(
+      `INSERT INTO provider_events (provider, event_key, event_type, payload, status, received_at) VALUES
+         ('sandbox', $1, 'charge.completed', '{}', 'processed', $3),
+         ('sandbox', $2, 'charge.completed', '{}', 'parked', $3)
+       RETURNING id, status`,
+      [`old-${randomUUID()}`, `parked-${randomUUID()}`, old],
+    );
+    const purchases = await harness.pool.query('SELECT count(*)::int AS n FROM purchases');
+    await harness.publish(
+      createEvent(
+        'retention.due',
+        { dueAt: new Date().toISOString() },
+        { correlationId: randomUUID() },
+      ),
+    );
+    await waitFor(async () => {
+      const left = await harness.pool.query(
+        'SELECT status FROM provider_events WHERE id = ANY($1)',
+        [rows.map((row) => row.id)],
+      );
+      return left.rows.length === 1 && left.rows[0].status === 'parked';
+    });
+    expect((await harness.pool.query('SELECT count(*)::int AS n FROM purchases')).rows[0].n).toBe(
+      purchases.rows[0].n,
+    );
+  });
+});
