@@ -42,6 +42,8 @@ export const configSchema = z
     PAYONEER_CLIENT_SECRET: optionalSecret,
     PAYONEER_PROGRAM_ID: optionalSecret,
     PAYONEER_BASE_URL: env.url('https://api.payoneer.com'),
+    /** [?] OAuth2 client-credentials endpoint as integrators use it; check with Payoneer. */
+    PAYONEER_TOKEN_URL: env.url('https://login.payoneer.com/api/v2/oauth2/token'),
 
     /** When services prune bookkeeping (processed event ids, published outbox rows): nightly. */
     RETENTION_CRON: z.string().min(9).default('30 3 * * *'),

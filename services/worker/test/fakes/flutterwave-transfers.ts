@@ -1,0 +1,142 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Flutterwave v3 transfers on real HTTP, as payments-contract §5 describes them: the envelope,
+ * amounts in major units, NEW → SUCCESSFUL | FAILED with `complete_message`, a refused duplicate
+ * reference, lookup by id and by reference, and switchable faults.
+ */
+export interface FakeTransfer {
+  id: number;
+  account_number: string;
+  bank_code: string;
+  full_name: string;
+  currency: string;
+  debit_currency: string;
+  amount: number;
+  fee: number;
+  status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+  reference: string;
+  narration: string;
+  complete_message: string;
+  created_at: string;
+}
+
+export type CreateFault =
+  /** 503 before anything happened. */
+  | '5xx'
+  /** The transfer is made, then the answer is a 503 (Flutterwave after 28 s). */
+  | 'made_then_5xx'
+  /** The transfer is made, and completes before the create call answers (webhook first). */
+  | 'completes_at_once'
+  | '429'
+  | 'none';
+
+export interface FakeFlutterwaveTransfers {
+  baseUrl: string;
+  secretKey: string;
+  transfers: FakeTransfer[];
+  faults: { create: CreateFault; lookups: 'none' | '5xx'; slowMs: number };
+  /** The bank's final word on a transfer. */
+  complete(reference: string, outcome: 'SUCCESSFUL' | 'FAILED', message?: string): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTransfers> {
+  const secretKey = 'FLWSECK_TEST-transfers-0123456789-X';
+  const transfers: FakeTransfer[] = [];
+  const faults: FakeFlutterwaveTransfers['faults'] = { create: 'none', lookups: 'none', slowMs: 0 };
+  let nextId = 33_286;
+
+  const send = (response: http.ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+  const error = (response: http.ServerResponse, status: number, message: string) =>
+    send(response, status, { status: 'error', message, data: null });
+
+  const server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (faults.slowMs) await new Promise((resolve) => setTimeout(resolve, faults.slowMs));
+    if (request.headers.authorization !== `Bearer ${secretKey}`)
+      return error(response, 401, 'Invalid authorization key');
+    const url = new URL(request.url ?? '/', 'http://fake');
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+
+    if (request.method === 'POST' && url.pathname === '/v3/transfers') {
+      if (faults.create === '5xx') return error(response, 503, 'Service unavailable');
+      if (faults.create === '429') return error(response, 429, 'Too many requests');
+      if (!/^\d{10}$/.test(String(body?.account_number ?? '')))
+        return error(response, 400, 'Invalid account number');
+      if (transfers.some((transfer) => transfer.reference === body.reference))
+        return error(response, 400, 'Transfer with this reference already exists');
+      const transfer: FakeTransfer = {
+        id: nextId++,
+        account_number: body.account_number,
+        bank_code: body.account_bank,
+        full_name: body.beneficiary_name ?? 'N/A',
+        currency: body.currency,
+        debit_currency: body.debit_currency ?? body.currency,
+        amount: Number(body.amount),
+        fee: 26.875,
+        status: faults.create === 'completes_at_once' ? 'SUCCESSFUL' : 'NEW',
+        reference: body.reference,
+        narration: body.narration,
+        complete_message: faults.create === 'completes_at_once' ? 'Successful' : '',
+        created_at: new Date().toISOString(),
+      };
+      transfers.push(transfer);
+      if (faults.create === 'made_then_5xx') return error(response, 503, 'Gateway timeout');
+      return send(response, 200, {
+        status: 'success',
+        message: 'Transfer Queued Successfully',
+        data: {
+          ...transfer,
+          requires_approval: 0,
+          is_approved: 1,
+          bank_name: 'ACCESS BANK NIGERIA',
+        },
+      });
+    }
+    if (faults.lookups === '5xx') return error(response, 502, 'Bad gateway');
+    if (request.method === 'GET' && url.pathname === '/v3/transfers') {
+      const reference = url.searchParams.get('reference');
+      const data = transfers.filter((transfer) => !reference || transfer.reference === reference);
+      return send(response, 200, {
+        status: 'success',
+        message: 'Transfers fetched',
+        meta: { page_info: { total: data.length, current_page: 1, total_pages: 1 } },
+        data,
+      });
+    }
+    const one = /^\/v3\/transfers\/(\d+)$/.exec(url.pathname);
+    if (request.method === 'GET' && one) {
+      const transfer = transfers.find((candidate) => candidate.id === Number(one[1]));
+      return transfer
+        ? send(response, 200, { status: 'success', message: 'Transfer fetched', data: transfer })
+        : error(response, 404, 'Transfer not found');
+    }
+    return error(response, 404, 'Not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v3`,
+    secretKey,
+    transfers,
+    faults,
+    complete(reference, outcome, message) {
+      const transfer = transfers.find((candidate) => candidate.reference === reference);
+      if (!transfer) throw new Error(`no transfer ${reference}`);
+      transfer.status = outcome;
+      transfer.complete_message =
+        message ?? (outcome === 'SUCCESSFUL' ? 'Successful' : 'DISBURSE FAILED');
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
