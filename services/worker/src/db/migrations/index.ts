@@ -1,4 +1,5 @@
 import type { Migration } from '@lockdrop/db';
+import { fxRateSets } from './0001_fx_rate_sets.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [fxRateSets];
