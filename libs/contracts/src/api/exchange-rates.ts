@@ -16,7 +16,7 @@ export const exchangeRatesResponseSchema = z.object({
       updatedAt: z.iso.datetime(),
     }),
   ),
-  /** When the newest stored set was published (a fresh install: the shipped seed's date); null when none is. */
+  /** When the newest stored set was published (a fresh install: the seed's date); null: none. */
   asOf: z.iso.datetime().nullable(),
   /** true when `asOf` is more than 24 hours old by the server's clock. */
   stale: z.boolean(),

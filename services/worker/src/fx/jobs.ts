@@ -33,9 +33,9 @@ export const fxRefreshJobOptions = (config: WorkerConfig): JobsOptions => ({
 
 /**
  * Exchange rates (issue 14): a fresh install publishes the shipped seed, then the refresh job
- * fetches a full USD set from FX_SOURCE on FX_CURRENCIES' schedule, stores it in the history and
- * emits `fx.rates.updated` in one transaction. A failed refresh emits nothing — consumers keep
- * the last good rates — and is logged, counted and retried.
+ * fetches a full USD set for FX_CURRENCIES from FX_SOURCE on FX_CRON, stores it in the history
+ * and emits `fx.rates.updated` in one transaction. A failed refresh emits nothing — consumers
+ * keep the last good rates — and is logged, counted and retried.
  */
 export async function startFxJobs(options: FxJobsOptions): Promise<void> {
   const { config, jobs, pool, logger } = options;

@@ -12,7 +12,7 @@ export interface RateSet {
   rates: Rate[];
 }
 
-/** Every rate is published as USD → currency, so any pair converts directly, inversely or via USD. */
+/** Every rate is published as USD → currency: any pair converts directly, inversely or via USD. */
 export const BASE_CURRENCY = 'USD';
 
 /**

@@ -39,7 +39,7 @@ function urlFeed(config: WorkerConfig): RateSource {
   };
 }
 
-/** Payments contract §5: `data.rate` is what one unit of the destination currency costs in the source. */
+/** Payments contract §5: `data.rate` is what 1 destination unit costs in the source currency. */
 const flutterwaveRateSchema = z.object({
   status: z.literal('success'),
   data: z.object({
@@ -49,7 +49,7 @@ const flutterwaveRateSchema = z.object({
   }),
 });
 
-/** How far `source.amount` may stray from `rate × destination.amount` (the provider rounds amounts). */
+/** How far `source.amount` may stray from `rate × destination.amount` (amounts are rounded). */
 const AMOUNT_TOLERANCE = 0.02;
 
 function flutterwaveRates(config: WorkerConfig): RateSource {
@@ -57,7 +57,7 @@ function flutterwaveRates(config: WorkerConfig): RateSource {
   if (!secretKey) throw new Error('FX_SOURCE=flutterwave needs FLW_SECRET_KEY');
   const base = config.FLW_BASE_URL.replace(/\/+$/, '');
   const rateFor = async (currency: string) => {
-    // What 1 USD costs in `currency`: the provider quotes the source amount for a destination amount.
+    // What 1 USD costs in `currency`: the provider prices a destination amount in the source.
     const query = new URLSearchParams({
       amount: '1',
       source_currency: currency,

@@ -2,7 +2,10 @@ import type { ExchangeRatesResponse } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-/** GET /api/exchange-rates: the stored rates, when the newest were published, and if that is over a day ago. */
+/**
+ * GET /api/exchange-rates: the stored rates, when the newest were published, and whether that
+ * is over a day ago.
+ */
 export const getExchangeRates = () => api<ExchangeRatesResponse>('/api/exchange-rates');
 
 export const exchangeRatesQueryOptions = () =>
