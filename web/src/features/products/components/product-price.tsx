@@ -22,9 +22,9 @@ export function ProductPrice({ product, selectedCurrency, onCurrencyChange }: Pr
   const id = useId();
   const { display } = product;
   const original = formatMoney(product.priceMinor, product.currency);
-  const rates = useExchangeRates(
-    selectedCurrency !== undefined && selectedCurrency !== product.currency,
-  );
+  const showingOtherCurrency =
+    selectedCurrency !== undefined && selectedCurrency !== product.currency;
+  const rates = useExchangeRates(showingOtherCurrency);
   const asOfNote = display.converted ? ratesAsOfNote(rates.data) : null;
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
@@ -43,7 +43,7 @@ export function ProductPrice({ product, selectedCurrency, onCurrencyChange }: Pr
             <AlertTriangle className="size-4" aria-hidden="true" /> {display.warning.message}
           </p>
         )}
-        {rates.isError && (
+        {showingOtherCurrency && rates.isError && (
           <p
             role="alert"
             className="mt-2 flex items-start gap-2 rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800"
