@@ -7,9 +7,8 @@ import { createJobRuntime } from './jobs/runtime.js';
 import { createQueueConnection } from './redis.js';
 
 /**
- * Background jobs on BullMQ: exchange-rate refresh (payouts and e-mail join with the issues that
- * need them). The HTTP server only answers probes and metrics. Jobs report through events (this
- * service's outbox), never by writing another service's tables.
+ * Background jobs on BullMQ (payouts, exchange-rate refresh, e-mail), each added with the issue
+ * that needs it. The HTTP server only answers probes and metrics.
  */
 export async function buildApp(config: WorkerConfig): Promise<HttpServer> {
   const { app, infra } = await createServiceApp({ name: 'worker', config, migrations });

@@ -42,6 +42,8 @@ export const configSchema = z
     PAYONEER_PROGRAM_ID: optionalSecret,
     PAYONEER_BASE_URL: env.url('https://api.payoneer.com'),
 
+    /** Exchange-rate refresh: hourly. */
+    FX_CRON: z.string().min(9).default('0 * * * *'),
     /**
      * Where exchange rates come from: `seed` (default, offline: only the rates file shipped in
      * seed/exchange-rates.json, no refresh), `url` (a `{ base: "USD", rates }` JSON feed at
@@ -49,8 +51,6 @@ export const configSchema = z
      */
     FX_SOURCE: z.enum(['seed', 'url', 'flutterwave']).default('seed'),
     FX_URL: optionalSecret.pipe(z.url({ protocol: /^https?$/ }).optional()),
-    /** Rate refresh schedule (UTC): hourly. */
-    FX_CRON: z.string().min(9).default('0 * * * *'),
     /** Every currency priced against USD; the default is catalog's supported_currencies. */
     FX_CURRENCIES: z
       .string()
