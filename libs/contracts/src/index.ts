@@ -21,6 +21,11 @@ export { errorBodySchema, type ErrorBody } from './errors.js';
 export { contactMessageSchema, type ContactMessage } from './api/contact.js';
 export * from './api/payouts.js';
 export {
+  EXCHANGE_RATES_STALE_AFTER_MS,
+  exchangeRatesResponseSchema,
+  type ExchangeRatesResponse,
+} from './api/exchange-rates.js';
+export {
   commands,
   type PayoutInstruction,
   type CommandName,

@@ -22,6 +22,24 @@ interface Ratio {
 }
 
 const PIVOT = 'USD';
+const RATE_TEXT = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A positive exchange rate as the plain decimal string rates travel and are stored in
+ * ("1550.5": no sign, exponent or separators, no padding zeros). A number from a JSON feed is
+ * read from its shortest decimal form and never rounded further. Zero, negative, non-finite or
+ * non-decimal input throws a RangeError.
+ */
+export function normalizeRate(rate: string | number): string {
+  const text = typeof rate === 'number' ? numberToDecimalString(rate) : rate;
+  const match = RATE_TEXT.exec(text);
+  if (!match) throw new RangeError(`Not an exchange rate: ${rate}`);
+  const whole = (match[1] ?? '').replace(/^0+(?=\d)/, '');
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (/^0*$/.test(whole + fraction))
+    throw new RangeError(`Exchange rate must be positive: ${rate}`);
+  return fraction ? `${whole}.${fraction}` : whole;
+}
 
 function rateToRatio(rate: string | number): Ratio {
   const { negative, whole, fraction } = parseDecimal(

@@ -4,6 +4,7 @@ import {
   currencyExponent,
   formatMoney,
   minorToDecimalString,
+  normalizeRate,
   toMinor,
   AmbiguousAmountError,
 } from '../src/index.js';
@@ -186,4 +187,25 @@ describe('convertMinor', () => {
       RangeError,
     );
   });
+});
+
+describe('normalizeRate', () => {
+  it.each([
+    ['1550.5', '1550.5'],
+    [1550.5, '1550.5'],
+    ['0.86500', '0.865'],
+    ['007.10', '7.1'],
+    [1e-7, '0.0000001'],
+    ['3620', '3620'],
+    [0.1 + 0.2, '0.30000000000000004'],
+  ])('%s → %s', (input, expected) => {
+    expect(normalizeRate(input)).toBe(expected);
+  });
+
+  it.each([0, '0', '0.000', -1.5, '-1.5', '1,550.50', '1e3', '', 'abc', Number.NaN, Infinity])(
+    'refuses %s',
+    (input) => {
+      expect(() => normalizeRate(input)).toThrow(RangeError);
+    },
+  );
 });

@@ -9,20 +9,21 @@ import { currencyRoutes } from './routes/currencies.js';
 import { productRoutes } from './routes/products.js';
 
 export interface CatalogDeps {
-  /** The day a product view is counted on follows this clock. */
+  /** The day a product view is counted on, and the age of exchange rates, follow this clock. */
   clock?: () => Date;
 }
 
 /** Products, prices, platform settings and exchange rates. */
 export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): Promise<HttpServer> {
   const { app, infra } = await createServiceApp({ name: 'catalog', config, migrations });
+  const clock = deps.clock ?? (() => new Date());
   const products = createProductsDomain({
     pool: infra.pool,
     uploads: deliveryUploads(config.DELIVERY_URL),
-    clock: deps.clock ?? (() => new Date()),
+    clock,
   });
   productRoutes(app, products, { visitorSecret: config.VISITOR_ID_SECRET });
-  currencyRoutes(app, infra.pool);
+  currencyRoutes(app, infra.pool, clock);
   await subscribeFxRates(infra.bus, infra.pool);
   return app;
 }

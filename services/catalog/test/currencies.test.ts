@@ -73,7 +73,11 @@ describe('supported currencies', () => {
 
 describe('exchange rates from fx.rates.updated', () => {
   it('start empty (no invented seed rates), then hold what the rate job published', async () => {
-    expect(await rates()).toEqual([]);
+    expect((await harness.app.inject({ url: '/api/exchange-rates' })).json()).toEqual({
+      rates: [],
+      asOf: null,
+      stale: false,
+    });
     const event = await publishRates('test-feed', [
       { from: 'USD', to: 'NGN', rate: '1500.5' },
       { from: 'EUR', to: 'USD', rate: '1.08' },
@@ -100,6 +104,21 @@ describe('exchange rates from fx.rates.updated', () => {
     await publishRates('marker', [{ from: 'CAD', to: 'USD', rate: '0.73' }]);
     await waitFor(rates, (list) => list.some((rate: { from: string }) => rate.from === 'CAD'));
     expect((await rates()).find((rate: { to: string }) => rate.to === 'NGN').rate).toBe('1500.5');
+  });
+});
+
+describe('the age of the rates', () => {
+  const board = async () => (await harness.app.inject({ url: '/api/exchange-rates' })).json();
+  afterAll(() => harness.setNow(null));
+
+  it('is the time of the newest set, stale once it is more than 24 hours old', async () => {
+    await waitFor(rates, (list) => list.length >= 5);
+    const newest = new Date((await board()).rates[0].updatedAt);
+    expect((await board()).asOf).toBe(newest.toISOString());
+    harness.setNow(new Date(newest.getTime() + 24 * 3_600_000));
+    expect((await board()).stale).toBe(false);
+    harness.setNow(new Date(newest.getTime() + 24 * 3_600_000 + 1000));
+    expect((await board()).stale).toBe(true);
   });
 });
 

@@ -2,22 +2,23 @@ import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { WorkerConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { startFxJobs } from './fx/jobs.js';
 import { createJobRuntime } from './jobs/runtime.js';
 import type { PayoutAdapters } from './payouts/adapters/index.js';
 import { startPayoutJobs } from './payouts/jobs.js';
 import { createQueueConnection } from './redis.js';
 import { startRetentionJob } from './retention.js';
 
-/**
- * Background jobs on BullMQ: payout runs and transfers, exchange-rate refresh. The HTTP server
- * only answers probes and metrics. Jobs report through events (this service's outbox), never by
- * writing another service's tables.
- */
 /** What tests (and only tests) substitute: payout adapters that talk to local fakes. */
 export interface WorkerDeps {
   payoutAdapters?: PayoutAdapters;
 }
 
+/**
+ * Background jobs on BullMQ: payout runs and transfers, exchange-rate refresh. The HTTP server
+ * only answers probes and metrics. Jobs report through events (this service's outbox), never by
+ * writing another service's tables.
+ */
 export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Promise<HttpServer> {
   const { app, infra } = await createServiceApp({ name: 'worker', config, migrations });
   const redis = createQueueConnection(config.REDIS_URL);
@@ -31,6 +32,13 @@ export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Pro
   });
   app.addReadinessCheck('redis', () => redis.ping());
   app.addReadinessCheck('schedulers', () => jobs.checkSchedulers());
+  await startFxJobs({
+    config,
+    jobs,
+    pool: infra.pool,
+    logger: app.log,
+    metricsRegistry: app.metricsRegistry,
+  });
   const payouts = await startPayoutJobs({
     config,
     jobs,

@@ -49,9 +49,24 @@ export const configSchema = z
     RETENTION_CRON: z.string().min(9).default('30 3 * * *'),
     /** Exchange-rate refresh: hourly. */
     FX_CRON: z.string().min(9).default('0 * * * *'),
-    /** `flutterwave` (GET /v3/transfers/rates, needs FLW_SECRET_KEY) or `url` (a `{ base, rates }` JSON feed at FX_URL). */
-    FX_SOURCE: z.enum(['flutterwave', 'url']).default('url'),
+    /**
+     * Where exchange rates come from: `seed` (default, offline: only the rates file shipped in
+     * seed/exchange-rates.json, no refresh), `url` (a `{ base: "USD", rates }` JSON feed at
+     * FX_URL) or `flutterwave` (GET /transfers/rates at FLW_BASE_URL, needs FLW_SECRET_KEY).
+     */
+    FX_SOURCE: z.enum(['seed', 'url', 'flutterwave']).default('seed'),
     FX_URL: optionalSecret.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** Every currency priced against USD; the default is catalog's supported_currencies. */
+    FX_CURRENCIES: z
+      .string()
+      .default('USD,EUR,GBP,NGN,CAD,AUD,GHS,KES,ZAR,UGX,XOF')
+      .transform((list) => [...new Set(list.split(',').map((code) => code.trim().toUpperCase()))])
+      .pipe(z.array(z.string().regex(/^[A-Z]{3}$/, 'must be ISO 4217 codes, comma-separated'))),
+    /** One request to the rate source; a refresh that times out keeps the last good rates. */
+    FX_TIMEOUT_MS: positiveInt(10_000),
+    /** Attempts of one refresh (exponential backoff from FX_BACKOFF_MS) before the next tick. */
+    FX_JOB_ATTEMPTS: positiveInt(4),
+    FX_BACKOFF_MS: positiveInt(30_000),
   })
   .refine((config) => config.PAYOUT_PROVIDER !== 'live' || config.FLW_SECRET_KEY, {
     path: ['FLW_SECRET_KEY'],
@@ -60,5 +75,9 @@ export const configSchema = z
   .refine((config) => config.FX_SOURCE !== 'flutterwave' || config.FLW_SECRET_KEY, {
     path: ['FLW_SECRET_KEY'],
     message: 'FX_SOURCE=flutterwave needs FLW_SECRET_KEY',
+  })
+  .refine((config) => config.FX_SOURCE !== 'url' || config.FX_URL, {
+    path: ['FX_URL'],
+    message: 'FX_SOURCE=url needs FX_URL (a JSON feed { "base": "USD", "rates": { … } })',
   });
 export type WorkerConfig = z.infer<typeof configSchema>;

@@ -38,18 +38,4 @@ export const catalogEvents = {
       referrer: z.string().nullable(),
     }),
   },
-  'fx.rates.updated': {
-    version: 1,
-    schema: z.object({
-      source: z.string(),
-      rates: z.array(
-        z.object({
-          from: currencySchema,
-          to: currencySchema,
-          /** Decimal string: rates are not money and keep their full precision. */
-          rate: z.string().regex(/^\d+(\.\d+)?$/),
-        }),
-      ),
-    }),
-  },
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currencySchema } from '../shared.js';
 
 const transferRef = {
   payoutId: z.uuid(),
@@ -37,6 +38,24 @@ export const workerEvents = {
       status: z.enum(['successful', 'failed']),
       /** The provider's reason for a failure, in words a seller can act on. */
       reason: z.string().nullable(),
+    }),
+  },
+  /**
+   * A set of exchange rates the rate job fetched (or the shipped seed, with `occurredAt` its
+   * as-of time): 1 `from` buys `rate` `to`. Consumers keep, per pair, the newest by `occurredAt`.
+   */
+  'fx.rates.updated': {
+    version: 1,
+    schema: z.object({
+      source: z.string(),
+      rates: z.array(
+        z.object({
+          from: currencySchema,
+          to: currencySchema,
+          /** Decimal string: rates are not money and keep their full precision. */
+          rate: z.string().regex(/^\d+(\.\d+)?$/),
+        }),
+      ),
     }),
   },
 } as const;

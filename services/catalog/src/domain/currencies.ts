@@ -1,4 +1,5 @@
 import type { Queryable } from '@lockdrop/db';
+import { EXCHANGE_RATES_STALE_AFTER_MS } from '@lockdrop/contracts';
 import { AppError } from '@lockdrop/http';
 import {
   convertMinor,
@@ -46,6 +47,22 @@ export function requireSupported(currency: string, supported: SupportedCurrencie
 /** Every stored rate, newest first (spec §7 row 18). */
 export function exchangeRates(db: Queryable): Promise<StoredRate[]> {
   return listRates(db);
+}
+
+export interface RatesWithAge {
+  rates: StoredRate[];
+  /** When the newest stored set was published; null when no rate is stored. */
+  asOf: Date | null;
+  /** Older than a day at `now`: screens then say how old the rates are. */
+  stale: boolean;
+}
+
+/** The stored rates and how old the newest of them is, so screens can say "Rates as of …". */
+export async function exchangeRatesWithAge(db: Queryable, now: Date): Promise<RatesWithAge> {
+  const rates = await listRates(db);
+  const asOf = rates[0]?.updatedAt ?? null;
+  const stale = asOf !== null && now.getTime() - asOf.getTime() > EXCHANGE_RATES_STALE_AFTER_MS;
+  return { rates, asOf, stale };
 }
 
 export interface PriceDisplay {

@@ -1,9 +1,10 @@
+import { exchangeRatesResponseSchema } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
-import { exchangeRates, supportedCurrencies } from '../domain/currencies.js';
+import { exchangeRatesWithAge, supportedCurrencies } from '../domain/currencies.js';
 
-export function currencyRoutes(app: HttpServer, pool: Pool): void {
+export function currencyRoutes(app: HttpServer, pool: Pool, clock: () => Date): void {
   app.get(
     '/api/currencies',
     {
@@ -26,28 +27,19 @@ export function currencyRoutes(app: HttpServer, pool: Pool): void {
     '/api/exchange-rates',
     {
       schema: {
-        summary: 'Stored exchange rates, newest first: 1 `from` buys `rate` `to`',
+        summary:
+          'Stored exchange rates, newest first (1 `from` buys `rate` `to`), with the time of the newest set and whether it is over a day old',
         tags: ['currencies'],
-        response: {
-          200: z.object({
-            rates: z.array(
-              z.object({
-                from: z.string(),
-                to: z.string(),
-                rate: z.string(),
-                source: z.string(),
-                updatedAt: z.iso.datetime(),
-              }),
-            ),
-          }),
-        },
+        response: { 200: exchangeRatesResponseSchema },
       },
     },
-    async () => ({
-      rates: (await exchangeRates(pool)).map((rate) => ({
-        ...rate,
-        updatedAt: rate.updatedAt.toISOString(),
-      })),
-    }),
+    async () => {
+      const { rates, asOf, stale } = await exchangeRatesWithAge(pool, clock());
+      return {
+        rates: rates.map((rate) => ({ ...rate, updatedAt: rate.updatedAt.toISOString() })),
+        asOf: asOf?.toISOString() ?? null,
+        stale,
+      };
+    },
   );
 }

@@ -1,5 +1,6 @@
 import type { Migration } from '@lockdrop/db';
+import { fxRateSets } from './0001_fx_rate_sets.js';
 import { sandboxTransfers } from './0002_sandbox_transfers.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
-export const migrations: Migration[] = [sandboxTransfers];
+export const migrations: Migration[] = [fxRateSets, sandboxTransfers];
