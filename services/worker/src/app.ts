@@ -48,7 +48,8 @@ export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Pro
     adapters: deps.payoutAdapters,
   });
   await startRetentionJob(config, jobs, infra.pool);
-  app.addHook('onClose', async () => {
+  // preClose: jobs and consumers stop before the infrastructure (pool, bus) closes under them.
+  app.addHook('preClose', async () => {
     await payouts.stop();
     await jobs.close();
     await redis.quit();
