@@ -238,7 +238,9 @@ export interface MaturedSale {
 
 /**
  * Paid sales whose refund window and hold have passed and whose earnings are still pending,
- * locked (others' locks skipped: a concurrent refund or release holds them).
+ * locked in one order. A concurrent release or refund holding a row is waited for, never
+ * skipped: a payout run that skipped it would see the sale still pending and pay out too little
+ * (after the wait the row is re-checked, so a sale released or refunded meanwhile drops out).
  */
 export async function lockMaturedSales(
   db: Queryable,
@@ -251,8 +253,8 @@ export async function lockMaturedSales(
      JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'payment' AND l.account = 'seller_earnings'
      WHERE p.status = 'paid' AND p.earnings_released_at IS NULL AND p.paid_at <= $1
        AND ($2::uuid IS NULL OR p.seller_id = $2)
-     ORDER BY p.paid_at
-     FOR UPDATE OF p SKIP LOCKED`,
+     ORDER BY p.paid_at, p.id
+     FOR UPDATE OF p`,
     [options.paidBefore, options.sellerId ?? null],
   );
   return rows;
