@@ -7,6 +7,9 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** Variables whose values are secrets: a config error names them but never prints them. */
+const SECRET_NAME = /KEY|SECRET|PASSWORD|TOKEN|HASH/;
+
 /**
  * Parses `env` against a service's zod schema. On failure the error message is a single line
  * naming every bad variable, so start-up logs say exactly what to fix.
@@ -17,7 +20,12 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Env = process.en
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(env)';
     const raw = env[key];
-    const got = raw === undefined ? 'missing' : `got ${JSON.stringify(redactUrl(raw))}`;
+    const got =
+      raw === undefined
+        ? 'missing'
+        : SECRET_NAME.test(key)
+          ? `got ${raw.length} characters, not shown`
+          : `got ${JSON.stringify(redactUrl(raw))}`;
     return `${key}: ${issue.message} (${got})`;
   });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
@@ -57,6 +65,12 @@ export const env = {
   databaseUrl: urlWithProtocols(['postgres:', 'postgresql:'], 'PostgreSQL').default(
     'postgres://postgres@127.0.0.1:5432/lockdrop',
   ),
+  /** A PostgreSQL URL that is unset unless given (an empty value counts as unset). */
+  optionalDatabaseUrl: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .pipe(urlWithProtocols(['postgres:', 'postgresql:'], 'PostgreSQL').optional()),
   redisUrl: urlWithProtocols(['redis:', 'rediss:'], 'Redis').default('redis://127.0.0.1:6379'),
   natsUrl: urlWithProtocols(['nats:', 'tls:'], 'NATS').default('nats://127.0.0.1:4222'),
   url: (fallback: string) => urlWithProtocols(['http:', 'https:'], 'HTTP').default(fallback),

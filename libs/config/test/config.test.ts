@@ -31,4 +31,11 @@ describe('loadConfig', () => {
       expect(message).not.toContain('hunter2');
     }
   });
+
+  it('names a bad secret without printing it', () => {
+    const withSecret = z.object({ SIGNING_KEY: z.string().min(32) });
+    expect(() => loadConfig(withSecret, { SIGNING_KEY: 'k1:short-secret' })).toThrow(
+      'SIGNING_KEY: Too small: expected string to have >=32 characters (got 15 characters, not shown)',
+    );
+  });
 });

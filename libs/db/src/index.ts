@@ -3,3 +3,4 @@ export { withTransaction } from './transaction.js';
 export { migrate, type Migration } from './migrate.js';
 export { pingDatabase } from './health.js';
 export { ensureDatabase, dropDatabase, withDatabaseName, databaseNameOf } from './database.js';
+export { grantServiceRole, credentialsOf } from './roles.js';

@@ -22,6 +22,9 @@ export async function migrate(
 ): Promise<string[]> {
   assertIdentifier(schema);
   const ordered = [...migrations].sort((a, b) => a.id.localeCompare(b.id));
+  // A service running as its own role (no DDL rights) starts after its migrations were applied
+  // by an admin: nothing pending means no DDL at all, not even CREATE SCHEMA IF NOT EXISTS.
+  if (await upToDate(pool, schema, ordered)) return [];
   const applied: string[] = [];
   await withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`migrate:${schema}`]);
@@ -54,4 +57,23 @@ export async function migrate(
     }
   });
   return applied;
+}
+
+async function upToDate(pool: Pool, schema: string, migrations: Migration[]): Promise<boolean> {
+  const { rows } = await pool.query<{ exists: boolean }>(
+    'SELECT to_regclass($1) IS NOT NULL AS exists',
+    [`${schema}.schema_migrations`],
+  );
+  if (!rows[0]?.exists) return false;
+  const applied = await pool
+    .query<{ id: string; checksum: string }>(`SELECT id, checksum FROM ${schema}.schema_migrations`)
+    .catch(() => null);
+  if (!applied) return false;
+  const done = new Map(applied.rows.map((row) => [row.id, row.checksum]));
+  return migrations.every((migration) => {
+    const checksum = createHash('sha256').update(migration.sql).digest('hex');
+    if (done.has(migration.id) && done.get(migration.id) !== checksum)
+      throw new Error(`migration ${schema}/${migration.id} was edited after it was applied`);
+    return done.has(migration.id);
+  });
 }

@@ -1,5 +1,5 @@
 export { createMailer, type Mailer, type MailerOptions, type MailMessage } from './mailer.js';
-export { openMailbox, type MailboxStore, type StoredMail } from './mailbox.js';
+export { openMailbox, mailboxSchema, type MailboxStore, type StoredMail } from './mailbox.js';
 export { renderMailboxPage } from './mailbox-page.js';
 export { renderEmail, type EmailContent, type RenderedEmail } from './template.js';
 export { mailOutboxMigrations, enqueueMail, startMailRelay, type MailRelay } from './outbox.js';

@@ -46,6 +46,12 @@ interface MessageRow {
   created_at: Date;
 }
 
+/**
+ * The mailbox schema as a shared schema of the services that send mail (libs/service): with
+ * per-service database roles, an admin migrates it and grants each sender its rows.
+ */
+export const mailboxSchema = { schema: MAILBOX_SCHEMA, migrations: mailboxMigrations };
+
 /** Creates (or migrates) the mailbox schema; safe to call from several services at once. */
 export async function openMailbox(pool: Pool): Promise<MailboxStore> {
   await migrate(pool, MAILBOX_SCHEMA, mailboxMigrations);

@@ -2,12 +2,18 @@ import { authPlugin, createTokenVerifier, type TokenVerifier } from '@lockdrop/a
 import type { Migration } from '@lockdrop/db';
 import { createHttpServer, type HttpServer } from '@lockdrop/http';
 import { Counter } from 'prom-client';
-import { startInfrastructure, type Infrastructure, type Prune } from './infrastructure.js';
+import {
+  startInfrastructure,
+  type Infrastructure,
+  type Prune,
+  type SharedSchema,
+} from './infrastructure.js';
 
 /** The part of a service's config (see `serviceEnv`) this factory reads. */
 interface ServiceConfig {
   LOG_LEVEL: string;
   DATABASE_URL: string;
+  DATABASE_ADMIN_URL?: string | undefined;
   NATS_URL: string;
   BUS_NAMESPACE: string;
   JWKS_URL: string;
@@ -21,6 +27,8 @@ export interface ServiceAppOptions {
   verifier?: TokenVerifier;
   /** Service-specific pruning when the worker announces `retention.due`. */
   prune?: Prune;
+  /** Schemas shared with other services (the development mailbox), migrated and granted too. */
+  sharedSchemas?: SharedSchema[];
 }
 
 /**
@@ -48,6 +56,8 @@ export async function createServiceApp(
   const infra = await startInfrastructure({
     name: options.name,
     databaseUrl: config.DATABASE_URL,
+    adminDatabaseUrl: config.DATABASE_ADMIN_URL,
+    sharedSchemas: options.sharedSchemas,
     natsUrl: config.NATS_URL,
     busNamespace: config.BUS_NAMESPACE,
     migrations: options.migrations,

@@ -3,6 +3,7 @@ export {
   type Infrastructure,
   type InfrastructureOptions,
   type Prune,
+  type SharedSchema,
 } from './infrastructure.js';
 export { createServiceApp, type ServiceAppOptions } from './app.js';
 export { serviceEnv } from './env.js';

@@ -10,6 +10,7 @@ import type { DomainEvent } from '@lockdrop/contracts';
 import {
   createPool,
   ensureDatabase,
+  grantServiceRole,
   migrate,
   pingDatabase,
   type Migration,
@@ -22,6 +23,10 @@ export interface InfrastructureOptions {
   /** Service name; also its Postgres schema. */
   name: string;
   databaseUrl: string;
+  /** Runs migrations and grants DATABASE_URL's role its schemas (see serviceEnv). */
+  adminDatabaseUrl?: string;
+  /** Schemas this service shares with others (the development mailbox), migrated with its own. */
+  sharedSchemas?: SharedSchema[];
   natsUrl: string;
   busNamespace: string;
   migrations: Migration[];
@@ -29,6 +34,11 @@ export interface InfrastructureOptions {
   onDeadLetter?: (consumer: string) => void;
   /** The service's own pruning on `retention.due` (besides processed events and outbox rows). */
   prune?: Prune;
+}
+
+export interface SharedSchema {
+  schema: string;
+  migrations: Migration[];
 }
 
 /** Deletes a service's expired rows as of `dueAt`; returns counts per table for the log. */
@@ -44,14 +54,8 @@ export interface Infrastructure {
 }
 
 export async function startInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
-  await ensureDatabase(options.databaseUrl);
+  await migrateAndGrant(options);
   const pool = createPool({ connectionString: options.databaseUrl, schema: options.name });
-  try {
-    await migrate(pool, options.name, [...busMigrations, ...options.migrations]);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
   const bus = await connectBus({
     url: options.natsUrl,
     namespace: options.busNamespace,
@@ -87,3 +91,32 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     },
   };
 }
+
+/**
+ * One connection string (development): migrate with it. With an admin URL: migrate this
+ * service's schema and its shared ones as admin, then grant DATABASE_URL's role rights on them
+ * and nothing else; the service itself never holds DDL rights.
+ */
+async function migrateAndGrant(options: InfrastructureOptions): Promise<void> {
+  const url = options.adminDatabaseUrl ?? options.databaseUrl;
+  await ensureDatabase(url);
+  const pool = createPool({ connectionString: url, schema: options.name, max: 2 });
+  try {
+    await migrate(pool, options.name, [...busMigrations, ...options.migrations]);
+    for (const shared of options.sharedSchemas ?? [])
+      await migrate(pool, shared.schema, shared.migrations);
+    if (
+      options.adminDatabaseUrl &&
+      roleOf(options.adminDatabaseUrl) !== roleOf(options.databaseUrl)
+    ) {
+      await grantServiceRole(pool, {
+        serviceUrl: options.databaseUrl,
+        schemas: [options.name, ...(options.sharedSchemas ?? []).map((shared) => shared.schema)],
+      });
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+const roleOf = (url: string) => decodeURIComponent(new URL(url).username);

@@ -1,6 +1,6 @@
 import { createTokenVerifier, type TokenVerifier } from '@lockdrop/auth';
 import { AppError, type HttpServer } from '@lockdrop/http';
-import { createMailer, openMailbox, startMailRelay } from '@lockdrop/mailer';
+import { createMailer, mailboxSchema, openMailbox, startMailRelay } from '@lockdrop/mailer';
 import { createServiceApp, type Infrastructure } from '@lockdrop/service';
 import type { IdentityConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
@@ -38,6 +38,7 @@ export async function buildApp(config: IdentityConfig): Promise<HttpServer> {
     config,
     migrations,
     verifier: { verify: (token) => own.verifier!.verify(token) },
+    sharedSchemas: [mailboxSchema],
   });
   try {
     await registerIdentity(app, infra, config, own);

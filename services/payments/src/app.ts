@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { TokenVerifier } from '@lockdrop/auth';
 import type { CommandRequest } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
-import { createMailer, startMailRelay } from '@lockdrop/mailer';
+import { createMailer, mailboxSchema, startMailRelay } from '@lockdrop/mailer';
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
@@ -38,6 +38,7 @@ export async function buildApp(
     migrations,
     verifier: deps.verifier,
     prune: pruneSettledProviderEvents,
+    sharedSchemas: [mailboxSchema],
   });
   const { pool } = infra;
   const now = deps.now ?? (() => new Date());
