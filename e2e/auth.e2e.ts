@@ -232,7 +232,9 @@ describe('forgotten password', () => {
     await page.getByRole('button', { name: 'Update password' }).click();
     await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
     await page.close();
-  });
+    // A long journey: four password hashes (argon2id, memory-hard by design) and a mail relay
+    // round trip; on a loaded CI machine it needs more than the default 30 s.
+  }, 60_000);
 });
 
 describe('Google sign-in', () => {

@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller, type TestAccount } from './support/accounts';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
+import { publishProduct as publishSmallProduct } from './support/products';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;
 
@@ -49,36 +50,14 @@ async function openDashboard(browser: Browser, path = '/dashboard'): Promise<Pag
 }
 
 /** A published product with a small file, made through the API as its seller would. */
-async function publishProduct(context: BrowserContext): Promise<string> {
-  const upload = await context.request.post(`${baseUrl}/api/uploads`, {
-    multipart: {
-      file: {
-        name: 'beats.zip',
-        mimeType: 'application/zip',
-        buffer: Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(2048)]),
-      },
-    },
+const publishProduct = (context: BrowserContext): Promise<string> =>
+  publishSmallProduct(context, {
+    bytes: Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(2048)]),
+    title,
+    price: PRICE,
+    fileName: 'beats.zip',
+    description: 'Eight loops.',
   });
-  expect(upload.status()).toBe(201);
-  const { id: fileId } = (await upload.json()) as { id: string };
-  const created = await context.request.post(`${baseUrl}/api/products`, {
-    data: {
-      title,
-      description: 'Eight loops.',
-      price: PRICE,
-      currency: 'USD',
-      fileId,
-      previewEnabled: false,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const published = await context.request.post(`${baseUrl}/api/products/${id}/status`, {
-    data: { status: 'published' },
-  });
-  expect(published.ok()).toBe(true);
-  return id;
-}
 
 /** Reloads until the stat card shows `expected` (events reach analytics a moment after the request). */
 async function waitForStat(page: Page, name: string, expected: string): Promise<void> {

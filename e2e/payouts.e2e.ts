@@ -54,24 +54,28 @@ async function sellOne(productId: string) {
 
 const amount = (page: Page, name: string) => page.getByTestId(`balance-NGN-${name}`).innerText();
 
+/** A new seller paid to `accountNumber`, with one NGN 5,000 sale, on /dashboard/payments. */
+async function sellerWithOneSale(accountNumber: string) {
+  const account = await signUpSeller(seller.context);
+  const page = await seller.open('/settings');
+  await setBankAccount(page, accountNumber);
+  const productId = await publishProduct(seller.context, {
+    bytes: randomBytes(2048),
+    title: `Lagos beats ${Date.now().toString(36)}`,
+    price: '5000.00',
+    currency: 'NGN',
+  });
+  await sellOne(productId);
+  await page.goto('/dashboard/payments', { waitUntil: 'networkidle' });
+  await expect
+    .poll(() => amount(page, 'available'), { timeout: 10_000 })
+    .not.toMatch(/^NGN\s0\.00$/);
+  return { account, page, available: await amount(page, 'available') };
+}
+
 describe('getting paid', () => {
   it('sets a verified bank account, sells, withdraws, and sees the payout go from in transit to paid', async () => {
-    const account = await signUpSeller(seller.context);
-    const page = await seller.open('/settings');
-    await setBankAccount(page, '0123456789');
-    const productId = await publishProduct(seller.context, {
-      bytes: randomBytes(2048),
-      title: `Lagos beats ${Date.now().toString(36)}`,
-      price: '5000.00',
-      currency: 'NGN',
-    });
-    await sellOne(productId);
-
-    await page.goto('/dashboard/payments', { waitUntil: 'networkidle' });
-    await expect
-      .poll(() => amount(page, 'available'), { timeout: 10_000 })
-      .not.toMatch(/^NGN\s0\.00$/);
-    const available = await amount(page, 'available');
+    const { account, page, available } = await sellerWithOneSale('0123456789');
     await page.getByRole('button', { name: 'Withdraw now' }).click();
     await expectToast(page, 'Withdrawal started');
     const row = page.getByTestId('payout-row').first();
@@ -93,22 +97,7 @@ describe('getting paid', () => {
   }, 90_000);
 
   it('a failing account shows why, and the money is available again', async () => {
-    const account = await signUpSeller(seller.context);
-    const page = await seller.open('/settings');
-    await setBankAccount(page, '0123450000');
-    const productId = await publishProduct(seller.context, {
-      bytes: randomBytes(2048),
-      title: `Afrobeat stems ${Date.now().toString(36)}`,
-      price: '5000.00',
-      currency: 'NGN',
-    });
-    await sellOne(productId);
-
-    await page.goto('/dashboard/payments', { waitUntil: 'networkidle' });
-    await expect
-      .poll(() => amount(page, 'available'), { timeout: 10_000 })
-      .not.toMatch(/^NGN\s0\.00$/);
-    const available = await amount(page, 'available');
+    const { account, page, available } = await sellerWithOneSale('0123450000');
     await page.getByRole('button', { name: 'Withdraw now' }).click();
     const row = page.getByTestId('payout-row').first();
     await row.getByText('Failed').waitFor({ timeout: 20_000 });

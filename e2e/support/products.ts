@@ -11,7 +11,15 @@ export async function publishProduct(
     price = '7.00',
     currency = 'USD',
     fileName = 'field-notes.zip',
-  }: { bytes: Buffer; title: string; price?: string; currency?: string; fileName?: string },
+    description = 'Ten pages of field notes.',
+  }: {
+    bytes: Buffer;
+    title: string;
+    price?: string;
+    currency?: string;
+    fileName?: string;
+    description?: string;
+  },
 ): Promise<string> {
   const upload = await context.request.post(`${baseUrl}/api/uploads`, {
     multipart: { file: { name: fileName, mimeType: 'application/zip', buffer: bytes } },
@@ -21,7 +29,7 @@ export async function publishProduct(
   const created = await context.request.post(`${baseUrl}/api/products`, {
     data: {
       title,
-      description: 'Ten pages of field notes.',
+      description,
       price,
       currency,
       fileId,

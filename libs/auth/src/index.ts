@@ -6,3 +6,10 @@ export {
   ACCESS_TOKEN_AUDIENCE,
 } from './verifier.js';
 export { authPlugin, ACCESS_COOKIE, type AuthPluginOptions } from './plugin.js';
+export {
+  BUYER_COOKIE,
+  RECEIPT_COOKIE,
+  hashBrowserKey,
+  newBrowserKey,
+  sha256Hex,
+} from './browser-keys.js';

@@ -14,8 +14,42 @@ export function bpsOfMinor(amountMinor: number, bps: number): number {
   return Math.floor((amountMinor * bps * 2 + BPS_PER_WHOLE) / (BPS_PER_WHOLE * 2));
 }
 
-export function platformFeeMinor(plan: Plan, amountMinor: number): number {
-  return bpsOfMinor(amountMinor, plan.platformFeeBps);
+/** The platform fee on a sale, rounded once half up and never more than the sale itself. */
+export function platformFeeMinor(plan: Pick<Plan, 'platformFeeBps'>, amountMinor: number): number {
+  return Math.min(amountMinor, bpsOfMinor(amountMinor, plan.platformFeeBps));
+}
+
+/**
+ * How one sale divides, in integer minor units — the one rule checkout books and the pricing
+ * calculator shows. Each fee is rounded once, half up: the platform fee from the seller's plan,
+ * the processor fee as the provider reported it or, if it reported none, `processorFeeBps`. The
+ * processor fee is capped at what the platform fee leaves, and the seller gets the remainder, so
+ * `amount = platform + processor + seller` holds exactly and no minor unit is created or lost.
+ */
+export interface SaleSplit {
+  amountMinor: number;
+  platformFeeMinor: number;
+  processorFeeMinor: number;
+  sellerEarningsMinor: number;
+}
+
+export function splitSale(input: {
+  amountMinor: number;
+  platformFeeMinor: number;
+  reportedProcessorFeeMinor?: number | null;
+  processorFeeBps?: number;
+}): SaleSplit {
+  const { amountMinor, platformFeeMinor } = input;
+  const processorFee =
+    input.reportedProcessorFeeMinor ??
+    bpsOfMinor(amountMinor, input.processorFeeBps ?? DEFAULT_PROCESSOR_FEE_BPS);
+  const processorFeeMinor = Math.max(0, Math.min(processorFee, amountMinor - platformFeeMinor));
+  return {
+    amountMinor,
+    platformFeeMinor,
+    processorFeeMinor,
+    sellerEarningsMinor: amountMinor - platformFeeMinor - processorFeeMinor,
+  };
 }
 
 export function processorFeeMinor(
@@ -40,9 +74,14 @@ export function earningsBreakdown(
   amountMinor: number,
   processorFeeBps = DEFAULT_PROCESSOR_FEE_BPS,
 ): EarningsBreakdown {
-  const platform = platformFeeMinor(plan, amountMinor);
-  const processor = processorFeeMinor(amountMinor, processorFeeBps);
-  const netMinor = Math.max(0, amountMinor - platform - processor);
+  const split = splitSale({
+    amountMinor,
+    platformFeeMinor: platformFeeMinor(plan, amountMinor),
+    processorFeeBps,
+  });
+  const platform = split.platformFeeMinor;
+  const processor = split.processorFeeMinor;
+  const netMinor = split.sellerEarningsMinor;
   const keptBps =
     amountMinor === 0
       ? 0

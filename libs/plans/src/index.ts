@@ -13,6 +13,8 @@ export {
   platformFeeMinor,
   processorFeeMinor,
   earningsBreakdown,
+  splitSale,
+  type SaleSplit,
   nominalKeptBps,
   yearlySavingsPercent,
   type EarningsBreakdown,

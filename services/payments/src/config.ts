@@ -1,6 +1,7 @@
 import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
+import { DEFAULT_PROCESSOR_FEE_BPS } from '@lockdrop/plans';
 import { z } from 'zod';
 import { parseSecretKeys } from './domain/secret-box.js';
 import { isFlutterwaveTestKey } from './providers/flutterwave.js';
@@ -67,7 +68,7 @@ export const configSchema = z
     /** Where the sandbox posts its webhooks; unset = this process's own `/api/webhooks/sandbox`. */
     SANDBOX_WEBHOOK_URL: optionalSecret.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /** Fee the sandbox reports as `app_fee`, and our estimate when a provider reports none (3.5%). */
-    PROCESSOR_FEE_BPS: z.coerce.number().int().min(0).max(5_000).default(350),
+    PROCESSOR_FEE_BPS: z.coerce.number().int().min(0).max(5_000).default(DEFAULT_PROCESSOR_FEE_BPS),
     /**
      * Whether the active provider returns its fee when a payment is refunded. Flutterwave keeps
      * it (and the sandbox behaves the same by default), so the seller bears it on a refund.

@@ -1,12 +1,6 @@
-import { planById } from '@lockdrop/plans';
+import { planById, platformFeeMinor, splitSale } from '@lockdrop/plans';
 import { describe, expect, it } from 'vitest';
-import {
-  paymentJournal,
-  platformFeeFor,
-  refundJournal,
-  reversalJournal,
-  splitPayment,
-} from '../src/domain/fees.js';
+import { paymentJournal, refundJournal, reversalJournal } from '../src/domain/fees.js';
 
 const sum = (lines: { amountMinor: number }[]) =>
   lines.reduce((total, line) => total + line.amountMinor, 0);
@@ -23,9 +17,9 @@ function* randoms(seed: number) {
 describe('fees and the payment journal', () => {
   it('free plan 5% + processor 3.5% on NGN 5,000.00 gives exact kobo figures', () => {
     const amountMinor = 500_000;
-    const split = splitPayment({
+    const split = splitSale({
       amountMinor,
-      platformFeeMinor: platformFeeFor(amountMinor, planById('free').platformFeeBps),
+      platformFeeMinor: platformFeeMinor(planById('free'), amountMinor),
       reportedProcessorFeeMinor: null,
       processorFeeBps: 350,
     });
@@ -46,9 +40,9 @@ describe('fees and the payment journal', () => {
   it('rounds each fee once, half up, and gives the remainder to the seller', () => {
     // 5% of 1,010 = 50.5 → 51; 3.5% of 1,010 = 35.35 → 35; seller 924.
     expect(
-      splitPayment({
+      splitSale({
         amountMinor: 1_010,
-        platformFeeMinor: platformFeeFor(1_010, 500),
+        platformFeeMinor: platformFeeMinor({ platformFeeBps: 500 }, 1_010),
         reportedProcessorFeeMinor: null,
         processorFeeBps: 350,
       }),
@@ -60,7 +54,7 @@ describe('fees and the payment journal', () => {
     });
     // A provider fee larger than what is left is capped: nobody earns less than nothing.
     expect(
-      splitPayment({
+      splitSale({
         amountMinor: 10,
         platformFeeMinor: 1,
         reportedProcessorFeeMinor: 50,
@@ -81,9 +75,9 @@ describe('fees and the payment journal', () => {
       const amountMinor = 1 + (next() % (i % 2 ? 100 : 100_000_000));
       const plan = planById(['free', 'starter', 'pro', 'business'][next() % 4]);
       const reported = next() % 3 === 0 ? null : next() % (amountMinor + 1);
-      const split = splitPayment({
+      const split = splitSale({
         amountMinor,
-        platformFeeMinor: platformFeeFor(amountMinor, plan.platformFeeBps),
+        platformFeeMinor: platformFeeMinor(plan, amountMinor),
         reportedProcessorFeeMinor: reported,
         processorFeeBps: next() % 1_000,
       });

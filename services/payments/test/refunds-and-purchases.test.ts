@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browser, fetchJson, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
+import { fetchJson, ledgerOf, sell, startHarness, waitFor, type Harness } from './support.js';
 
 let harness: Harness;
 
@@ -14,24 +14,8 @@ beforeEach(() => {
 });
 
 /** A paid purchase through the sandbox, as a buyer would make it. */
-async function buy(productOverrides = {}, buyerEmail = `buyer-${randomUUID()}@example.com`) {
-  const product = await harness.publishProduct(productOverrides);
-  const buyer = browser(harness.url);
-  const { txRef } = await (
-    await buyer.postJson('/api/checkout', { productId: product.productId, buyerEmail })
-  ).json();
-  await buyer.submitForm(`/sandbox/checkout/${txRef}/pay`);
-  let purchaseId = '';
-  await waitFor(async () => {
-    const { rows } = await harness.pool.query(
-      `SELECT id FROM purchases WHERE tx_ref = $1 AND status = 'paid'`,
-      [txRef],
-    );
-    purchaseId = rows[0]?.id;
-    return Boolean(purchaseId);
-  });
-  return { product, buyer, txRef, buyerEmail, purchaseId };
-}
+const buy = (productOverrides = {}, buyerEmail?: string) =>
+  sell(harness, productOverrides, buyerEmail);
 
 const auth = async (user: Parameters<Harness['token']>[0]) => ({
   authorization: `Bearer ${await harness.token(user)}`,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { AuthUser } from '@lockdrop/auth';
 import type { Queryable } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
@@ -17,10 +16,6 @@ export interface Claimant {
   browserKeyHash: string | null;
   /** sha256 hex of the `ld_receipt` cookie. */
   receiptKeyHash: string | null;
-}
-
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
 }
 
 export const accessErrors = {

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { newBrowserKey, sha256Hex } from '@lockdrop/auth';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import { findEntitlementByReceiptTokenHash } from '../db/entitlements.repo.js';
 import { findFile } from '../db/files.repo.js';
 import { openReceiptSession } from '../db/receipt-sessions.repo.js';
-import { sha256Hex } from './access.js';
 import { isUsable } from './entitlements.js';
 
 /** How long a browser that opened the receipt e-mail's link may keep downloading that purchase. */
@@ -38,11 +37,11 @@ export function createReceiptSessions({ pool, now }: { pool: Pool; now: () => Da
   ): Promise<{ key: string; purchase: ReceiptPurchase }> {
     const entitlement = await findEntitlementByReceiptTokenHash(pool, sha256Hex(receiptToken));
     if (!isUsable(entitlement)) throw receiptNotFound();
-    const key = randomBytes(32).toString('base64url');
+    const { key, hash: keyHash } = newBrowserKey();
     const at = now();
     await withTransaction(pool, (tx) =>
       openReceiptSession(tx, {
-        keyHash: sha256Hex(key),
+        keyHash,
         previousKeyHash,
         purchaseId: entitlement.purchaseId,
         now: at,

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { Downloads } from '../domain/downloads.js';
 import { attachmentDisposition } from '../domain/file-name.js';
 import { RECEIPT_SESSION_MS, type ReceiptSessions } from '../domain/receipt-sessions.js';
-import { claimantOf, hashedCookie, RECEIPT_COOKIE } from './claimant.js';
+import { hashBrowserKey, RECEIPT_COOKIE } from '@lockdrop/auth';
+import { claimantOf } from './claimant.js';
 
 const downloadLinkSchema = z.object({
   /** `/dl/<token>`, relative to the site (the gateway routes `/dl/*` to delivery); valid 1 hour. */
@@ -119,7 +120,7 @@ export async function downloadRoutes(
     async (request, reply) => {
       const { key, purchase } = await receiptSessions.open(
         request.body.token,
-        hashedCookie(request, RECEIPT_COOKIE),
+        hashBrowserKey(request.cookies[RECEIPT_COOKIE]),
       );
       reply.header('cache-control', 'no-store').setCookie(RECEIPT_COOKIE, key, {
         httpOnly: true,

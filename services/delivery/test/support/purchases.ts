@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
-import { sha256Hex } from '../../src/domain/access.js';
+import { sha256Hex } from '@lockdrop/auth';
 import { makeProduct, multipart, waitFor, type DeliveryHarness } from './harness.js';
 
 /** A paid purchase as payments announces it, with the secrets only the buyer holds. */

@@ -4,12 +4,11 @@ import { createEvent } from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
 import { convertMinor, exchangeRatio, normalizeCurrency } from '@lockdrop/money';
-import { planById } from '@lockdrop/plans';
+import { planById, platformFeeMinor } from '@lockdrop/plans';
 import { z } from 'zod';
 import { countRecentCheckouts, insertCheckout, setCheckoutStatus } from '../db/checkouts.repo.js';
 import { findProduct, findSellerPlan, listExchangeRates } from '../db/read-models.repo.js';
 import type { PaymentProvider } from '../providers/types.js';
-import { platformFeeFor } from './fees.js';
 
 export interface CheckoutDeps {
   pool: Pool;
@@ -108,7 +107,7 @@ export async function startCheckout(
     fxRate: ratio ? `${ratio.numerator}/${ratio.denominator}` : null,
     plan: plan.id,
     platformFeeBps: plan.platformFeeBps,
-    platformFeeMinor: platformFeeFor(conversion.amountMinor, plan.platformFeeBps),
+    platformFeeMinor: platformFeeMinor(plan, conversion.amountMinor),
     browserKeyHash: request.browserKeyHash,
     correlationId: request.correlationId,
     createdAt: now,

@@ -1,43 +1,7 @@
-import { bpsOfMinor } from '@lockdrop/plans';
+import type { SaleSplit } from '@lockdrop/plans';
 
-/**
- * How one payment divides, in integer minor units of the currency the buyer paid in.
- *
- * Rounding rule: each fee is rounded once, half up (`bpsOfMinor`): the platform fee from the
- * seller's plan at checkout, the processor fee as the provider reports it (its `app_fee`) or, if
- * it reports none, our configured rate. The seller's earnings are the remainder, so
- * `amount = platform + processor + seller` holds exactly for every amount and no minor unit is
- * ever created or lost. Fees never exceed the amount: the processor fee is capped at what the
- * platform fee leaves.
- */
-export interface PaymentSplit {
-  amountMinor: number;
-  platformFeeMinor: number;
-  processorFeeMinor: number;
-  sellerEarningsMinor: number;
-}
-
-export function platformFeeFor(amountMinor: number, platformFeeBps: number): number {
-  return Math.min(amountMinor, bpsOfMinor(amountMinor, platformFeeBps));
-}
-
-export function splitPayment(input: {
-  amountMinor: number;
-  platformFeeMinor: number;
-  reportedProcessorFeeMinor: number | null;
-  processorFeeBps: number;
-}): PaymentSplit {
-  const { amountMinor, platformFeeMinor } = input;
-  const processorFee =
-    input.reportedProcessorFeeMinor ?? bpsOfMinor(amountMinor, input.processorFeeBps);
-  const processorFeeMinor = Math.max(0, Math.min(processorFee, amountMinor - platformFeeMinor));
-  return {
-    amountMinor,
-    platformFeeMinor,
-    processorFeeMinor,
-    sellerEarningsMinor: amountMinor - platformFeeMinor - processorFeeMinor,
-  };
-}
+// How one payment divides is libs/plans' `splitSale`, the rule the pricing calculator shows
+// too, so checkout and /pricing cannot disagree. This module turns a split into journals.
 
 /**
  * `seller_earnings` is the seller's pending balance (inside the refund window and hold),
@@ -81,7 +45,7 @@ export interface LedgerLine {
  * The payment journal: the buyer's money (held by the provider) is debited; it is owed to the
  * seller, earned by the platform and charged by the processor.
  */
-export function paymentJournal(split: PaymentSplit, sellerId: string): LedgerLine[] {
+export function paymentJournal(split: SaleSplit, sellerId: string): LedgerLine[] {
   return [
     { account: 'buyer_payments', sellerId: null, amountMinor: split.amountMinor },
     { account: 'seller_earnings', sellerId, amountMinor: -split.sellerEarningsMinor },

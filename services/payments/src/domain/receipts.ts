@@ -1,15 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { newBrowserKey } from '@lockdrop/auth';
 import { renderEmail, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
 
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
 /** A secret for the receipt link; only its hash is stored and published. */
 export function newReceiptToken(): { token: string; tokenHash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, tokenHash: sha256Hex(token) };
+  const { key, hash } = newBrowserKey();
+  return { token: key, tokenHash: hash };
 }
 
 export const TEST_PAYMENT_NOTICE =

@@ -8,7 +8,8 @@ import { postJournal } from '../db/ledger.repo.js';
 import { markEventProcessed, recordMismatch } from '../db/provider-events.repo.js';
 import { findPurchaseByCheckout, insertPurchase } from '../db/purchases.repo.js';
 import type { PaymentProvider, VerifiedTransaction } from '../providers/types.js';
-import { paymentJournal, splitPayment } from './fees.js';
+import { splitSale } from '@lockdrop/plans';
+import { paymentJournal } from './fees.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
 
 export interface SettlementDeps {
@@ -107,7 +108,7 @@ async function recordPaidPurchase(
   checkout: Checkout,
   verified: VerifiedTransaction,
 ): Promise<void> {
-  const split = splitPayment({
+  const split = splitSale({
     amountMinor: checkout.amountMinor,
     platformFeeMinor: checkout.platformFeeMinor,
     reportedProcessorFeeMinor: verified.processorFeeMinor,

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useMyProducts } from '../api/get-my-products';
+import { useMyProducts } from '@/features/products';
 import { formatDate } from '../lib/format';
 import { EmptyState, LoadError, Loading, Panel } from './empty-state';
 

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { useSession } from '@/features/auth';
 import { usePayoutDestination } from '../api/payouts';
 import { DestinationForm } from './destination-form';
+import { Failed, Loading } from './status';
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
@@ -57,20 +58,8 @@ export function ConfirmPayoutNotice({ linkToSettings = true }: { linkToSettings?
 export function PayoutDestinationCard({ onSaved }: { onSaved?: () => void }) {
   const destination = usePayoutDestination();
   const [editing, setEditing] = useState(false);
-  if (destination.isPending)
-    return (
-      <div
-        className="h-24 animate-pulse rounded-lg bg-slate-100"
-        aria-busy="true"
-        aria-label="Loading your payout details"
-      />
-    );
-  if (destination.isError)
-    return (
-      <p role="alert" className="rounded-lg bg-rose-50 px-4 py-3 text-sm text-rose-700">
-        Could not load your payout details. Please refresh the page to try again.
-      </p>
-    );
+  if (destination.isPending) return <Loading label="Loading your payout details" />;
+  if (destination.isError) return <Failed what="your payout details" />;
   if (destination.data && !editing)
     return (
       <div className="flex flex-wrap items-start justify-between gap-4">

@@ -11,6 +11,7 @@ import {
   useWithdraw,
 } from '../api/payouts';
 import { withdrawBlocker } from '../lib/withdraw';
+import { Failed, Loading } from './status';
 
 const HISTORY_LIMIT = 50;
 
@@ -124,15 +125,9 @@ export function PayoutsPanel() {
         }
       >
         {balances.isPending ? (
-          <div
-            className="h-24 animate-pulse rounded-lg bg-slate-100"
-            aria-busy="true"
-            aria-label="Loading your balance"
-          />
+          <Loading label="Loading your balance" />
         ) : balances.isError ? (
-          <p role="alert" className="rounded-lg bg-rose-50 px-4 py-3 text-sm text-rose-700">
-            Could not load your balance. Please refresh the page to try again.
-          </p>
+          <Failed what="your balance" />
         ) : (
           <div className="space-y-4">
             {balances.data.balances.length === 0 ? (
@@ -185,15 +180,9 @@ export function PayoutsPanel() {
         }
       >
         {history.isPending ? (
-          <div
-            className="h-24 animate-pulse rounded-lg bg-slate-100"
-            aria-busy="true"
-            aria-label="Loading your payouts"
-          />
+          <Loading label="Loading your payouts" />
         ) : history.isError ? (
-          <p role="alert" className="rounded-lg bg-rose-50 px-4 py-3 text-sm text-rose-700">
-            Could not load your payouts. Please refresh the page to try again.
-          </p>
+          <Failed what="your payouts" />
         ) : history.data.length === 0 ? (
           <p className="text-sm text-slate-600">No payouts yet.</p>
         ) : (
