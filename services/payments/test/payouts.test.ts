@@ -632,9 +632,10 @@ describe('retention', () => {
   it('drops settled provider notifications after 90 days and keeps unsettled ones and every money record', async () => {
     const old = new Date(Date.now() - 91 * 24 * HOUR);
     const { rows } = await harness.pool.query(
-      `INSERT INTO provider_events (provider, event_key, event_type, payload, status, received_at) VALUES
-         ('sandbox', $1, 'charge.completed', '{}', 'processed', $3),
-         ('sandbox', $2, 'charge.completed', '{}', 'parked', $3)
+      // The second gave up after its last attempt and waits for an operator: it must stay.
+      `INSERT INTO provider_events (provider, event_key, event_type, payload, status, received_at, attempts) VALUES
+         ('sandbox', $1, 'charge.completed', '{}', 'processed', $3, 1),
+         ('sandbox', $2, 'charge.completed', '{}', 'retry', $3, 20)
        RETURNING id, status`,
       [`old-${randomUUID()}`, `parked-${randomUUID()}`, old],
     );
@@ -651,7 +652,7 @@ describe('retention', () => {
         'SELECT status FROM provider_events WHERE id = ANY($1)',
         [rows.map((row) => row.id)],
       );
-      return left.rows.length === 1 && left.rows[0].status === 'parked';
+      return left.rows.length === 1 && left.rows[0].status === 'retry';
     });
     expect((await harness.pool.query('SELECT count(*)::int AS n FROM purchases')).rows[0].n).toBe(
       purchases.rows[0].n,
