@@ -16,7 +16,16 @@ export {
   type EventData,
   type EventType,
 } from './events/index.js';
-export { planIdSchema, currencySchema, moneySchema, type PlanId } from './shared.js';
+export {
+  planIdSchema,
+  currencySchema,
+  moneySchema,
+  fileKindSchema,
+  productStatusSchema,
+  type PlanId,
+  type FileKind,
+  type ProductStatus,
+} from './shared.js';
 export { errorBodySchema, type ErrorBody } from './errors.js';
 export { contactMessageSchema, type ContactMessage } from './api/contact.js';
 export * from './api/payouts.js';

@@ -11,3 +11,11 @@ export const moneySchema = z.object({
   amountMinor: z.number().int(),
   currency: currencySchema,
 });
+
+/** What a file is, as delivery detects it and every screen shows it (spec §1: six kinds of file). */
+export const fileKindSchema = z.enum(['image', 'pdf', 'video', 'audio', 'document']);
+export type FileKind = z.infer<typeof fileKindSchema>;
+
+/** Spec §4: a product is a draft until its seller publishes it. */
+export const productStatusSchema = z.enum(['draft', 'published']);
+export type ProductStatus = z.infer<typeof productStatusSchema>;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REQUEST_ID_HEADER, type HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
+import { productStatusSchema } from '@lockdrop/contracts';
 
 /**
  * `/product/:id` for link previews: chat apps and social sites read Open Graph / Twitter tags
@@ -20,7 +21,7 @@ const sharedProductSchema = z.object({
   id: z.uuid(),
   title: z.string(),
   description: z.string().nullable(),
-  status: z.enum(['draft', 'published']),
+  status: productStatusSchema,
   price: z.string(),
   priceFormatted: z.string(),
   currency: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencySchema } from '../shared.js';
+import { currencySchema, productStatusSchema } from '../shared.js';
 
 /** Everything other services keep of a product: payments prices checkouts, delivery renders previews. */
 const productSnapshot = z.object({
@@ -13,7 +13,7 @@ const productSnapshot = z.object({
     z.object({ type: z.literal('one_time') }),
     z.object({ type: z.literal('recurring'), interval: z.enum(['monthly', 'yearly']) }),
   ]),
-  status: z.enum(['draft', 'published']),
+  status: productStatusSchema,
   fileId: z.uuid(),
   fileName: z.string(),
   fileSizeBytes: z.number().int().nonnegative(),

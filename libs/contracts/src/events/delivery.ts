@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileKindSchema } from '../shared.js';
 
 export const deliveryEvents = {
   'file.uploaded': {
@@ -17,7 +18,7 @@ export const deliveryEvents = {
     schema: z.object({
       fileId: z.uuid(),
       ownerId: z.uuid(),
-      kind: z.enum(['image', 'pdf', 'video', 'audio', 'document']),
+      kind: fileKindSchema,
       previewAvailable: z.boolean(),
       blurPercentage: z.number().int().min(0).max(100),
     }),

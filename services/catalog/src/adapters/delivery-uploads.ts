@@ -1,5 +1,6 @@
 import { AppError } from '@lockdrop/http';
 import { z } from 'zod';
+import { fileKindSchema } from '@lockdrop/contracts';
 
 /** What catalog keeps of an upload: enough for the product card and the product events. */
 export interface OwnUpload {
@@ -22,7 +23,7 @@ const uploadSchema = z.object({
   id: z.uuid(),
   fileName: z.string().min(1),
   sizeBytes: z.number().int().nonnegative(),
-  kind: z.enum(['image', 'pdf', 'video', 'audio', 'document']),
+  kind: fileKindSchema,
 });
 
 const TIMEOUT_MS = 5_000;

@@ -37,4 +37,4 @@ export const updateProductSchema = z.object({
 });
 export type UpdateProductInput = z.infer<typeof updateProductSchema>;
 
-export const productStatusSchema = z.enum(['draft', 'published']);
+export { productStatusSchema } from '@lockdrop/contracts';

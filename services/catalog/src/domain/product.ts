@@ -1,10 +1,10 @@
-import type { EventData } from '@lockdrop/contracts';
+import type { EventData, FileKind } from '@lockdrop/contracts';
 
 /** The shapes the product events carry are the catalog's own vocabulary. */
 type Snapshot = EventData<'product.created'>;
 export type Pricing = Snapshot['pricing'];
 export type ProductStatus = Snapshot['status'];
-export type FileKind = EventData<'file.processed'>['kind'];
+export type { FileKind };
 
 export interface Product {
   id: string;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { PriceDisplay } from '../domain/currencies.js';
 import { pricingSchema, productStatusSchema } from '../domain/product-input.js';
 import type { Product } from '../domain/product.js';
+import { fileKindSchema } from '@lockdrop/contracts';
 
 /** A product as the API returns it; money as minor units plus its exact decimal and display text. */
 export const productSchema = z.object({
@@ -22,7 +23,7 @@ export const productSchema = z.object({
   fileId: z.uuid(),
   fileName: z.string(),
   fileSizeBytes: z.number().int(),
-  fileKind: z.enum(['image', 'pdf', 'video', 'audio', 'document']),
+  fileKind: fileKindSchema,
   previewEnabled: z.boolean(),
   previewBlurPercentage: z.number().int(),
   createdAt: z.iso.datetime(),

@@ -1,9 +1,6 @@
-import { events } from '@lockdrop/contracts';
-import type { z } from 'zod';
+import type { FileKind } from '@lockdrop/contracts';
 
-/** The one list of kinds, as `file.processed` carries it. */
-export const fileKindSchema = events['file.processed'].schema.shape.kind;
-export type FileKind = z.infer<typeof fileKindSchema>;
+export { fileKindSchema, type FileKind } from '@lockdrop/contracts';
 
 const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp']);
 const VIDEO_EXTENSIONS = new Set(['mp4', 'webm', 'ogg']);

@@ -1,6 +1,7 @@
 /** A product as catalog returns it (services/catalog/src/routes/schemas.ts). */
-export type FileKind = 'image' | 'pdf' | 'video' | 'audio' | 'document';
-export type ProductStatus = 'draft' | 'published';
+import type { FileKind, ProductStatus } from '@lockdrop/contracts';
+
+export type { FileKind, ProductStatus };
 export type Pricing = { type: 'one_time' } | { type: 'recurring'; interval: 'monthly' | 'yearly' };
 
 export interface Product {
