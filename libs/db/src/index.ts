@@ -4,3 +4,4 @@ export { migrate, type Migration } from './migrate.js';
 export { pingDatabase } from './health.js';
 export { ensureDatabase, dropDatabase, withDatabaseName, databaseNameOf } from './database.js';
 export { grantServiceRole, credentialsOf } from './roles.js';
+export { applyNewestSnapshot, applyTombstone, type ReadModelTable } from './read-model.js';

@@ -1,4 +1,11 @@
-import type { Queryable } from '@lockdrop/db';
+import {
+  applyNewestSnapshot,
+  applyTombstone,
+  type Queryable,
+  type ReadModelTable,
+} from '@lockdrop/db';
+
+const PRODUCTS: ReadModelTable = { table: 'products', key: 'product_id', version: 'applied_at' };
 
 /** Analytics' read model of a catalog product: enough to filter by owner and name it. */
 export interface OwnedProduct {
@@ -16,12 +23,10 @@ export async function applyProductSnapshot(
   product: { productId: string; ownerId: string; title: string },
   occurredAt: string,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO products AS p (product_id, owner_id, title, applied_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (product_id) DO UPDATE SET owner_id = excluded.owner_id, title = excluded.title, applied_at = excluded.applied_at
-     WHERE NOT p.deleted AND p.applied_at <= excluded.applied_at`,
-    [product.productId, product.ownerId, product.title, occurredAt],
-  );
+  await applyNewestSnapshot(db, PRODUCTS, product.productId, occurredAt, {
+    owner_id: product.ownerId,
+    title: product.title,
+  });
 }
 
 /** Keeps the row (its figures still belong to the seller) and tombstones it against late snapshots. */
@@ -31,11 +36,7 @@ export async function markProductDeleted(
   ownerId: string,
   occurredAt: string,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO products (product_id, owner_id, title, deleted, applied_at) VALUES ($1, $2, '', true, $3)
-     ON CONFLICT (product_id) DO UPDATE SET deleted = true, applied_at = GREATEST(products.applied_at, excluded.applied_at)`,
-    [productId, ownerId, occurredAt],
-  );
+  await applyTombstone(db, PRODUCTS, productId, occurredAt, { owner_id: ownerId, title: '' });
 }
 
 export async function findOwnedProduct(

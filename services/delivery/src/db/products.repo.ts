@@ -1,5 +1,12 @@
 import type { EventData } from '@lockdrop/contracts';
-import type { Queryable } from '@lockdrop/db';
+import {
+  applyNewestSnapshot,
+  applyTombstone,
+  type Queryable,
+  type ReadModelTable,
+} from '@lockdrop/db';
+
+const PRODUCTS: ReadModelTable = { table: 'products', key: 'product_id', version: 'applied_at' };
 
 export type ProductSnapshot = EventData<'product.updated'>;
 
@@ -39,25 +46,14 @@ export async function applyProductSnapshot(
     `SELECT ${COLUMNS} FROM products WHERE product_id = $1 FOR UPDATE`,
     [snapshot.productId],
   );
-  const { rowCount } = await db.query(
-    `INSERT INTO products AS p (product_id, owner_id, file_id, status, preview_enabled, blur_percentage, applied_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (product_id) DO UPDATE SET
-       owner_id = excluded.owner_id, file_id = excluded.file_id, status = excluded.status,
-       preview_enabled = excluded.preview_enabled, blur_percentage = excluded.blur_percentage,
-       applied_at = excluded.applied_at
-     WHERE NOT p.deleted AND p.applied_at <= excluded.applied_at`,
-    [
-      snapshot.productId,
-      snapshot.ownerId,
-      snapshot.fileId,
-      snapshot.status,
-      snapshot.previewEnabled,
-      snapshot.previewBlurPercentage,
-      occurredAt,
-    ],
-  );
-  return { applied: rowCount === 1, before: before[0] ?? null };
+  const applied = await applyNewestSnapshot(db, PRODUCTS, snapshot.productId, occurredAt, {
+    owner_id: snapshot.ownerId,
+    file_id: snapshot.fileId,
+    status: snapshot.status,
+    preview_enabled: snapshot.previewEnabled,
+    blur_percentage: snapshot.previewBlurPercentage,
+  });
+  return { applied, before: before[0] ?? null };
 }
 
 /** A tombstone, so a snapshot delivered after the deletion cannot bring the product back. */
@@ -67,12 +63,13 @@ export async function markProductDeleted(
   ownerId: string,
   occurredAt: string,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO products (product_id, owner_id, file_id, status, preview_enabled, blur_percentage, deleted, applied_at)
-     VALUES ($1, $2, '00000000-0000-0000-0000-000000000000', 'draft', false, 0, true, $3)
-     ON CONFLICT (product_id) DO UPDATE SET deleted = true, applied_at = GREATEST(products.applied_at, excluded.applied_at)`,
-    [productId, ownerId, occurredAt],
-  );
+  await applyTombstone(db, PRODUCTS, productId, occurredAt, {
+    owner_id: ownerId,
+    file_id: '00000000-0000-0000-0000-000000000000',
+    status: 'draft',
+    preview_enabled: false,
+    blur_percentage: 0,
+  });
 }
 
 export async function isFileUsedByProduct(db: Queryable, fileId: string): Promise<boolean> {

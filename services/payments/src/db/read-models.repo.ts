@@ -1,4 +1,9 @@
-import type { Queryable } from '@lockdrop/db';
+import {
+  applyNewestSnapshot,
+  applyTombstone,
+  type Queryable,
+  type ReadModelTable,
+} from '@lockdrop/db';
 import type { EventData } from '@lockdrop/contracts';
 import type { ExchangeRate } from '@lockdrop/money';
 
@@ -17,35 +22,25 @@ export interface ProductView {
 
 type ProductSnapshot = EventData<'product.published'>;
 
-/** Applies a snapshot unless a newer one already arrived (events may be redelivered out of order). */
+const PRODUCTS: ReadModelTable = { table: 'products', key: 'id', version: 'source_occurred_at' };
+
+/** Applies a snapshot unless a newer one (or the deletion) already arrived. */
 export async function upsertProduct(
   db: Queryable,
   product: ProductSnapshot,
   occurredAt: string,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO products (id, owner_id, title, price_minor, currency, pricing_type, status, file_id, file_name,
-                           file_size_bytes, source_occurred_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     ON CONFLICT (id) DO UPDATE SET owner_id = EXCLUDED.owner_id, title = EXCLUDED.title,
-       price_minor = EXCLUDED.price_minor, currency = EXCLUDED.currency, pricing_type = EXCLUDED.pricing_type,
-       status = EXCLUDED.status, file_id = EXCLUDED.file_id, file_name = EXCLUDED.file_name,
-       file_size_bytes = EXCLUDED.file_size_bytes, source_occurred_at = EXCLUDED.source_occurred_at
-     WHERE products.source_occurred_at <= EXCLUDED.source_occurred_at AND NOT products.deleted`,
-    [
-      product.productId,
-      product.ownerId,
-      product.title,
-      product.priceMinor,
-      product.currency,
-      product.pricing.type,
-      product.status,
-      product.fileId,
-      product.fileName,
-      product.fileSizeBytes,
-      occurredAt,
-    ],
-  );
+  await applyNewestSnapshot(db, PRODUCTS, product.productId, occurredAt, {
+    owner_id: product.ownerId,
+    title: product.title,
+    price_minor: product.priceMinor,
+    currency: product.currency,
+    pricing_type: product.pricing.type,
+    status: product.status,
+    file_id: product.fileId,
+    file_name: product.fileName,
+    file_size_bytes: product.fileSizeBytes,
+  });
 }
 
 export async function markProductDeleted(
@@ -54,12 +49,14 @@ export async function markProductDeleted(
   ownerId: string,
   occurredAt: string,
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO products (id, owner_id, title, price_minor, currency, pricing_type, status, deleted, source_occurred_at)
-     VALUES ($1, $2, '', 0, 'USD', 'one_time', 'draft', true, $3)
-     ON CONFLICT (id) DO UPDATE SET deleted = true, source_occurred_at = GREATEST(products.source_occurred_at, EXCLUDED.source_occurred_at)`,
-    [productId, ownerId, occurredAt],
-  );
+  await applyTombstone(db, PRODUCTS, productId, occurredAt, {
+    owner_id: ownerId,
+    title: '',
+    price_minor: 0,
+    currency: 'USD',
+    pricing_type: 'one_time',
+    status: 'draft',
+  });
 }
 
 export async function findProduct(db: Queryable, productId: string): Promise<ProductView | null> {
