@@ -1,3 +1,10 @@
+import type {
+  DailyPoint,
+  Metric,
+  Overview,
+  ProductFigures,
+  RevenueFigure,
+} from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import { errors } from '@lockdrop/http';
 import {
@@ -16,50 +23,8 @@ import {
 import { findOwnedProduct, listOwnedProducts } from '../db/products.repo.js';
 import { changePercent, daysOf, periodsEndingOn, unlockRatePercent } from './period.js';
 
-/** A count this period, the one before, and the change between them. */
-export interface Metric {
-  value: number;
-  previous: number;
-  changePercent: number | null;
-}
-
-/** Net revenue = seller earnings of sales paid in the period − earnings reversed by refunds in it. */
-export interface RevenueFigure {
-  currency: string;
-  grossMinor: number;
-  earningsMinor: number;
-  refundedMinor: number;
-  netMinor: number;
-}
-
-export interface Overview {
-  days: number;
-  from: string;
-  to: string;
-  revenue: (RevenueFigure & { previousNetMinor: number; changePercent: number | null })[];
-  views: Metric;
-  uniqueVisitors: Metric;
-  checkoutsStarted: Metric;
-  sales: Metric;
-  refunds: Metric;
-  downloads: Metric;
-  unlockRate: { value: number | null; previous: number | null; changePercent: number | null };
-}
-
-export interface ProductFigures extends Counts {
-  productId: string;
-  title: string;
-  deleted: boolean;
-  uniqueVisitors: number;
-  unlockRate: number | null;
-  revenue: RevenueFigure[];
-}
-
-export interface DailyPoint extends Counts {
-  day: string;
-  uniqueVisitors: number;
-  revenue: RevenueFigure[];
-}
+// What the dashboards receive is defined once, in libs/contracts (api/analytics.ts).
+export type { DailyPoint, Metric, Overview, ProductFigures, RevenueFigure };
 
 const ZERO_COUNTS: Counts = { views: 0, checkoutsStarted: 0, sales: 0, refunds: 0, downloads: 0 };
 

@@ -1,23 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { RevenueFigure } from './get-overview';
+import type { ProductDaily } from '@lockdrop/contracts';
 
-export interface DailyPoint {
-  day: string;
-  views: number;
-  uniqueVisitors: number;
-  checkoutsStarted: number;
-  sales: number;
-  refunds: number;
-  downloads: number;
-  revenue: RevenueFigure[];
-}
+export type { DailyPoint } from '@lockdrop/contracts';
 
 /** GET /api/analytics/products/:id/daily: one point per UTC day, oldest first (owner only). */
 export const getProductDaily = (productId: string, days: number) =>
-  api<{ productId: string; title: string; series: DailyPoint[] }>(
-    `/api/analytics/products/${encodeURIComponent(productId)}/daily?days=${days}`,
-  );
+  api<ProductDaily>(`/api/analytics/products/${encodeURIComponent(productId)}/daily?days=${days}`);
 
 export const productDailyQueryOptions = (productId: string, days = 30) =>
   queryOptions({

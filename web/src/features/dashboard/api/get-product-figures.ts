@@ -1,21 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { RevenueFigure } from './get-overview';
+import type { ProductFigures } from '@lockdrop/contracts';
 
 /** GET /api/analytics/products: totals per product of the signed-in seller. */
-export interface ProductFigures {
-  productId: string;
-  title: string;
-  deleted: boolean;
-  views: number;
-  uniqueVisitors: number;
-  checkoutsStarted: number;
-  sales: number;
-  refunds: number;
-  downloads: number;
-  unlockRate: number | null;
-  revenue: RevenueFigure[];
-}
+export type { ProductFigures } from '@lockdrop/contracts';
 
 export const getProductFigures = (days: number) =>
   api<{ products: ProductFigures[] }>(`/api/analytics/products?days=${days}`).then(
