@@ -34,6 +34,8 @@ export const routeTable: ProxyRoute[] = [
   { prefix: '/api/checkout', upstream: 'payments', sensitive: true },
   { prefix: '/api/webhooks', upstream: 'payments' },
   { prefix: '/api/purchases', upstream: 'payments' },
+  // Resolving an account asks the provider who holds it: a per-IP budget stops enumeration.
+  { prefix: '/api/payouts/resolve-account', upstream: 'payments', sensitive: true },
   { prefix: '/api/payouts', upstream: 'payments' },
   { prefix: '/sandbox', upstream: 'payments' },
   { prefix: '/api/analytics', upstream: 'analytics' },

@@ -203,6 +203,21 @@ describe('gateway limits', () => {
     expect(statuses.slice(0, 3)).not.toContain(429);
     expect(statuses[3]).toBe(429);
   });
+
+  it('limits bank-account lookups per client like sign-in, so account holders cannot be enumerated', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const response = await get('/api/payouts/resolve-account', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ bankCode: '058', accountNumber: `012345678${attempt}` }),
+      });
+      statuses.push(response.status);
+    }
+    // Unauthenticated here (401) until the budget runs out.
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses[3]).toBe(429);
+  });
 });
 
 describe('service probes', () => {
