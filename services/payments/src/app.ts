@@ -117,7 +117,6 @@ export async function buildApp(
     holdHours: config.PAYOUT_HOLD_HOURS,
     minimums: config.PAYOUT_MINIMUMS,
     schedule: { pattern: config.PAYOUT_CRON, tz: config.PAYOUT_TZ },
-    onMailQueued: () => mailRelay.wake(),
     logger,
   };
 

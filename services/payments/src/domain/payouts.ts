@@ -49,7 +49,6 @@ export interface PayoutDeps {
   /** Smallest payout per currency, in major units (decimal strings). */
   minimums: Record<string, string>;
   schedule: { pattern: string; tz: string };
-  onMailQueued: () => void;
   logger: {
     warn(object: object, message: string): void;
     info(object: object, message: string): void;
