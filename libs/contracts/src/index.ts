@@ -29,6 +29,8 @@ export {
 export { errorBodySchema, type ErrorBody } from './errors.js';
 export { contactMessageSchema, type ContactMessage } from './api/contact.js';
 export * from './api/payouts.js';
+export * from './api/subscriptions.js';
+export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export * from './api/analytics.js';
 export {
   EXCHANGE_RATES_STALE_AFTER_MS,

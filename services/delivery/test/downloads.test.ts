@@ -402,3 +402,113 @@ describe('retention', () => {
     expect(rows).toHaveLength(1);
   });
 });
+
+describe('access follows the subscription a purchase belongs to', () => {
+  const snapshot = (
+    subscriptionId: string,
+    purchase: { paid: { productId: string; sellerId: string; buyerEmail: string } },
+    changes: { status: 'active' | 'past_due' | 'expired'; accessUntil: Date; revision: number },
+  ) => ({
+    subscriptionId,
+    kind: 'product' as const,
+    productId: purchase.paid.productId,
+    sellerId: purchase.paid.sellerId,
+    userId: null,
+    plan: null,
+    buyerEmail: purchase.paid.buyerEmail,
+    interval: 'monthly' as const,
+    amountMinor: 100_000,
+    currency: 'NGN',
+    cancelAtPeriodEnd: changes.status !== 'active',
+    currentPeriodEnd: changes.accessUntil.toISOString(),
+    status: changes.status,
+    accessUntil: changes.accessUntil.toISOString(),
+    revision: changes.revision,
+  });
+
+  it('downloads while it grants access; expiry stops links already issued; a late older snapshot changes nothing', async () => {
+    const { product } = await store.sellFile(randomBytes(1500));
+    const subscriptionId = randomUUID();
+    const inAMonth = new Date(Date.now() + 31 * 86_400_000);
+    const purchase = await store.buy(product, {
+      subscription: {
+        subscriptionId,
+        status: 'active',
+        accessUntil: inAMonth.toISOString(),
+        revision: 1,
+      },
+    });
+    const buyer = await store.buyerAccount(purchase);
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, buyer);
+    expect((await get(downloadUrl)).status).toBe(200);
+
+    // Cancelled at period end: still allowed until then.
+    await delivery.publish(
+      createEvent(
+        'subscription.cancelled',
+        snapshot(subscriptionId, purchase, {
+          status: 'active',
+          accessUntil: inAMonth,
+          revision: 2,
+        }),
+        { correlationId: 'test' },
+      ),
+    );
+    await settle();
+    expect((await get(downloadUrl)).status).toBe(200);
+
+    await delivery.publish(
+      createEvent(
+        'subscription.expired',
+        snapshot(subscriptionId, purchase, {
+          status: 'expired',
+          accessUntil: new Date(),
+          revision: 3,
+        }),
+        { correlationId: 'test' },
+      ),
+    );
+    await waitFor(async () => (await get(downloadUrl)).status === 403);
+    expect(await errorOf(await get(downloadUrl))).toMatchObject({ code: 'subscription_ended' });
+    const refused = await store.requestLink(purchase.paid.purchaseId, buyer);
+    expect(refused.status).toBe(403);
+    expect((await errorOf(refused)).code).toBe('subscription_ended');
+
+    // The renewal event of revision 2 arriving after the expiry does not bring access back.
+    await delivery.publish(
+      createEvent(
+        'subscription.renewed',
+        snapshot(subscriptionId, purchase, {
+          status: 'active',
+          accessUntil: inAMonth,
+          revision: 2,
+        }),
+        { correlationId: 'test' },
+      ),
+    );
+    await settle();
+    expect((await get(downloadUrl)).status).toBe(403);
+  });
+
+  it('access ends at accessUntil even before the expiry event arrives', async () => {
+    const { product } = await store.sellFile(randomBytes(900));
+    const purchase = await store.buy(product, {
+      subscription: {
+        subscriptionId: randomUUID(),
+        status: 'past_due',
+        accessUntil: new Date(Date.now() + 60 * 60_000).toISOString(),
+        revision: 4,
+      },
+    });
+    const buyer = await store.buyerAccount(purchase);
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, buyer);
+    expect((await get(downloadUrl)).status).toBe(200);
+    try {
+      delivery.clock.offsetMs = 61 * 60_000;
+      // The link itself lives an hour too; both ran out — ask for a new one.
+      expect((await store.requestLink(purchase.paid.purchaseId, buyer)).status).toBe(403);
+    } finally {
+      delivery.clock.offsetMs = 0;
+    }
+  });
+});

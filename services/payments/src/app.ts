@@ -9,6 +9,7 @@ import { migrations } from './db/migrations/index.js';
 import { createSecretBox } from './domain/secret-box.js';
 import { subscribePayoutEvents } from './events/payouts.js';
 import { subscribeReadModels } from './events/read-models.js';
+import { subscribeSubscriptionClock } from './events/subscription-clock.js';
 import { startReconciler } from './jobs/reconciler.js';
 import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
@@ -17,6 +18,7 @@ import { checkoutRoutes } from './routes/checkout.js';
 import { payoutRoutes } from './routes/payouts.js';
 import { purchaseRoutes } from './routes/purchases.js';
 import { sandboxRoutes } from './routes/sandbox.js';
+import { subscriptionRoutes } from './routes/subscriptions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { Counter } from 'prom-client';
 import { pruneSettledProviderEvents } from './db/retention.repo.js';
@@ -80,6 +82,10 @@ export async function buildApp(
     refundWindowHours: config.REFUND_WINDOW_HOURS,
     now,
     onMailQueued: () => mailRelay.wake(),
+    subscriptions: {
+      graceDays: config.SUBSCRIPTION_GRACE_DAYS,
+      leewayHours: config.SUBSCRIPTION_LEEWAY_HOURS,
+    },
     logger,
   };
   const exhaustedEvents = new Counter({
@@ -122,6 +128,7 @@ export async function buildApp(
 
   await subscribeReadModels(infra.bus, pool);
   await subscribePayoutEvents(infra.bus, payoutDeps);
+  await subscribeSubscriptionClock(infra.bus, pool, settlement);
   const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
   app.addHook('preClose', async () => {
     await reconciler.stop();
@@ -130,7 +137,7 @@ export async function buildApp(
     await mailer.close();
   });
 
-  checkoutRoutes(app, {
+  const checkoutDeps = {
     pool,
     provider,
     publicUrl,
@@ -138,14 +145,15 @@ export async function buildApp(
     emailWindowSeconds: config.CHECKOUT_EMAIL_WINDOW_SECONDS,
     now,
     logger,
-    secureCookies: publicUrl.startsWith('https:'),
-  });
+  };
+  checkoutRoutes(app, { ...checkoutDeps, secureCookies: publicUrl.startsWith('https:') });
   await webhookRoutes(app, { ...webhookDeps, providers });
   purchaseRoutes(app, { settlement, refunds });
   payoutRoutes(app, {
     destinations: { pool, provider, box, now, onMailQueued: () => mailRelay.wake() },
     payouts: payoutDeps,
   });
+  subscriptionRoutes(app, { ...settlement, checkout: checkoutDeps }, sandbox ?? null);
   if (sandbox) await sandboxRoutes(app, sandbox);
   return app;
 }

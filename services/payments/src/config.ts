@@ -79,6 +79,13 @@ export const configSchema = z
     CHECKOUT_EMAIL_WINDOW_SECONDS: positiveInt(600),
     /** Terms §9: refunds within 24 hours of payment. */
     REFUND_WINDOW_HOURS: positiveInt(24),
+    /** Days a subscriber keeps access after a renewal failed, while they can still pay (issue 10). */
+    SUBSCRIPTION_GRACE_DAYS: positiveInt(3),
+    /**
+     * Hours past a period's end that access lasts while its renewal is being charged (the
+     * provider charges on its own schedule, our clock ticks each minute).
+     */
+    SUBSCRIPTION_LEEWAY_HOURS: positiveInt(24),
     /** How long a refund waits for delivery to stop the purchase's downloads before giving up. */
     ACCESS_SUSPEND_TIMEOUT_MS: positiveInt(5_000),
     /** Verified e-mails of support staff, comma-separated: they may refund any purchase. */

@@ -216,6 +216,8 @@ describe('GET /api/purchases', () => {
       paymentReference: second.txRef,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       testMode: true,
+      subscriptionId: null,
+      renewal: false,
     });
   });
 

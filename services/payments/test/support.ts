@@ -81,15 +81,16 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'payments-test' });
   const published: SeenEvent[] = [];
   const observers = await Promise.all(
-    (['checkout.started', 'purchase.*', 'payout.*'] as const).map((filter, index) =>
-      bus.subscribe({
-        consumer: `test.observer${index}`,
-        filter,
-        pool,
-        handler: async (event) => {
-          published.push(event);
-        },
-      }),
+    (['checkout.started', 'purchase.*', 'payout.*', 'subscription.*', 'plan.changed'] as const).map(
+      (filter, index) =>
+        bus.subscribe({
+          consumer: `test.observer${index}`,
+          filter,
+          pool,
+          handler: async (event) => {
+            published.push(event);
+          },
+        }),
     ),
   );
 

@@ -7,7 +7,7 @@ import { createJobRuntime } from './jobs/runtime.js';
 import type { PayoutAdapters } from './payouts/adapters/index.js';
 import { startPayoutJobs } from './payouts/jobs.js';
 import { createQueueConnection } from './redis.js';
-import { startRetentionJob } from './retention.js';
+import { startAnnouncements } from './announcements.js';
 
 /** What tests (and only tests) substitute: payout adapters that talk to local fakes. */
 export interface WorkerDeps {
@@ -47,7 +47,7 @@ export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Pro
     logger: app.log,
     adapters: deps.payoutAdapters,
   });
-  await startRetentionJob(config, jobs, infra.pool);
+  await startAnnouncements(config, jobs, infra.pool);
   // preClose: jobs and consumers stop before the infrastructure (pool, bus) closes under them.
   app.addHook('preClose', async () => {
     await payouts.stop();

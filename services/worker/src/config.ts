@@ -47,6 +47,8 @@ export const configSchema = z
 
     /** When services prune bookkeeping (processed event ids, published outbox rows): nightly. */
     RETENTION_CRON: z.string().min(9).default('30 3 * * *'),
+    /** The subscription clock (renewals, grace periods, reminders): every minute. */
+    SUBSCRIPTIONS_CRON: z.string().min(9).default('* * * * *'),
     /** Exchange-rate refresh: hourly. */
     FX_CRON: z.string().min(9).default('0 * * * *'),
     /**

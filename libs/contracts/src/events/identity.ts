@@ -26,8 +26,4 @@ export const identityEvents = {
     version: 1,
     schema: z.object({ userId: z.uuid() }),
   },
-  'plan.changed': {
-    version: 1,
-    schema: z.object({ userId: z.uuid(), plan: planIdSchema, previousPlan: planIdSchema }),
-  },
 } as const;

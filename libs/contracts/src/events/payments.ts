@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencySchema } from '../shared.js';
+import { currencySchema, planIdSchema } from '../shared.js';
 
 const purchaseRef = {
   purchaseId: z.uuid(),
@@ -8,13 +8,35 @@ const purchaseRef = {
   buyerEmail: z.email(),
 };
 
-const subscriptionRef = z.object({
+/**
+ * A subscription as it stands after the change an event reports — each `subscription.*` event
+ * carries the whole snapshot, so a consumer keeps the one with the highest `revision` and never
+ * depends on the order events arrive in. `accessUntil` is payments' one answer to "until when may
+ * the subscriber use what they pay for" (period end, plus the grace period after a failed
+ * renewal, plus a day's leeway while a renewal is due); past it, access is over.
+ */
+export const subscriptionSnapshotSchema = z.object({
   subscriptionId: z.uuid(),
-  productId: z.uuid(),
+  /** A buyer's subscription to a seller's product, or a seller's own Lockdrop plan. */
+  kind: z.enum(['product', 'plan']),
+  productId: z.uuid().nullable(),
+  /** The seller paid (kind product); null for plan subscriptions, which pay the platform. */
+  sellerId: z.uuid().nullable(),
+  /** The account paying for a plan (kind plan); null for product subscriptions. */
+  userId: z.uuid().nullable(),
+  /** kind plan: the plan paid for. */
+  plan: planIdSchema.nullable(),
   buyerEmail: z.email(),
   interval: z.enum(['monthly', 'yearly']),
+  amountMinor: z.number().int().positive(),
+  currency: currencySchema,
+  status: z.enum(['active', 'past_due', 'expired']),
+  cancelAtPeriodEnd: z.boolean(),
   currentPeriodEnd: z.iso.datetime({ offset: true }),
+  accessUntil: z.iso.datetime({ offset: true }),
+  revision: z.number().int().positive(),
 });
+export type SubscriptionSnapshot = z.infer<typeof subscriptionSnapshotSchema>;
 
 const payoutRef = {
   payoutId: z.uuid(),
@@ -72,6 +94,20 @@ export const paymentsEvents = {
         .regex(/^[a-f0-9]{64}$/)
         .nullable()
         .optional(),
+      /**
+       * Set when this payment is a charge of a product subscription (the first or a renewal):
+       * the entitlement lasts only while the subscription grants access (delivery keeps the
+       * newest snapshot by revision, from this and the `subscription.*` events).
+       */
+      subscription: z
+        .object({
+          subscriptionId: z.uuid(),
+          accessUntil: z.iso.datetime({ offset: true }),
+          revision: z.number().int().positive(),
+          status: z.enum(['active', 'past_due', 'expired']),
+        })
+        .nullable()
+        .optional(),
     }),
   },
   'purchase.refunded': {
@@ -93,9 +129,26 @@ export const paymentsEvents = {
     version: 1,
     schema: z.object({ ...purchaseRef, refundId: z.uuid(), reason: z.string() }),
   },
-  'subscription.started': { version: 1, schema: subscriptionRef },
-  'subscription.renewed': { version: 1, schema: subscriptionRef },
-  'subscription.canceled': { version: 1, schema: subscriptionRef },
+  /** The first payment of a subscription was verified (its purchase, if any, is a `purchase.paid`). */
+  'subscription.started': { version: 1, schema: subscriptionSnapshotSchema },
+  /** A renewal payment was verified: a new period began (and, for a product, a new `purchase.paid`). */
+  'subscription.renewed': { version: 1, schema: subscriptionSnapshotSchema },
+  /** A renewal failed: the subscriber keeps access through the grace period (`accessUntil`). */
+  'subscription.past_due': { version: 1, schema: subscriptionSnapshotSchema },
+  /** The subscriber cancelled at period end: access lasts until then, nothing more is charged. */
+  'subscription.cancelled': { version: 1, schema: subscriptionSnapshotSchema },
+  /** A cancellation at period end was taken back before the period ended. */
+  'subscription.resumed': { version: 1, schema: subscriptionSnapshotSchema },
+  /** The subscription ended (period over after a cancel, grace over, or refunded): access is revoked. */
+  'subscription.expired': { version: 1, schema: subscriptionSnapshotSchema },
+  /**
+   * A seller's Lockdrop plan changed (paid upgrade, downgrade at period end, or back to free when
+   * the plan subscription ended). Billing owns plans; identity mirrors them into the profile.
+   */
+  'plan.changed': {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), plan: planIdSchema, previousPlan: planIdSchema }),
+  },
   /**
    * A payout was created and its amount moved from available to in transit: the worker now
    * sends the transfer (asking payments for the destination with `payouts.instruction`).

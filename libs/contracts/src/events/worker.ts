@@ -18,6 +18,15 @@ export const workerEvents = {
     version: 1,
     schema: z.object({ dueAt: z.iso.datetime({ offset: true }) }),
   },
+  /**
+   * The subscription clock ticked: payments charges renewals that are due (providers that do
+   * not charge on their own), moves unpaid ones to past due, ends those whose grace or
+   * cancelled period is over, and sends renewal reminders. Idempotent, so ticks may overlap.
+   */
+  'subscriptions.due': {
+    version: 1,
+    schema: z.object({ dueAt: z.iso.datetime({ offset: true }) }),
+  },
   /** The payout schedule fired: payments creates this run's payouts (once per `runId`). */
   'payout.run_due': {
     version: 1,

@@ -17,15 +17,23 @@ export interface Entitlement {
   revokedAt: Date | null;
   /** The refund attempt that suspended downloads while the provider refunds; null otherwise. */
   refundHold: string | null;
+  /** Set when the purchase is a charge of a product subscription. */
+  subscriptionId: string | null;
+  /** Until when that subscription grants access; null while no snapshot of it has arrived. */
+  accessUntil: Date | null;
 }
 
 const COLUMNS = `e.purchase_id AS "purchaseId", e.product_id AS "productId",
   COALESCE(e.file_id, p.file_id) AS "fileId", e.file_name AS "fileName", e.product_title AS "productTitle",
   e.buyer_email AS "buyerEmail", e.buyer_browser_key_hash AS "buyerBrowserKeyHash",
-  e.paid_at AS "paidAt", e.revoked_at AS "revokedAt", e.refund_hold AS "refundHold"`;
-const FROM = `entitlements e LEFT JOIN products p ON p.product_id = e.product_id AND NOT p.deleted`;
-/** SQL twin of `isUsable` (domain/entitlements.ts). */
-const USABLE = 'e.paid_at IS NOT NULL AND e.revoked_at IS NULL AND e.refund_hold IS NULL';
+  e.paid_at AS "paidAt", e.revoked_at AS "revokedAt", e.refund_hold AS "refundHold",
+  e.subscription_id AS "subscriptionId", sa.access_until AS "accessUntil"`;
+const FROM = `entitlements e LEFT JOIN products p ON p.product_id = e.product_id AND NOT p.deleted
+  LEFT JOIN subscription_access sa ON sa.subscription_id = e.subscription_id`;
+/** SQL twin of `isUsable` (domain/entitlements.ts), at the time `now` (an SQL expression). */
+const usableAt = (now: string) =>
+  `e.paid_at IS NOT NULL AND e.revoked_at IS NULL AND e.refund_hold IS NULL
+   AND (e.subscription_id IS NULL OR sa.access_until > ${now})`;
 
 /**
  * Records a paid purchase. A duplicate (same purchase, any event id) changes nothing it already
@@ -37,10 +45,11 @@ export async function recordPaidPurchase(
 ): Promise<void> {
   await db.query(
     `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, file_name, product_title, buyer_email,
-       buyer_browser_key_hash, receipt_token_hash, paid_at)
-     VALUES ($1, $2, $3, $4, $5, $6, lower($7), $8, $9, $10)
+       buyer_browser_key_hash, receipt_token_hash, paid_at, subscription_id)
+     VALUES ($1, $2, $3, $4, $5, $6, lower($7), $8, $9, $10, $11)
      ON CONFLICT (purchase_id) DO UPDATE SET
        paid_at = COALESCE(e.paid_at, excluded.paid_at),
+       subscription_id = COALESCE(e.subscription_id, excluded.subscription_id),
        file_id = COALESCE(e.file_id, excluded.file_id),
        file_name = COALESCE(e.file_name, excluded.file_name),
        product_title = COALESCE(e.product_title, excluded.product_title),
@@ -57,7 +66,27 @@ export async function recordPaidPurchase(
       purchase.buyerBrowserKeyHash ?? null,
       purchase.receiptTokenHash ?? null,
       purchase.paidAt,
+      purchase.subscription?.subscriptionId ?? null,
     ],
+  );
+  if (purchase.subscription) await applySubscriptionAccess(db, purchase.subscription);
+}
+
+/**
+ * Keeps the newest word on a subscription's access (highest revision wins; an older snapshot
+ * arriving late changes nothing), from `purchase.paid` and every `subscription.*` event.
+ */
+export async function applySubscriptionAccess(
+  db: Queryable,
+  snapshot: { subscriptionId: string; status: string; accessUntil: string; revision: number },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO subscription_access AS sa (subscription_id, status, access_until, revision)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (subscription_id) DO UPDATE SET
+       status = excluded.status, access_until = excluded.access_until, revision = excluded.revision
+     WHERE sa.revision < excluded.revision`,
+    [snapshot.subscriptionId, snapshot.status, snapshot.accessUntil, snapshot.revision],
   );
 }
 
@@ -148,7 +177,7 @@ export async function findAccessibleEntitlement(
 ): Promise<Entitlement | null> {
   const { rows } = await db.query<Entitlement>(
     `SELECT ${COLUMNS} FROM ${FROM}
-     WHERE e.product_id = $1 AND ${USABLE}
+     WHERE e.product_id = $1 AND ${usableAt('$5')}
        AND (e.buyer_email = $2 OR e.buyer_browser_key_hash = $3
          OR EXISTS (SELECT 1 FROM receipt_sessions s WHERE s.key_hash = $4 AND s.purchase_id = e.purchase_id AND s.expires_at > $5))
      ORDER BY e.paid_at DESC LIMIT 1`,
@@ -157,10 +186,10 @@ export async function findAccessibleEntitlement(
   return rows[0] ?? null;
 }
 
-/** True while a buyer who has not been refunded may still download the file. */
+/** True while a buyer who has not been refunded (or whose subscription lasts) may still download the file. */
 export async function isFileEntitled(db: Queryable, fileId: string): Promise<boolean> {
   const { rows } = await db.query(
-    `SELECT 1 FROM entitlements e WHERE e.file_id = $1 AND ${USABLE} LIMIT 1`,
+    `SELECT 1 FROM ${FROM} WHERE e.file_id = $1 AND ${usableAt('now()')} LIMIT 1`,
     [fileId],
   );
   return rows.length > 0;

@@ -3,7 +3,7 @@ import type { Queryable } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import type { AccessKeys, Entitlement } from '../db/entitlements.repo.js';
 import { receiptSessionOpens } from '../db/receipt-sessions.repo.js';
-import { isUsable } from './entitlements.js';
+import { isUsable, subscriptionEnded } from './entitlements.js';
 
 /**
  * Whoever asks for a purchase's file, by the three ways a buyer can prove it is theirs: a
@@ -35,6 +35,17 @@ export const accessErrors = {
       403,
       'This purchase was refunded, so its file can no longer be downloaded',
     ),
+  subscriptionEnded: () =>
+    new AppError(
+      'subscription_ended',
+      403,
+      'Your subscription has ended, so its file can no longer be downloaded',
+    ),
+  /** Why a paid entitlement cannot be used now: a refund, or the end of its subscription. */
+  unusable: (entitlement: Entitlement, now: Date) =>
+    subscriptionEnded(entitlement, now)
+      ? accessErrors.subscriptionEnded()
+      : accessErrors.purchaseRefunded(),
 };
 
 export function accessKeysOf(claimant: Claimant): AccessKeys {
@@ -75,7 +86,7 @@ export async function authorize(
   now: Date,
 ): Promise<Entitlement> {
   if (entitlement?.paidAt && (await opens(db, entitlement, claimant, now))) {
-    if (!isUsable(entitlement)) throw accessErrors.purchaseRefunded();
+    if (!isUsable(entitlement, now)) throw accessErrors.unusable(entitlement, now);
     return entitlement;
   }
   const { user } = claimant;

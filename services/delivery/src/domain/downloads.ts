@@ -146,7 +146,9 @@ export function createDownloads({
     // The stored grant has the last word, so an operator can cut a leaked link short.
     if (now() >= header.expiresAt || now() >= grant.expiresAt) throw downloadErrors.linkExpired();
     const entitlement = await findEntitlement(pool, grant.purchaseId);
-    if (!isUsable(entitlement)) throw accessErrors.purchaseRefunded();
+    const at = now();
+    if (!isUsable(entitlement, at))
+      throw entitlement ? accessErrors.unusable(entitlement, at) : accessErrors.purchaseRefunded();
     const file = await findFile(pool, grant.fileId);
     if (!file) throw downloadErrors.fileUnavailable();
 

@@ -36,7 +36,7 @@ export function createReceiptSessions({ pool, now }: { pool: Pool; now: () => Da
     previousKeyHash: string | null,
   ): Promise<{ key: string; purchase: ReceiptPurchase }> {
     const entitlement = await findEntitlementByReceiptTokenHash(pool, sha256Hex(receiptToken));
-    if (!isUsable(entitlement)) throw receiptNotFound();
+    if (!isUsable(entitlement, now())) throw receiptNotFound();
     const { key, hash: keyHash } = newBrowserKey();
     const at = now();
     await withTransaction(pool, (tx) =>

@@ -2,6 +2,7 @@ import type { Bus, Subscription } from '@lockdrop/bus';
 import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import {
+  applySubscriptionAccess,
   holdForRefund,
   recordPaidPurchase,
   releaseRefundHold,
@@ -37,6 +38,16 @@ export async function subscribeToPurchaseEvents({
       pool,
       handler: (event, tx) =>
         revokeRefundedPurchase(tx, (event as DomainEvent<'purchase.refunded'>).data),
+    }),
+    bus.subscribe({
+      consumer: 'delivery.subscriptions',
+      filter: 'subscription.*',
+      pool,
+      handler: async (event, tx) => {
+        const snapshot = (event as DomainEvent<'subscription.started'>).data;
+        // Plan subscriptions (a seller paying Lockdrop) unlock no file.
+        if (snapshot.kind === 'product') await applySubscriptionAccess(tx, snapshot);
+      },
     }),
     bus.subscribe({
       consumer: 'delivery.purchases-refund-failed',

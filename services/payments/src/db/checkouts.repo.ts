@@ -2,13 +2,27 @@ import type { Queryable } from '@lockdrop/db';
 
 export type CheckoutStatus = 'creating' | 'open' | 'failed' | 'paid' | 'not_started';
 
+export type CheckoutKind = 'product' | 'plan';
+export type BillingInterval = 'monthly' | 'yearly';
+
 export interface Checkout {
   id: string;
   txRef: string;
   provider: string;
   status: CheckoutStatus;
-  productId: string;
-  sellerId: string;
+  /** A product (bought once or subscribed to) or a plan for the signed-in seller (`userId`). */
+  kind: CheckoutKind;
+  /** Set for a recurring price: paying starts (or continues) a subscription. */
+  billingInterval: BillingInterval | null;
+  /** kind plan: the seller buying it, and the plan bought. */
+  userId: string | null;
+  planBought: string | null;
+  /** Set when the checkout pays a period of this existing subscription, starting at `renewsPeriodStart`. */
+  subscriptionId: string | null;
+  renewsPeriodStart: Date | null;
+  /** null for plan checkouts. */
+  productId: string | null;
+  sellerId: string | null;
   productTitle: string;
   fileId: string | null;
   fileName: string | null;
@@ -31,7 +45,9 @@ const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "product
   product_title AS "productTitle", file_id AS "fileId", file_name AS "fileName", buyer_email AS "buyerEmail",
   price_minor AS "priceMinor", price_currency AS "priceCurrency", amount_minor AS "amountMinor", currency,
   fx_rate AS "fxRate", plan, platform_fee_bps AS "platformFeeBps", platform_fee_minor AS "platformFeeMinor", link,
-  browser_key_hash AS "browserKeyHash", correlation_id AS "correlationId", created_at AS "createdAt"`;
+  browser_key_hash AS "browserKeyHash", correlation_id AS "correlationId", created_at AS "createdAt",
+  kind, billing_interval AS "billingInterval", user_id AS "userId", plan_bought AS "planBought",
+  subscription_id AS "subscriptionId", renews_period_start AS "renewsPeriodStart"`;
 
 export async function insertCheckout(
   db: Queryable,
@@ -40,8 +56,10 @@ export async function insertCheckout(
   await db.query(
     `INSERT INTO checkouts (id, tx_ref, provider, status, product_id, seller_id, product_title, file_id, file_name,
        buyer_email, price_minor, price_currency, amount_minor, currency, fx_rate, plan, platform_fee_bps,
-       platform_fee_minor, browser_key_hash, correlation_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+       platform_fee_minor, browser_key_hash, correlation_id, created_at, kind, billing_interval, user_id,
+       plan_bought, subscription_id, renews_period_start)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+       $22, $23, $24, $25, $26, $27)`,
     [
       checkout.id,
       checkout.txRef,
@@ -64,6 +82,12 @@ export async function insertCheckout(
       checkout.browserKeyHash,
       checkout.correlationId,
       checkout.createdAt,
+      checkout.kind,
+      checkout.billingInterval,
+      checkout.userId,
+      checkout.planBought,
+      checkout.subscriptionId,
+      checkout.renewsPeriodStart,
     ],
   );
 }
@@ -147,4 +171,52 @@ export async function dueUnconfirmedCheckouts(
     [now, limit],
   );
   return rows.map((row) => row.tx_ref);
+}
+
+interface ProviderPlanKey {
+  provider: string;
+  interval: BillingInterval;
+  amountMinor: number;
+  currency: string;
+}
+
+export async function findProviderPlan(
+  db: Queryable,
+  key: ProviderPlanKey,
+): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT provider_plan_id AS id FROM provider_plans
+     WHERE provider = $1 AND billing_interval = $2 AND amount_minor = $3 AND currency = $4`,
+    [key.provider, key.interval, key.amountMinor, key.currency],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** Keeps the first plan recorded for this price (two checkouts may create one each at once). */
+export async function rememberProviderPlan(
+  db: Queryable,
+  key: ProviderPlanKey,
+  providerPlanId: string,
+): Promise<string> {
+  await db.query(
+    `INSERT INTO provider_plans (provider, billing_interval, amount_minor, currency, provider_plan_id)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+    [key.provider, key.interval, key.amountMinor, key.currency, providerPlanId],
+  );
+  return (await findProviderPlan(db, key)) ?? providerPlanId;
+}
+
+/** A renewal checkout for this period already opened (a tick that crashed before it charged). */
+export async function findOpenRenewalCheckout(
+  db: Queryable,
+  subscriptionId: string,
+  periodStart: Date,
+): Promise<Checkout | null> {
+  const { rows } = await db.query<Checkout>(
+    `SELECT ${COLUMNS} FROM checkouts
+     WHERE subscription_id = $1 AND renews_period_start = $2 AND status IN ('creating', 'open')
+     ORDER BY created_at DESC LIMIT 1`,
+    [subscriptionId, periodStart],
+  );
+  return rows[0] ?? null;
 }

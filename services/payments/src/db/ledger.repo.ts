@@ -3,10 +3,20 @@ import type { Queryable } from '@lockdrop/db';
 import type { LedgerLine } from '../domain/fees.js';
 
 export type JournalKind =
-  'payment' | 'refund' | 'release' | 'payout' | 'payout_paid' | 'payout_failed';
+  | 'payment'
+  | 'refund'
+  | 'release'
+  | 'payout'
+  | 'payout_paid'
+  | 'payout_failed'
+  | 'plan_payment'
+  | 'plan_refund';
 
-/** A journal belongs to one purchase (payment, refund, release) or one payout. */
-export type JournalOwner = { purchaseId: string } | { payoutId: string };
+/**
+ * A journal belongs to one purchase (payment, refund, release), one payout, or one charge of a
+ * seller's plan subscription (plan_payment, plan_refund).
+ */
+export type JournalOwner = { purchaseId: string } | { payoutId: string } | { chargeId: string };
 
 /**
  * Posts one journal (all lines or none: the caller's transaction). The deferred trigger refuses
@@ -23,14 +33,16 @@ export async function postJournal(
   const journalId = randomUUID();
   const purchaseId = 'purchaseId' in owner ? owner.purchaseId : null;
   const payoutId = 'payoutId' in owner ? owner.payoutId : null;
+  const chargeId = 'chargeId' in owner ? owner.chargeId : null;
   for (const line of lines) {
     await db.query(
-      `INSERT INTO ledger_entries (journal_id, purchase_id, payout_id, kind, account, seller_id, amount_minor, currency)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      `INSERT INTO ledger_entries (journal_id, purchase_id, payout_id, charge_id, kind, account, seller_id, amount_minor, currency)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         journalId,
         purchaseId,
         payoutId,
+        chargeId,
         kind,
         line.account,
         line.sellerId,

@@ -21,6 +21,10 @@ export interface Purchase {
   providerTransactionId: string;
   /** Paid through the sandbox or a provider's test keys: no real money moved. */
   testMode: boolean;
+  /** Set when this purchase is one charge (first or renewal) of a product subscription. */
+  subscriptionId: string | null;
+  /** A later charge of the subscription, not its first payment. */
+  renewal: boolean;
   status: PurchaseStatus;
   paidAt: Date;
   refundedAt: Date | null;
@@ -35,7 +39,7 @@ const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id 
   fee_processor_minor AS "feeProcessorMinor", seller_earnings_minor AS "sellerEarningsMinor", provider,
   provider_transaction_id AS "providerTransactionId", status, paid_at AS "paidAt", refunded_at AS "refundedAt",
   receipt_token_hash AS "receiptTokenHash", test_mode AS "testMode",
-  earnings_released_at AS "earningsReleasedAt"`;
+  earnings_released_at AS "earningsReleasedAt", subscription_id AS "subscriptionId", renewal`;
 
 export async function insertPurchase(
   db: Queryable,
@@ -44,8 +48,8 @@ export async function insertPurchase(
   await db.query(
     `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,
        amount_minor, currency, fee_platform_minor, fee_processor_minor, seller_earnings_minor, provider,
-       provider_transaction_id, status, paid_at, receipt_token_hash, test_mode)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+       provider_transaction_id, status, paid_at, receipt_token_hash, test_mode, subscription_id, renewal)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
     [
       purchase.id,
       purchase.checkoutId,
@@ -67,6 +71,8 @@ export async function insertPurchase(
       purchase.paidAt,
       purchase.receiptTokenHash,
       purchase.testMode,
+      purchase.subscriptionId,
+      purchase.renewal,
     ],
   );
 }
@@ -97,7 +103,12 @@ export async function findPurchase(
 /** Spec §7 row 6: paid purchases of this buyer e-mail, newest first. */
 export async function listPaidPurchases(db: Queryable, buyerEmail: string): Promise<Purchase[]> {
   const { rows } = await db.query<Purchase>(
-    `SELECT ${COLUMNS} FROM purchases WHERE lower(buyer_email) = lower($1) AND status = 'paid' ORDER BY paid_at DESC, id`,
+    // A subscription's charges are one entry: its newest purchase (the others are its history).
+    `SELECT * FROM (
+       SELECT DISTINCT ON (COALESCE(subscription_id, id)) ${COLUMNS} FROM purchases
+       WHERE lower(buyer_email) = lower($1) AND status = 'paid'
+       ORDER BY COALESCE(subscription_id, id), paid_at DESC) latest
+     ORDER BY "paidAt" DESC, id`,
     [buyerEmail],
   );
   return rows;

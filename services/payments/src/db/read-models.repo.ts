@@ -14,6 +14,8 @@ export interface ProductView {
   priceMinor: number;
   currency: string;
   pricingType: string;
+  /** Set for recurring prices; null for one-time (and for rows written before it was kept). */
+  billingInterval: 'monthly' | 'yearly' | null;
   status: string;
   fileId: string | null;
   fileName: string | null;
@@ -36,6 +38,7 @@ export async function upsertProduct(
     price_minor: product.priceMinor,
     currency: product.currency,
     pricing_type: product.pricing.type,
+    billing_interval: product.pricing.type === 'recurring' ? product.pricing.interval : null,
     status: product.status,
     file_id: product.fileId,
     file_name: product.fileName,
@@ -62,6 +65,7 @@ export async function markProductDeleted(
 export async function findProduct(db: Queryable, productId: string): Promise<ProductView | null> {
   const { rows } = await db.query<ProductView>(
     `SELECT id, owner_id AS "ownerId", title, price_minor AS "priceMinor", currency, pricing_type AS "pricingType",
+       billing_interval AS "billingInterval",
             status, file_id AS "fileId", file_name AS "fileName", deleted
      FROM products WHERE id = $1`,
     [productId],

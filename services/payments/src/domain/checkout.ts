@@ -3,10 +3,17 @@ import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
-import { convertMinor, exchangeRatio, normalizeCurrency } from '@lockdrop/money';
+import { convertMinor, exchangeRatio, formatMoney, normalizeCurrency } from '@lockdrop/money';
 import { planById, platformFeeMinor } from '@lockdrop/plans';
 import { z } from 'zod';
-import { countRecentCheckouts, insertCheckout, setCheckoutStatus } from '../db/checkouts.repo.js';
+import {
+  countRecentCheckouts,
+  findProviderPlan,
+  insertCheckout,
+  rememberProviderPlan,
+  setCheckoutStatus,
+  type Checkout,
+} from '../db/checkouts.repo.js';
 import { findProduct, findSellerPlan, listExchangeRates } from '../db/read-models.repo.js';
 import type { PaymentProvider } from '../providers/types.js';
 
@@ -68,8 +75,15 @@ export async function startCheckout(
       'This product is not published; checkout may be blocked.',
     );
   }
-  if (product.pricingType !== 'one_time') {
-    throw errors.conflict('subscriptions_unavailable', 'Subscriptions cannot be bought yet');
+  const billingInterval = product.pricingType === 'one_time' ? null : product.billingInterval;
+  if (product.pricingType !== 'one_time' && !billingInterval) {
+    // A recurring product whose interval this read model has not heard yet (rows from before
+    // intervals were kept): never guess how often to charge.
+    throw new AppError(
+      'subscriptions_unavailable',
+      503,
+      'This subscription cannot be bought right now, please try again in a minute',
+    );
   }
 
   const currency = currencyOf(request.currency, product.currency);
@@ -90,7 +104,7 @@ export async function startCheckout(
   const now = deps.now();
   const checkout = {
     id: randomUUID(),
-    txRef: `ld_${randomBytes(12).toString('hex')}`,
+    txRef: newTxRef(),
     provider: deps.provider.name,
     status: 'creating' as const,
     productId: product.id,
@@ -111,8 +125,27 @@ export async function startCheckout(
     browserKeyHash: request.browserKeyHash,
     correlationId: request.correlationId,
     createdAt: now,
+    kind: 'product' as const,
+    billingInterval,
+    userId: null,
+    planBought: null,
+    subscriptionId: null,
+    renewsPeriodStart: null,
   };
+  return openCheckout(deps, checkout);
+}
 
+/**
+ * Records a checkout (under the per-e-mail limit), then asks the provider for its hosted page.
+ * The row is committed before the provider hears of the `tx_ref`, so its webhook can always
+ * find it. Product checkouts announce `checkout.started` (analytics' funnel).
+ */
+export async function openCheckout(
+  deps: CheckoutDeps,
+  checkout: Omit<Checkout, 'link'>,
+): Promise<{ link: string; txRef: string }> {
+  const { buyerEmail, currency } = checkout;
+  const now = checkout.createdAt;
   await withTransaction(deps.pool, async (tx) => {
     const since = new Date(now.getTime() - deps.emailWindowSeconds * 1000);
     if ((await countRecentCheckouts(tx, buyerEmail, since)) >= deps.emailLimit) {
@@ -123,14 +156,24 @@ export async function startCheckout(
 
   let link: string;
   try {
+    const recurring = checkout.billingInterval
+      ? {
+          interval: checkout.billingInterval,
+          providerPlanId: await providerPlanFor(deps, checkout),
+        }
+      : null;
     ({ link } = await deps.provider.createPaymentLink({
       checkoutId: checkout.id,
       txRef: checkout.txRef,
       amountMinor: checkout.amountMinor,
       currency,
       buyerEmail,
-      productTitle: product.title,
-      redirectUrl: `${deps.publicUrl}/payment/success`,
+      productTitle: checkout.productTitle,
+      redirectUrl:
+        checkout.kind === 'plan'
+          ? `${deps.publicUrl}/settings?plan_payment=1`
+          : `${deps.publicUrl}/payment/success`,
+      recurring,
     }));
   } catch (error) {
     deps.logger.error(
@@ -144,6 +187,7 @@ export async function startCheckout(
 
   await withTransaction(deps.pool, async (tx) => {
     await setCheckoutStatus(tx, checkout.id, 'open', ['creating'], link);
+    if (checkout.kind !== 'product') return;
     await enqueueEvent(
       tx,
       createEvent(
@@ -151,15 +195,46 @@ export async function startCheckout(
         {
           checkoutId: checkout.id,
           txRef: checkout.txRef,
-          productId: checkout.productId,
-          sellerId: checkout.sellerId,
+          productId: checkout.productId!,
+          sellerId: checkout.sellerId!,
           buyerEmail,
           amountMinor: checkout.amountMinor,
           currency,
         },
-        { correlationId: request.correlationId },
+        { correlationId: checkout.correlationId },
       ),
     );
   });
   return { link, txRef: checkout.txRef };
+}
+
+/**
+ * The provider's payment plan for this price (providers that charge renewals themselves), made
+ * once per amount, currency and interval and remembered; null for providers we charge through.
+ */
+async function providerPlanFor(
+  deps: CheckoutDeps,
+  checkout: Pick<Checkout, 'billingInterval' | 'amountMinor' | 'currency' | 'productTitle'>,
+): Promise<string | null> {
+  if (!deps.provider.ensurePaymentPlan || !checkout.billingInterval) return null;
+  const key = {
+    provider: deps.provider.name,
+    interval: checkout.billingInterval,
+    amountMinor: checkout.amountMinor,
+    currency: checkout.currency,
+  };
+  const known = await findProviderPlan(deps.pool, key);
+  if (known) return known;
+  const created = await deps.provider.ensurePaymentPlan({
+    name: `Lockdrop ${formatMoney(checkout.amountMinor, checkout.currency)} ${checkout.billingInterval}`,
+    interval: checkout.billingInterval,
+    amountMinor: checkout.amountMinor,
+    currency: checkout.currency,
+  });
+  return rememberProviderPlan(deps.pool, key, created);
+}
+
+/** A fresh, unguessable `tx_ref` (our reference for one payment attempt at the provider). */
+export function newTxRef(): string {
+  return `ld_${randomBytes(12).toString('hex')}`;
 }

@@ -17,7 +17,8 @@ export type LedgerAccount =
   | 'platform_fees'
   | 'processor_fees'
   | 'payouts_sent'
-  | 'fx_conversion';
+  | 'fx_conversion'
+  | 'plan_revenue';
 
 export type SellerAccount = 'seller_earnings' | 'seller_available' | 'seller_in_transit';
 
@@ -51,6 +52,26 @@ export function paymentJournal(split: SaleSplit, sellerId: string): LedgerLine[]
     { account: 'seller_earnings', sellerId, amountMinor: -split.sellerEarningsMinor },
     { account: 'platform_fees', sellerId: null, amountMinor: -split.platformFeeMinor },
     { account: 'processor_fees', sellerId: null, amountMinor: -split.processorFeeMinor },
+  ];
+}
+
+/**
+ * A seller paying for their own plan: the money is the platform's revenue (`plan_revenue`), less
+ * what the processor charged; no seller account is touched.
+ */
+export function planPaymentJournal(amountMinor: number, processorFeeMinor: number): LedgerLine[] {
+  return [
+    { account: 'buyer_payments', sellerId: null, amountMinor },
+    { account: 'plan_revenue', sellerId: null, amountMinor: -(amountMinor - processorFeeMinor) },
+    { account: 'processor_fees', sellerId: null, amountMinor: -processorFeeMinor },
+  ];
+}
+
+/** Part of a plan charge handed back (a pro-rata refund): the platform's revenue returns it. */
+export function planRefundJournal(refundMinor: number): LedgerLine[] {
+  return [
+    { account: 'plan_revenue', sellerId: null, amountMinor: refundMinor },
+    { account: 'buyer_payments', sellerId: null, amountMinor: -refundMinor },
   ];
 }
 

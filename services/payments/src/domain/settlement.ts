@@ -1,16 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { enqueueEvent } from '@lockdrop/bus';
-import { createEvent } from '@lockdrop/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
-import { enqueueMail } from '@lockdrop/mailer';
+import { withTransaction, type Pool } from '@lockdrop/db';
 import { findCheckoutByTxRef, setCheckoutStatus, type Checkout } from '../db/checkouts.repo.js';
-import { postJournal } from '../db/ledger.repo.js';
 import { markEventProcessed, recordMismatch } from '../db/provider-events.repo.js';
-import { findPurchaseByCheckout, insertPurchase } from '../db/purchases.repo.js';
+import { findPurchaseByCheckout } from '../db/purchases.repo.js';
+import { findChargeByTxRef, type Subscription } from '../db/subscriptions.repo.js';
 import type { PaymentProvider, VerifiedTransaction } from '../providers/types.js';
-import { splitSale } from '@lockdrop/plans';
-import { paymentJournal } from './fees.js';
-import { newReceiptToken, receiptEmail } from './receipts.js';
+import { recordSale } from './sales.js';
+import {
+  adoptProviderRenewal,
+  recordRenewalFailure,
+  settleSubscriptionCharge,
+  stopProviderCharges,
+  type SubscriptionRules,
+} from './subscriptions.js';
 
 export interface SettlementDeps {
   pool: Pool;
@@ -21,6 +22,7 @@ export interface SettlementDeps {
   now: () => Date;
   /** Called after a commit that queued an e-mail. */
   onMailQueued: () => void;
+  subscriptions: SubscriptionRules;
 }
 
 export type SettlementOutcome =
@@ -49,8 +51,13 @@ export async function settleTransaction(
   providerEventId?: number,
 ): Promise<SettlementOutcome> {
   let mailQueued = false;
+  let replacedSubscription: Subscription | null = null;
   const outcome = await withTransaction(deps.pool, async (tx): Promise<SettlementOutcome> => {
-    const checkout = await findCheckoutByTxRef(tx, txRef, { forUpdate: true });
+    const checkout =
+      (await findCheckoutByTxRef(tx, txRef, { forUpdate: true })) ??
+      (verified.status === 'successful'
+        ? await adoptProviderRenewal(tx, deps, txRef, verified)
+        : null);
     if (!checkout) return 'checkout_missing';
     const done = async (result: SettlementOutcome) => {
       if (providerEventId !== undefined)
@@ -71,13 +78,12 @@ export async function settleTransaction(
         reported: verified,
       });
 
-    const existing = await findPurchaseByCheckout(tx, checkout.id);
-    if (existing) {
+    const settledTransactionId =
+      (await findPurchaseByCheckout(tx, checkout.id))?.providerTransactionId ??
+      (await findChargeByTxRef(tx, checkout.txRef))?.providerTransactionId;
+    if (settledTransactionId) {
       // A second successful charge on a paid checkout is money to hand back, not a second sale.
-      if (
-        verified.status === 'successful' &&
-        verified.transactionId !== existing.providerTransactionId
-      ) {
+      if (verified.status === 'successful' && verified.transactionId !== settledTransactionId) {
         await mismatch(['duplicate_payment']);
       }
       return done('already_paid');
@@ -85,6 +91,7 @@ export async function settleTransaction(
     if (verified.status === 'pending' || verified.status === 'other') return done('pending');
     if (verified.status === 'failed') {
       await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
+      await recordRenewalFailure(tx, deps, checkout);
       return done('failed');
     }
     const reasons = mismatchesOf(checkout, verified);
@@ -94,97 +101,22 @@ export async function settleTransaction(
     }
     if (verified.amountMinor > checkout.amountMinor) await mismatch(['overpaid']);
 
-    await recordPaidPurchase(tx, deps, checkout, verified);
+    if (checkout.billingInterval) {
+      const { result, replaced } = await settleSubscriptionCharge(tx, deps, checkout, verified);
+      replacedSubscription = replaced;
+      if (result === 'period_already_paid') {
+        // The period was paid by another charge (a renewal and a "pay now" crossing): hand it back.
+        await mismatch(['duplicate_payment']);
+        await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
+        return done('mismatch');
+      }
+    } else {
+      await recordSale(tx, deps, checkout, verified);
+    }
     mailQueued = true;
     return done('paid');
   });
   if (mailQueued) deps.onMailQueued();
+  if (replacedSubscription) await stopProviderCharges(deps, replacedSubscription);
   return outcome;
-}
-
-async function recordPaidPurchase(
-  tx: PoolClient,
-  deps: SettlementDeps,
-  checkout: Checkout,
-  verified: VerifiedTransaction,
-): Promise<void> {
-  const split = splitSale({
-    amountMinor: checkout.amountMinor,
-    platformFeeMinor: checkout.platformFeeMinor,
-    reportedProcessorFeeMinor: verified.processorFeeMinor,
-    processorFeeBps: deps.processorFeeBps,
-  });
-  const purchaseId = randomUUID();
-  const paidAt = deps.now();
-  const receipt = newReceiptToken();
-  await insertPurchase(tx, {
-    id: purchaseId,
-    checkoutId: checkout.id,
-    txRef: checkout.txRef,
-    productId: checkout.productId,
-    sellerId: checkout.sellerId,
-    buyerEmail: checkout.buyerEmail,
-    productTitle: checkout.productTitle,
-    fileId: checkout.fileId,
-    fileName: checkout.fileName,
-    amountMinor: split.amountMinor,
-    currency: checkout.currency,
-    feePlatformMinor: split.platformFeeMinor,
-    feeProcessorMinor: split.processorFeeMinor,
-    sellerEarningsMinor: split.sellerEarningsMinor,
-    provider: deps.provider.name,
-    providerTransactionId: verified.transactionId,
-    testMode: deps.provider.testMode,
-    status: 'paid',
-    paidAt,
-    receiptTokenHash: receipt.tokenHash,
-  });
-  await postJournal(
-    tx,
-    { purchaseId },
-    'payment',
-    checkout.currency,
-    paymentJournal(split, checkout.sellerId),
-  );
-  await setCheckoutStatus(tx, checkout.id, 'paid', ['creating', 'open', 'failed', 'not_started']);
-  await enqueueEvent(
-    tx,
-    createEvent(
-      'purchase.paid',
-      {
-        purchaseId,
-        productId: checkout.productId,
-        sellerId: checkout.sellerId,
-        buyerEmail: checkout.buyerEmail,
-        txRef: checkout.txRef,
-        amountMinor: split.amountMinor,
-        currency: checkout.currency,
-        feePlatformMinor: split.platformFeeMinor,
-        feeProcessorMinor: split.processorFeeMinor,
-        paidAt: paidAt.toISOString(),
-        checkoutId: checkout.id,
-        productTitle: checkout.productTitle,
-        fileId: checkout.fileId,
-        fileName: checkout.fileName,
-        sellerEarningsMinor: split.sellerEarningsMinor,
-        provider: deps.provider.name,
-        receiptTokenHash: receipt.tokenHash,
-        buyerBrowserKeyHash: checkout.browserKeyHash,
-      },
-      { correlationId: checkout.correlationId },
-    ),
-  );
-  await enqueueMail(
-    tx,
-    receiptEmail({
-      to: checkout.buyerEmail,
-      productTitle: checkout.productTitle,
-      amountMinor: split.amountMinor,
-      currency: checkout.currency,
-      txRef: checkout.txRef,
-      receiptUrl: `${deps.publicUrl}/receipt/${receipt.token}`,
-      refundWindowHours: deps.refundWindowHours,
-      testMode: deps.provider.testMode,
-    }),
-  );
 }

@@ -6,6 +6,7 @@ import {
   ProviderUnavailableError,
   type PaymentProvider,
   type ProviderRefund,
+  type ProviderSubscriptionRef,
   type VerifiedTransaction,
 } from './types.js';
 
@@ -25,6 +26,9 @@ const transactionSchema = z.looseObject({
   amount,
   currency: z.string(),
   app_fee: amount.nullish(),
+  /** Set on charges made under a payment plan (a subscription's first payment and renewals). */
+  payment_plan: z.union([z.number(), z.string()]).nullish(),
+  customer: z.looseObject({ email: z.string().nullish() }).nullish(),
 });
 
 const envelopeSchema = z.looseObject({
@@ -48,8 +52,22 @@ function toVerified(data: unknown): VerifiedTransaction {
     amountMinor: toMinor(transaction.amount, currency),
     currency,
     processorFeeMinor: transaction.app_fee == null ? null : toMinor(transaction.app_fee, currency),
+    paymentPlanId: transaction.payment_plan == null ? null : String(transaction.payment_plan),
+    customerEmail: transaction.customer?.email ?? null,
+    // Flutterwave charges renewals itself; its subscription is found by customer and plan.
+    providerSubscriptionId: null,
   };
 }
+
+const subscriptionListSchema = z
+  .array(
+    z.looseObject({
+      id: z.union([z.number(), z.string()]).transform(String),
+      status: z.string(),
+      plan: z.union([z.number(), z.string()]).transform(String).nullish(),
+    }),
+  )
+  .catch([]);
 
 /** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
 /** Flutterwave decides the mode by the key alone (same host for test and live). */
@@ -84,7 +102,11 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
   const base = options.baseUrl.replace(/\/+$/, '');
 
   /** One API call: the envelope on 2xx, null on a 404-style "not found", errors otherwise. */
-  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  async function call(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -123,6 +145,25 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     );
   }
 
+  /**
+   * Flutterwave's subscriptions are the customer's under a payment plan (payments-contract §7):
+   * found by e-mail and plan, then cancelled or activated. None in that state: nothing to do.
+   */
+  async function setSubscriptionState(
+    ref: ProviderSubscriptionRef,
+    from: 'active' | 'cancelled',
+    action: 'cancel' | 'activate',
+  ): Promise<void> {
+    if (!ref.providerPlanId) return;
+    const query = new URLSearchParams({ email: ref.buyerEmail, plan: ref.providerPlanId });
+    const found = subscriptionListSchema
+      .parse(await call('GET', `/subscriptions?${query.toString()}`))
+      .filter((subscription) => subscription.status.toLowerCase() === from)
+      .filter((subscription) => !subscription.plan || subscription.plan === ref.providerPlanId);
+    for (const subscription of found)
+      await call('PUT', `/subscriptions/${encodeURIComponent(subscription.id)}/${action}`);
+  }
+
   return {
     name: 'flutterwave',
     testMode: isFlutterwaveTestKey(options.secretKey),
@@ -136,6 +177,10 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         customer: { email: request.buyerEmail },
         customizations: { title: 'Lockdrop', description: request.productTitle },
         meta: { checkout_id: request.checkoutId },
+        // payments-contract §7: a payment plan turns the payment into a subscription.
+        ...(request.recurring?.providerPlanId
+          ? { payment_plan: request.recurring.providerPlanId }
+          : {}),
       });
       const parsed = z.object({ link: z.url() }).safeParse(data);
       if (!parsed.success)
@@ -187,6 +232,30 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         .parse(data)
         .find((refund) => refund.tx_id === transactionId);
       return match ? toProviderRefund(match) : null;
+    },
+
+    async ensurePaymentPlan(plan) {
+      const data = await call('POST', '/payment-plans', {
+        amount: Number(minorToDecimalString(plan.amountMinor, plan.currency)),
+        name: plan.name,
+        interval: plan.interval,
+        currency: plan.currency,
+        duration: 0,
+      });
+      const parsed = z
+        .looseObject({ id: z.union([z.number(), z.string()]).transform(String) })
+        .safeParse(data);
+      if (!parsed.success)
+        throw new ProviderUnavailableError('flutterwave payment plan: unreadable answer');
+      return parsed.data.id;
+    },
+
+    async cancelSubscription(ref) {
+      await setSubscriptionState(ref, 'active', 'cancel');
+    },
+
+    async resumeSubscription(ref) {
+      await setSubscriptionState(ref, 'cancelled', 'activate');
     },
 
     async listBanks() {

@@ -31,6 +31,10 @@ export interface SandboxPayment {
   status: 'initiated' | 'successful' | 'failed' | 'cancelled';
   appFeeMinor: number | null;
   completedAt: Date | null;
+  /** Set when paying starts a subscription: the page offers Subscribe. */
+  billingInterval: 'monthly' | 'yearly' | null;
+  /** The "card on file" a paid subscription leaves, which renewals charge. */
+  subscriptionToken: string | null;
 }
 
 export type SandboxOutcome = 'pay' | 'fail' | 'cancel';
@@ -40,6 +44,8 @@ export interface Sandbox {
   find(txRef: string): Promise<SandboxPayment | null>;
   /** The buyer pressed a button: settle on the "provider side", send the webhook, say where to go. */
   complete(txRef: string, outcome: SandboxOutcome): Promise<{ redirectTo: string } | null>;
+  /** Test control: the next renewal charge of this subscription is declined. */
+  failNextCharge(subscriptionToken: string): Promise<void>;
   /** Cancels pending retries and waits for deliveries in flight. */
   stop(): Promise<void>;
 }
@@ -55,6 +61,8 @@ interface Row {
   status: SandboxPayment['status'];
   app_fee_minor: number | null;
   completed_at: Date | null;
+  billing_interval: 'monthly' | 'yearly' | null;
+  subscription_token: string | null;
 }
 
 const toPayment = (row: Row): SandboxPayment => ({
@@ -68,6 +76,8 @@ const toPayment = (row: Row): SandboxPayment => ({
   status: row.status,
   appFeeMinor: row.app_fee_minor,
   completedAt: row.completed_at,
+  billingInterval: row.billing_interval,
+  subscriptionToken: row.subscription_token,
 });
 
 const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
@@ -78,6 +88,8 @@ const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
   amountMinor: payment.amountMinor,
   currency: payment.currency,
   processorFeeMinor: payment.appFeeMinor,
+  providerSubscriptionId: payment.subscriptionToken,
+  customerEmail: payment.buyerEmail,
 });
 
 /** A few real Nigerian bank codes, so sandbox destinations look like the ones sellers will use. */
@@ -177,8 +189,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
     async createPaymentLink(request) {
       await pool.query(
-        `INSERT INTO sandbox_payments (tx_ref, amount_minor, currency, buyer_email, title, redirect_url, status)
-         VALUES ($1, $2, $3, $4, $5, $6, 'initiated')`,
+        `INSERT INTO sandbox_payments (tx_ref, amount_minor, currency, buyer_email, title, redirect_url, status,
+           billing_interval)
+         VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7)`,
         [
           request.txRef,
           request.amountMinor,
@@ -186,6 +199,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           request.buyerEmail,
           request.productTitle,
           request.redirectUrl,
+          request.recurring?.interval ?? null,
         ],
       );
       return { link: `${options.publicUrl}/sandbox/checkout/${encodeURIComponent(request.txRef)}` };
@@ -240,6 +254,48 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         : null;
     },
 
+    /**
+     * Charges the card a paid subscription left on file, once per `txRef` (a retried tick gets
+     * the same result), declining it when the test control asked for that, and notifies us by
+     * webhook as for any payment.
+     */
+    async chargeSubscription(request) {
+      const existing = await find(request.txRef);
+      if (existing?.transactionId) return toVerified(existing);
+      const { rows: cards } = await pool.query<{ fail: boolean }>(
+        `WITH card AS (
+           SELECT tx_ref, fail_next_charge FROM sandbox_payments WHERE subscription_token = $1 FOR UPDATE)
+         UPDATE sandbox_payments s SET fail_next_charge = false FROM card
+         WHERE s.tx_ref = card.tx_ref RETURNING card.fail_next_charge AS fail`,
+        [request.providerSubscriptionId],
+      );
+      if (!cards[0]) throw new ProviderRejectedError('sandbox: no such subscription');
+      const status = cards[0].fail ? 'failed' : 'successful';
+      const { rows } = await pool.query<Row>(
+        `INSERT INTO sandbox_payments (tx_ref, transaction_id, amount_minor, currency, buyer_email, title, redirect_url,
+           status, app_fee_minor, completed_at)
+         VALUES ($1, nextval('sandbox_transaction_ids'), $2, $3, $4, $5, '', $6, $7, now())
+         ON CONFLICT (tx_ref) DO NOTHING RETURNING *`,
+        [
+          request.txRef,
+          request.amountMinor,
+          request.currency,
+          request.buyerEmail,
+          request.title,
+          status,
+          status === 'successful' ? bpsOfMinor(request.amountMinor, options.processorFeeBps) : 0,
+        ],
+      );
+      const payment = rows[0] ? toPayment(rows[0]) : await find(request.txRef);
+      if (!payment?.transactionId) throw new Error('sandbox: renewal charge was not recorded');
+      if (rows[0]) deliver(payment, 0);
+      return toVerified(payment);
+    },
+
+    // The sandbox charges nothing on its own: our clock asks it to, and stops asking.
+    cancelSubscription: () => Promise.resolve(),
+    resumeSubscription: () => Promise.resolve(),
+
     listBanks: () => Promise.resolve(SANDBOX_BANKS),
 
     /** Any known bank and 10 digits resolve to a made-up holder, except numbers ending in 9999. */
@@ -280,7 +336,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const status = outcome === 'pay' ? 'successful' : 'failed';
       const { rows } = await pool.query<Row>(
         `UPDATE sandbox_payments
-         SET status = $2, transaction_id = nextval('sandbox_transaction_ids'), app_fee_minor = $3, completed_at = now()
+         SET status = $2, transaction_id = nextval('sandbox_transaction_ids'), app_fee_minor = $3, completed_at = now(),
+             subscription_token = CASE WHEN $2 = 'successful' AND billing_interval IS NOT NULL
+               THEN 'sbx_sub_' || md5(random()::text || clock_timestamp()::text) END
          WHERE tx_ref = $1 AND status IN ('initiated', 'failed', 'cancelled')
          RETURNING *`,
         [
@@ -293,6 +351,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!completed) return null;
       if (rows[0]) deliver(completed, 0);
       return back(completed.status, completed.transactionId);
+    },
+
+    async failNextCharge(subscriptionToken) {
+      await pool.query(
+        'UPDATE sandbox_payments SET fail_next_charge = true WHERE subscription_token = $1',
+        [subscriptionToken],
+      );
     },
 
     async stop() {

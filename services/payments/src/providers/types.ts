@@ -13,6 +13,18 @@ export interface PaymentLinkRequest {
   productTitle: string;
   /** Where the provider sends the buyer back (`?status=…&tx_ref=…&transaction_id=…`). */
   redirectUrl: string;
+  /**
+   * Set when paying starts a subscription: the hosted page offers Subscribe, and a provider that
+   * charges renewals itself gets its payment plan (`providerPlanId`, from `ensurePaymentPlan`).
+   */
+  recurring?: { interval: 'monthly' | 'yearly'; providerPlanId: string | null } | null;
+}
+
+/** What a provider needs to find (and stop or restart) the subscription it charges. */
+export interface ProviderSubscriptionRef {
+  providerSubscriptionId: string | null;
+  providerPlanId: string | null;
+  buyerEmail: string;
 }
 
 /**
@@ -26,6 +38,11 @@ export interface VerifiedTransaction {
   amountMinor: number;
   currency: string;
   processorFeeMinor: number | null;
+  /** The provider's subscription this charge belongs to (sandbox: the card on file), if any. */
+  providerSubscriptionId?: string | null;
+  /** The provider's payment plan a renewal was charged under (Flutterwave `payment_plan`). */
+  paymentPlanId?: string | null;
+  customerEmail?: string | null;
 }
 
 /** A notification normalised from whichever payload shape the provider sent. */
@@ -72,6 +89,32 @@ export interface PaymentProvider {
     providerRefundId: string | null,
     since: Date,
   ): Promise<ProviderRefund | null>;
+  /**
+   * Providers that charge renewals themselves (Flutterwave) need a payment plan per amount,
+   * currency and interval; returns its id. Absent for providers we charge renewals through.
+   */
+  ensurePaymentPlan?(plan: {
+    name: string;
+    interval: 'monthly' | 'yearly';
+    amountMinor: number;
+    currency: string;
+  }): Promise<string>;
+  /**
+   * Providers whose renewals we charge (the sandbox: a card on file): charges the subscription
+   * for one period under `txRef` and reports the result as verify would. Absent otherwise.
+   */
+  chargeSubscription?(request: {
+    providerSubscriptionId: string;
+    txRef: string;
+    amountMinor: number;
+    currency: string;
+    buyerEmail: string;
+    title: string;
+  }): Promise<VerifiedTransaction>;
+  /** Stops the provider charging this subscription (a cancel at period end, or the end). */
+  cancelSubscription(ref: ProviderSubscriptionRef): Promise<void>;
+  /** Lets the provider charge it again (a cancellation taken back before the period ended). */
+  resumeSubscription(ref: ProviderSubscriptionRef): Promise<void>;
   /** Nigerian banks payouts can reach (payments-contract §5 `GET /v3/banks/NG`). */
   listBanks(): Promise<Bank[]>;
   /** The account holder's name as the bank knows it, or null when there is no such account. */

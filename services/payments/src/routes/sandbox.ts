@@ -14,6 +14,14 @@ function checkoutPage(payment: SandboxPayment): string {
   const action = (outcome: string) =>
     `/sandbox/checkout/${encodeURIComponent(payment.txRef)}/${outcome}`;
   const done = payment.status === 'successful';
+  const price = formatMoney(payment.amountMinor, payment.currency);
+  const per =
+    payment.billingInterval === 'yearly'
+      ? ' per year'
+      : payment.billingInterval
+        ? ' per month'
+        : '';
+  const payLabel = payment.billingInterval ? `Subscribe — ${price}${per}` : `Pay ${price}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sandbox checkout · Lockdrop</title></head>
@@ -23,12 +31,13 @@ function checkoutPage(payment: SandboxPayment): string {
 <h1 style="font-size:20px;margin:0 0 16px">Pay for ${escapeHtml(payment.title)}</h1>
 <dl>
 <dt>Product</dt><dd data-testid="product">${escapeHtml(payment.title)}</dd>
-<dt>Amount</dt><dd data-testid="amount">${escapeHtml(formatMoney(payment.amountMinor, payment.currency))}</dd>
+<dt>Amount</dt><dd data-testid="amount">${escapeHtml(price + per)}</dd>
 <dt>E-mail</dt><dd data-testid="email">${escapeHtml(payment.buyerEmail)}</dd>
 <dt>Reference</dt><dd>${escapeHtml(payment.txRef)}</dd>
 </dl>
+${payment.billingInterval ? `<p>A subscription: this card is charged again${per}, until cancelled.</p>` : ''}
 ${done ? '<p>This payment is complete.</p>' : ''}
-<form method="post" action="${action('pay')}"><button type="submit">Pay ${escapeHtml(formatMoney(payment.amountMinor, payment.currency))}</button></form>
+<form method="post" action="${action('pay')}"><button type="submit">${escapeHtml(payLabel)}</button></form>
 ${
   done
     ? ''

@@ -14,6 +14,9 @@ export const purchaseSchema = z.object({
   createdAt: z.iso.datetime(),
   /** A sandbox or test-key payment: screens label it so nobody mistakes it for a real sale. */
   testMode: z.boolean(),
+  /** Set when the purchase is a charge of this subscription; `renewal` when not its first. */
+  subscriptionId: z.uuid().nullable(),
+  renewal: z.boolean(),
 });
 
 /** A sale as its seller sees it: the buyer and where the money went. */
@@ -36,6 +39,8 @@ export const toPurchaseView = (purchase: Purchase): z.infer<typeof purchaseSchem
   paymentReference: purchase.txRef,
   createdAt: purchase.paidAt.toISOString(),
   testMode: purchase.testMode,
+  subscriptionId: purchase.subscriptionId,
+  renewal: purchase.renewal,
 });
 
 export const toSaleView = (purchase: Purchase): z.infer<typeof saleSchema> => ({

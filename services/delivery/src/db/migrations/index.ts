@@ -132,4 +132,21 @@ export const migrations: Migration[] = [
       ALTER TABLE entitlements ADD COLUMN refund_hold uuid;
     `,
   },
+  {
+    id: '0005_subscription_access',
+    sql: `
+      -- A purchase that is one charge of a product subscription is usable only while the
+      -- subscription grants access. Payments decides until when (accessUntil in each
+      -- subscription snapshot); this keeps the newest snapshot by revision, whichever order the
+      -- events arrive in, and the time itself ends access even before the expiry event lands.
+      ALTER TABLE entitlements ADD COLUMN subscription_id uuid;
+      CREATE INDEX entitlements_subscription_idx ON entitlements (subscription_id) WHERE subscription_id IS NOT NULL;
+      CREATE TABLE subscription_access (
+        subscription_id uuid PRIMARY KEY,
+        status text NOT NULL CHECK (status IN ('active', 'past_due', 'expired')),
+        access_until timestamptz NOT NULL,
+        revision integer NOT NULL
+      );
+    `,
+  },
 ];

@@ -5,6 +5,7 @@ import { purchaseTestMode } from './0002_purchase_test_mode.js';
 import { providerEventPayloadText } from './0003_provider_event_payload_text.js';
 import { payouts } from './0004_payouts.js';
 import { refunds } from './0005_refunds.js';
+import { subscriptions } from './0006_subscriptions.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   providerEventPayloadText,
   payouts,
   refunds,
+  subscriptions,
 ];

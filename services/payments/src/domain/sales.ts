@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { enqueueEvent } from '@lockdrop/bus';
+import { createEvent, type EventData } from '@lockdrop/contracts';
+import type { PoolClient } from '@lockdrop/db';
+import { enqueueMail } from '@lockdrop/mailer';
+import { splitSale } from '@lockdrop/plans';
+import { setCheckoutStatus, type Checkout } from '../db/checkouts.repo.js';
+import { postJournal } from '../db/ledger.repo.js';
+import { insertPurchase } from '../db/purchases.repo.js';
+import type { VerifiedTransaction } from '../providers/types.js';
+import { paymentJournal } from './fees.js';
+import { newReceiptToken, receiptEmail } from './receipts.js';
+import type { SettlementDeps } from './settlement.js';
+
+/**
+ * Records a verified payment of a product as a sale: the purchase, its balanced payment journal,
+ * `purchase.paid` (delivery's entitlement, analytics' revenue) and the receipt e-mail, in the
+ * caller's transaction. One-time purchases and every charge of a product subscription come here,
+ * so a renewal earns the seller exactly what a sale does (same fees, journals and payouts).
+ */
+export async function recordSale(
+  tx: PoolClient,
+  deps: SettlementDeps,
+  checkout: Checkout,
+  verified: VerifiedTransaction,
+  subscription: EventData<'purchase.paid'>['subscription'] = null,
+): Promise<{ purchaseId: string; processorFeeMinor: number }> {
+  const split = splitSale({
+    amountMinor: checkout.amountMinor,
+    platformFeeMinor: checkout.platformFeeMinor,
+    reportedProcessorFeeMinor: verified.processorFeeMinor,
+    processorFeeBps: deps.processorFeeBps,
+  });
+  const purchaseId = randomUUID();
+  const productId = checkout.productId!;
+  const sellerId = checkout.sellerId!;
+  const paidAt = deps.now();
+  const receipt = newReceiptToken();
+  await insertPurchase(tx, {
+    id: purchaseId,
+    checkoutId: checkout.id,
+    txRef: checkout.txRef,
+    productId,
+    sellerId,
+    buyerEmail: checkout.buyerEmail,
+    productTitle: checkout.productTitle,
+    fileId: checkout.fileId,
+    fileName: checkout.fileName,
+    amountMinor: split.amountMinor,
+    currency: checkout.currency,
+    feePlatformMinor: split.platformFeeMinor,
+    feeProcessorMinor: split.processorFeeMinor,
+    sellerEarningsMinor: split.sellerEarningsMinor,
+    provider: deps.provider.name,
+    providerTransactionId: verified.transactionId,
+    testMode: deps.provider.testMode,
+    subscriptionId: subscription?.subscriptionId ?? null,
+    renewal: checkout.renewsPeriodStart !== null,
+    status: 'paid',
+    paidAt,
+    receiptTokenHash: receipt.tokenHash,
+  });
+  await postJournal(
+    tx,
+    { purchaseId },
+    'payment',
+    checkout.currency,
+    paymentJournal(split, sellerId),
+  );
+  await setCheckoutStatus(tx, checkout.id, 'paid', ['creating', 'open', 'failed', 'not_started']);
+  await enqueueEvent(
+    tx,
+    createEvent(
+      'purchase.paid',
+      {
+        purchaseId,
+        productId,
+        sellerId,
+        buyerEmail: checkout.buyerEmail,
+        txRef: checkout.txRef,
+        amountMinor: split.amountMinor,
+        currency: checkout.currency,
+        feePlatformMinor: split.platformFeeMinor,
+        feeProcessorMinor: split.processorFeeMinor,
+        paidAt: paidAt.toISOString(),
+        checkoutId: checkout.id,
+        productTitle: checkout.productTitle,
+        fileId: checkout.fileId,
+        fileName: checkout.fileName,
+        sellerEarningsMinor: split.sellerEarningsMinor,
+        provider: deps.provider.name,
+        receiptTokenHash: receipt.tokenHash,
+        buyerBrowserKeyHash: checkout.browserKeyHash,
+        subscription,
+      },
+      { correlationId: checkout.correlationId },
+    ),
+  );
+  await enqueueMail(
+    tx,
+    receiptEmail({
+      to: checkout.buyerEmail,
+      productTitle: checkout.productTitle,
+      amountMinor: split.amountMinor,
+      currency: checkout.currency,
+      txRef: checkout.txRef,
+      receiptUrl: `${deps.publicUrl}/receipt/${receipt.token}`,
+      refundWindowHours: deps.refundWindowHours,
+      testMode: deps.provider.testMode,
+    }),
+  );
+  return { purchaseId, processorFeeMinor: split.processorFeeMinor };
+}
