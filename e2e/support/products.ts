@@ -12,6 +12,7 @@ export async function publishProduct(
     currency = 'USD',
     fileName = 'field-notes.zip',
     description = 'Ten pages of field notes.',
+    pricing = { type: 'one_time' },
   }: {
     bytes: Buffer;
     title: string;
@@ -19,6 +20,7 @@ export async function publishProduct(
     currency?: string;
     fileName?: string;
     description?: string;
+    pricing?: { type: 'one_time' } | { type: 'recurring'; interval: 'monthly' | 'yearly' };
   },
 ): Promise<string> {
   const upload = await context.request.post(`${baseUrl}/api/uploads`, {
@@ -34,6 +36,7 @@ export async function publishProduct(
       currency,
       fileId,
       previewEnabled: false,
+      pricing,
     },
   });
   expect(created.status()).toBe(201);

@@ -37,6 +37,10 @@ export const routeTable: ProxyRoute[] = [
   // Resolving an account asks the provider who holds it: a per-IP budget stops enumeration.
   { prefix: '/api/payouts/resolve-account', upstream: 'payments', sensitive: true },
   { prefix: '/api/payouts', upstream: 'payments' },
+  // A plan change opens a checkout: the same per-IP budget as /api/checkout.
+  { prefix: '/api/billing/plan/change', upstream: 'payments', sensitive: true },
+  { prefix: '/api/billing', upstream: 'payments' },
+  { prefix: '/api/subscriptions', upstream: 'payments' },
   { prefix: '/sandbox', upstream: 'payments' },
   { prefix: '/api/analytics', upstream: 'analytics' },
 ];

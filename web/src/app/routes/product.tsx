@@ -63,6 +63,7 @@ export default function ProductRoute() {
               currency={detail.display.currency}
               file={{ name: detail.fileName, sizeBytes: detail.fileSizeBytes }}
               defaultEmail={user?.email}
+              recurring={detail.pricing.type === 'recurring'}
             />
           )
         }

@@ -8,6 +8,7 @@ export {
   type Role,
 } from './api/get-session';
 export { useSignOut } from './api/sign-out';
+export { refreshSession } from './api/refresh-session';
 export { RequireAuth } from './components/require-auth';
 export { SignOutButton } from './components/sign-out-button';
 export { GetStartedLink } from './components/get-started-link';

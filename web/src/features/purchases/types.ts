@@ -10,6 +10,9 @@ export interface Purchase {
   paymentReference: string;
   createdAt: string;
   testMode: boolean;
+  /** A charge of this subscription (the library lists the newest one). */
+  subscriptionId: string | null;
+  renewal: boolean;
 }
 
 /** GET /api/purchases/by-reference: where a checkout stands. */

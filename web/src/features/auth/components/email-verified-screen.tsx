@@ -5,8 +5,8 @@ import { useSearchParams } from 'react-router-dom';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/toast';
-import { api } from '@/lib/api';
-import { sessionQueryKey, toAccount, useSession } from '../api/get-session';
+import { useSession } from '../api/get-session';
+import { refreshSession } from '../api/refresh-session';
 import { useResendVerification } from '../api/recovery';
 import { formText } from '../lib/use-form-problem';
 import { AuthCard } from './auth-card';
@@ -63,9 +63,7 @@ export function EmailVerifiedScreen() {
   // purchases and downloads (which need a verified e-mail) work without signing in again.
   useEffect(() => {
     if (problem) return;
-    api<unknown>('/api/auth/refresh', { method: 'POST' })
-      .then((body) => queryClient.setQueryData(sessionQueryKey, toAccount(body)))
-      .catch(() => queryClient.invalidateQueries({ queryKey: sessionQueryKey }));
+    void refreshSession(queryClient);
   }, [problem, queryClient]);
 
   if (problem) {

@@ -18,6 +18,8 @@ interface PurchaseCardProps {
   file: { name: string; sizeBytes: number };
   /** Prefilled for a signed-in visitor. */
   defaultEmail?: string;
+  /** A monthly or yearly price: paying subscribes. */
+  recurring?: boolean;
 }
 
 /** Spec §2 Product detail: buyer e-mail and 'Buy now for {price}' → the provider's page. */
@@ -27,6 +29,7 @@ export function PurchaseCard({
   currency,
   file,
   defaultEmail = '',
+  recurring = false,
 }: PurchaseCardProps) {
   const id = useId();
   const [email, setEmail] = useState(defaultEmail);
@@ -87,9 +90,19 @@ export function PurchaseCard({
           </p>
         )}
         <Button type="submit" size="lg" className="mt-4 w-full" disabled={busy}>
-          {busy ? 'Redirecting to payment…' : `Buy now for ${priceLabel}`}
+          {busy
+            ? 'Redirecting to payment…'
+            : recurring
+              ? `Subscribe for ${priceLabel}`
+              : `Buy now for ${priceLabel}`}
         </Button>
       </form>
+      {recurring && (
+        <p className="mt-3 text-sm text-slate-600">
+          Renews automatically until you cancel. Cancel anytime from your purchases; you keep access
+          until the end of the period you paid for.
+        </p>
+      )}
       <p className="mt-4 flex items-center justify-center gap-1.5 text-xs text-slate-500">
         <ShieldCheck className="size-4 text-emerald-600" aria-hidden="true" />
         Unlocks as soon as the payment provider confirms your payment.

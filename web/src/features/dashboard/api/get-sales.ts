@@ -16,6 +16,9 @@ export interface Sale {
   feeProcessorMinor: number;
   sellerEarningsMinor: number;
   refundedAt: string | null;
+  /** A charge of a product subscription; `renewal` when not its first payment. */
+  subscriptionId: string | null;
+  renewal: boolean;
 }
 
 export const getSales = (limit: number) =>

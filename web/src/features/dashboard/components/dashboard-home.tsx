@@ -5,6 +5,7 @@ import { QuickActions } from './quick-actions';
 import { RecentProducts } from './recent-products';
 import { RecentSales } from './recent-sales';
 import { StatCards } from './stat-cards';
+import { SubscribersCard } from './subscribers-card';
 
 /** /dashboard and /lockdrop/dashboard: the signed-in seller's real figures (last 30 days). */
 export function DashboardHome() {
@@ -24,7 +25,10 @@ export function DashboardHome() {
           <RecentProducts />
           <RecentSales />
         </div>
-        <PlanCard />
+        <div className="space-y-6">
+          <PlanCard />
+          <SubscribersCard />
+        </div>
       </div>
       <QuickActions />
     </div>

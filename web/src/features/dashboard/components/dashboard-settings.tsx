@@ -1,5 +1,6 @@
 import { formatBps, planById, planFeatureLines } from '@lockdrop/plans';
 import { ButtonLink } from '@/components/ui/button';
+import { ChoosePlanButton } from '@/features/billing';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
 import { Panel } from './empty-state';
@@ -30,9 +31,13 @@ export function DashboardSettings() {
             <li key={line}>{line}</li>
           ))}
         </ul>
-        <ButtonLink to={paths.pricing.getHref()} size="sm" className="mt-4">
-          {plan.id === 'free' ? 'Upgrade to Pro' : 'Compare plans'}
-        </ButtonLink>
+        {plan.id === 'free' ? (
+          <ChoosePlanButton plan="pro" interval="monthly" label="Upgrade to Pro" className="mt-4" />
+        ) : (
+          <ButtonLink to={`${paths.settings.getHref()}#plan`} size="sm" className="mt-4">
+            Manage plan
+          </ButtonLink>
+        )}
       </Panel>
     </div>
   );

@@ -104,7 +104,14 @@ export function PaymentsScreen() {
                 {sales.data.map((sale) => (
                   <tr key={sale.id} data-sale-id={sale.id}>
                     <td className="py-3 pr-4 whitespace-nowrap">{formatDate(sale.createdAt)}</td>
-                    <td className="py-3 pr-4 font-medium text-slate-900">{sale.productTitle}</td>
+                    <td className="py-3 pr-4 font-medium text-slate-900">
+                      {sale.productTitle}
+                      {sale.subscriptionId && (
+                        <span className="ml-2 inline-block rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">
+                          {sale.renewal ? 'Renewal' : 'New subscription'}
+                        </span>
+                      )}
+                    </td>
                     <td className="py-3 pr-4 text-slate-600">{sale.buyerEmail}</td>
                     <td className="py-3 pr-4 text-right">{money(sale.amountMinor, sale)}</td>
                     <td className="py-3 pr-4 text-right text-slate-600">

@@ -1,6 +1,6 @@
 import { formatBps, formatFileSize, formatUploads, planById } from '@lockdrop/plans';
 import { Link } from 'react-router-dom';
-import { ButtonLink } from '@/components/ui/button';
+import { ChoosePlanButton } from '@/features/billing';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
 import { useUploadUsage } from '../api/get-upload-usage';
@@ -46,9 +46,12 @@ export function PlanCard() {
         </div>
       </dl>
       {plan.id === 'free' ? (
-        <ButtonLink to={paths.pricing.getHref()} className="mt-5 w-full">
-          Upgrade to Pro
-        </ButtonLink>
+        <ChoosePlanButton
+          plan="pro"
+          interval="monthly"
+          label="Upgrade to Pro"
+          className="mt-5 w-full"
+        />
       ) : (
         <Link
           to={paths.pricing.getHref()}

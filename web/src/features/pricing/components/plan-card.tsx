@@ -1,8 +1,6 @@
 import { planFeatureLines, type Plan } from '@lockdrop/plans';
 import { Check } from 'lucide-react';
-import { ButtonLink } from '@/components/ui/button';
-import { paths } from '@/config/paths';
-import { useSession } from '@/features/auth/api/get-session';
+import { ChoosePlanButton } from '@/features/billing';
 import { planPrice, planTaglines, type Billing } from '../lib/plan-display';
 
 interface PlanCardProps {
@@ -11,9 +9,6 @@ interface PlanCardProps {
 }
 
 export function PlanCard({ plan, billing }: PlanCardProps) {
-  // Signed-in sellers change plan in their settings; visitors start by signing up.
-  const { isSignedIn } = useSession();
-  const chooseHref = isSignedIn ? paths.settings.getHref() : paths.auth.signup.getHref();
   const headingId = `plan-${plan.id}-${billing}`;
   return (
     <article
@@ -42,13 +37,13 @@ export function PlanCard({ plan, billing }: PlanCardProps) {
           /{billing === 'monthly' ? 'month' : 'year'}
         </span>
       </p>
-      <ButtonLink
-        to={chooseHref}
+      {/* Visitors sign up first; signed-in sellers pay for the plan right here. */}
+      <ChoosePlanButton
+        plan={plan.id}
+        interval={billing}
         variant={plan.popular ? 'primary' : 'secondary'}
         className="mt-6 w-full"
-      >
-        {plan.monthlyPriceMinor === 0 ? 'Start for free' : `Choose ${plan.name}`}
-      </ButtonLink>
+      />
       <ul className="mt-6 space-y-3 text-sm text-slate-700">
         {planFeatureLines(plan).map((line) => (
           <li key={line} className="flex gap-3">

@@ -48,7 +48,7 @@ describe('pricing', () => {
 
   it('labels recurring prices per interval', () => {
     expect(priceLabel('$5.00', { type: 'one_time' })).toBe('$5.00');
-    expect(priceLabel('$5.00', { type: 'recurring', interval: 'monthly' })).toBe('$5.00/month');
-    expect(priceLabel('$50.00', { type: 'recurring', interval: 'yearly' })).toBe('$50.00/year');
+    expect(priceLabel('$5.00', { type: 'recurring', interval: 'monthly' })).toBe('$5.00 per month');
+    expect(priceLabel('$50.00', { type: 'recurring', interval: 'yearly' })).toBe('$50.00 per year');
   });
 });

@@ -1,3 +1,4 @@
+import { SubscriptionList } from '@/features/billing';
 import { ApiError } from '@/lib/api';
 import { usePurchases } from '../api/get-purchases';
 import { EmailNotVerified } from './email-not-verified';
@@ -35,6 +36,7 @@ export function PurchasesPage() {
           We could not load your purchases. Please try again in a moment.
         </p>
       )}
+      {purchases.data && <SubscriptionList />}
       {purchases.data && <PurchaseList purchases={purchases.data} />}
     </div>
   );

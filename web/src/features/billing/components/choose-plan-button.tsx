@@ -1,0 +1,42 @@
+import { planById } from '@lockdrop/plans';
+import { lazy, Suspense } from 'react';
+import { Button, ButtonLink } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { useSession } from '@/features/auth';
+import type { ChoosePlanButtonProps } from './signed-in-choose-plan-button';
+
+// The billing API (and its schemas) loads only for signed-in sellers: the landing page's plan
+// cards stay plain links for visitors, without that weight in their first JavaScript.
+const SignedInChoosePlanButton = lazy(() => import('./signed-in-choose-plan-button'));
+
+/**
+ * Starts a plan change from any page (pricing, dashboard, settings): a signed-out visitor signs
+ * up first; a signed-in seller pays for an upgrade or schedules a downgrade right there.
+ */
+export function ChoosePlanButton(props: ChoosePlanButtonProps) {
+  const { isSignedIn } = useSession();
+  const target = planById(props.plan);
+  const text =
+    props.label ?? (target.monthlyPriceMinor === 0 ? 'Start for free' : `Choose ${target.name}`);
+  if (!isSignedIn)
+    return (
+      <ButtonLink
+        to={paths.auth.signup.getHref()}
+        variant={props.variant ?? 'primary'}
+        className={props.className}
+      >
+        {text}
+      </ButtonLink>
+    );
+  return (
+    <Suspense
+      fallback={
+        <Button variant={props.variant ?? 'primary'} className={props.className} disabled>
+          {text}
+        </Button>
+      }
+    >
+      <SignedInChoosePlanButton {...props} />
+    </Suspense>
+  );
+}
