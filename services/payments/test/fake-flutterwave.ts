@@ -33,6 +33,29 @@ interface PaymentIntent {
   currency: string;
   email: string;
   redirectUrl: string;
+  /** A payment plan id: paying subscribes the customer (payments-contract §7). */
+  paymentPlan: number | null;
+}
+
+interface PaymentPlan {
+  id: number;
+  name: string;
+  amount: number;
+  interval: string;
+  duration: number;
+  status: 'active' | 'cancelled';
+  currency: string;
+  plan_token: string;
+  created_at: string;
+}
+
+interface ProviderSubscription {
+  id: number;
+  amount: number;
+  customer: { id: number; customer_email: string };
+  plan: number;
+  status: 'active' | 'cancelled';
+  created_at: string;
 }
 
 interface Transaction {
@@ -49,6 +72,7 @@ interface Transaction {
   payment_type: string;
   created_at: string;
   customer: { id: number; name: string; email: string; phone_number: null; created_at: string };
+  payment_plan: number | null;
 }
 
 export interface FakeFlutterwave {
@@ -72,6 +96,15 @@ export interface FakeFlutterwave {
   ): Transaction;
   envelopeWebhook(transaction: Transaction): Record<string, unknown>;
   flatWebhook(transaction: Transaction): Record<string, unknown>;
+  /** Payment plans created through POST /v3/payment-plans. */
+  plans: Map<number, PaymentPlan>;
+  /** Subscriptions: one per customer who paid under a plan. */
+  subscriptions: Map<number, ProviderSubscription>;
+  /**
+   * The provider charges an active subscription on its own (a renewal): a new transaction with a
+   * tx_ref of Flutterwave's making, under the plan. Throws when the subscription is cancelled.
+   */
+  renew(subscriptionId: number): Transaction;
   /** Both auth headers, as Flutterwave may send them. */
   signedHeaders(rawBody: string, secret?: string): Record<string, string>;
   close(): Promise<void>;
@@ -96,6 +129,10 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     refunds: [] as Array<{ transactionId: number; amount: unknown }>,
   };
   const refundRecords = new Map<number, RefundRecord>();
+  const plans = new Map<number, PaymentPlan>();
+  const subscriptions = new Map<number, ProviderSubscription>();
+  let nextPlanId = 51_000;
+  let nextSubscriptionId = 4_100;
 
   const send = (response: http.ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json' });
@@ -161,11 +198,61 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
         currency: body.currency ?? 'NGN',
         email: body.customer.email,
         redirectUrl: body.redirect_url,
+        paymentPlan: body.payment_plan === undefined ? null : Number(body.payment_plan),
       });
       return send(response, 200, {
         status: 'success',
         message: 'Hosted Link',
         data: { link: `${baseUrl}/hosted/pay/${encodeURIComponent(body.tx_ref)}` },
+      });
+    }
+
+    if (request.method === 'POST' && url.pathname === '/v3/payment-plans') {
+      if (!body?.amount || !body.name || !body.interval)
+        return error(response, 400, 'Validation error');
+      const plan: PaymentPlan = {
+        id: nextPlanId++,
+        name: body.name,
+        amount: Number(body.amount),
+        interval: body.interval,
+        duration: body.duration ?? 0,
+        status: 'active',
+        currency: body.currency ?? 'NGN',
+        plan_token: `rpp_${nextPlanId}`,
+        created_at: new Date().toISOString(),
+      };
+      plans.set(plan.id, plan);
+      return send(response, 200, {
+        status: 'success',
+        message: 'Payment plan created',
+        data: plan,
+      });
+    }
+    if (request.method === 'GET' && url.pathname === '/v3/subscriptions') {
+      const email = url.searchParams.get('email');
+      const plan = url.searchParams.get('plan');
+      const status = url.searchParams.get('status');
+      return send(response, 200, {
+        status: 'success',
+        message: 'Plan subscriptions fetched',
+        meta: { page_info: { total: subscriptions.size, current_page: 1, total_pages: 1 } },
+        data: [...subscriptions.values()].filter(
+          (subscription) =>
+            (!email || subscription.customer.customer_email === email) &&
+            (!plan || String(subscription.plan) === plan) &&
+            (!status || subscription.status === status),
+        ),
+      });
+    }
+    const subscriptionChange = /^\/v3\/subscriptions\/(\d+)\/(cancel|activate)$/.exec(url.pathname);
+    if (request.method === 'PUT' && subscriptionChange) {
+      const subscription = subscriptions.get(Number(subscriptionChange[1]));
+      if (!subscription) return error(response, 404, 'Subscription not found');
+      subscription.status = subscriptionChange[2] === 'cancel' ? 'cancelled' : 'active';
+      return send(response, 200, {
+        status: 'success',
+        message: `Subscription ${subscriptionChange[2] === 'cancel' ? 'cancelled' : 'activated'}`,
+        data: { id: subscription.id, status: subscription.status },
       });
     }
 
@@ -254,6 +341,43 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     }
     return error(response, 404, 'Not found');
   });
+  /** Records a transaction as the provider holds it (what verify reports). */
+  function record(charge: {
+    txRef: string;
+    amount: number;
+    currency: string;
+    email: string;
+    paymentPlan: number | null;
+    status: Transaction['status'];
+  }): Transaction {
+    // Local card fee: 1.4% (payments-contract §9); settled = amount − fee − 7.5% VAT on the fee.
+    const appFee = round2(charge.amount * 0.014);
+    const transaction: Transaction = {
+      id: nextId++,
+      tx_ref: charge.txRef,
+      flw_ref: `FLW-MOCK-${nextId}`,
+      amount: charge.amount,
+      currency: charge.currency,
+      charged_amount: charge.amount,
+      app_fee: appFee,
+      merchant_fee: 0,
+      amount_settled: round2(charge.amount - appFee - appFee * 0.075),
+      status: charge.status,
+      payment_type: 'card',
+      created_at: new Date().toISOString(),
+      customer: {
+        id: 215_604_089,
+        name: 'Ada',
+        email: charge.email,
+        phone_number: null,
+        created_at: new Date().toISOString(),
+      },
+      payment_plan: charge.paymentPlan,
+    };
+    transactions.set(transaction.id, transaction);
+    return transaction;
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -262,6 +386,22 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     secretKey,
     webhookHash,
     intents,
+    plans,
+    subscriptions,
+    renew(subscriptionId) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription || subscription.status !== 'active')
+        throw new Error(`subscription ${subscriptionId} is not active`);
+      const plan = plans.get(subscription.plan)!;
+      return record({
+        txRef: `rpp_renewal_${nextId}`,
+        amount: plan.amount,
+        currency: plan.currency,
+        email: subscription.customer.customer_email,
+        paymentPlan: plan.id,
+        status: 'successful',
+      });
+    },
     get failures() {
       return fake.failures;
     },
@@ -282,31 +422,32 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       const intent = intents.get(txRef);
       if (!intent && options.amount === undefined)
         throw new Error(`no payment intent for ${txRef}`);
-      const amount = options.amount ?? Number(intent!.amount);
-      // Local card fee: 1.4% (payments-contract §9); settled = amount − fee − 7.5% VAT on the fee.
-      const appFee = round2(amount * 0.014);
-      const transaction: Transaction = {
-        id: nextId++,
-        tx_ref: txRef,
-        flw_ref: `FLW-MOCK-${nextId}`,
-        amount,
+      const status = options.status ?? 'successful';
+      const transaction = record({
+        txRef,
+        amount: options.amount ?? Number(intent!.amount),
         currency: options.currency ?? intent?.currency ?? 'NGN',
-        charged_amount: amount,
-        app_fee: appFee,
-        merchant_fee: 0,
-        amount_settled: round2(amount - appFee - appFee * 0.075),
-        status: options.status ?? 'successful',
-        payment_type: 'card',
-        created_at: new Date().toISOString(),
-        customer: {
-          id: 215_604_089,
-          name: 'Ada',
-          email: intent?.email ?? 'buyer@example.com',
-          phone_number: null,
+        email: intent?.email ?? 'buyer@example.com',
+        paymentPlan: intent?.paymentPlan ?? null,
+        status,
+      });
+      // Paying under a plan subscribes the customer (once per customer and plan).
+      const plan = intent?.paymentPlan ? plans.get(intent.paymentPlan) : undefined;
+      const subscribed = [...subscriptions.values()].some(
+        (existing) =>
+          existing.plan === plan?.id && existing.customer.customer_email === intent?.email,
+      );
+      if (plan && status === 'successful' && !subscribed) {
+        const subscription: ProviderSubscription = {
+          id: nextSubscriptionId++,
+          amount: plan.amount,
+          customer: { id: 215_604_089, customer_email: intent!.email },
+          plan: plan.id,
+          status: 'active',
           created_at: new Date().toISOString(),
-        },
-      };
-      transactions.set(transaction.id, transaction);
+        };
+        subscriptions.set(subscription.id, subscription);
+      }
       return transaction;
     },
     envelopeWebhook: (transaction) => ({

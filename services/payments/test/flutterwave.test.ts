@@ -101,6 +101,8 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       currency: 'NGN',
       email: buyerEmail,
       redirectUrl: 'https://lockdrop.test/payment/success',
+      // A one-time price is no subscription: no payment plan on the hosted checkout.
+      paymentPlan: null,
     });
   });
 
@@ -520,5 +522,125 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       });
     expect(await (await resolve('0690000032')).json()).toEqual({ accountName: 'Pastor Bright' });
     expect((await resolve('0690000099')).status).toBe(422);
+  });
+});
+
+describe('subscriptions through Flutterwave payment plans (payments-contract §7)', () => {
+  it('creates one payment plan per price, adopts renewal charges once, and cancels through the subscriptions API', async () => {
+    const product = await harness.publishProduct({
+      pricing: { type: 'recurring', interval: 'monthly' },
+      priceMinor: 250_000,
+    });
+    const buyerEmail = `subscriber-${randomUUID()}@example.com`;
+    const start = await browser(harness.url).postJson('/api/checkout', {
+      productId: product.productId,
+      buyerEmail,
+    });
+    expect(start.status).toBe(200);
+    const { txRef } = await start.json();
+    // The hosted checkout carries the plan made for this price.
+    const intent = fake.intents.get(txRef)!;
+    expect(intent.paymentPlan).not.toBeNull();
+    const plan = fake.plans.get(intent.paymentPlan!)!;
+    expect(plan).toMatchObject({ amount: 2500, currency: 'NGN', interval: 'monthly', duration: 0 });
+
+    // A second buyer of the same price reuses the plan.
+    const again = await (
+      await browser(harness.url).postJson('/api/checkout', {
+        productId: product.productId,
+        buyerEmail: `other-${randomUUID()}@example.com`,
+      })
+    ).json();
+    expect(fake.intents.get(again.txRef)!.paymentPlan).toBe(plan.id);
+    expect(fake.plans.size).toBeGreaterThanOrEqual(1);
+    expect([...fake.plans.values()].filter((p) => p.amount === 2500)).toHaveLength(1);
+
+    expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(200);
+    const { rows: subs } = await harness.pool.query(
+      `SELECT s.id, s.provider_plan_id, s.current_period_end FROM subscriptions s
+       JOIN checkouts c ON c.id = s.first_checkout_id WHERE c.tx_ref = $1`,
+      [txRef],
+    );
+    expect(subs).toHaveLength(1);
+    const subscriptionId = subs[0].id as string;
+    expect(subs[0].provider_plan_id).toBe(String(plan.id));
+
+    // Flutterwave charges the renewal on its own, under a tx_ref we never issued.
+    const providerSub = [...fake.subscriptions.values()].find(
+      (s) => s.customer.customer_email === buyerEmail,
+    )!;
+    const renewal = fake.renew(providerSub.id);
+    const webhook = fake.envelopeWebhook(renewal);
+    const answers = await Promise.all([deliver(webhook), deliver(webhook)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200]);
+    const { rows: charges } = await harness.pool.query(
+      `SELECT p.renewal, p.amount_minor FROM purchases p WHERE p.subscription_id = $1 ORDER BY p.paid_at`,
+      [subscriptionId],
+    );
+    expect(charges).toEqual([
+      { renewal: false, amount_minor: 250_000 },
+      { renewal: true, amount_minor: 250_000 },
+    ]);
+    const { rows: periods } = await harness.pool.query(
+      'SELECT current_period_start, current_period_end FROM subscriptions WHERE id = $1',
+      [subscriptionId],
+    );
+    expect(periods[0].current_period_start.getTime()).toBe(subs[0].current_period_end.getTime());
+
+    // Cancelling at period end tells Flutterwave to stop charging.
+    const token = await harness.token({ id: randomUUID(), email: buyerEmail });
+    const cancelled = await fetchJson(`${harness.url}/api/subscriptions/${subscriptionId}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(cancelled.status).toBe(200);
+    expect(fake.subscriptions.get(providerSub.id)!.status).toBe('cancelled');
+    expect(fake.requests).toContain(`PUT /v3/subscriptions/${providerSub.id}/cancel`);
+    const resumed = await fetchJson(`${harness.url}/api/subscriptions/${subscriptionId}/resume`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(resumed.status).toBe(200);
+    expect(fake.subscriptions.get(providerSub.id)!.status).toBe('active');
+  });
+
+  it('a renewal Flutterwave never charged makes the subscription past due after the leeway', async () => {
+    const product = await harness.publishProduct({
+      pricing: { type: 'recurring', interval: 'monthly' },
+      priceMinor: 300_000,
+    });
+    const buyerEmail = `late-${randomUUID()}@example.com`;
+    const { txRef } = await (
+      await browser(harness.url).postJson('/api/checkout', {
+        productId: product.productId,
+        buyerEmail,
+      })
+    ).json();
+    await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+    const { rows } = await harness.pool.query(
+      `SELECT s.id, s.current_period_end FROM subscriptions s JOIN checkouts c ON c.id = s.first_checkout_id
+       WHERE c.tx_ref = $1`,
+      [txRef],
+    );
+    const { createEvent } = await import('@lockdrop/contracts');
+    const tick = () =>
+      harness.publish(
+        createEvent(
+          'subscriptions.due',
+          { dueAt: new Date().toISOString() },
+          { correlationId: 'test' },
+        ),
+      );
+    const statusOf = async () =>
+      (await harness.pool.query('SELECT status FROM subscriptions WHERE id = $1', [rows[0].id]))
+        .rows[0].status;
+    // Just past the period's end: the provider still has the day's leeway to charge.
+    harness.clock.offsetMs = rows[0].current_period_end.getTime() - Date.now() + 60_000;
+    await tick();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await statusOf()).toBe('active');
+    harness.clock.offsetMs += 25 * 3_600_000;
+    await tick();
+    await waitFor(async () => (await statusOf()) === 'past_due');
   });
 });

@@ -144,6 +144,15 @@ describe('subscriptions to a product (sandbox)', () => {
         async () => eventsOf('subscription.renewed', subscriptionId).length === renewal,
       );
     }
+    // Each renewal's receipt carries the download (receipt) link.
+    await waitFor(async () =>
+      (await mailTo(harness.pool, buyer.email)).some((mail) => mail.subject.includes('renewed')),
+    );
+    const renewedMail = (await mailTo(harness.pool, buyer.email)).find((mail) =>
+      mail.subject.includes('renewed'),
+    )!;
+    expect(renewedMail.subject).toBe(`[TEST] Your subscription to ${product.title} renewed`);
+    expect(renewedMail.text_body).toMatch(/http:\/\/shop\.test\/receipt\/[A-Za-z0-9_-]{43}/);
     const charges = await purchasesOf(subscriptionId);
     expect(charges.map((charge) => charge.renewal)).toEqual([false, true, true]);
     // Each renewal is a sale with the same fee as the first (free plan: 5%).

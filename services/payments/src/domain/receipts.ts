@@ -21,13 +21,25 @@ export function receiptEmail(input: {
   refundWindowHours: number;
   /** A sandbox or test-key payment: the buyer must not mistake it for a real charge. */
   testMode: boolean;
+  /** A charge of a subscription: the first (`renewal: false`) or a renewal. */
+  subscription?: { interval: 'monthly' | 'yearly'; renewal: boolean } | null;
 }): MailMessage {
+  const { subscription } = input;
+  const per = subscription?.interval === 'yearly' ? 'year' : 'month';
   const rendered = renderEmail({
-    subject: `${input.testMode ? '[TEST] ' : ''}Your receipt for ${input.productTitle}`,
+    subject: `${input.testMode ? '[TEST] ' : ''}${
+      subscription?.renewal
+        ? `Your subscription to ${input.productTitle} renewed`
+        : `Your receipt for ${input.productTitle}`
+    }`,
     heading: input.testMode ? 'Test payment successful' : 'Payment Successful!',
     paragraphs: [
       ...(input.testMode ? [TEST_PAYMENT_NOTICE] : []),
-      `Thank you for buying "${input.productTitle}".`,
+      subscription
+        ? subscription.renewal
+          ? `Your subscription to "${input.productTitle}" renewed for another ${per}.`
+          : `Thank you for subscribing to "${input.productTitle}". It renews every ${per} until you cancel it from your purchases.`
+        : `Thank you for buying "${input.productTitle}".`,
       `Amount paid: ${formatMoney(input.amountMinor, input.currency)}`,
       `Reference: ${input.txRef}`,
       'Use the button below to download your file whenever you like, without an account. Download links are valid for 1 hour; come back here for a fresh one.',

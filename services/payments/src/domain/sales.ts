@@ -107,6 +107,9 @@ export async function recordSale(
       receiptUrl: `${deps.publicUrl}/receipt/${receipt.token}`,
       refundWindowHours: deps.refundWindowHours,
       testMode: deps.provider.testMode,
+      subscription: checkout.billingInterval
+        ? { interval: checkout.billingInterval, renewal: checkout.renewsPeriodStart !== null }
+        : null,
     }),
   );
   return { purchaseId, processorFeeMinor: split.processorFeeMinor };

@@ -5,6 +5,7 @@ import type { PoolClient, Queryable } from '@lockdrop/db';
 import { enqueueMail } from '@lockdrop/mailer';
 import { planById, platformFeeMinor, splitSale, type Plan, type PlanId } from '@lockdrop/plans';
 import {
+  findCheckoutByTxRef,
   insertCheckout,
   setCheckoutStatus,
   type BillingInterval,
@@ -463,5 +464,7 @@ export async function adoptProviderRenewal(
   if (!sub) return null;
   const locked = await findSubscription(tx, sub.id, { forUpdate: true });
   if (!locked || locked.status === 'expired') return null;
-  return insertRenewalCheckout(tx, deps, locked, txRef, 'open');
+  // A duplicate notification that waited for the lock finds the checkout the first one made.
+  const adopted = await findCheckoutByTxRef(tx, txRef, { forUpdate: true });
+  return adopted ?? insertRenewalCheckout(tx, deps, locked, txRef, 'open');
 }
