@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent } from '@lockdrop/contracts';
+import { formatMoney } from '@lockdrop/money';
 import { PLANS } from '@lockdrop/plans';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -324,6 +325,22 @@ describe("a seller's own plan", () => {
     return txRef;
   }
 
+  /** A new seller who bought `plan` through the sandbox; returns once plan.changed was emitted. */
+  async function sellerOnPlan(plan: string, interval: 'monthly' | 'yearly') {
+    const seller = {
+      id: randomUUID(),
+      email: `seller-${randomUUID()}@example.com`,
+      emailVerified: true,
+    };
+    const client = await authed(seller);
+    const { link } = await (
+      await client.post('/api/billing/plan/change', { plan, interval })
+    ).json();
+    await payPlanCheckout(link);
+    await waitFor(async () => planEvents(seller.id).length === 1);
+    return { seller, client };
+  }
+
   const planEvents = (userId: string) =>
     harness.published.filter(
       (event) => event.type === 'plan.changed' && event.data.userId === userId,
@@ -437,17 +454,7 @@ describe("a seller's own plan", () => {
   });
 
   it('an annual plan cancelled within 30 days is refunded pro rata and the seller is back on Free', async () => {
-    const seller = {
-      id: randomUUID(),
-      email: `seller-${randomUUID()}@example.com`,
-      emailVerified: true,
-    };
-    const client = await authed(seller);
-    const { link } = await (
-      await client.post('/api/billing/plan/change', { plan: 'starter', interval: 'yearly' })
-    ).json();
-    await payPlanCheckout(link);
-    await waitFor(async () => planEvents(seller.id).length === 1);
+    const { seller, client } = await sellerOnPlan('starter', 'yearly');
 
     harness.clock.offsetMs = 10 * DAY;
     try {
@@ -477,18 +484,76 @@ describe("a seller's own plan", () => {
     expect((await client.post('/api/billing/plan/cancel', { refund: true })).status).toBe(409);
   });
 
+  it('a declined plan renewal: past due, then back to Free when the grace period is over', async () => {
+    const { seller, client } = await sellerOnPlan('business', 'monthly');
+    const { subscription } = await (await client.get('/api/billing/plan')).json();
+    await client.post(`/api/subscriptions/${subscription.id}/sandbox/fail-next-renewal`);
+    await client.post(`/api/subscriptions/${subscription.id}/sandbox/renew-now`);
+    await waitFor(async () => eventsOf('subscription.past_due', subscription.id).length === 1);
+    // Still Business through the grace period; the e-mail points to the plan settings.
+    expect(await (await client.get('/api/billing/plan')).json()).toMatchObject({
+      plan: 'business',
+      subscription: { status: 'past_due' },
+    });
+    await waitFor(async () =>
+      (await mailTo(harness.pool, seller.email)).some((mail) =>
+        mail.text_body.includes('http://shop.test/settings#plan'),
+      ),
+    );
+    const graceEnd = eventsOf('subscription.past_due', subscription.id)[0]!.data.accessUntil;
+    harness.clock.offsetMs = new Date(graceEnd).getTime() - Date.now() + 1_000;
+    try {
+      await tick();
+      await waitFor(async () => planEvents(seller.id).length === 2);
+    } finally {
+      harness.clock.offsetMs = 0;
+    }
+    expect(planEvents(seller.id)[1]!.data).toMatchObject({
+      plan: 'free',
+      previousPlan: 'business',
+    });
+    expect(await (await client.get('/api/billing/plan')).json()).toEqual({
+      plan: 'free',
+      subscription: null,
+    });
+  });
+
+  it('reminds a yearly subscriber 7 days before the renewal, once', async () => {
+    const product = await harness.publishProduct({
+      pricing: { type: 'recurring', interval: 'yearly' },
+      priceMinor: 1_200_000,
+    });
+    const buyer = buyerOf();
+    const { subscriptionId } = await subscribe(product.productId, buyer);
+    const { rows } = await harness.pool.query(
+      'SELECT current_period_end FROM subscriptions WHERE id = $1',
+      [subscriptionId],
+    );
+    const reminders = async () =>
+      (await mailTo(harness.pool, buyer.email)).filter((mail) =>
+        mail.subject.includes('renews on'),
+      );
+    harness.clock.offsetMs = rows[0].current_period_end.getTime() - Date.now() - 8 * DAY;
+    try {
+      await tick();
+      expect(await reminders()).toHaveLength(0);
+      harness.clock.offsetMs += 2 * DAY;
+      await tick();
+      await waitFor(async () => (await reminders()).length === 1);
+      await tick();
+    } finally {
+      harness.clock.offsetMs = 0;
+    }
+    const [reminder] = await reminders();
+    expect(reminder!.text_body).toContain(formatMoney(1_200_000, 'NGN'));
+    expect(reminder!.text_body).toContain(
+      `http://shop.test/purchases#subscription-${subscriptionId}`,
+    );
+    expect(await reminders()).toHaveLength(1);
+  });
+
   it('a monthly plan is not refunded; cancelling keeps it to the period end', async () => {
-    const seller = {
-      id: randomUUID(),
-      email: `seller-${randomUUID()}@example.com`,
-      emailVerified: true,
-    };
-    const client = await authed(seller);
-    const { link } = await (
-      await client.post('/api/billing/plan/change', { plan: 'pro', interval: 'monthly' })
-    ).json();
-    await payPlanCheckout(link);
-    await waitFor(async () => planEvents(seller.id).length === 1);
+    const { client } = await sellerOnPlan('pro', 'monthly');
     const refused = await client.post('/api/billing/plan/cancel', { refund: true });
     expect(refused.status).toBe(409);
     expect((await refused.json()).error.code).toBe('refund_window_closed');

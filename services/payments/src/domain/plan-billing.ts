@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@lockdrop/auth';
 import type { PlanBilling, PlanChangeRequest, PlanChangeResult, PlanId } from '@lockdrop/contracts';
 import { withTransaction } from '@lockdrop/db';
-import { AppError, errors } from '@lockdrop/http';
+import { errors } from '@lockdrop/http';
 import { planById } from '@lockdrop/plans';
 import type { Checkout } from '../db/checkouts.repo.js';
 import { postJournal } from '../db/ledger.repo.js';
@@ -20,6 +20,7 @@ import { newTxRef, openCheckout } from './checkout.js';
 import { planRefundJournal } from './fees.js';
 import {
   cancelAtPeriodEnd,
+  providerFailure,
   toSubscriptionView,
   type SubscriptionActionDeps,
 } from './subscription-actions.js';
@@ -213,11 +214,7 @@ export async function cancelPlan(
       } catch (error) {
         if (error instanceof ProviderRejectedError)
           throw errors.conflict('refund_failed', 'The payment provider refused this refund');
-        throw new AppError(
-          'provider_unavailable',
-          502,
-          'The payment provider could not be reached, please try again',
-        );
+        throw providerFailure(error);
       }
       await addChargeRefund(tx, charge.id, refundMinor);
       await postJournal(

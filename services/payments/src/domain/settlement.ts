@@ -91,7 +91,8 @@ export async function settleTransaction(
     if (verified.status === 'pending' || verified.status === 'other') return done('pending');
     if (verified.status === 'failed') {
       await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
-      await recordRenewalFailure(tx, deps, checkout);
+      // Only the first word of a decline counts; the reconciler asking again is no new failure.
+      if (checkout.status !== 'failed') await recordRenewalFailure(tx, deps, checkout);
       return done('failed');
     }
     const reasons = mismatchesOf(checkout, verified);

@@ -77,7 +77,7 @@ async function heldSubscription(
 }
 
 /** The provider could not be told: nothing changed here, so the subscriber can simply retry. */
-function providerFailure(error: unknown): AppError {
+export function providerFailure(error: unknown): AppError {
   if (error instanceof ProviderRejectedError)
     return errors.conflict('provider_refused', 'The payment provider refused this change');
   return new AppError(
