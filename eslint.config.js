@@ -28,6 +28,7 @@ export default tseslint.config(
     // Entry points, tooling and tests are where the environment is legitimately read.
     files: [
       'tools/**',
+      'bench/**',
       '**/test/**',
       'e2e/**',
       '**/*.config.ts',

@@ -2,6 +2,7 @@
 // checks that PostgreSQL, Redis and NATS answer, builds what is stale, spawns every service
 // and the gateway with prefixed readable logs, and waits until each reports ready.
 import { spawn, spawnSync } from 'node:child_process';
+import { openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatLogLine } from './log-format.mjs';
@@ -92,8 +93,10 @@ const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
  * Spawns every process of `layout` with `env`, prefixes and formats their logs, and resolves
  * once all report ready. After that, a process that dies is restarted with backoff, and the
  * stack gives up (`onGiveUp`) only when one crashes `maxCrashes` times within `crashWindowMs`.
- * The returned `stop()` sends SIGTERM and waits for every exit. `entry.script` replaces the
- * service's bundle (tests); `output` receives the log lines.
+ * The returned `stop()` sends SIGTERM and waits for every exit; `pids()` names each process. `entry.script` replaces the
+ * service's bundle (tests); `output` receives the log lines, formatted — or, with `logFile`,
+ * every process writes its raw JSON lines straight into that file (no work in this process,
+ * which benchmarks want).
  */
 export async function startStack({
   env,
@@ -104,7 +107,9 @@ export async function startStack({
   crashWindowMs = 5 * 60_000,
   onGiveUp,
   output = process.stdout,
+  logFile,
 }) {
+  const logFd = logFile ? openSync(logFile, 'a') : null;
   // Readiness is probed by port, so another stack already there would answer for ours.
   for (const entry of layout) {
     if (await canConnect(`http://127.0.0.1:${entry.port}`, 500)) {
@@ -136,10 +141,10 @@ export async function startStack({
             LOG_LEVEL: env.LOG_LEVEL ?? logLevel,
             NODE_ENV: env.NODE_ENV ?? 'development',
           },
-          stdio: ['ignore', 'pipe', 'pipe'],
+          stdio: logFd === null ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
         },
       );
-      for (const stream of [child.stdout, child.stderr]) {
+      for (const stream of logFd === null ? [child.stdout, child.stderr] : []) {
         let buffered = '';
         stream.setEncoding('utf8');
         stream.on('data', (chunk) => {
@@ -226,5 +231,8 @@ export async function startStack({
     throw error;
   }
   ready = true;
-  return { stop };
+  /** The current process id of each service (benchmarks read their CPU time and memory). */
+  const pids = () =>
+    Object.fromEntries(processes.map(({ entry, child }) => [entry.name, child?.pid ?? null]));
+  return { stop, pids };
 }

@@ -38,6 +38,15 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 const MALFORMED_MULTIPART =
   /^(Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Multipart: Boundary not found)/;
 
+/** The request failed because its client went away (the proxy's upstream call was aborted for it). */
+function clientHungUp(request: FastifyRequest, reply: FastifyReply, error: FastifyError): boolean {
+  if (error.name === 'RequestAbortedError' || error.code === 'UND_ERR_ABORTED') return true;
+  const gone = request.raw.destroyed || reply.raw.destroyed || request.raw.socket?.destroyed;
+  return (
+    Boolean(gone) && (error.code === 'ECONNRESET' || /aborted|premature close/i.test(error.message))
+  );
+}
+
 /** One place that decides what a failure looks like on the wire; internals never leak on 5xx. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -85,6 +94,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       const known = error.code ? fastifyCodes[error.code] : undefined;
       return send(status, known ?? { code: 'bad_request', message: error.message });
+    }
+    if (clientHungUp(request, reply, error)) {
+      // Nobody is waiting for an answer: an everyday event (a closed tab, a dropped mobile
+      // link, a load test ending), not a fault of ours.
+      request.log.info({ reason: error.code ?? error.name }, 'client closed the connection early');
+      return send(499, { code: 'client_closed_request', message: 'The client went away' });
     }
     const errorId = randomUUID();
     request.log.error({ err: error, errorId }, 'unhandled error');

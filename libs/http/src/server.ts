@@ -28,6 +28,8 @@ export interface HttpServerOptions {
   /** Service name: logs, metrics labels and the OpenAPI title. */
   name: string;
   logLevel?: string;
+  /** Where log lines go (stdout by default); tests read them from here. */
+  logStream?: { write(line: string): void };
   readiness?: Record<string, ReadinessCheck>;
   bodyLimit?: number;
   /** The gateway proxies long-lived keep-alive connections; it must cut them on close. */
@@ -70,6 +72,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
       level: options.logLevel ?? 'info',
       base: { service: options.name },
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: requestIdFrom,
     // One line per request (below) instead of Fastify's two.

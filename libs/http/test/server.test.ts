@@ -141,3 +141,38 @@ describe('createHttpServer', () => {
     expect(document.paths['/healthz']).toBeUndefined();
   });
 });
+
+describe('a client that hangs up', () => {
+  it('is an info line, not an unhandled error', async () => {
+    const lines: { level: number; msg: string; reqId?: string; req?: { url: string } }[] = [];
+    const server = await createHttpServer({
+      name: 'hangup',
+      logStream: { write: (line) => void lines.push(JSON.parse(line)) },
+    });
+    server.get('/proxied', async () => {
+      // What the gateway's proxy throws when the browser closed the connection mid-request.
+      throw Object.assign(new Error('Request aborted'), {
+        name: 'RequestAbortedError',
+        code: 'UND_ERR_ABORTED',
+      });
+    });
+    server.get('/broken', async () => {
+      throw new Error('a real fault');
+    });
+    await server.ready();
+    try {
+      await server.inject({ method: 'GET', url: '/proxied' });
+      await server.inject({ method: 'GET', url: '/broken' });
+    } finally {
+      await server.close();
+    }
+    const hungUp = lines.find(
+      (line) => line.msg === 'request completed' && line.req?.url === '/proxied',
+    )!;
+    const ofHangUp = lines.filter((line) => line.reqId === hungUp.reqId);
+    expect(ofHangUp.every((line) => line.level < 50)).toBe(true);
+    expect(ofHangUp.map((line) => line.msg)).toContain('client closed the connection early');
+    // A real fault is still an error.
+    expect(lines.filter((line) => line.msg === 'unhandled error')).toHaveLength(1);
+  });
+});

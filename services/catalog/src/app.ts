@@ -3,6 +3,7 @@ import { createServiceApp } from '@lockdrop/service';
 import { deliveryUploads } from './adapters/delivery-uploads.js';
 import type { CatalogConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
+import { createProductCache } from './db/product-cache.js';
 import { createProductsDomain } from './domain/products.js';
 import { subscribeFxRates } from './events/fx-rates.consumer.js';
 import { currencyRoutes } from './routes/currencies.js';
@@ -17,10 +18,14 @@ export interface CatalogDeps {
 export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): Promise<HttpServer> {
   const { app, infra } = await createServiceApp({ name: 'catalog', config, migrations });
   const clock = deps.clock ?? (() => new Date());
+  const cache = createProductCache({ pool: infra.pool, logger: app.log });
+  await cache.start();
+  app.addHook('preClose', () => cache.stop());
   const products = createProductsDomain({
     pool: infra.pool,
     uploads: deliveryUploads(config.DELIVERY_URL),
     clock,
+    cache,
   });
   productRoutes(app, products, { visitorSecret: config.VISITOR_ID_SECRET });
   currencyRoutes(app, infra.pool, clock);

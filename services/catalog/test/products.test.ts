@@ -509,3 +509,67 @@ describe('deleting a product', () => {
     ]);
   });
 });
+
+describe('public reads from memory (two catalog processes, as two replicas)', () => {
+  it('an edit, an unpublish or a deletion made through one replica shows on the other within a second', async () => {
+    const replica = await buildApp(loadConfig(configSchema, harness.env));
+    try {
+      const seller = await harness.seller();
+      const created = (
+        await inject({
+          method: 'POST',
+          url: '/api/products',
+          headers: seller.auth,
+          payload: productBody(await harness.upload(seller), { title: 'Before' }),
+        })
+      ).json();
+      await inject({
+        method: 'POST',
+        url: `/api/products/${created.id}/status`,
+        headers: seller.auth,
+        payload: { status: 'published' },
+      });
+      const publicRead = () =>
+        replica.inject({ url: `/api/products/${created.id}?countView=false` });
+      // The replica has it in memory now.
+      await waitFor(publicRead, (response) => response.statusCode === 200);
+      expect((await publicRead()).json().title).toBe('Before');
+
+      const edited = await inject({
+        method: 'PATCH',
+        url: `/api/products/${created.id}`,
+        headers: seller.auth,
+        payload: { title: 'After' },
+      });
+      expect(edited.statusCode).toBe(200);
+      const within = async (check: () => Promise<boolean>) => {
+        const started = Date.now();
+        await waitFor(check, Boolean, 1_000);
+        return Date.now() - started;
+      };
+      expect(await within(async () => (await publicRead()).json().title === 'After')).toBeLessThan(
+        1_000,
+      );
+
+      await inject({
+        method: 'POST',
+        url: `/api/products/${created.id}/status`,
+        headers: seller.auth,
+        payload: { status: 'draft' },
+      });
+      expect(await within(async () => (await publicRead()).statusCode === 404)).toBeLessThan(1_000);
+
+      await inject({
+        method: 'POST',
+        url: `/api/products/${created.id}/status`,
+        headers: seller.auth,
+        payload: { status: 'published' },
+      });
+      await within(async () => (await publicRead()).statusCode === 200);
+      await inject({ method: 'DELETE', url: `/api/products/${created.id}`, headers: seller.auth });
+      expect(await within(async () => (await publicRead()).statusCode === 404)).toBeLessThan(1_000);
+    } finally {
+      await replica.close();
+    }
+  });
+});

@@ -1,4 +1,3 @@
-import fastifyHelmet from '@fastify/helmet';
 import fastifyProxy from '@fastify/http-proxy';
 import fastifyRateLimit from '@fastify/rate-limit';
 import {
@@ -13,25 +12,9 @@ import { registerApiDocs } from './api-docs.js';
 import { installBodyLimits } from './body-limit.js';
 import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
+import { securityHeaders } from './security-headers.js';
 import { registerSharePage } from './share-page.js';
 import { htmlFileFor, registerSpa } from './spa.js';
-
-const contentSecurityPolicy = {
-  directives: {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
-    // React style attributes (progress bars, blur radius) need inline styles; scripts never.
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
-    connectSrc: ["'self'"],
-    fontSrc: ["'self'"],
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    upgradeInsecureRequests: null,
-  },
-};
 
 /** The one public entry point: the SPA, the API routed by prefix, security headers, limits. */
 export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
@@ -68,23 +51,9 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     redis.disconnect();
   });
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy,
-    crossOriginEmbedderPolicy: false,
-    // Preview images are fetched by chat apps building link previews.
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
-
-  await app.register(fastifyRateLimit, {
-    global: false,
-    redis,
-    nameSpace: `${config.REDIS_KEY_PREFIX}rate:`,
-    timeWindow: 60_000,
-    // A Redis outage must not take the public site down (reads fail open); sensitive routes
-    // refuse instead (below), or an outage would switch off brute-force protection.
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', 429, `Too many requests, please try again in ${context.after}`),
+  const headers = securityHeaders();
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
   });
 
   const byteLimitFor = (url: string) =>
@@ -104,40 +73,56 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   });
 
   const upstreams = upstreamUrls(config);
-  for (const route of routeTable) {
-    await app.register(fastifyProxy, {
-      upstream: upstreams[route.upstream],
-      prefix: route.prefix,
-      rewritePrefix: route.prefix,
-      config: {
-        rateLimit: {
-          max: route.sensitive
-            ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE
-            : config.RATE_LIMIT_PER_MINUTE,
-          groupId: route.sensitive ? route.prefix : 'api',
-          skipOnError: !route.sensitive,
-        },
-      },
-      // The gateway logs each request once itself; reply-from would add two lines per hop.
-      disableRequestLogging: true,
-      replyOptions: {
-        rewriteRequestHeaders: (request, headers) => ({
-          ...headers,
-          [REQUEST_ID_HEADER]: String(request.id),
-          'x-forwarded-for': request.ip,
-          'x-forwarded-host': request.headers.host ?? '',
-          'x-forwarded-proto': request.protocol,
-        }),
-        onError: (reply, { error }) => {
-          reply.log.warn({ err: error, upstream: route.upstream }, 'upstream unavailable');
-          void reply.status(502).send({
-            error: {
-              code: 'service_unavailable',
-              message: `The ${route.upstream} service is not reachable right now`,
+  const rateLimited = (error: unknown) =>
+    new AppError('rate_limited', 429, `Too many requests, please try again in ${String(error)}`);
+  // Two budgets, two stores. Sensitive routes (sign-in, checkout…) count in Redis, shared by
+  // every gateway replica, and refuse while Redis is down. Everything else counts in this
+  // process's memory: a coarse flood limit needs no network round trip per request (issue 11),
+  // at the price of being per replica.
+  for (const sensitive of [true, false]) {
+    await app.register(async (scope) => {
+      await scope.register(fastifyRateLimit, {
+        global: false,
+        ...(sensitive ? { redis, skipOnError: false } : {}),
+        nameSpace: `${config.REDIS_KEY_PREFIX}rate:`,
+        timeWindow: 60_000,
+        errorResponseBuilder: (_request, context) => rateLimited(context.after),
+      });
+      for (const route of routeTable.filter((entry) => Boolean(entry.sensitive) === sensitive)) {
+        await scope.register(fastifyProxy, {
+          upstream: upstreams[route.upstream],
+          prefix: route.prefix,
+          rewritePrefix: route.prefix,
+          config: {
+            rateLimit: {
+              max: sensitive
+                ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE
+                : config.RATE_LIMIT_PER_MINUTE,
+              groupId: sensitive ? route.prefix : 'api',
             },
-          });
-        },
-      },
+          },
+          // The gateway logs each request once itself; reply-from would add two lines per hop.
+          disableRequestLogging: true,
+          replyOptions: {
+            rewriteRequestHeaders: (request, headers) => ({
+              ...headers,
+              [REQUEST_ID_HEADER]: String(request.id),
+              'x-forwarded-for': request.ip,
+              'x-forwarded-host': request.headers.host ?? '',
+              'x-forwarded-proto': request.protocol,
+            }),
+            onError: (reply, { error }) => {
+              reply.log.warn({ err: error, upstream: route.upstream }, 'upstream unavailable');
+              void reply.status(502).send({
+                error: {
+                  code: 'service_unavailable',
+                  message: `The ${route.upstream} service is not reachable right now`,
+                },
+              });
+            },
+          },
+        });
+      }
     });
   }
   // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.

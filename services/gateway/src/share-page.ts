@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { REQUEST_ID_HEADER, type HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
@@ -34,8 +34,12 @@ const sharedProductSchema = z.object({
 export type SharedProduct = z.infer<typeof sharedProductSchema>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Tags of a published product are reused this long; a title edit shows up in link previews within a minute. */
-const CACHE_TTL_MS = 60_000;
+/**
+ * Catalog answers product reads from memory (invalidated on every write), so a short life here
+ * keeps the catalog round trip off most shares while an edited, unpublished or deleted
+ * product's preview is never more than a second old (issue 11).
+ */
+const CACHE_TTL_MS = 1_000;
 const CACHE_MAX_ENTRIES = 1_000;
 const CATALOG_TIMEOUT_MS = 2_000;
 const DESCRIPTION_MAX = 200;
@@ -108,26 +112,47 @@ export function withShareTags(shell: string, tags: string): string {
     : `${tags}${stripped}`;
 }
 
-/** Published products' tags by id, for CACHE_TTL_MS. Misses are not cached: a just-published link must work at once. */
+/** Published products' pages by id, for CACHE_TTL_MS. Misses are not cached: a just-published link must work at once. */
 function createTagCache() {
-  const entries = new Map<string, { tags: string; expiresAt: number }>();
+  const entries = new Map<string, { page: string; expiresAt: number }>();
   return {
     get(id: string): string | undefined {
       const entry = entries.get(id);
-      if (entry && entry.expiresAt > Date.now()) return entry.tags;
+      if (entry && entry.expiresAt > Date.now()) return entry.page;
       entries.delete(id);
       return undefined;
     },
-    set(id: string, tags: string): void {
+    set(id: string, page: string): void {
       if (entries.size >= CACHE_MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-      entries.set(id, { tags, expiresAt: Date.now() + CACHE_TTL_MS });
+      entries.set(id, { page, expiresAt: Date.now() + CACHE_TTL_MS });
     },
+  };
+}
+
+/**
+ * The built `index.html`, read once and again only when the file changed (a rebuild while the
+ * gateway runs); looked at no more than once a second.
+ */
+function createShell(shellPath: string) {
+  let html = '';
+  let modifiedMs = -1;
+  let checkedAt = 0;
+  return async (): Promise<string> => {
+    const now = Date.now();
+    if (now - checkedAt < 1_000 && modifiedMs >= 0) return html;
+    checkedAt = now;
+    const { mtimeMs } = await stat(shellPath);
+    if (mtimeMs !== modifiedMs) {
+      html = await readFile(shellPath, 'utf8');
+      modifiedMs = mtimeMs;
+    }
+    return html;
   };
 }
 
 export async function registerSharePage(app: HttpServer, options: SharePageOptions): Promise<void> {
   const cache = createTagCache();
-  const shellPath = path.join(path.resolve(options.webDist), 'index.html');
+  const shell = createShell(path.join(path.resolve(options.webDist), 'index.html'));
 
   const fetchPublished = async (id: string, requestId: string): Promise<SharedProduct | null> => {
     // countView=false: building link previews is not a person viewing the product.
@@ -141,23 +166,24 @@ export async function registerSharePage(app: HttpServer, options: SharePageOptio
     return product.success && product.data.status === 'published' ? product.data : null;
   };
 
-  const tagsFor = async (id: string, requestId: string): Promise<string | null> => {
+  /** The page with the product's tags, or null when there is no published product to show. */
+  const pageFor = async (id: string, requestId: string, html: string): Promise<string | null> => {
     if (!UUID.test(id)) return null;
     const cached = cache.get(id);
     if (cached) return cached;
     const product = await fetchPublished(id, requestId);
     if (!product) return null;
-    const tags = shareTags(product, options.publicUrl);
-    cache.set(id, tags);
-    return tags;
+    const page = withShareTags(html, shareTags(product, options.publicUrl));
+    cache.set(id, page);
+    return page;
   };
 
   app.get(
     '/product/:id',
     { schema: { hide: true, params: z.object({ id: z.string() }) } },
     async (request, reply) => {
-      const shell = await readFile(shellPath, 'utf8');
-      const tags = await tagsFor(request.params.id, request.id).catch((error: unknown) => {
+      const html = await shell();
+      const page = await pageFor(request.params.id, request.id, html).catch((error: unknown) => {
         // Catalog down or slow: the page still works, only the rich preview is missing.
         request.log.warn({ err: error }, 'share-page tags unavailable');
         return null;
@@ -165,7 +191,7 @@ export async function registerSharePage(app: HttpServer, options: SharePageOptio
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .send(tags ? withShareTags(shell, tags) : shell);
+        .send(page ?? html);
     },
   );
 }

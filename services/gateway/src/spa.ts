@@ -8,6 +8,7 @@ const REVALIDATE = 'no-cache';
 
 /**
  * Serves the built SPA: content-hashed `/assets/*` cached forever, HTML always revalidated,
+ * both compressed at build time (brotli or gzip, as the browser accepts),
  * prerendered public pages (`prerendered/<path>.html`) where the build made one, and
  * `index.html` for every other client-side route.
  */
@@ -19,6 +20,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
     wildcard: true,
     index: false,
     cacheControl: false,
+    // The web build writes .br and .gz beside each text file (web/scripts/precompress.mjs).
+    preCompressed: true,
     setHeaders(response, filePath) {
       response.header(
         'cache-control',

@@ -58,6 +58,27 @@ describe('with Redis down', () => {
     expect(response.statusCode).toBe(200);
   });
 
+  it('still holds the general API budget, which counts in memory', async () => {
+    const limited = await buildApp(
+      loadConfig(configSchema, {
+        REDIS_URL: 'redis://127.0.0.1:1',
+        CATALOG_URL: catalogUrl,
+        IDENTITY_URL: catalogUrl,
+        WEB_DIST: webDist,
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_PER_MINUTE: '3',
+      }),
+    );
+    try {
+      const statuses: number[] = [];
+      for (let read = 0; read < 4; read += 1)
+        statuses.push((await limited.inject({ url: '/api/products/some-product' })).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('says it is not ready without telling the world why', async () => {
     const response = await gateway.inject({ url: '/readyz' });
     expect(response.statusCode).toBe(503);

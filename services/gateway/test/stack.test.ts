@@ -1,3 +1,4 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,7 +65,11 @@ beforeAll(async () => {
     path.join(webDist, 'index.html'),
     '<!doctype html><div id="root"></div><!-- spa shell -->',
   );
-  await writeFile(path.join(webDist, 'assets', 'index-Bx7k2.js'), 'console.log("app")');
+  const script = 'console.log("app");'.repeat(200);
+  await writeFile(path.join(webDist, 'assets', 'index-Bx7k2.js'), script);
+  // What web/scripts/precompress.mjs writes beside each text file at build time.
+  await writeFile(path.join(webDist, 'assets', 'index-Bx7k2.js.br'), brotliCompressSync(script));
+  await writeFile(path.join(webDist, 'assets', 'index-Bx7k2.js.gz'), gzipSync(script));
   await writeFile(
     path.join(webDist, 'prerendered', 'pricing.html'),
     '<!doctype html><h1>Pricing</h1>',
@@ -160,6 +165,23 @@ describe('gateway serving the SPA', () => {
     const response = await get('/assets/index-Bx7k2.js');
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves the build-time brotli or gzip copy the browser accepts, decompressing to the same bytes', async () => {
+    for (const [accepted, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      const response = await get('/assets/index-Bx7k2.js', {
+        headers: { 'accept-encoding': accepted },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(response.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await response.text()).toBe('console.log("app");'.repeat(200));
+    }
   });
 
   it('answers a missing asset with 404, not the SPA', async () => {

@@ -81,6 +81,18 @@ export async function insertProduct(db: Queryable, product: Product): Promise<vo
     `INSERT INTO products (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     values(product),
   );
+  await notifyProductChanged(db, product.id);
+}
+
+/** The channel every product write notifies, in its own transaction (delivered on commit). */
+export const PRODUCT_CHANNEL = 'catalog_products';
+
+/**
+ * Tells every catalog process (this one included) that product `id` changed, once `db` commits:
+ * their product caches (db/product-cache.ts) drop it. Every write below calls it.
+ */
+async function notifyProductChanged(db: Queryable, id: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [PRODUCT_CHANNEL, id]);
 }
 
 /** Writes every mutable column of `product` (the id and owner never change). */
@@ -93,6 +105,7 @@ export async function saveProduct(db: Queryable, product: Product): Promise<void
     // Every column but created_at, which never changes.
     values(product).filter((_value, index) => index !== 15),
   );
+  await notifyProductChanged(db, product.id);
 }
 
 /** A live (not deleted) product; `forUpdate` locks the row for a read-modify-write. */
@@ -120,4 +133,5 @@ export async function listProductsOf(db: Queryable, ownerId: string): Promise<Pr
 
 export async function markProductDeleted(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query('UPDATE products SET deleted_at = $2, updated_at = $2 WHERE id = $1', [id, at]);
+  await notifyProductChanged(db, id);
 }

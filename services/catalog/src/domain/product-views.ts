@@ -29,6 +29,33 @@ export function visitorKeyFor(ip: string, userAgent: string, secret: string): st
     .slice(0, 32);
 }
 
+/** Visitors whose view of a product today is already stored, per process (bounded). */
+const MAX_REMEMBERED_VIEWS = 200_000;
+
+/**
+ * Records each view and its product.viewed event once per product, visitor and UTC day (the
+ * table's key decides). A view this process already stored today skips the database: a
+ * visitor reloading a page, or a crowd's repeat reads, cost no transaction.
+ */
+export function createViewCounter(pool: Pool) {
+  let day = '';
+  const stored = new Set<string>();
+  return {
+    async record(productId: string, visit: Visit, now: Date): Promise<void> {
+      const today = now.toISOString().slice(0, 10);
+      if (today !== day) {
+        day = today;
+        stored.clear();
+      }
+      const key = `${productId}|${visit.visitorId}`;
+      if (stored.has(key)) return;
+      await recordView(pool, productId, visit, now);
+      if (stored.size >= MAX_REMEMBERED_VIEWS) stored.clear();
+      stored.add(key);
+    },
+  };
+}
+
 /** Records the view and its product.viewed event once per product, visitor and UTC day. */
 export async function recordView(
   pool: Pool,

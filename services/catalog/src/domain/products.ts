@@ -21,7 +21,8 @@ import {
 import { priceToMinor, repriceInCurrency } from './price.js';
 import type { CreateProductInput, UpdateProductInput } from './product-input.js';
 import { isVisibleTo, snapshotOf, type Product, type ProductStatus } from './product.js';
-import { recordView, type Visit } from './product-views.js';
+import { createViewCounter, type Visit } from './product-views.js';
+import type { ProductCache } from '../db/product-cache.js';
 
 /** The signed-in seller, with the token delivery needs to answer "is this upload yours?". */
 export interface Seller {
@@ -40,6 +41,8 @@ export interface ProductsDomainDeps {
   pool: Pool;
   uploads: UploadDirectory;
   clock: () => Date;
+  /** Public reads come from here (memory, invalidated by every write's notification). */
+  cache: Pick<ProductCache, 'get' | 'forget'>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,7 +72,8 @@ function requireOwned(product: Product | null, userId: string): Product {
   return product;
 }
 
-export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDeps) {
+export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDomainDeps) {
+  const views = createViewCounter(pool);
   async function ownUpload(seller: Seller, fileId: string): Promise<OwnUpload> {
     if (!UUID.test(fileId)) throw fileNotFound();
     const upload = await uploads.findOwnUpload(fileId, {
@@ -86,7 +90,7 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
     id: string,
     change: (product: Product, now: Date) => Product,
   ): Promise<Product> {
-    return withTransaction(pool, async (tx) => {
+    const changed = await withTransaction(pool, async (tx) => {
       const current = requireOwned(await findProduct(tx, id, { forUpdate: true }), seller.user.id);
       const now = clock();
       const next = change(current, now);
@@ -102,6 +106,9 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
       await enqueueProductEvent(tx, type, saved, seller.requestId);
       return saved;
     });
+    // This process reads its own write at once; the others hear the commit's notification.
+    cache.forget(id);
+    return changed;
   }
 
   return {
@@ -139,6 +146,7 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
         await insertProduct(tx, product);
         await enqueueProductEvent(tx, 'product.created', product, seller.requestId);
       });
+      cache.forget(product.id);
       return product;
     },
 
@@ -156,7 +164,9 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
       viewerId: string | null,
       options: { displayCurrency?: string; visit?: Visit } = {},
     ): Promise<ProductDetail> {
-      const product = await findProduct(pool, id);
+      // Anonymous visitors are the storefront's crowd; a signed-in reader (maybe the owner who
+      // just saved) reads through, so nobody waits for their own edit to show.
+      const product = viewerId ? await findProduct(pool, id) : await cache.get(id);
       if (!product || !isVisibleTo(product, viewerId)) throw productNotFound();
       const target = options.displayCurrency
         ? requireSupported(options.displayCurrency, await supportedCurrencies(pool))
@@ -169,7 +179,7 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
       );
       const viewerIsOwner = product.ownerId === viewerId;
       if (options.visit && product.status === 'published' && !viewerIsOwner) {
-        await recordView(pool, product.id, options.visit, clock());
+        await views.record(product.id, options.visit, clock());
       }
       return { product, viewerIsOwner, display };
     },
@@ -233,6 +243,7 @@ export function createProductsDomain({ pool, uploads, clock }: ProductsDomainDep
         await markProductDeleted(tx, product.id, clock());
         await enqueueProductDeleted(tx, product, seller.requestId);
       });
+      cache.forget(id);
     },
   };
 }

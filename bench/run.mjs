@@ -1,0 +1,669 @@
+// `npm run bench`: starts its own production-mode stack (own ports, database, bus namespace,
+// Redis prefix and data directory), seeds a seller, a product and a paid purchase, then runs
+// every scenario against its baseline in the same run, interleaved A/B, prints a table and
+// writes BENCHMARKS.md. It prints figures and never fails on a timing.
+//
+//   npm run bench                      all scenarios, 3 rounds of 10 s each side
+//   npm run bench -- --smoke           1 round of 2 s (checks that the harness works)
+//   npm run bench -- --only product,share --rounds 5 --seconds 15
+import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { dropDatabase, withDatabaseName } from '@lockdrop/db';
+import { deleteStreams } from '@lockdrop/testing';
+import { buildStale, checkDependencies, root, stackLayout, startStack } from '../tools/stack.mjs';
+
+const { values: options } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '100' },
+    'file-mib': { type: 'string' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const rounds = Number(options.rounds ?? (options.smoke ? 1 : 3));
+const seconds = Number(options.seconds ?? (options.smoke ? 2 : 10));
+const connections = Number(options.connections);
+const fileMiB = Number(options['file-mib'] ?? (options.smoke ? 8 : 45));
+const only = new Set((options.only ?? 'product,product-direct,share,download,upload').split(','));
+
+const problem = await checkDependencies(process.env);
+if (problem) {
+  console.error(problem);
+  process.exit(1);
+}
+buildStale();
+
+const runId = randomBytes(4).toString('hex');
+const gatewayPort = 19_080;
+const layout = stackLayout({ gatewayPort, servicePortBase: gatewayPort - 80 });
+const portOf = (name) => layout.find((entry) => entry.name === name).port;
+const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+const scratch = await mkdtemp(path.join(os.tmpdir(), 'lockdrop-bench-'));
+const dataDir = path.join(scratch, 'delivery');
+const databaseUrl = withDatabaseName(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop',
+  `lockdrop_bench_${runId}`,
+);
+
+/** Production mode as a deployment runs it: real secrets (made up here), the sandbox as a demo. */
+function productionEnv() {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const { kty, crv, d, x } = privateKey.export({ format: 'jwk' });
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    BUS_NAMESPACE: `bench${runId}`,
+    REDIS_KEY_PREFIX: `lockdrop-bench-${runId}:`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    JWT_PRIVATE_KEYS: JSON.stringify({ keys: [{ kty, crv, d, x, kid: randomUUID() }] }),
+    DOWNLOAD_SIGNING_KEY: randomBytes(32).toString('base64url'),
+    PAYOUT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    VISITOR_ID_SECRET: randomBytes(32).toString('base64url'),
+    ALLOW_TEST_PAYMENTS: 'true',
+    SANDBOX_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
+    // The load comes from one address; per-IP budgets meant for attackers would throttle it.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',
+    SIGN_IN_PER_IP_LIMIT: '100000',
+  };
+}
+
+// ─── seeding ──────────────────────────────────────────────────────────────────────────────
+
+/** A cookie-keeping client of the gateway, as a browser would be. */
+function client() {
+  const cookies = new Map();
+  const request = async (pathname, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('origin', `http://localhost:${gatewayPort}`);
+    if (cookies.size)
+      headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(new URL(pathname, baseUrl), {
+      ...init,
+      headers,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair.indexOf('=');
+      cookies.set(pair.slice(0, index).trim(), pair.slice(index + 1).trim());
+    }
+    return response;
+  };
+  const json = async (pathname, body, method = 'POST') => {
+    const response = await request(pathname, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  return { request, json, cookies };
+}
+
+function multipart(fileName, bytes) {
+  const boundary = `----lockdrop-bench-${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${fileName}"\r\ncontent-type: application/zip\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    body: Buffer.concat([head, bytes, tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+async function seed() {
+  const seller = client();
+  const email = `bench-${runId}@example.com`;
+  await seller.json('/api/auth/sign-up', {
+    email,
+    password: `Bench-${randomBytes(8).toString('hex')}`,
+    fullName: 'Bench Seller',
+    acceptTerms: true,
+  });
+  // Business: unlimited uploads and 1 GB files, bought like any seller buys a plan.
+  const change = await seller.json('/api/billing/plan/change', {
+    plan: 'business',
+    interval: 'monthly',
+  });
+  const planRef = new URL(change.link).pathname.split('/').pop();
+  await seller.request(`/sandbox/checkout/${planRef}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  // Plans reach delivery in the access token: renew it until identity has applied plan.changed.
+  await waitFor(async () => {
+    const response = await seller.request('/api/auth/refresh', { method: 'POST' });
+    return response.ok && (await response.json()).user?.plan === 'business';
+  }, 'the Business plan in the session');
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const bytes = randomBytes(fileMiB * 1024 * 1024);
+    const upload = multipart('bench.zip', bytes);
+    const uploaded = await seller.request('/api/uploads', {
+      method: 'POST',
+      headers: { 'content-type': upload.contentType },
+      body: upload.body,
+    });
+    if (uploaded.status !== 201)
+      throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
+    const { id: fileId } = await uploaded.json();
+    const product = await seller.json('/api/products', {
+      title: 'Lagos street photography pack',
+      description: 'Forty photographs of Lagos at dawn, full resolution.',
+      price: '12.50',
+      currency: 'USD',
+      fileId,
+      previewEnabled: false,
+    });
+    await seller.json(`/api/products/${product.id}/status`, { status: 'published' });
+
+    const buyer = client();
+    const checkout = await buyer.json('/api/checkout', {
+      productId: product.id,
+      buyerEmail: `buyer-${runId}@example.com`,
+    });
+    await buyer.request(`/sandbox/checkout/${checkout.txRef}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    let purchaseId = null;
+    await waitFor(async () => {
+      const response = await buyer.request(`/api/purchases/by-reference?tx_ref=${checkout.txRef}`);
+      const body = await response.json();
+      purchaseId = body.purchase?.id ?? null;
+      return body.status === 'paid';
+    }, 'the purchase to be paid');
+    await waitFor(
+      async () =>
+        (
+          await buyer.request('/api/downloads', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ purchaseId }),
+          })
+        ).ok,
+      'the entitlement to reach delivery',
+    );
+    const link = await buyer.json('/api/downloads', { purchaseId });
+    const { rows } = await db.query('SELECT storage_key FROM delivery.files WHERE id = $1', [
+      fileId,
+    ]);
+    return {
+      productId: product.id,
+      downloadUrl: link.downloadUrl,
+      storageKey: rows[0].storage_key,
+      fileBytes: bytes.length,
+      sellerCookie: [...seller.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    };
+  } finally {
+    await db.end();
+  }
+}
+
+async function waitFor(check, what, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+// ─── measuring ────────────────────────────────────────────────────────────────────────────
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
+
+async function cpuAndRss(pid) {
+  try {
+    const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return {
+      cpuMs: ((Number(stat[11]) + Number(stat[12])) * 1000) / CLOCK_TICKS,
+      rssMiB: rssKiB / 1024,
+    };
+  } catch {
+    return { cpuMs: 0, rssMiB: 0 };
+  }
+}
+
+/** CPU milliseconds each process spent (and its peak RSS) while `work` ran. */
+async function profiled(pids, work) {
+  const before = Object.fromEntries(
+    await Promise.all(
+      Object.entries(pids).map(async ([name, pid]) => [name, await cpuAndRss(pid)]),
+    ),
+  );
+  const peak = Object.fromEntries(Object.keys(pids).map((name) => [name, before[name].rssMiB]));
+  const sampler = setInterval(async () => {
+    for (const [name, pid] of Object.entries(pids))
+      peak[name] = Math.max(peak[name], (await cpuAndRss(pid)).rssMiB);
+  }, 250);
+  try {
+    const result = await work();
+    const after = Object.fromEntries(
+      await Promise.all(
+        Object.entries(pids).map(async ([name, pid]) => [name, await cpuAndRss(pid)]),
+      ),
+    );
+    const cpu = Object.fromEntries(
+      Object.keys(pids).map((name) => [name, after[name].cpuMs - before[name].cpuMs]),
+    );
+    const rssGrowth = Object.fromEntries(
+      Object.keys(pids).map((name) => [name, peak[name] - before[name].rssMiB]),
+    );
+    return { ...result, cpu, rssGrowth };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function load(url, { connections: conns = connections, duration = seconds, expectBytes } = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: conns, duration, pipelining: 1 }, (error, result) => {
+      if (error) return reject(error);
+      const ok = result['2xx'];
+      resolve({
+        requests: ok,
+        errors: result.non2xx + result.errors + result.timeouts,
+        rps: ok / duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        mbps: expectBytes ? (ok * expectBytes) / duration / 1e6 : result.throughput.average / 1e6,
+      });
+    });
+  });
+}
+
+/**
+ * Large downloads, `conns` at a time for `duration` seconds, each by its own curl (autocannon's
+ * JavaScript HTTP parser, not the server, would be what a big body measures).
+ */
+async function downloads(url, { conns = 8, duration = seconds, expectBytes }) {
+  const deadline = performance.now() + duration * 1000;
+  const started = performance.now();
+  let requests = 0;
+  let errors = 0;
+  let bytes = 0;
+  const latencies = [];
+  const once = () =>
+    new Promise((resolve) => {
+      const curl = spawn('curl', [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{size_download} %{time_total}',
+        url,
+      ]);
+      let out = '';
+      curl.stdout.on('data', (chunk) => (out += chunk));
+      curl.on('close', () => {
+        const [status, size, time] = out.trim().split(' ');
+        if (status === '200' && Number(size) === expectBytes) {
+          requests += 1;
+          bytes += Number(size);
+          latencies.push(Number(time) * 1000);
+        } else errors += 1;
+        resolve();
+      });
+    });
+  await Promise.all(
+    Array.from({ length: conns }, async () => {
+      while (performance.now() < deadline) await once();
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests,
+    errors,
+    rps: requests / elapsed,
+    p50: Math.round(latencies[Math.floor(latencies.length / 2)] ?? 0),
+    p99: Math.round(
+      latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? 0,
+    ),
+    mbps: bytes / elapsed / 1e6,
+  };
+}
+
+function spawnBaseline(args) {
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'bench', 'baseline-server.mjs'), ...args],
+    { stdio: 'inherit' },
+  );
+  children.push(child);
+  return child;
+}
+
+async function waitForPort(port) {
+  await waitFor(
+    async () =>
+      fetch(`http://127.0.0.1:${port}/`).then(
+        () => true,
+        () => false,
+      ),
+    `port ${port}`,
+  );
+}
+
+/** Runs target and baseline in alternation, `rounds` times each; returns every round's figures. */
+async function interleaved(label, target, baseline) {
+  const runs = { target: [], baseline: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    for (const side of round % 2 === 0 ? ['baseline', 'target'] : ['target', 'baseline']) {
+      const figures = await (side === 'target' ? target() : baseline());
+      runs[side].push(figures);
+      process.stdout.write(
+        `  ${label} ${side.padEnd(8)} round ${round + 1}: ${summary(figures)}\n`,
+      );
+    }
+  }
+  return runs;
+}
+
+const summary = (f) =>
+  `${f.rps.toFixed(0)} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${f.mbps.toFixed(1)} MB/s${f.errors ? `, ${f.errors} errors` : ''}`;
+
+// ─── scenarios ────────────────────────────────────────────────────────────────────────────
+
+async function requestScenarios({ productId }) {
+  const productJson = await (await fetch(`${baseUrl}/api/products/${productId}`)).text();
+  const shareHtml = await (await fetch(`${baseUrl}/product/${productId}`)).text();
+  const bodies = path.join(scratch, 'bodies.json');
+  await writeFile(bodies, JSON.stringify({ productJson, shareHtml }));
+  const basePort = gatewayPort + 100;
+  spawnBaseline(['fastify', String(basePort), bodies]);
+  await waitForPort(basePort);
+  const pids = stack.pids();
+  const results = [];
+  const scenarios = [
+    [
+      'product',
+      'GET /api/products/:id through the gateway',
+      `${baseUrl}/api/products/${productId}`,
+      { gateway: pids.gateway, catalog: pids.catalog },
+    ],
+    [
+      'product-direct',
+      'GET /api/products/:id straight to catalog',
+      `http://127.0.0.1:${portOf('catalog')}/api/products/${productId}`,
+      { catalog: pids.catalog },
+    ],
+    [
+      'share',
+      'GET /product/:id share page through the gateway',
+      `${baseUrl}/product/${productId}`,
+      { gateway: pids.gateway, catalog: pids.catalog },
+    ],
+  ];
+  for (const [key, label, url, measured] of scenarios) {
+    if (!only.has(key)) continue;
+    const baselinePath = key === 'share' ? `/product/${productId}` : `/api/products/${productId}`;
+    const runs = await interleaved(
+      key,
+      () => profiled(measured, () => load(url)),
+      () => load(`http://127.0.0.1:${basePort}${baselinePath}`),
+    );
+    results.push({ key, label, baselineLabel: 'bare Fastify, same bytes', runs, unit: 'rps' });
+  }
+  return results;
+}
+
+async function ensureNginx() {
+  if (spawnSync('sh', ['-c', 'command -v nginx']).status === 0) return true;
+  console.log('  installing nginx (apt-get) for the download baseline…');
+  const installed = spawnSync(
+    'sh',
+    [
+      '-c',
+      'apt-get install -y --no-install-recommends nginx-light || apt-get install -y --no-install-recommends nginx',
+    ],
+    { stdio: 'ignore' },
+  );
+  return installed.status === 0;
+}
+
+async function downloadScenario({ downloadUrl, storageKey, fileBytes }) {
+  if (!(await ensureNginx())) {
+    console.log('  nginx is not available: download baseline skipped');
+    return [];
+  }
+  const nginxPort = gatewayPort + 101;
+  const conf = path.join(scratch, 'nginx.conf');
+  await writeFile(
+    conf,
+    `user root;\nworker_processes 1;\npid ${scratch}/nginx.pid;\nerror_log ${scratch}/nginx-error.log;\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n  sendfile on;\n  tcp_nopush on;\n  client_body_temp_path ${scratch}/nginx-body;\n  proxy_temp_path ${scratch}/nginx-proxy;\n  fastcgi_temp_path ${scratch}/nginx-fastcgi;\n  uwsgi_temp_path ${scratch}/nginx-uwsgi;\n  scgi_temp_path ${scratch}/nginx-scgi;\n  server {\n    listen 127.0.0.1:${nginxPort};\n    root ${dataDir};\n  }\n}\n`,
+  );
+  const nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'inherit' });
+  children.push(nginx);
+  await waitForPort(nginxPort);
+  const pids = stack.pids();
+  const options8 = { conns: 8, expectBytes: fileBytes };
+  const runs = await interleaved(
+    'download',
+    () =>
+      profiled({ gateway: pids.gateway, delivery: pids.delivery }, () =>
+        downloads(`${baseUrl}${downloadUrl}`, options8),
+      ),
+    () => downloads(`http://127.0.0.1:${nginxPort}/${storageKey}`, options8),
+  );
+  const direct = await interleaved(
+    'download-direct',
+    () =>
+      profiled({ delivery: pids.delivery }, () =>
+        downloads(`http://127.0.0.1:${portOf('delivery')}${downloadUrl}`, options8),
+      ),
+    () => downloads(`http://127.0.0.1:${nginxPort}/${storageKey}`, options8),
+  );
+  return [
+    {
+      key: 'download',
+      label: `${fileMiB} MiB download via /dl through the gateway, 8 concurrent`,
+      baselineLabel: 'nginx (sendfile), same file',
+      runs,
+      unit: 'mbps',
+    },
+    {
+      key: 'download-direct',
+      label: `${fileMiB} MiB download straight from delivery, 8 concurrent`,
+      baselineLabel: 'nginx (sendfile), same file',
+      runs: direct,
+      unit: 'mbps',
+    },
+  ];
+}
+
+/** `count` uploads of `bytes`, `parallel` at a time, to `url`; MB/s over the whole run. */
+async function uploads(url, headers, bytes, count, parallel) {
+  const started = performance.now();
+  let errors = 0;
+  const latencies = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        next += 1;
+        const at = performance.now();
+        const response = await fetch(url, { method: 'POST', headers, body: bytes }).catch(
+          () => null,
+        );
+        if (!response || response.status >= 300) errors += 1;
+        await response?.arrayBuffer().catch(() => undefined);
+        latencies.push(performance.now() - at);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: count - errors,
+    errors,
+    rps: (count - errors) / elapsed,
+    p50: Math.round(latencies[Math.floor(latencies.length / 2)]),
+    p99: Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))]),
+    mbps: ((count - errors) * bytes.length) / elapsed / 1e6,
+  };
+}
+
+async function uploadScenario({ sellerCookie }) {
+  const body = multipart('upload.zip', randomBytes(fileMiB * 1024 * 1024));
+  const streamPort = gatewayPort + 102;
+  spawnBaseline(['stream', String(streamPort), scratch]);
+  await waitForPort(streamPort).catch(() => undefined);
+  const pids = stack.pids();
+  const cookie = sellerCookie;
+  const perRound = options.smoke ? 2 : 4;
+  const runs = await interleaved(
+    'upload',
+    () =>
+      profiled({ gateway: pids.gateway, delivery: pids.delivery }, () =>
+        uploads(
+          `${baseUrl}/api/uploads`,
+          { 'content-type': body.contentType, cookie, origin: `http://localhost:${gatewayPort}` },
+          body.body,
+          perRound,
+          2,
+        ),
+      ),
+    () =>
+      uploads(
+        `http://127.0.0.1:${streamPort}/`,
+        { 'content-type': body.contentType },
+        body.body,
+        perRound,
+        2,
+      ),
+  );
+  return [
+    {
+      key: 'upload',
+      label: `${fileMiB} MiB upload through the gateway, 2 concurrent`,
+      baselineLabel: 'bare Node stream to disk',
+      runs,
+      unit: 'mbps',
+    },
+  ];
+}
+
+// ─── report ───────────────────────────────────────────────────────────────────────────────
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+const range = (values, digits = 0) =>
+  values.length > 1
+    ? `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`
+    : values[0].toFixed(digits);
+
+function report(results) {
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })
+    .stdout.toString()
+    .trim();
+  const cpu = os.cpus();
+  const machine = `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+  const rows = results.map(({ label, baselineLabel, runs, unit }) => {
+    const figure = (f) => (unit === 'rps' ? f.rps : f.mbps);
+    const targets = runs.target.map(figure);
+    const baselines = runs.baseline.map(figure);
+    const ratio = median(targets) / median(baselines);
+    const cpuPerRequest = Object.keys(runs.target[0].cpu ?? {})
+      .map((name) => {
+        const ms = median(runs.target.map((f) => f.cpu[name] / Math.max(f.requests, 1)));
+        return `${name} ${ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`}`;
+      })
+      .join(', ');
+    const rss = Object.keys(runs.target[0].rssGrowth ?? {})
+      .map(
+        (name) =>
+          `${name} +${Math.max(...runs.target.map((f) => f.rssGrowth[name])).toFixed(0)} MiB`,
+      )
+      .join(', ');
+    const unitLabel = unit === 'rps' ? 'req/s' : 'MB/s';
+    return {
+      label,
+      lockdrop: `${range(targets, unit === 'rps' ? 0 : 1)} ${unitLabel}, p50 ${median(runs.target.map((f) => f.p50))} ms, p99 ${median(runs.target.map((f) => f.p99))} ms${runs.target.some((f) => f.errors) ? `, ${runs.target.reduce((s, f) => s + f.errors, 0)} errors` : ''}`,
+      baseline: `${baselineLabel}: ${range(baselines, unit === 'rps' ? 0 : 1)} ${unitLabel}, p99 ${median(runs.baseline.map((f) => f.p99))} ms`,
+      ratio: ratio.toFixed(2),
+      cpuPerRequest,
+      rss,
+    };
+  });
+  const table = [
+    '| scenario | Lockdrop | baseline in the same run | ratio | CPU per request | RSS growth |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.label} | ${row.lockdrop} | ${row.baseline} | **${row.ratio}** | ${row.cpuPerRequest} | ${row.rss} |`,
+    ),
+  ].join('\n');
+  console.log(`\n${table}\n`);
+  if (options['no-write'] || options.smoke) return;
+  const document = `# Benchmarks
+
+Written by \`npm run bench\` (bench/run.mjs) — do not edit by hand; the analysis of what limits
+each figure is in README's "Performance" section.
+
+- When: ${new Date().toISOString()}, commit \`${commit}\`
+- Machine: ${machine}
+- Stack: production mode (\`NODE_ENV=production\`, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}), every service one process, started by the bench
+- Load: autocannon, ${connections} connections for request scenarios, ${seconds} s per side, ${rounds} rounds interleaved A/B; downloads 8 connections; uploads 2 at a time, ${options.smoke ? 2 : 4} per round
+- Ranges are min–max over rounds; the ratio is median Lockdrop ÷ median baseline
+
+${table}
+`;
+  return writeFile(path.join(root, 'BENCHMARKS.md'), document);
+}
+
+// ─── main (last: every helper above is initialised) ──────────────────────────────────────
+
+const stack = await startStack({
+  env: { ...process.env, ...productionEnv() },
+  layout,
+  // Straight to a file: formatting log lines here would take CPU from the services measured.
+  logFile: path.join(scratch, 'services.log'),
+});
+const children = [];
+
+try {
+  const seeded = await seed();
+  const results = [];
+  if (only.has('product') || only.has('product-direct') || only.has('share'))
+    results.push(...(await requestScenarios(seeded)));
+  if (only.has('download')) results.push(...(await downloadScenario(seeded)));
+  if (only.has('upload')) results.push(...(await uploadScenario(seeded)));
+  await report(results);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await stack.stop();
+  await deleteStreams(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', `bench${runId}`).catch(
+    () => undefined,
+  );
+  await dropDatabase(databaseUrl).catch(() => undefined);
+  const logs = (await readFile(path.join(scratch, 'services.log'), 'utf8').catch(() => '')).split(
+    '\n',
+  );
+  // pino levels: 50 error, 60 fatal.
+  const errors = logs.filter((line) => /"level":(50|60)/.test(line));
+  if (errors.length)
+    console.log(
+      `\n${errors.length} error lines in service logs, e.g.\n${errors.slice(0, 3).join('\n')}`,
+    );
+  await rm(scratch, { recursive: true, force: true });
+}
