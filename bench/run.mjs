@@ -27,6 +27,8 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '100' },
     'file-mib': { type: 'string' },
     'no-write': { type: 'boolean', default: false },
+    /** Writes a V8 CPU profile of every process into this directory (for "what limits it"). */
+    profile: { type: 'string' },
   },
 });
 const rounds = Number(options.rounds ?? (options.smoke ? 1 : 3));
@@ -638,6 +640,7 @@ const stack = await startStack({
   layout,
   // Straight to a file: formatting log lines here would take CPU from the services measured.
   logFile: path.join(scratch, 'services.log'),
+  nodeArgs: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : [],
 });
 const children = [];
 

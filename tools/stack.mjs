@@ -96,7 +96,7 @@ const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
  * The returned `stop()` sends SIGTERM and waits for every exit; `pids()` names each process. `entry.script` replaces the
  * service's bundle (tests); `output` receives the log lines, formatted — or, with `logFile`,
  * every process writes its raw JSON lines straight into that file (no work in this process,
- * which benchmarks want).
+ * which benchmarks want); `nodeArgs` go to every node process (e.g. `--cpu-prof`).
  */
 export async function startStack({
   env,
@@ -108,6 +108,7 @@ export async function startStack({
   onGiveUp,
   output = process.stdout,
   logFile,
+  nodeArgs = [],
 }) {
   const logFd = logFile ? openSync(logFile, 'a') : null;
   // Readiness is probed by port, so another stack already there would answer for ours.
@@ -130,6 +131,7 @@ export async function startStack({
         process.execPath,
         [
           '--enable-source-maps',
+          ...nodeArgs,
           entry.script ?? path.join(root, 'services', entry.name, 'dist', 'main.js'),
         ],
         {
