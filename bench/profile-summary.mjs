@@ -17,9 +17,16 @@ for (const node of profile.nodes) {
   const key = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
   byFunction.set(key, (byFunction.get(key) ?? 0) + time);
   const pkg = url.includes('node_modules/')
-    ? url.split('node_modules/').pop().split('/').slice(0, url.includes('node_modules/@') ? 2 : 1).join('/')
+    ? url
+        .split('node_modules/')
+        .pop()
+        .split('/')
+        .slice(0, url.includes('node_modules/@') ? 2 : 1)
+        .join('/')
     : url.startsWith('node:') || !url
-      ? functionName.startsWith('(') ? functionName : 'node internals'
+      ? functionName.startsWith('(')
+        ? functionName
+        : 'node internals'
       : 'lockdrop';
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + time);
 }
@@ -29,4 +36,6 @@ const show = (map) =>
     .slice(0, Number(top))
     .map(([key, time]) => `${((time / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
     .join('\n');
-console.log(`total ${(total / 1e6).toFixed(1)} s sampled\n\nby package:\n${show(byPackage)}\n\nby function (self):\n${show(byFunction)}`);
+console.log(
+  `total ${(total / 1e6).toFixed(1)} s sampled\n\nby package:\n${show(byPackage)}\n\nby function (self):\n${show(byFunction)}`,
+);

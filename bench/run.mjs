@@ -640,7 +640,9 @@ const stack = await startStack({
   layout,
   // Straight to a file: formatting log lines here would take CPU from the services measured.
   logFile: path.join(scratch, 'services.log'),
-  nodeArgs: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`] : [],
+  nodeArgs: options.profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`]
+    : [],
 });
 const children = [];
 
