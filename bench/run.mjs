@@ -7,8 +7,8 @@
 //   npm run bench -- --smoke           1 round of 2 s (checks that the harness works)
 //   npm run bench -- --only product,share --rounds 5 --seconds 15
 import { spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHmac, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,7 +35,9 @@ const rounds = Number(options.rounds ?? (options.smoke ? 1 : 3));
 const seconds = Number(options.seconds ?? (options.smoke ? 2 : 10));
 const connections = Number(options.connections);
 const fileMiB = Number(options['file-mib'] ?? (options.smoke ? 8 : 45));
-const only = new Set((options.only ?? 'product,product-direct,share,download,upload').split(','));
+const only = new Set(
+  (options.only ?? 'product,product-direct,share,download,upload,webhooks').split(','),
+);
 
 const problem = await checkDependencies(process.env);
 if (problem) {
@@ -56,6 +58,8 @@ const databaseUrl = withDatabaseName(
   `lockdrop_bench_${runId}`,
 );
 
+const sandboxWebhookSecret = randomBytes(24).toString('base64url');
+
 /** Production mode as a deployment runs it: real secrets (made up here), the sandbox as a demo. */
 function productionEnv() {
   const { privateKey } = generateKeyPairSync('ed25519');
@@ -72,7 +76,9 @@ function productionEnv() {
     PAYOUT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     VISITOR_ID_SECRET: randomBytes(32).toString('base64url'),
     ALLOW_TEST_PAYMENTS: 'true',
-    SANDBOX_WEBHOOK_SECRET: randomBytes(24).toString('base64url'),
+    SANDBOX_WEBHOOK_SECRET: sandboxWebhookSecret,
+    // Unconfirmed checkouts are left to the webhooks the benchmark sends.
+    RECONCILE_INTERVAL_MS: '3600000',
     // The load comes from one address; per-IP budgets meant for attackers would throttle it.
     RATE_LIMIT_PER_MINUTE: '100000000',
     SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',
@@ -563,6 +569,151 @@ async function uploadScenario({ sellerCookie }) {
   ];
 }
 
+/**
+ * Signed payment notifications at volume, 20% of them duplicates, 20 in flight: the provider's
+ * side of each payment is written straight into the sandbox's table (what a real provider
+ * would hold), then its Flutterwave-shaped webhook is posted through the gateway. Reports
+ * accepted/s and answer latency, and how long until delivery holds each entitlement.
+ */
+async function webhookScenario({ productId }) {
+  const count = options.smoke ? 200 : 2000;
+  const inFlight = 20;
+  const buyer = client();
+  const txRefs = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) {
+        const index = next++;
+        const { txRef } = await buyer.json('/api/checkout', {
+          productId,
+          buyerEmail: `webhook-${runId}-${index}@example.com`,
+        });
+        txRefs.push(txRef);
+      }
+    }),
+  );
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows: paid } = await db.query(
+      `UPDATE payments.sandbox_payments
+       SET status = 'successful', transaction_id = nextval('payments.sandbox_transaction_ids'),
+           app_fee_minor = round(amount_minor * 0.035), completed_at = now()
+       WHERE tx_ref = ANY($1) RETURNING *`,
+      [txRefs],
+    );
+    const bodies = paid.map((payment) => {
+      const major = Number(payment.amount_minor) / 100;
+      const raw = Buffer.from(
+        JSON.stringify({
+          event: 'charge.completed',
+          'event.type': 'CARD_TRANSACTION',
+          data: {
+            id: Number(payment.transaction_id),
+            tx_ref: payment.tx_ref,
+            flw_ref: `BENCH-${payment.transaction_id}`,
+            amount: major,
+            currency: payment.currency,
+            charged_amount: major,
+            app_fee: Number(payment.app_fee_minor) / 100,
+            status: 'successful',
+            payment_type: 'card',
+            created_at: new Date().toISOString(),
+            customer: { email: payment.buyer_email },
+          },
+        }),
+      );
+      return { txRef: payment.tx_ref, raw };
+    });
+    const duplicates = Math.round(bodies.length * 0.25); // 20% of all deliveries
+    const deliveries = [
+      ...bodies,
+      ...Array.from(
+        { length: duplicates },
+        () => bodies[Math.floor(Math.random() * bodies.length)],
+      ),
+    ].sort(() => Math.random() - 0.5);
+    const firstSent = new Map();
+    const latencies = [];
+    let accepted = 0;
+    let errors = 0;
+    let cursor = 0;
+    const pids = stack.pids();
+    const figures = await profiled({ gateway: pids.gateway, payments: pids.payments }, async () => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (cursor < deliveries.length) {
+            const { txRef, raw } = deliveries[cursor++];
+            if (!firstSent.has(txRef)) firstSent.set(txRef, Date.now());
+            const at = performance.now();
+            const response = await fetch(`${baseUrl}/api/webhooks/sandbox`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                'verif-hash': sandboxWebhookSecret,
+                'flutterwave-signature': createHmac('sha256', sandboxWebhookSecret)
+                  .update(raw)
+                  .digest('base64'),
+              },
+              body: raw,
+            }).catch(() => null);
+            latencies.push(performance.now() - at);
+            if (response?.status === 200) accepted += 1;
+            else errors += 1;
+            await response?.arrayBuffer().catch(() => undefined);
+          }
+        }),
+      );
+      const elapsed = (performance.now() - started) / 1000;
+      latencies.sort((a, b) => a - b);
+      return {
+        requests: accepted,
+        errors,
+        rps: accepted / elapsed,
+        p50: Math.round(latencies[Math.floor(latencies.length / 2)]),
+        p99: Math.round(latencies[Math.floor(latencies.length * 0.99)]),
+        mbps: 0,
+      };
+    });
+    // Webhook → entitlement: when delivery recorded each purchase, from its first notification.
+    const sql = `SELECT p.tx_ref, extract(epoch FROM e.created_at) * 1000 AS at
+       FROM payments.purchases p JOIN delivery.entitlements e ON e.purchase_id = p.id
+       WHERE p.tx_ref = ANY($1)`;
+    let entitled = [];
+    await waitFor(
+      async () => {
+        entitled = (await db.query(sql, [txRefs])).rows;
+        return entitled.length === bodies.length;
+      },
+      'every entitlement',
+      120_000,
+    );
+    const { rows: purchases } = await db.query(
+      'SELECT count(*)::int AS n FROM payments.purchases WHERE tx_ref = ANY($1)',
+      [txRefs],
+    );
+    const toEntitlement = entitled
+      .map((row) => Number(row.at) - firstSent.get(row.tx_ref))
+      .sort((a, b) => a - b);
+    process.stdout.write(
+      `  webhooks: ${summary(figures)}; ${purchases[0].n} purchases for ${bodies.length} payments; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms\n`,
+    );
+    return [
+      {
+        key: 'webhooks',
+        label: `${bodies.length} signed payment webhooks + ${duplicates} duplicates, 20 in flight, through the gateway`,
+        baselineLabel: `the 2,000/s target; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms; ${purchases[0].n} purchases for ${bodies.length} payments`,
+        runs: { target: [figures], baseline: [{ rps: 2000, mbps: 0, p99: 0 }] },
+        unit: 'rps',
+      },
+    ];
+  } finally {
+    await db.end();
+  }
+}
+
 // ─── report ───────────────────────────────────────────────────────────────────────────────
 
 const median = (values) => {
@@ -653,6 +804,7 @@ try {
     results.push(...(await requestScenarios(seeded)));
   if (only.has('download')) results.push(...(await downloadScenario(seeded)));
   if (only.has('upload')) results.push(...(await uploadScenario(seeded)));
+  if (only.has('webhooks')) results.push(...(await webhookScenario(seeded)));
   await report(results);
 } finally {
   for (const child of children) child.kill('SIGTERM');
@@ -661,9 +813,10 @@ try {
     () => undefined,
   );
   await dropDatabase(databaseUrl).catch(() => undefined);
-  const logs = (await readFile(path.join(scratch, 'services.log'), 'utf8').catch(() => '')).split(
-    '\n',
-  );
+  const lastLog = path.join(os.tmpdir(), 'lockdrop-bench-services.log');
+  await copyFile(path.join(scratch, 'services.log'), lastLog).catch(() => undefined);
+  console.log(`service logs of this run: ${lastLog}`);
+  const logs = (await readFile(lastLog, 'utf8').catch(() => '')).split('\n');
   // pino levels: 50 error, 60 fatal.
   const errors = logs.filter((line) => /"level":(50|60)/.test(line));
   if (errors.length)

@@ -6,6 +6,7 @@ import { providerEventPayloadText } from './0003_provider_event_payload_text.js'
 import { payouts } from './0004_payouts.js';
 import { refunds } from './0005_refunds.js';
 import { subscriptions } from './0006_subscriptions.js';
+import { ledgerJournalIndex } from './0007_ledger_journal_index.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   payouts,
   refunds,
   subscriptions,
+  ledgerJournalIndex,
 ];
