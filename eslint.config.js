@@ -1,3 +1,4 @@
+import nx from '@nx/eslint-plugin';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
@@ -20,6 +21,46 @@ export default tseslint.config(
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
           message: 'Read configuration through the service config (libs/config), not process.env.',
+        },
+      ],
+    },
+  },
+  {
+    // Layering a tool checks (issue 12): services build on libs, never on each other; libs
+    // build on libs; the web only on the browser-safe libs (contracts, money, plans), which
+    // themselves stay browser-safe. Tests that start several services are the exception
+    // and live outside src/.
+    files: ['services/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['platform:browser'] },
+            { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:browser'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A feature is used through its index (its public surface), never through its files.
+    files: ['web/src/features/**/*.{ts,tsx}', 'web/src/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/features/*/*'],
+              message: 'Import another feature through its index: @/features/<name>.',
+            },
+          ],
         },
       ],
     },

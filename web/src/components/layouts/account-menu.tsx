@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { useSession, useSignOut } from '@/features/auth';
-import { Avatar } from '@/features/auth/components/avatar';
+import { Avatar } from '@/features/auth';
 
 const itemBase =
   'block w-full rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 focus:bg-slate-100 focus:outline-none';

@@ -4,7 +4,7 @@ import { NavLink, useLocation } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
 import { paths } from '@/config/paths';
-import { useSession } from '@/features/auth/api/get-session';
+import { useSession } from '@/features/auth';
 
 const marketingLinks = [
   { label: 'Home', to: paths.home.getHref() },

@@ -1,6 +1,6 @@
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { GetStartedLink } from '@/features/auth/components/get-started-link';
+import { GetStartedLink } from '@/features/auth';
 
 export function ClosingCta() {
   return (

@@ -2,7 +2,7 @@ import { ArrowRight, Globe2 } from 'lucide-react';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { site } from '@/config/site';
-import { GetStartedLink } from '@/features/auth/components/get-started-link';
+import { GetStartedLink } from '@/features/auth';
 import { HeroVisual } from './hero-visual';
 
 export function Hero() {
