@@ -8,13 +8,13 @@ import {
   type HttpServer,
 } from '@lockdrop/http';
 import { Redis } from 'ioredis';
-import { registerApiDocs } from './api-docs.js';
-import { installBodyLimits } from './body-limit.js';
+import { registerApiDocs } from './routes/api-docs.js';
+import { installBodyLimits } from './http/body-limit.js';
 import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
-import { securityHeaders } from './security-headers.js';
-import { registerSharePage } from './share-page.js';
-import { htmlFileFor, registerSpa } from './spa.js';
+import { securityHeaders } from './http/security-headers.js';
+import { registerSharePage } from './routes/share-page.js';
+import { htmlFileFor, registerSpa } from './routes/spa.js';
 
 /** The one public entry point: the SPA, the API routed by prefix, security headers, limits. */
 export async function buildApp(config: GatewayConfig): Promise<HttpServer> {

@@ -1,7 +1,7 @@
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Upstream } from './route-table.js';
+import type { Upstream } from '../route-table.js';
 
 const DOCS_TTL_MS = 60_000;
 
