@@ -170,6 +170,9 @@ describe('/payment/success while the webhook is on its way', () => {
                 status: 'paid',
                 paymentReference: 'ld_pending_ref',
                 createdAt: new Date().toISOString(),
+                testMode: true,
+                subscriptionId: null,
+                renewal: false,
               }
             : null,
         }),

@@ -30,6 +30,7 @@ export { errorBodySchema, type ErrorBody } from './errors.js';
 export { contactMessageSchema, type ContactMessage } from './api/contact.js';
 export * from './api/payouts.js';
 export * from './api/subscriptions.js';
+export * from './api/purchases.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export * from './api/analytics.js';
 export {

@@ -1,10 +1,11 @@
+import { paymentResultSchema, purchaseViewSchema, saleViewSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import { listMyPurchases, listMySales, paymentByReference } from '../domain/purchases.js';
 import { refundPurchase, type RefundDeps } from '../domain/refunds.js';
 import type { SettlementDeps } from '../domain/settlement.js';
 import { browserKeyHashOf } from './buyer-cookie.js';
-import { errorSchema, purchaseSchema, saleSchema, toPurchaseView, toSaleView } from './schemas.js';
+import { errorSchema, toPurchaseView, toSaleView } from './schemas.js';
 
 const errorResponses = { '4xx': errorSchema, '5xx': errorSchema };
 
@@ -36,7 +37,7 @@ export function purchaseRoutes(
         tags: ['purchases'],
         summary: "The signed-in user's paid purchases (matched by verified e-mail), newest first",
         security: [{ bearer: [] }, { cookie: [] }],
-        response: { 200: z.object({ purchases: z.array(purchaseSchema) }), ...errorResponses },
+        response: { 200: z.object({ purchases: z.array(purchaseViewSchema) }), ...errorResponses },
       },
     },
     async (request) => ({
@@ -58,11 +59,7 @@ export function purchaseRoutes(
           })
           .refine((query) => query.tx_ref ?? query.txRef, { message: 'tx_ref is required' }),
         response: {
-          200: z.object({
-            status: z.enum(['pending', 'paid', 'failed', 'refunded']),
-            txRef: z.string(),
-            purchase: purchaseSchema.nullable(),
-          }),
+          200: paymentResultSchema,
           ...errorResponses,
         },
       },
@@ -86,7 +83,7 @@ export function purchaseRoutes(
         summary: "The signed-in seller's own sales, newest first",
         security: [{ bearer: [] }, { cookie: [] }],
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
-        response: { 200: z.object({ sales: z.array(saleSchema) }), ...errorResponses },
+        response: { 200: z.object({ sales: z.array(saleViewSchema) }), ...errorResponses },
       },
     },
     async (request) => ({
@@ -106,9 +103,9 @@ export function purchaseRoutes(
         security: [{ bearer: [] }, { cookie: [] }],
         params: z.object({ purchaseId: z.uuid() }),
         response: {
-          200: z.object({ purchase: saleSchema }),
+          200: z.object({ purchase: saleViewSchema }),
           // The provider has not confirmed yet: access is suspended and the refund is followed up.
-          202: z.object({ purchase: saleSchema }),
+          202: z.object({ purchase: saleViewSchema }),
           ...errorResponses,
         },
       },

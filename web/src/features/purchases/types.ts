@@ -1,23 +1,2 @@
-/** A purchase as its buyer sees it (services/payments/src/routes/schemas.ts). */
-export interface Purchase {
-  id: string;
-  productId: string;
-  productTitle: string;
-  fileName: string | null;
-  amountMinor: number;
-  currency: string;
-  status: 'paid' | 'refunding' | 'refunded';
-  paymentReference: string;
-  createdAt: string;
-  testMode: boolean;
-  /** A charge of this subscription (the library lists the newest one). */
-  subscriptionId: string | null;
-  renewal: boolean;
-}
-
-/** GET /api/purchases/by-reference: where a checkout stands. */
-export interface PaymentResult {
-  status: 'pending' | 'paid' | 'failed' | 'refunded';
-  txRef: string;
-  purchase: Purchase | null;
-}
+/** Purchases as payments serves them: the shapes live in libs/contracts (api/purchases.ts). */
+export type { PurchaseView as Purchase } from '@lockdrop/contracts';

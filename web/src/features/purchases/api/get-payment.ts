@@ -1,13 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { PaymentResult } from '../types';
+import { paymentResultSchema, type PaymentResult } from '@lockdrop/contracts';
 
 const POLL_MS = 2_000;
 /** After this long a still-pending payment is left to the receipt e-mail. */
 const POLL_FOR_MS = 3 * 60_000;
 
-export const getPayment = (txRef: string) =>
-  api<PaymentResult>(`/api/purchases/by-reference?tx_ref=${encodeURIComponent(txRef)}`);
+export const getPayment = async (txRef: string): Promise<PaymentResult> =>
+  paymentResultSchema.parse(
+    await api(`/api/purchases/by-reference?tx_ref=${encodeURIComponent(txRef)}`),
+  );
 
 export const paymentQueryOptions = (txRef: string) =>
   queryOptions({

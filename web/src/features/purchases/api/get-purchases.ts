@@ -1,9 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
+import { purchaseViewSchema } from '@lockdrop/contracts';
+import { z } from 'zod';
 import type { Purchase } from '../types';
 
-const listPurchases = async () =>
-  (await api<{ purchases: Purchase[] }>('/api/purchases')).purchases;
+const purchasesResponse = z.object({ purchases: z.array(purchaseViewSchema) });
+
+const listPurchases = async (): Promise<Purchase[]> =>
+  purchasesResponse.parse(await api('/api/purchases')).purchases;
 
 /**
  * The access token states whether the e-mail was verified when it was issued. A buyer who has

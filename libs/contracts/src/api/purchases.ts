@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * Purchases as payments serves them (`/api/purchases*`), shared by payments and the web so the
+ * buyer's library, the success page and the seller's payments list read one shape.
+ */
+
+export const purchaseStatusSchema = z.enum(['paid', 'refunding', 'refunded']);
+
+/** A purchase as its buyer sees it (spec §3 Purchase, §2 Purchases and Payment success). */
+export const purchaseViewSchema = z.object({
+  id: z.uuid(),
+  productId: z.uuid(),
+  productTitle: z.string(),
+  fileName: z.string().nullable(),
+  amountMinor: z.number().int(),
+  currency: z.string(),
+  status: purchaseStatusSchema,
+  paymentReference: z.string(),
+  createdAt: z.iso.datetime(),
+  /** A sandbox or test-key payment: screens label it so nobody mistakes it for a real sale. */
+  testMode: z.boolean(),
+  /** Set when the purchase is a charge of this subscription; `renewal` when not its first. */
+  subscriptionId: z.uuid().nullable(),
+  renewal: z.boolean(),
+});
+export type PurchaseView = z.infer<typeof purchaseViewSchema>;
+
+/** A sale as its seller sees it: the buyer and where the money went. */
+export const saleViewSchema = purchaseViewSchema.extend({
+  buyerEmail: z.string(),
+  feePlatformMinor: z.number().int(),
+  feeProcessorMinor: z.number().int(),
+  sellerEarningsMinor: z.number().int(),
+  refundedAt: z.iso.datetime().nullable(),
+});
+export type SaleView = z.infer<typeof saleViewSchema>;
+
+/** `GET /api/purchases/by-reference`: where a checkout stands, for the success page. */
+export const paymentResultSchema = z.object({
+  status: z.enum(['pending', 'paid', 'failed', 'refunded']),
+  txRef: z.string(),
+  purchase: purchaseViewSchema.nullable(),
+});
+export type PaymentResult = z.infer<typeof paymentResultSchema>;
