@@ -277,6 +277,60 @@ describe('subscriptions to a product (sandbox)', () => {
     expect(await ledgerTotal()).toMatchObject({ total: '0', unbalanced: 0 });
   });
 
+  it('refunding a charge ends the subscription, so older charges do not keep the file open', async () => {
+    const product = await harness.publishProduct({
+      pricing: { type: 'recurring', interval: 'monthly' },
+      priceMinor: 120_000,
+    });
+    const buyer = buyerOf();
+    const { subscriptionId } = await subscribe(product.productId, buyer);
+    const client = await authed(buyer);
+    await client.post(`/api/subscriptions/${subscriptionId}/sandbox/renew-now`);
+    await waitFor(async () => eventsOf('subscription.renewed', subscriptionId).length === 1);
+    const [, renewal] = await purchasesOf(subscriptionId);
+    const seller = await authed({ id: product.ownerId, email: 'seller@example.com' });
+    const refunded = await seller.post(`/api/purchases/${renewal!.id}/refund`);
+    expect(refunded.status).toBe(200);
+    await waitFor(async () => eventsOf('subscription.expired', subscriptionId).length === 1);
+    expect(eventsOf('subscription.expired', subscriptionId)[0]!.data.status).toBe('expired');
+    const listed = await (await client.get('/api/subscriptions')).json();
+    expect(listed.subscriptions[0]).toMatchObject({ id: subscriptionId, status: 'expired' });
+    expect(await ledgerTotal()).toMatchObject({ total: '0', unbalanced: 0 });
+  });
+
+  it('a deleted product is not renewed: its subscriptions end at the period end', async () => {
+    const product = await harness.publishProduct({
+      pricing: { type: 'recurring', interval: 'monthly' },
+      priceMinor: 110_000,
+    });
+    const { subscriptionId } = await subscribe(product.productId, buyerOf());
+    await harness.publish(
+      createEvent(
+        'product.deleted',
+        { productId: product.productId, ownerId: product.ownerId },
+        { correlationId: randomUUID() },
+      ),
+    );
+    await waitFor(async () => {
+      const { rows } = await harness.pool.query('SELECT deleted FROM products WHERE id = $1', [
+        product.productId,
+      ]);
+      return rows[0]?.deleted === true;
+    });
+    const { rows } = await harness.pool.query(
+      'SELECT current_period_end FROM subscriptions WHERE id = $1',
+      [subscriptionId],
+    );
+    harness.clock.offsetMs = rows[0].current_period_end.getTime() - Date.now() + 1_000;
+    try {
+      await tick();
+      await waitFor(async () => eventsOf('subscription.expired', subscriptionId).length === 1);
+    } finally {
+      harness.clock.offsetMs = 0;
+    }
+    expect(await purchasesOf(subscriptionId)).toHaveLength(1);
+  });
+
   it('duplicate and replayed renewal webhooks credit once', async () => {
     const product = await harness.publishProduct({
       pricing: { type: 'recurring', interval: 'yearly' },
@@ -550,6 +604,34 @@ describe("a seller's own plan", () => {
       `http://shop.test/purchases#subscription-${subscriptionId}`,
     );
     expect(await reminders()).toHaveLength(1);
+  });
+
+  it('two plan checkouts paid while on Free: the newest plan wins and one plan stays live', async () => {
+    const seller = {
+      id: randomUUID(),
+      email: `seller-${randomUUID()}@example.com`,
+      emailVerified: true,
+    };
+    const client = await authed(seller);
+    const first = await (
+      await client.post('/api/billing/plan/change', { plan: 'starter', interval: 'monthly' })
+    ).json();
+    const second = await (
+      await client.post('/api/billing/plan/change', { plan: 'pro', interval: 'monthly' })
+    ).json();
+    await payPlanCheckout(first.link);
+    await waitFor(async () => planEvents(seller.id).length === 1);
+    await payPlanCheckout(second.link);
+    await waitFor(async () => planEvents(seller.id).length === 2);
+    expect(planEvents(seller.id)[1]!.data).toMatchObject({ plan: 'pro', previousPlan: 'starter' });
+    const { rows } = await harness.pool.query(
+      `SELECT plan, status FROM subscriptions WHERE user_id = $1 ORDER BY created_at`,
+      [seller.id],
+    );
+    expect(rows).toEqual([
+      { plan: 'starter', status: 'expired' },
+      { plan: 'pro', status: 'active' },
+    ]);
   });
 
   it('a monthly plan is not refunded; cancelling keeps it to the period end', async () => {

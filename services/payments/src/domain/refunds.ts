@@ -1,3 +1,4 @@
+import { endRefundedSubscription, type SubscriptionRules } from './subscriptions.js';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@lockdrop/auth';
 import { enqueueEvent } from '@lockdrop/bus';
@@ -31,6 +32,8 @@ export interface RefundDeps {
   /** Whether the provider gives its fee back on a refund (Flutterwave does not). */
   processorFeeRefunded: boolean;
   supportEmails: string[];
+  /** A refunded or charged-back charge of a subscription ends it (see reverseSale). */
+  subscriptions: SubscriptionRules;
   now: () => Date;
   logger: {
     error(object: object, message: string): void;
@@ -240,7 +243,7 @@ async function settleRefund(deps: RefundDeps, refund: Refund, outcome: Settlemen
 /** The money went back to the buyer: reversing journal, purchase refunded, access revoked. */
 async function reverseSale(
   tx: Queryable,
-  deps: Pick<RefundDeps, 'processorFeeRefunded'>,
+  deps: Pick<RefundDeps, 'processorFeeRefunded' | 'providers' | 'subscriptions' | 'logger'>,
   purchase: Purchase,
   refund: { at: Date; reference: string; refundedBy: string | null; correlationId: string },
 ): Promise<void> {
@@ -275,6 +278,11 @@ async function reverseSale(
       { correlationId: refund.correlationId },
     ),
   );
+  // A subscription's charges share one access: the money of one of them back means the
+  // subscription ends, or the older charges would keep the file open.
+  if (purchase.subscriptionId) {
+    await endRefundedSubscription(tx, deps, purchase.subscriptionId, refund.at);
+  }
 }
 
 /**

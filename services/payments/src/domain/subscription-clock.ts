@@ -1,6 +1,7 @@
 import { withTransaction } from '@lockdrop/db';
 import { enqueueMail } from '@lockdrop/mailer';
 import { findOpenRenewalCheckout, type Checkout } from '../db/checkouts.repo.js';
+import { findProduct } from '../db/read-models.repo.js';
 import {
   findSubscription,
   listSubscriptionsDue,
@@ -109,6 +110,14 @@ async function advanceSubscription(deps: ClockDeps, id: string): Promise<Step> {
         return { kind: 'none' };
       }
       if (sub.nextAttemptAt && sub.nextAttemptAt.getTime() > at) return { kind: 'none' };
+      // The seller deleted the product: nobody is charged for it again.
+      if (sub.kind === 'product') {
+        const product = await findProduct(tx, sub.productId!);
+        if (!product || product.deleted) {
+          await expireSubscription(tx, deps, sub, 'product_deleted');
+          return { kind: 'expired', sub };
+        }
+      }
       if (deps.provider.chargeSubscription && sub.providerSubscriptionId) {
         const checkout =
           (await findOpenRenewalCheckout(tx, sub.id, sub.currentPeriodEnd)) ??

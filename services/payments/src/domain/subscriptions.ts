@@ -16,6 +16,7 @@ import { postJournal } from '../db/ledger.repo.js';
 import { findProduct, findSellerPlan, upsertSellerPlan } from '../db/read-models.repo.js';
 import {
   findChargeForPeriod,
+  findLivePlanSubscription,
   findSubscription,
   findSubscriptionByProviderPlan,
   insertCharge,
@@ -130,7 +131,7 @@ export async function expireSubscription(
   tx: PoolClient,
   deps: SettlementDeps,
   sub: Subscription,
-  reason: 'cancelled' | 'unpaid' | 'refunded' | 'replaced',
+  reason: 'cancelled' | 'unpaid' | 'refunded' | 'replaced' | 'product_deleted',
 ): Promise<Subscription> {
   const ended = await updateSubscription(
     tx,
@@ -249,11 +250,18 @@ export async function settleSubscriptionCharge(
     );
     eventType = 'subscription.renewed';
   } else {
-    if (current && replaces) {
-      if (current.status === 'expired') return { result: 'period_already_paid', replaced: null };
-      await expireSubscription(tx, deps, current, 'replaced');
+    // A plan bought while another is live (two checkouts paid, or an upgrade): the newest
+    // payment's plan wins and the other subscription ends, so a seller has one live plan.
+    const live =
+      checkout.kind === 'plan'
+        ? (current ?? (await findLivePlanSubscription(tx, checkout.userId!, { forUpdate: true })))
+        : null;
+    if (current && replaces && current.status === 'expired')
+      return { result: 'period_already_paid', replaced: null };
+    if (live && live.status !== 'expired') {
+      await expireSubscription(tx, deps, live, 'replaced');
+      replaced = live;
     }
-    replaced = current;
     periodStart = now;
     sub = await insertSubscription(tx, {
       id: randomUUID(),
@@ -467,4 +475,39 @@ export async function adoptProviderRenewal(
   // A duplicate notification that waited for the lock finds the checkout the first one made.
   const adopted = await findCheckoutByTxRef(tx, txRef, { forUpdate: true });
   return adopted ?? insertRenewalCheckout(tx, deps, locked, txRef, 'open');
+}
+
+/**
+ * A charge of this subscription was refunded or charged back: it ends now (access with it), and
+ * the provider is told to stop charging. Called inside the refund's transaction; the provider
+ * call is best effort (the subscription has ended here whatever it answers).
+ */
+export async function endRefundedSubscription(
+  tx: Queryable,
+  deps: {
+    providers: ReadonlyMap<string, Pick<SettlementDeps['provider'], 'cancelSubscription'>>;
+    subscriptions: SubscriptionRules;
+    logger: { warn(object: object, message: string): void };
+  },
+  subscriptionId: string,
+  at: Date,
+): Promise<void> {
+  const sub = await findSubscription(tx, subscriptionId, { forUpdate: true });
+  if (!sub || sub.status === 'expired') return;
+  const ended = await updateSubscription(
+    tx,
+    sub.id,
+    { status: 'expired', endedAt: at, endedReason: 'refunded', nextAttemptAt: null },
+    at,
+  );
+  await enqueueEvent(
+    tx,
+    createEvent('subscription.expired', snapshotOf(ended, deps.subscriptions), {
+      correlationId: sub.correlationId,
+    }),
+  );
+  const provider = deps.providers.get(sub.provider);
+  await provider?.cancelSubscription(providerRefOf(sub)).catch((error: unknown) => {
+    deps.logger.warn({ err: error, subscriptionId: sub.id }, 'provider subscription not cancelled');
+  });
 }
