@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { dropDatabase, withDatabaseName } from '@lockdrop/db';
 import { deleteStreams } from '@lockdrop/testing';
-import { buildStale, checkDependencies, root, stackLayout, startStack } from '../tools/stack.mjs';
+import { prepareStack, root, stackLayout, startStack } from '../tools/stack.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -39,12 +39,7 @@ const only = new Set(
   (options.only ?? 'product,product-direct,share,download,upload,webhooks').split(','),
 );
 
-const problem = await checkDependencies(process.env);
-if (problem) {
-  console.error(problem);
-  process.exit(1);
-}
-buildStale();
+await prepareStack();
 
 const runId = randomBytes(4).toString('hex');
 const gatewayPort = 19_080;

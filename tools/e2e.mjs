@@ -4,14 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, withDatabaseName } from '@lockdrop/db';
 import { deleteStreams } from '@lockdrop/testing';
-import { buildStale, checkDependencies, root, stackLayout, startStack } from './stack.mjs';
+import { prepareStack, root, stackLayout, startStack } from './stack.mjs';
 
-const problem = await checkDependencies(process.env);
-if (problem) {
-  console.error(problem);
-  process.exit(1);
-}
-buildStale();
+await prepareStack();
 
 const runId = randomBytes(4).toString('hex');
 const gatewayPort = Number(process.env.E2E_PORT ?? 18080);

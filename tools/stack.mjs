@@ -45,6 +45,19 @@ export async function checkDependencies(env) {
   return null;
 }
 
+/**
+ * What every launcher does first (`npm start`, the e2e run, the benchmark): stop with a
+ * one-line explanation when PostgreSQL, Redis or NATS is unreachable, then build what is stale.
+ */
+export async function prepareStack(env = process.env) {
+  const problem = await checkDependencies(env);
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+  buildStale();
+}
+
 /** Builds every project whose inputs changed (Nx cache makes an up-to-date build take seconds). */
 export function buildStale() {
   const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static'], {

@@ -1,13 +1,7 @@
 // `npm start`: the whole stack on http://localhost:8080 (see README for configuration).
-import { buildStale, checkDependencies, stackLayout, startStack } from './stack.mjs';
+import { prepareStack, stackLayout, startStack } from './stack.mjs';
 
-const problem = await checkDependencies(process.env);
-if (problem) {
-  console.error(problem);
-  process.exit(1);
-}
-
-buildStale();
+await prepareStack();
 
 const gatewayPort = Number(process.env.PORT ?? 8080);
 // Services listen on SERVICE_PORT_BASE + 1 … + 6, so a second stack can run beside this one.

@@ -25,16 +25,21 @@ beforeAll(async () => {
   catalogUrl = `http://127.0.0.1:${(catalog.address() as { port: number }).port}`;
   webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-outage-'));
   await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
-  gateway = await buildApp(
+  gateway = await gatewayWithoutRedis();
+});
+
+/** A gateway whose Redis accepts nothing, routing to the stand-in catalog. */
+const gatewayWithoutRedis = (env: Record<string, string> = {}) =>
+  buildApp(
     loadConfig(configSchema, {
       REDIS_URL: 'redis://127.0.0.1:1',
       CATALOG_URL: catalogUrl,
       IDENTITY_URL: catalogUrl,
       WEB_DIST: webDist,
       LOG_LEVEL: 'silent',
+      ...env,
     }),
   );
-});
 afterAll(async () => {
   await gateway?.close();
   catalog?.closeAllConnections();
@@ -59,16 +64,7 @@ describe('with Redis down', () => {
   });
 
   it('still holds the general API budget, which counts in memory', async () => {
-    const limited = await buildApp(
-      loadConfig(configSchema, {
-        REDIS_URL: 'redis://127.0.0.1:1',
-        CATALOG_URL: catalogUrl,
-        IDENTITY_URL: catalogUrl,
-        WEB_DIST: webDist,
-        LOG_LEVEL: 'silent',
-        RATE_LIMIT_PER_MINUTE: '3',
-      }),
-    );
+    const limited = await gatewayWithoutRedis({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const statuses: number[] = [];
       for (let read = 0; read < 4; read += 1)
