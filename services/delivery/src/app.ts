@@ -8,6 +8,7 @@ import { createPreviews } from './domain/previews.js';
 import { createReceiptSessions } from './domain/receipt-sessions.js';
 import { createUploads } from './domain/uploads.js';
 import { subscribeToProductEvents } from './events/product-events.js';
+import { subscribeToPlanChanges } from './events/plan-events.js';
 import { subscribeToPurchaseEvents } from './events/purchase-events.js';
 import { findFfmpeg } from './previews/video.js';
 import { startPreviewWorker } from './previews/preview-worker.js';
@@ -84,6 +85,7 @@ export async function buildApp(
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool, storage })),
     ...(await subscribeToPurchaseEvents({ bus, pool })),
+    await subscribeToPlanChanges({ bus, pool }),
   ];
   // Registered after the infrastructure's hook, so it runs first: consumers and renders stop before the pool closes.
   app.addHook('onClose', async () => {

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { createEvent } from '@lockdrop/contracts';
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -275,6 +276,35 @@ describe('POST /api/uploads', () => {
       headers: { authorization: other.auth },
     });
     expect(otherUsage.json()).toMatchObject({ plan: 'business', used: 1, limit: null });
+  });
+
+  it('a plan paid for applies to the next upload, before the access token is renewed', async () => {
+    const seller = await delivery.user('free'); // the token keeps saying free
+    for (let i = 0; i < 15; i += 1)
+      expect((await upload(seller, `p${i}.txt`, Buffer.from(`p${i}`))).statusCode).toBe(201);
+    expect((await upload(seller, 'over.txt', Buffer.from('x'))).statusCode).toBe(403);
+    await delivery.publish(
+      createEvent(
+        'plan.changed',
+        { userId: seller.id, plan: 'pro', previousPlan: 'free' },
+        { correlationId: 'test' },
+      ),
+    );
+    const usage = () =>
+      delivery.app.inject({ url: '/api/uploads/usage', headers: { authorization: seller.auth } });
+    await waitFor(async () => (await usage()).json().plan === 'pro');
+    expect((await usage()).json()).toMatchObject({ plan: 'pro', used: 15, limit: 150 });
+    expect((await upload(seller, 'now-allowed.txt', Buffer.from('x'))).statusCode).toBe(201);
+    // An older change arriving late does not undo it.
+    await delivery.publish(
+      createEvent(
+        'plan.changed',
+        { userId: seller.id, plan: 'free', previousPlan: 'pro' },
+        { correlationId: 'test', occurredAt: new Date(Date.now() - 60_000) },
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await usage()).json().plan).toBe('pro');
   });
 });
 

@@ -21,6 +21,7 @@ export type { StoredFile };
 import { previewStatusOfFile } from '../db/previews.repo.js';
 import { isFileEntitled } from '../db/entitlements.repo.js';
 import { isFileUsedByProduct } from '../db/products.repo.js';
+import { findSellerPlan } from '../db/seller-plans.repo.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import { fileExtension, sanitizeFileName } from './file-name.js';
 import { fileKind } from './file-kind.js';
@@ -96,9 +97,17 @@ export function createUploads({
   storage: ObjectStorage;
   logger: Logger;
 }) {
+  /**
+   * The seller's plan: billing's latest word (plan.changed) when there is one, else the access
+   * token's claim. A plan just paid for applies to the next upload, not the next token.
+   */
+  async function planOf(user: AuthUser): Promise<Plan> {
+    return planById((await findSellerPlan(pool, user.id)) ?? user.plan);
+  }
+
   /** Refuses before any byte is read when this month's uploads are used up. */
   async function assertUploadAllowed(user: AuthUser, now = new Date()): Promise<void> {
-    const plan = planById(user.plan);
+    const plan = await planOf(user);
     if (plan.uploadsPerMonth === null) return;
     const { month, resetsAt } = monthOf(now);
     const used = await uploadsInMonth(pool, user.id, month);
@@ -107,7 +116,7 @@ export function createUploads({
 
   /** This calendar month's uploads against the plan's allowance (the dashboard's plan card). */
   async function usage(user: AuthUser, now = new Date()) {
-    const plan = planById(user.plan);
+    const plan = await planOf(user);
     const { month, resetsAt } = monthOf(now);
     return {
       plan: plan.id,
@@ -118,8 +127,8 @@ export function createUploads({
   }
 
   /** Bytes up to the plan's limit; one more byte and the transport must fail the stream. */
-  function maxBytesFor(user: AuthUser): number {
-    return planById(user.plan).maxFileBytes;
+  async function maxBytesFor(user: AuthUser): Promise<number> {
+    return (await planOf(user)).maxFileBytes;
   }
 
   /**
@@ -132,7 +141,7 @@ export function createUploads({
     incoming: IncomingFile,
     correlationId: string,
   ): Promise<StoredFile> {
-    const plan = planById(user.plan);
+    const plan = await planOf(user);
     const fileName = sanitizeFileName(incoming.fileName);
     const extension = fileExtension(fileName);
     const storageKey = storageKeyFor(user.id, extension);

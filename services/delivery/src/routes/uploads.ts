@@ -66,7 +66,9 @@ export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uplo
       try {
         await uploads.assertUploadAllowed(user);
         // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
-        const part = await request.file({ limits: { fileSize: uploads.maxBytesFor(user) + 1 } });
+        const part = await request.file({
+          limits: { fileSize: (await uploads.maxBytesFor(user)) + 1 },
+        });
         if (!part || part.fieldname !== 'file')
           throw new AppError('file_required', 400, 'Please upload a file');
         const incoming = {

@@ -149,4 +149,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0006_seller_plans',
+    sql: `
+      -- Each seller's plan as billing last announced it (plan.changed): upload limits follow a
+      -- paid plan at once, not when the seller's access token is next renewed.
+      CREATE TABLE seller_plans (
+        user_id uuid PRIMARY KEY,
+        plan text NOT NULL,
+        changed_at timestamptz NOT NULL,
+        deleted boolean NOT NULL DEFAULT false
+      );
+    `,
+  },
 ];
