@@ -206,6 +206,9 @@ describe('forgotten password', () => {
     const page = await browser.open('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
+    // The URL changes before the lazily loaded screen replaces the login form, whose E-mail
+    // field would otherwise take the typing (then the reset form is sent empty).
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('E-mail', { exact: true }).fill(person.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
