@@ -88,67 +88,61 @@ export function providerFailure(error: unknown): AppError {
 }
 
 /**
- * Cancel at period end: nothing more is charged (the provider is told first, so a failure
- * leaves the subscription as it was), and access lasts until the period ends.
+ * Cancel at period end (`cancel`), or take that back while the period lasts. The provider is
+ * told first, so a failure leaves the subscription as it was; access lasts until the period ends.
  */
-export async function cancelAtPeriodEnd(
+async function setCancelAtPeriodEnd(
   deps: SubscriptionActionDeps,
   user: AuthUser,
   id: string,
+  cancel: boolean,
 ): Promise<SubscriptionView> {
   const held = await heldSubscription(deps, user, id);
-  if (held.status === 'expired')
-    throw errors.conflict('subscription_ended', 'This subscription has already ended');
-  if (!held.cancelAtPeriodEnd) {
+  if (held.status === 'expired' || (!cancel && held.currentPeriodEnd <= deps.now()))
+    throw errors.conflict(
+      'subscription_ended',
+      cancel
+        ? 'This subscription has already ended'
+        : 'This subscription has ended; subscribe again to continue',
+    );
+  if (held.cancelAtPeriodEnd !== cancel) {
     try {
-      await deps.provider.cancelSubscription(providerRefOf(held));
+      const ref = providerRefOf(held);
+      await (cancel
+        ? deps.provider.cancelSubscription(ref)
+        : deps.provider.resumeSubscription(ref));
     } catch (error) {
       throw providerFailure(error);
     }
   }
   const sub = await withTransaction(deps.pool, async (tx) => {
     const current = (await findSubscription(tx, id, { forUpdate: true }))!;
-    if (current.cancelAtPeriodEnd || current.status === 'expired') return current;
-    const cancelled = await updateSubscription(
+    if (current.cancelAtPeriodEnd === cancel || current.status === 'expired') return current;
+    const changed = await updateSubscription(
       tx,
       id,
-      { cancelAtPeriodEnd: true, pendingPlan: null, pendingInterval: null },
+      // A cancelled plan keeps no scheduled change.
+      cancel
+        ? { cancelAtPeriodEnd: true, pendingPlan: null, pendingInterval: null }
+        : { cancelAtPeriodEnd: false },
       deps.now(),
     );
-    await emitSubscriptionEvent(tx, 'subscription.cancelled', cancelled, deps.subscriptions);
-    return cancelled;
+    await emitSubscriptionEvent(
+      tx,
+      cancel ? 'subscription.cancelled' : 'subscription.resumed',
+      changed,
+      deps.subscriptions,
+    );
+    return changed;
   });
   return toSubscriptionView(sub, deps.subscriptions, deps.provider.testMode);
 }
 
-/** Takes a cancellation back while the period lasts: renewals resume as before. */
-export async function resumeSubscription(
-  deps: SubscriptionActionDeps,
-  user: AuthUser,
-  id: string,
-): Promise<SubscriptionView> {
-  const held = await heldSubscription(deps, user, id);
-  if (held.status === 'expired' || held.currentPeriodEnd <= deps.now())
-    throw errors.conflict(
-      'subscription_ended',
-      'This subscription has ended; subscribe again to continue',
-    );
-  if (held.cancelAtPeriodEnd) {
-    try {
-      await deps.provider.resumeSubscription(providerRefOf(held));
-    } catch (error) {
-      throw providerFailure(error);
-    }
-  }
-  const sub = await withTransaction(deps.pool, async (tx) => {
-    const current = (await findSubscription(tx, id, { forUpdate: true }))!;
-    if (!current.cancelAtPeriodEnd || current.status === 'expired') return current;
-    const resumed = await updateSubscription(tx, id, { cancelAtPeriodEnd: false }, deps.now());
-    await emitSubscriptionEvent(tx, 'subscription.resumed', resumed, deps.subscriptions);
-    return resumed;
-  });
-  return toSubscriptionView(sub, deps.subscriptions, deps.provider.testMode);
-}
+export const cancelAtPeriodEnd = (deps: SubscriptionActionDeps, user: AuthUser, id: string) =>
+  setCancelAtPeriodEnd(deps, user, id, true);
+
+export const resumeSubscription = (deps: SubscriptionActionDeps, user: AuthUser, id: string) =>
+  setCancelAtPeriodEnd(deps, user, id, false);
 
 /** A past-due subscription's "Pay now": a checkout for the unpaid period, on the provider's page. */
 export async function payPastDue(
