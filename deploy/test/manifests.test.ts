@@ -61,7 +61,16 @@ const UPSTREAMS = {
 } as const satisfies Record<string, Name>;
 /** Env each process must be given explicitly in a container (its defaults fit a laptop only). */
 const REQUIRED_ENV: Record<Name, string[]> = {
-  gateway: ['PORT', 'HOST', 'REDIS_URL', ...Object.keys(UPSTREAMS), 'TRUST_PROXY', 'LOG_LEVEL'],
+  gateway: [
+    'PORT',
+    'HOST',
+    'REDIS_URL',
+    'NATS_URL',
+    'BUS_NAMESPACE',
+    ...Object.keys(UPSTREAMS),
+    'TRUST_PROXY',
+    'LOG_LEVEL',
+  ],
   identity: DOMAIN_ENV,
   catalog: DOMAIN_ENV,
   payments: DOMAIN_ENV,

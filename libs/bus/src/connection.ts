@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from './logger.js';
 import { assertNamespace, eventSubject } from './naming.js';
 import { ensureStreams } from './streams.js';
 import { subscribe, type SubscribeOptions, type Subscription } from './subscription.js';
+import { watchEvents, type Watch, type WatchOptions } from './watch.js';
 
 export interface BusOptions {
   url: string;
@@ -24,6 +25,8 @@ export interface Bus {
   /** Publishes straight to JetStream. Services publish through the outbox; the relay calls this. */
   publish(event: DomainEvent): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Live events for a cache in every replica: no durability, no replay (see watch.ts). */
+  watch(options: WatchOptions): Watch;
   /**
    * Asks the service that answers `command` and waits for its reply (see libs/contracts
    * commands); rejects with CommandFailedError when none comes within `timeoutMs`.
@@ -62,6 +65,7 @@ export async function connectBus({
     await ensureStreams(jsm, namespace);
     const js = jetstream(nc);
     const subscriptions = new Set<Subscription>();
+    const watches = new Set<Watch>();
 
     return {
       namespace,
@@ -91,6 +95,11 @@ export async function connectBus({
         subscriptions.add(tracked);
         return tracked;
       },
+      watch(options) {
+        const watch = watchEvents(nc, namespace, logger, options);
+        watches.add(watch);
+        return watch;
+      },
       async ping() {
         if (nc.isClosed()) throw new Error('NATS connection is closed');
         let timeout: NodeJS.Timeout | undefined;
@@ -108,6 +117,7 @@ export async function connectBus({
         }
       },
       async close() {
+        for (const watch of watches) watch.stop();
         await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
         if (!nc.isClosed()) await nc.drain();
       },

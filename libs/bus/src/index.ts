@@ -1,5 +1,6 @@
 export { connectBus, type Bus, type BusOptions } from './connection.js';
 export { type SubscribeOptions, type Subscription } from './subscription.js';
+export { type Watch, type WatchOptions } from './watch.js';
 export { ensureStreams } from './streams.js';
 export { streamNames, eventSubject, deadLetterSubject, type EventFilter } from './naming.js';
 export { busHeaders } from './headers.js';

@@ -32,6 +32,7 @@ export * from './api/payouts.js';
 export * from './api/subscriptions.js';
 export * from './api/purchases.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
+export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export * from './api/analytics.js';
 export {
   EXCHANGE_RATES_STALE_AFTER_MS,

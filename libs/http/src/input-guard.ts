@@ -7,14 +7,11 @@ import { AppError } from './errors.js';
  * so every service refuses it here, at the one boundary they share, before any route runs.
  */
 export function installInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    for (const [part, value] of [
-      ['query', request.query],
-      ['params', request.params],
-      ['body', request.body],
-    ] as const) {
-      if (holdsNul(value)) throw nulError(part);
-    }
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (holdsNul(request.query)) return done(nulError('query'));
+    if (holdsNul(request.params)) return done(nulError('params'));
+    if (holdsNul(request.body)) return done(nulError('body'));
+    done();
   });
 }
 

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
   LogController,
@@ -49,6 +50,14 @@ export type HttpServer = FastifyInstance<
 >;
 
 const READINESS_TIMEOUT_MS = 2_000;
+
+function requestSummary(request: { method?: string; url?: string }) {
+  return { method: request.method, url: request.url };
+}
+
+function responseSummary(response: { statusCode?: number }) {
+  return { statusCode: response.statusCode };
+}
 /** Probes and scrapes arrive every few seconds; logging them would drown real traffic. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -71,7 +80,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     logger: {
       level: options.logLevel ?? 'info',
       base: { service: options.name },
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      // A request or response is logged by method, URL and status only, so its credentials
+      // (authorization, cookies, set-cookie) never reach a log line. Serializers rather than
+      // `redact`: redaction cost ≈17 µs per line, an eighth of a gateway request (issue 11).
+      serializers: { req: requestSummary, res: responseSummary, err: pino.stdSerializers.err },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: requestIdFrom,
@@ -99,22 +111,27 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   installErrorHandler(app);
   installInputGuard(app);
   app.setNotFoundHandler(options.notFoundHandler ?? sendRouteNotFound);
-  app.addHook('onResponse', async (request, reply) => {
-    if (QUIET_PATHS.has(request.url)) return;
-    const level = reply.statusCode >= 500 ? 'error' : 'info';
-    request.log[level](
-      {
-        req: { method: request.method, url: request.url },
-        res: { statusCode: reply.statusCode },
-        responseTime: reply.elapsedTime,
-      },
-      'request completed',
-    );
+  // Hooks on every request take `done` rather than being async: no promise per hook per
+  // request on the storefront's hot path (issue 11).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!QUIET_PATHS.has(request.url)) {
+      const level = reply.statusCode >= 500 ? 'error' : 'info';
+      request.log[level](
+        {
+          req: { method: request.method, url: request.url },
+          res: { statusCode: reply.statusCode },
+          responseTime: reply.elapsedTime,
+        },
+        'request completed',
+      );
+    }
+    done();
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     // Which process answered: through the gateway this tells a service 404 from a gateway 404.
     reply.header('x-served-by', options.name);
+    done();
   });
 
   await app.register(fastifySwagger, {

@@ -176,3 +176,31 @@ describe('a client that hangs up', () => {
     expect(lines.filter((line) => line.msg === 'unhandled error')).toHaveLength(1);
   });
 });
+
+describe('log lines', () => {
+  it("never carry a request's credentials, whatever a route logs", async () => {
+    const lines: string[] = [];
+    const server = await createHttpServer({
+      name: 'credentials',
+      logStream: { write: (line) => void lines.push(line) },
+    });
+    server.get('/careless', async (request, reply) => {
+      request.log.info({ req: request.raw, res: reply.raw }, 'a route logging the raw request');
+      return reply.header('set-cookie', 'ld_refresh=refresh-secret').send({ ok: true });
+    });
+    await server.ready();
+    try {
+      const response = await server.inject({
+        method: 'GET',
+        url: '/careless',
+        headers: { authorization: 'Bearer token-secret', cookie: 'ld_access=cookie-secret' },
+      });
+      expect(response.statusCode).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const careless = lines.find((line) => line.includes('a route logging the raw request'))!;
+    expect(JSON.parse(careless).req).toEqual({ method: 'GET', url: '/careless' });
+    expect(lines.join('\n')).not.toMatch(/token-secret|cookie-secret|refresh-secret/);
+  });
+});

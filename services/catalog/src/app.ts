@@ -6,6 +6,7 @@ import { migrations } from './db/migrations/index.js';
 import { createProductCache } from './db/product-cache.js';
 import { createProductsDomain } from './domain/products.js';
 import { subscribeFxRates } from './events/fx-rates.consumer.js';
+import { subscribeStorefrontViews } from './events/storefront-views.consumer.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { productRoutes } from './routes/products.js';
 
@@ -27,8 +28,9 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
     clock,
     cache,
   });
-  productRoutes(app, products, { visitorSecret: config.VISITOR_ID_SECRET });
+  productRoutes(app, products);
   currencyRoutes(app, infra.pool, clock);
   await subscribeFxRates(infra.bus, infra.pool);
+  await subscribeStorefrontViews(infra.bus, infra.pool);
   return app;
 }

@@ -6,7 +6,5 @@ export const configSchema = z.object({
   ...serviceEnv(3002),
   /** Asked synchronously whether an upload belongs to the seller creating the product. */
   DELIVERY_URL: env.url('http://127.0.0.1:3004'),
-  /** Keys the visitor-id hash, so analytics never holds a reversible IP address. */
-  VISITOR_ID_SECRET: z.string().min(16).default('lockdrop-local-visitor-secret'),
 });
 export type CatalogConfig = z.infer<typeof configSchema>;

@@ -1,20 +1,17 @@
 import fastifyProxy from '@fastify/http-proxy';
 import fastifyRateLimit from '@fastify/rate-limit';
-import {
-  AppError,
-  REQUEST_ID_HEADER,
-  createHttpServer,
-  sendRouteNotFound,
-  type HttpServer,
-} from '@lockdrop/http';
+import { AppError, createHttpServer, sendRouteNotFound, type HttpServer } from '@lockdrop/http';
 import { Redis } from 'ioredis';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
+import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
 import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
 import { securityHeaders } from './http/security-headers.js';
 import { registerSharePage } from './routes/share-page.js';
 import { htmlFileFor, registerSpa } from './routes/spa.js';
+import { registerStorefront } from './routes/storefront.js';
+import { startStorefront } from './storefront/storefront.js';
 
 /** The one public entry point: the SPA, the API routed by prefix, security headers, limits. */
 export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
@@ -51,10 +48,13 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     redis.disconnect();
   });
 
-  const headers = securityHeaders();
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(headers);
+  const storefront = await startStorefront({
+    natsUrl: config.NATS_URL,
+    namespace: config.BUS_NAMESPACE,
+    catalogUrl: config.CATALOG_URL,
+    logger: app.log,
   });
+  app.addHook('onClose', () => storefront.close());
 
   const byteLimitFor = (url: string) =>
     routeTable.find((route) => url.startsWith(route.prefix))?.upload
@@ -62,14 +62,23 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       : config.BODY_LIMIT_BYTES;
   installBodyLimits(app, byteLimitFor);
 
-  app.addHook('onRequest', async (request) => {
-    if (redis.status === 'ready') return;
-    if (routeTable.some((route) => route.sensitive && request.url.startsWith(route.prefix)))
-      throw new AppError(
-        'rate_limit_unavailable',
-        503,
-        'This is paused for a moment while we cannot count attempts; please try again shortly',
+  const headers = securityHeaders();
+  // One hook taking `done` (no promise per request): security headers on every answer, and
+  // sensitive routes paused while their attempts cannot be counted.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers);
+    if (
+      redis.status !== 'ready' &&
+      routeTable.some((route) => route.sensitive && request.url.startsWith(route.prefix))
+    )
+      return done(
+        new AppError(
+          'rate_limit_unavailable',
+          503,
+          'This is paused for a moment while we cannot count attempts; please try again shortly',
+        ),
       );
+    done();
   });
 
   const upstreams = upstreamUrls(config);
@@ -88,38 +97,30 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         timeWindow: 60_000,
         errorResponseBuilder: (_request, context) => rateLimited(context.after),
       });
+      const rateLimit = (prefix: string) => ({
+        max: sensitive ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_PER_MINUTE,
+        groupId: sensitive ? prefix : 'api',
+      });
+      // Before the catalog proxy: its own route wins for GET /api/products/:id.
+      if (!sensitive)
+        await registerStorefront(scope, {
+          catalogUrl: config.CATALOG_URL,
+          reads: storefront.reads,
+          views: storefront.views,
+          visitorSecret: config.VISITOR_ID_SECRET,
+          rateLimit: rateLimit('api'),
+        });
       for (const route of routeTable.filter((entry) => Boolean(entry.sensitive) === sensitive)) {
         await scope.register(fastifyProxy, {
           upstream: upstreams[route.upstream],
           prefix: route.prefix,
           rewritePrefix: route.prefix,
-          config: {
-            rateLimit: {
-              max: sensitive
-                ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE
-                : config.RATE_LIMIT_PER_MINUTE,
-              groupId: sensitive ? route.prefix : 'api',
-            },
-          },
+          config: { rateLimit: rateLimit(route.prefix) },
           // The gateway logs each request once itself; reply-from would add two lines per hop.
           disableRequestLogging: true,
           replyOptions: {
-            rewriteRequestHeaders: (request, headers) => ({
-              ...headers,
-              [REQUEST_ID_HEADER]: String(request.id),
-              'x-forwarded-for': request.ip,
-              'x-forwarded-host': request.headers.host ?? '',
-              'x-forwarded-proto': request.protocol,
-            }),
-            onError: (reply, { error }) => {
-              reply.log.warn({ err: error, upstream: route.upstream }, 'upstream unavailable');
-              void reply.status(502).send({
-                error: {
-                  code: 'service_unavailable',
-                  message: `The ${route.upstream} service is not reachable right now`,
-                },
-              });
-            },
+            rewriteRequestHeaders: forwardedHeaders,
+            onError: (reply, { error }) => sendUpstreamUnavailable(reply, route.upstream, error),
           },
         });
       }
@@ -130,7 +131,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
   await registerSharePage(app, {
     webDist: config.WEB_DIST,
-    catalogUrl: config.CATALOG_URL,
+    reads: storefront.reads,
     publicUrl: config.PUBLIC_URL,
   });
   await registerSpa(app, config.WEB_DIST);

@@ -9,6 +9,11 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: env.port(8080),
   REDIS_URL: env.redisUrl,
+  /** Product events keep the storefront's product reads fresh; views go to catalog over it. */
+  NATS_URL: env.natsUrl,
+  BUS_NAMESPACE: env.busNamespace,
+  /** Keys the visitor cookie and visitor-id hash, so analytics never holds a reversible IP. */
+  VISITOR_ID_SECRET: z.string().min(16).default('lockdrop-local-visitor-secret'),
   IDENTITY_URL: env.url('http://127.0.0.1:3001'),
   CATALOG_URL: env.url('http://127.0.0.1:3002'),
   PAYMENTS_URL: env.url('http://127.0.0.1:3003'),

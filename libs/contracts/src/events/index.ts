@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { catalogEvents } from './catalog.js';
 import { deliveryEvents } from './delivery.js';
+import { gatewayEvents } from './gateway.js';
 import { identityEvents } from './identity.js';
 import { paymentsEvents } from './payments.js';
 import { workerEvents } from './worker.js';
@@ -12,6 +13,7 @@ export const events = {
   ...deliveryEvents,
   ...paymentsEvents,
   ...workerEvents,
+  ...gatewayEvents,
 } as const;
 
 export type EventType = keyof typeof events;

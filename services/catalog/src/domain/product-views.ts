@@ -1,41 +1,27 @@
-import { createHmac } from 'node:crypto';
 import { enqueueEvent } from '@lockdrop/bus';
-import { createEvent } from '@lockdrop/contracts';
-import { withTransaction, type Pool } from '@lockdrop/db';
-import { insertViewOnce } from '../db/product-views.repo.js';
+import { createEvent, type EventData } from '@lockdrop/contracts';
+import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
+import {
+  insertPublishedViewsOnce,
+  insertViewOnce,
+  type ProductView,
+} from '../db/product-views.repo.js';
 
-/** A public read of a product by someone other than its owner. */
+/** A read of a published product by someone other than its owner. */
 export interface Visit {
-  /** Opaque, keyed hash: analytics can count visitors but never recover who they are. */
+  /** The gateway's keyed hash of the visitor: analytics can count visitors, never recover them. */
   visitorId: string;
   referrer: string | null;
   correlationId: string;
-}
-
-/** The visitor id analytics sees, derived from the first-party visitor key (cookie). */
-export function visitorIdOf(visitorKey: string, secret: string): string {
-  return createHmac('sha256', secret).update(`visitor:${visitorKey}`).digest('hex');
-}
-
-/**
- * A new visitor key for a browser without the cookie, derived from IP and user agent rather than
- * random: the first request (before the cookie exists) and the following ones (with it) then
- * count as the same visitor, and a client that never keeps cookies still counts once a day.
- */
-export function visitorKeyFor(ip: string, userAgent: string, secret: string): string {
-  return createHmac('sha256', secret)
-    .update(`ip-ua:${ip}\n${userAgent}`)
-    .digest('hex')
-    .slice(0, 32);
 }
 
 /** Visitors whose view of a product today is already stored, per process (bounded). */
 const MAX_REMEMBERED_VIEWS = 200_000;
 
 /**
- * Records each view and its product.viewed event once per product, visitor and UTC day (the
- * table's key decides). A view this process already stored today skips the database: a
- * visitor reloading a page, or a crowd's repeat reads, cost no transaction.
+ * Records each view that catalog answers itself (signed-in readers; the gateway answers the
+ * anonymous crowd and sends its views in batches, see `recordStorefrontViews`). A view this
+ * process already stored today skips the database.
  */
 export function createViewCounter(pool: Pool) {
   let day = '';
@@ -49,37 +35,60 @@ export function createViewCounter(pool: Pool) {
       }
       const key = `${productId}|${visit.visitorId}`;
       if (stored.has(key)) return;
-      await recordView(pool, productId, visit, now);
+      await withTransaction(pool, async (tx) => {
+        const view = {
+          productId,
+          visitorId: visit.visitorId,
+          day: today,
+          referrer: visit.referrer,
+          viewedAt: now,
+        };
+        if (await insertViewOnce(tx, view)) await enqueueViewed(tx, view, visit.correlationId);
+      });
       if (stored.size >= MAX_REMEMBERED_VIEWS) stored.clear();
       stored.add(key);
     },
   };
 }
 
-/** Records the view and its product.viewed event once per product, visitor and UTC day. */
-export async function recordView(
-  pool: Pool,
-  productId: string,
-  visit: Visit,
-  now: Date,
-): Promise<void> {
-  const day = now.toISOString().slice(0, 10);
-  await withTransaction(pool, async (tx) => {
-    const first = await insertViewOnce(tx, {
-      productId,
-      visitorId: visit.visitorId,
-      day,
-      referrer: visit.referrer,
-      viewedAt: now,
-    });
-    if (!first) return;
-    await enqueueEvent(
-      tx,
-      createEvent(
-        'product.viewed',
-        { productId, visitorId: visit.visitorId, day, referrer: visit.referrer },
-        { correlationId: visit.correlationId, occurredAt: now },
-      ),
-    );
-  });
+/**
+ * The views in one gateway batch, inside the consumer's transaction: each stored once per
+ * product, visitor and UTC day (the table's key decides), each first one announced as
+ * `product.viewed`. Views of products that are not (or no longer) published are not counted.
+ */
+export async function recordStorefrontViews(
+  tx: Queryable,
+  { views }: EventData<'storefront.products_viewed'>,
+): Promise<number> {
+  const requestIds = new Map(
+    views.map((view) => [`${view.productId}|${view.visitorId}`, view.requestId]),
+  );
+  const first = await insertPublishedViewsOnce(
+    tx,
+    views.map((view) => ({
+      productId: view.productId,
+      visitorId: view.visitorId,
+      referrer: view.referrer,
+      viewedAt: new Date(view.viewedAt),
+    })),
+  );
+  for (const view of first)
+    await enqueueViewed(tx, view, requestIds.get(`${view.productId}|${view.visitorId}`)!);
+  return first.length;
+}
+
+function enqueueViewed(tx: Queryable, view: ProductView, correlationId: string): Promise<void> {
+  return enqueueEvent(
+    tx,
+    createEvent(
+      'product.viewed',
+      {
+        productId: view.productId,
+        visitorId: view.visitorId,
+        day: view.day,
+        referrer: view.referrer,
+      },
+      { correlationId, occurredAt: view.viewedAt },
+    ),
+  );
 }

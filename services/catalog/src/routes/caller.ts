@@ -1,7 +1,7 @@
 import { ACCESS_COOKIE } from '@lockdrop/auth';
 import { errors } from '@lockdrop/http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { visitorIdOf, visitorKeyFor, type Visit } from '../domain/product-views.js';
+import type { FastifyRequest } from 'fastify';
+import type { Visit } from '../domain/product-views.js';
 import type { Seller } from '../domain/products.js';
 
 /** The authenticated seller plus the raw token, forwarded to delivery (which verifies it itself). */
@@ -15,38 +15,16 @@ export function sellerOf(request: FastifyRequest): Seller {
   return { user: request.user, accessToken, requestId: request.id };
 }
 
-const VISITOR_COOKIE = 'ld_vid';
-const VISITOR_KEY = /^[a-f0-9]{32}$/;
-const ONE_YEAR_S = 365 * 24 * 60 * 60;
+/** The gateway's keyed hash of the visitor (it sets the header on every product read it forwards). */
+const VISITOR_ID_HEADER = 'x-visitor-id';
+const VISITOR_ID = /^[a-f0-9]{64}$/;
 
 /**
- * The visit of an anonymous or signed-in reader, keyed by the first-party `ld_vid` cookie, set
- * here when missing. The client IP comes from x-forwarded-for, which the gateway overwrites
- * with the real peer address (catalog only listens behind it); it only ever feeds a view count.
+ * The visit to count for a product read, or null when the gateway did not identify a visitor
+ * (a read that asks not to count, or a call that did not come through the gateway).
  */
-export function visitOf(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  secret: string,
-  referrer: string | undefined,
-): Visit {
-  let visitorKey = request.cookies[VISITOR_COOKIE];
-  if (!visitorKey || !VISITOR_KEY.test(visitorKey)) {
-    const forwarded = request.headers['x-forwarded-for'];
-    const ip =
-      (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || request.ip;
-    visitorKey = visitorKeyFor(ip, request.headers['user-agent'] ?? '', secret);
-    void reply.setCookie(VISITOR_COOKIE, visitorKey, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: request.headers['x-forwarded-proto'] === 'https' || request.protocol === 'https',
-      maxAge: ONE_YEAR_S,
-    });
-  }
-  return {
-    visitorId: visitorIdOf(visitorKey, secret),
-    referrer: referrer || null,
-    correlationId: request.id,
-  };
+export function visitOf(request: FastifyRequest, referrer: string | undefined): Visit | null {
+  const visitorId = request.headers[VISITOR_ID_HEADER];
+  if (typeof visitorId !== 'string' || !VISITOR_ID.test(visitorId)) return null;
+  return { visitorId, referrer: referrer || null, correlationId: request.id };
 }

@@ -12,11 +12,7 @@ import { errorResponses, productDetailSchema, productSchema, toProductDto } from
 const idParams = z.object({ id: z.string().max(64) });
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
-export function productRoutes(
-  app: HttpServer,
-  products: ProductsDomain,
-  options: { visitorSecret: string },
-): void {
+export function productRoutes(app: HttpServer, products: ProductsDomain): void {
   app.post(
     '/api/products',
     {
@@ -70,13 +66,12 @@ export function productRoutes(
         response: { 200: productDetailSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { currency, referrer, countView } = request.query;
+      const visit = countView === 'true' ? visitOf(request, referrer) : null;
       const detail = await products.read(request.params.id, request.user?.id ?? null, {
         ...(currency ? { displayCurrency: currency } : {}),
-        ...(countView === 'true'
-          ? { visit: visitOf(request, reply, options.visitorSecret, referrer) }
-          : {}),
+        ...(visit ? { visit } : {}),
       });
       return {
         ...toProductDto(detail.product),

@@ -15,19 +15,28 @@ const tooLarge = (limit: number) =>
  * ones once they pass the limit.
  */
 export function installBodyLimits(app: FastifyInstance, limitFor: (url: string) => number): void {
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    // Most requests (every storefront read) carry no body: nothing to count.
+    if (
+      request.headers['content-length'] === undefined &&
+      request.headers['transfer-encoding'] === undefined
+    )
+      return done(null, payload);
     const limit = limitFor(request.url);
     const declared = Number(request.headers['content-length'] ?? Number.NaN);
-    if (declared > limit) throw tooLarge(limit);
+    if (declared > limit) return done(tooLarge(limit));
     let seen = 0;
-    return payload.pipe(
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          seen += chunk.length;
-          if (seen > limit) callback(tooLarge(limit));
-          else callback(null, chunk);
-        },
-      }),
+    done(
+      null,
+      payload.pipe(
+        new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            seen += chunk.length;
+            if (seen > limit) callback(tooLarge(limit));
+            else callback(null, chunk);
+          },
+        }),
+      ),
     );
   });
 }

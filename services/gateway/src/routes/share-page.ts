@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { REQUEST_ID_HEADER, type HttpServer } from '@lockdrop/http';
+import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
-import { productStatusSchema } from '@lockdrop/contracts';
+import type { ProductRead, ProductReads, PublicProduct } from '../storefront/product-reads.js';
 
 /**
  * `/product/:id` for link previews: chat apps and social sites read Open Graph / Twitter tags
@@ -11,37 +11,13 @@ import { productStatusSchema } from '@lockdrop/contracts';
  */
 export interface SharePageOptions {
   webDist: string;
-  catalogUrl: string;
+  /** The storefront's product reads (kept fresh by product events). */
+  reads: ProductReads;
   /** Absolute origin the tags point at (og:url, og:image). */
   publicUrl: string;
 }
 
-/** What catalog's public product read gives the tags. */
-const sharedProductSchema = z.object({
-  id: z.uuid(),
-  title: z.string(),
-  description: z.string().nullable(),
-  status: productStatusSchema,
-  price: z.string(),
-  priceFormatted: z.string(),
-  currency: z.string(),
-  pricing: z.object({
-    type: z.enum(['one_time', 'recurring']),
-    interval: z.enum(['monthly', 'yearly']).optional(),
-  }),
-  previewEnabled: z.boolean(),
-});
-export type SharedProduct = z.infer<typeof sharedProductSchema>;
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/**
- * Catalog answers product reads from memory (invalidated on every write), so a short life here
- * keeps the catalog round trip off most shares while an edited, unpublished or deleted
- * product's preview is never more than a second old (issue 11).
- */
-const CACHE_TTL_MS = 1_000;
-const CACHE_MAX_ENTRIES = 1_000;
-const CATALOG_TIMEOUT_MS = 2_000;
 const DESCRIPTION_MAX = 200;
 /** Served by the web build (web/public); used when the seller shows no preview. */
 const BRAND_IMAGE_PATH = '/og-image.png';
@@ -60,13 +36,13 @@ function truncate(text: string, max: number): string {
   return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
 }
 
-function priceLabel(product: SharedProduct): string {
+function priceLabel(product: PublicProduct): string {
   if (product.pricing.type !== 'recurring') return product.priceFormatted;
   return `${product.priceFormatted}/${product.pricing.interval === 'yearly' ? 'year' : 'month'}`;
 }
 
 /** The head tags for a published product, every value escaped. */
-export function shareTags(product: SharedProduct, publicUrl: string): string {
+export function shareTags(product: PublicProduct, publicUrl: string): string {
   const origin = publicUrl.replace(/\/+$/, '');
   const pageUrl = `${origin}/product/${product.id}`;
   const image = product.previewEnabled
@@ -112,23 +88,6 @@ export function withShareTags(shell: string, tags: string): string {
     : `${tags}${stripped}`;
 }
 
-/** Published products' pages by id, for CACHE_TTL_MS. Misses are not cached: a just-published link must work at once. */
-function createTagCache() {
-  const entries = new Map<string, { page: string; expiresAt: number }>();
-  return {
-    get(id: string): string | undefined {
-      const entry = entries.get(id);
-      if (entry && entry.expiresAt > Date.now()) return entry.page;
-      entries.delete(id);
-      return undefined;
-    },
-    set(id: string, page: string): void {
-      if (entries.size >= CACHE_MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-      entries.set(id, { page, expiresAt: Date.now() + CACHE_TTL_MS });
-    },
-  };
-}
-
 /**
  * The built `index.html`, read once and again only when the file changed (a rebuild while the
  * gateway runs); looked at no more than once a second.
@@ -151,30 +110,19 @@ function createShell(shellPath: string) {
 }
 
 export async function registerSharePage(app: HttpServer, options: SharePageOptions): Promise<void> {
-  const cache = createTagCache();
   const shell = createShell(path.join(path.resolve(options.webDist), 'index.html'));
-
-  const fetchPublished = async (id: string, requestId: string): Promise<SharedProduct | null> => {
-    // countView=false: building link previews is not a person viewing the product.
-    const url = new URL(`/api/products/${id}?countView=false`, options.catalogUrl);
-    const response = await fetch(url, {
-      headers: { [REQUEST_ID_HEADER]: requestId },
-      signal: AbortSignal.timeout(CATALOG_TIMEOUT_MS),
-    });
-    if (!response.ok) return null;
-    const product = sharedProductSchema.safeParse(await response.json());
-    return product.success && product.data.status === 'published' ? product.data : null;
-  };
+  /** The page made from each read, for as long as the read (and the shell) stays current. */
+  const pages = new WeakMap<ProductRead, { html: string; page: string }>();
 
   /** The page with the product's tags, or null when there is no published product to show. */
   const pageFor = async (id: string, requestId: string, html: string): Promise<string | null> => {
     if (!UUID.test(id)) return null;
-    const cached = cache.get(id);
-    if (cached) return cached;
-    const product = await fetchPublished(id, requestId);
-    if (!product) return null;
-    const page = withShareTags(html, shareTags(product, options.publicUrl));
-    cache.set(id, page);
+    const read = await options.reads.get(id.toLowerCase(), null, requestId);
+    if (!read.published) return null;
+    const made = pages.get(read);
+    if (made?.html === html) return made.page;
+    const page = withShareTags(html, shareTags(read.published, options.publicUrl));
+    pages.set(read, { html, page });
     return page;
   };
 

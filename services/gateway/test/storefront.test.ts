@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import {
+  makeProduct,
+  publish,
+  waitFor,
+  type CatalogHarness,
+  type Seller,
+} from '@lockdrop/catalog/test/support.js';
+import type { HttpServer } from '@lockdrop/http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStorefrontHarness, type StorefrontHarness } from './support.js';
+
+// GET /api/products/:id through a real gateway in front of a real catalog on a real bus.
+let harness: StorefrontHarness;
+let catalog: CatalogHarness;
+let gateway: HttpServer;
+let seller: Seller;
+
+beforeAll(async () => {
+  harness = await createStorefrontHarness();
+  ({ catalog, gateway } = harness);
+  seller = await catalog.seller();
+});
+afterAll(() => harness?.close());
+
+async function publishedProduct(overrides: Record<string, unknown> = {}): Promise<string> {
+  const product = await makeProduct(catalog, seller, overrides);
+  await publish(catalog, seller, product.id);
+  return product.id;
+}
+
+const read = (id: string, headers: Record<string, string> = {}, query = '') =>
+  gateway.inject({ url: `/api/products/${id}${query}`, headers });
+
+/**
+ * Reads through the gateway until `accept` holds. The change must arrive by its event, well
+ * before the entries' 1 s age bound would let it through anyway.
+ */
+async function seenWithinASecond(
+  id: string,
+  accept: (response: Awaited<ReturnType<typeof read>>) => boolean,
+): Promise<void> {
+  const changedAt = Date.now();
+  await waitFor(() => read(id), accept, 1_000);
+  expect(Date.now() - changedAt).toBeLessThan(600);
+}
+
+async function catalogReads(): Promise<number> {
+  const metrics = (await catalog.app.inject({ url: '/metrics' })).body;
+  return [
+    ...metrics.matchAll(
+      /http_request_duration_seconds_count\{[^}]*route="\/api\/products\/:id"[^}]*\} (\d+)/g,
+    ),
+  ].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+describe('anonymous product reads', () => {
+  it('are answered by the gateway with the bytes catalog answers, a visitor cookie and an ETag', async () => {
+    const id = await publishedProduct({ title: 'Lagos night drums' });
+    const direct = await catalog.app.inject({ url: `/api/products/${id}?countView=false` });
+    const response = await read(id, { 'user-agent': 'Phone A' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-served-by']).toBe('gateway');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body).toBe(direct.body);
+    expect(response.json()).toMatchObject({ id, title: 'Lagos night drums', viewerIsOwner: false });
+    const cookie = response.cookies.find((entry) => entry.name === 'ld_vid');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie!.value).toMatch(/^[a-f0-9]{32}$/);
+
+    const again = await read(id, {
+      'user-agent': 'Phone A',
+      cookie: `ld_vid=${cookie!.value}`,
+      'if-none-match': String(response.headers.etag),
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.cookies).toHaveLength(0);
+  });
+
+  it('answer a draft, an unknown id and a bad currency as catalog does', async () => {
+    const draft = await makeProduct(catalog, seller);
+    const unknown = await read('0d5e0c7a-9a8f-4c51-a1de-3b1c2f7e9d10');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('product_not_found');
+    expect((await read(draft.id)).statusCode).toBe(404);
+    const id = await publishedProduct();
+    const badCurrency = await read(id, {}, '?currency=XYZ');
+    expect(badCurrency.statusCode).toBe(400);
+    expect(badCurrency.json().error).toMatchObject({ code: expect.any(String) });
+    const notUuid = await read('not-a-product');
+    expect(notUuid.statusCode).toBe(404);
+  });
+
+  it('cost catalog one read for a crowd arriving at once', async () => {
+    const id = await publishedProduct();
+    const before = await catalogReads();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, n) => read(id, { 'user-agent': `Crowd ${n}` })),
+    );
+    expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+    expect((await catalogReads()) - before).toBe(1);
+  });
+
+  it('count each visitor once per product per day in catalog, cookie-less first read included', async () => {
+    const id = await publishedProduct();
+    const phone = { 'user-agent': 'Mozilla/5.0 (Android 14)' };
+    const first = await read(id, phone, '?referrer=https%3A%2F%2Fx.com%2Fpost');
+    const cookie = first.cookies.find((entry) => entry.name === 'ld_vid')!.value;
+    await read(id, phone);
+    await read(id, { ...phone, cookie: `ld_vid=${cookie}` });
+    await read(id, { 'user-agent': 'Desktop Firefox' });
+    // Building a link preview, or a read that asks not to count, is not a view.
+    await read(id, { 'user-agent': 'Slackbot' }, '?countView=false');
+    await gateway.inject({ url: `/product/${id}`, headers: { 'user-agent': 'Twitterbot' } });
+
+    const views = await waitFor(
+      () => catalog.outbox('product.viewed', id),
+      (found) => found.length >= 2,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await catalog.outbox('product.viewed', id)).toHaveLength(2);
+    expect(views.map((view) => view.data.referrer).sort()).toEqual(
+      ['https://x.com/post', null].sort(),
+    );
+    expect(views[0]!.data.visitorId).toMatch(/^[a-f0-9]{64}$/);
+    expect(views[0]!.data.visitorId).not.toContain(cookie);
+  });
+});
+
+describe('what changes a product reaches the storefront within a second', () => {
+  it('an edit, unpublishing, publishing again and deleting', async () => {
+    const id = await publishedProduct({ title: 'Before' });
+    expect((await read(id)).json().title).toBe('Before');
+
+    const edited = await catalog.app.inject({
+      method: 'PATCH',
+      url: `/api/products/${id}`,
+      headers: seller.auth,
+      payload: { title: 'After' },
+    });
+    expect(edited.statusCode).toBe(200);
+    await seenWithinASecond(id, (response) => response.json().title === 'After');
+
+    const setStatus = (status: 'draft' | 'published') =>
+      catalog.app.inject({
+        method: 'POST',
+        url: `/api/products/${id}/status`,
+        headers: seller.auth,
+        payload: { status },
+      });
+    expect((await setStatus('draft')).statusCode).toBe(200);
+    await seenWithinASecond(id, (response) => response.statusCode === 404);
+    expect((await setStatus('published')).statusCode).toBe(200);
+    await seenWithinASecond(id, (response) => response.statusCode === 200);
+
+    const deleted = await catalog.app.inject({
+      method: 'DELETE',
+      url: `/api/products/${id}`,
+      headers: seller.auth,
+    });
+    expect(deleted.statusCode).toBe(204);
+    await seenWithinASecond(id, (response) => response.statusCode === 404);
+  });
+});
+
+describe('signed-in product reads', () => {
+  it('are answered by catalog: the owner sees a draft, and is not counted as a view', async () => {
+    const draft = await makeProduct(catalog, seller);
+    const own = await read(draft.id, seller.auth);
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['x-served-by']).toBe('catalog');
+    expect(own.json()).toMatchObject({ id: draft.id, viewerIsOwner: true, status: 'draft' });
+
+    const id = await publishedProduct();
+    await read(id, seller.auth);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await catalog.outbox('product.viewed', id)).toHaveLength(0);
+  });
+
+  it('count another signed-in reader under the visitor id the gateway assigns, never one the client claims', async () => {
+    const id = await publishedProduct();
+    const buyer = await catalog.seller();
+    const claimed = randomBytes(32).toString('hex');
+    const response = await read(id, { ...buyer.auth, 'x-visitor-id': claimed });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().viewerIsOwner).toBe(false);
+    expect(response.cookies.find((entry) => entry.name === 'ld_vid')).toBeDefined();
+    const [view] = await catalog.outbox('product.viewed', id);
+    expect(view!.data.visitorId).toMatch(/^[a-f0-9]{64}$/);
+    expect(view!.data.visitorId).not.toBe(claimed);
+  });
+});
+
+describe('without catalog', () => {
+  it('answers 502 in the error shape', async () => {
+    const cut = await harness.buildGateway({ CATALOG_URL: 'http://127.0.0.1:9' });
+    const id = await publishedProduct();
+    for (const headers of [{}, seller.auth]) {
+      const response = await cut.inject({ url: `/api/products/${id}`, headers });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().error.code).toBe('service_unavailable');
+    }
+  });
+});
