@@ -25,10 +25,10 @@ export async function migrate(
   // A service running as its own role (no DDL rights) starts after its migrations were applied
   // by an admin: nothing pending means no DDL at all, not even CREATE SCHEMA IF NOT EXISTS.
   if (await upToDate(pool, schema, ordered)) return [];
+  await ensureSchema(pool, schema);
   const applied: string[] = [];
   await withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`migrate:${schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(`SET LOCAL search_path TO ${schema}, public`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
       id text PRIMARY KEY,
@@ -57,6 +57,29 @@ export async function migrate(
     }
   });
   return applied;
+}
+
+/** Concurrent `CREATE SCHEMA IF NOT EXISTS` of one name: the loser fails instead of skipping. */
+const SCHEMA_CREATED_CONCURRENTLY = new Set(['23505', '42P06']);
+
+/**
+ * Creates `schema` in a transaction of its own, before the migration lock. Inside the locked
+ * transaction it raced: a service that started with another (the development mailbox is
+ * migrated by identity and payments) waited for the lock, then still missed the schema the
+ * other had just created — the advisory lock does not refresh a backend's catalog cache — and
+ * failed on pg_namespace's unique index (found on a fresh `npm start`; 94 of 160 attempts in
+ * a loop). A retry is a new transaction, which sees the other's schema.
+ */
+async function ensureSchema(pool: Pool, schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 3 || !code || !SCHEMA_CREATED_CONCURRENTLY.has(code)) throw error;
+    }
+  }
 }
 
 async function upToDate(pool: Pool, schema: string, migrations: Migration[]): Promise<boolean> {

@@ -37,6 +37,22 @@ describe('migrate', () => {
     expect(rows.map((r) => r.id)).toEqual(['001_items', '002_items_name']);
   });
 
+  it('creates a schema shared by services that start at once (the dev mailbox) without failing', async () => {
+    // Like `npm start` on a fresh database: each service migrates its own schema, then the
+    // shared one. Before the fix this failed in most rounds on pg_namespace's unique index.
+    for (let round = 0; round < 6; round += 1) {
+      const services = ['identity', 'payments', 'catalog', 'delivery'];
+      const applied = await Promise.all(
+        services.map(async (service) => {
+          const own = pool(`${service}_${round}`);
+          await migrate(own, `${service}_${round}`, migrations);
+          return migrate(own, `mailbox_${round}`, migrations);
+        }),
+      );
+      expect(applied.flat().sort()).toEqual(['001_items', '002_items_name']);
+    }
+  });
+
   it('refuses a migration whose text changed after it was applied', async () => {
     const edited = [{ ...migrations[0]!, sql: 'CREATE TABLE items (id int)' }, migrations[1]!];
     await expect(migrate(pool(), 'shop', edited)).rejects.toThrow(/edited after it was applied/);
