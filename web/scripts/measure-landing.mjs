@@ -7,7 +7,8 @@ import { gzipSync } from 'node:zlib';
 const dist = new URL('../dist/', import.meta.url).pathname;
 const page = process.argv[2] ?? 'index';
 const html = readFileSync(join(dist, 'prerendered', `${page}.html`), 'utf8');
-const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+// The boot script's data-entry and data-preload name what the page loads up front.
+const files = [...html.matchAll(/\/(assets\/[^"\s]+\.js)/g)].map((m) => m[1]);
 let total = 0;
 for (const file of new Set(files)) {
   const size = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;

@@ -62,7 +62,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       : config.BODY_LIMIT_BYTES;
   installBodyLimits(app, byteLimitFor);
 
-  const headers = securityHeaders();
+  const headers = securityHeaders(config.WEB_DIST);
   // One hook taking `done` (no promise per request): security headers on every answer, and
   // sensitive routes paused while their attempts cannot be counted.
   app.addHook('onRequest', (request, reply, done) => {

@@ -57,6 +57,12 @@ describe('share page /product/:id', () => {
     expect(tag(html, 'og:url')).toBe(`https://lockdrop.example/product/${product.id}`);
     expect(tag(html, 'twitter:card')).toBe('summary_large_image');
     expect(tag(html, 'twitter:image')).toBe(`https://lockdrop.example/api/previews/${product.id}`);
+    // The product page's largest paint, hinted with the very URL the web app will ask for.
+    const read = (await gateway.inject({ url: `/api/products/${product.id}` })).json();
+    const version = encodeURIComponent(`${read.previewBlurPercentage}-${read.updatedAt}`);
+    expect(html).toContain(
+      `<link rel="preload" as="image" href="/api/previews/${product.id}?v=${version}" />`,
+    );
     expect(tag(html, 'product:price:amount')).toBe('19.99');
     expect(tag(html, 'product:price:currency')).toBe('USD');
     // The shell's generic title and description are replaced, not duplicated.
@@ -90,6 +96,7 @@ describe('share page /product/:id', () => {
     await publish(catalog, seller, product.id);
     const html = await page(product.id);
     expect(tag(html, 'og:image')).toBe('https://lockdrop.example/og-image.png');
+    expect(html).not.toContain('rel="preload" as="image"');
     expect(tag(html, 'twitter:card')).toBe('summary');
     expect(tag(html, 'og:description')).toBe(
       '$9.99/month · Pay securely and download instantly on Lockdrop.',

@@ -18,6 +18,8 @@ const publicProductSchema = z.object({
     interval: z.enum(['monthly', 'yearly']).optional(),
   }),
   previewEnabled: z.boolean(),
+  previewBlurPercentage: z.number(),
+  updatedAt: z.string(),
 });
 export type PublicProduct = z.infer<typeof publicProductSchema>;
 

@@ -25,8 +25,12 @@ function ScrollManager() {
   return null;
 }
 
+/**
+ * A screen tall: while a page's code or data loads, the footer stays below the fold instead of
+ * showing and then jumping away (Lighthouse measured CLS 0.165 on a product page).
+ */
 function PageFallback() {
-  return <div className="min-h-[60vh]" aria-busy="true" />;
+  return <div className="min-h-svh" aria-busy="true" />;
 }
 
 export function PublicLayout() {

@@ -25,7 +25,3 @@ export const previewStateQueryOptions = (productId: string) =>
   });
 
 export const usePreviewState = (productId: string) => useQuery(previewStateQueryOptions(productId));
-
-/** The blurred image; `version` changes the URL when the blur or the file changes. */
-export const previewImageUrl = (productId: string, version: string) =>
-  `/api/previews/${encodeURIComponent(productId)}?v=${encodeURIComponent(version)}`;

@@ -1,9 +1,10 @@
+import { previewImagePath } from '@lockdrop/contracts';
 import { formatFileSize } from '@lockdrop/plans';
 import { FileArchive, FileAudio, FileText, FileVideo, Image, Lock } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { notify } from '@/lib/toast';
-import { previewImageUrl, usePreviewState } from '../api/get-preview';
+import { usePreviewState } from '../api/get-preview';
 import type { FileKind, ProductDetail } from '../types';
 
 const KIND_ICONS = {
@@ -32,10 +33,37 @@ export function ProductPreview({ product, onPurchaseNow }: ProductPreviewProps) 
   const preview = usePreviewState(product.id);
   const [imageFailed, setImageFailed] = useState(false);
   const status = preview.data?.status;
+  // A failure while the status was unknown says nothing yet; a new status gets a fresh try.
+  useEffect(() => setImageFailed(false), [status]);
   useEffect(() => {
-    if (preview.isError || imageFailed) notify.error('Failed to load preview');
-  }, [preview.isError, imageFailed]);
+    if (preview.isError || (imageFailed && status === 'ready'))
+      notify.error('Failed to load preview');
+  }, [preview.isError, imageFailed, status]);
 
+  // Shown while the status is still loading too: the image is usually ready, the share page
+  // already asked the browser to fetch it, and it is the page's largest paint (Lighthouse).
+  const showImage =
+    product.previewEnabled && !imageFailed && (status === 'ready' || preview.isPending);
+  if (showImage) {
+    return (
+      <Frame>
+        <img
+          src={previewImagePath(product)}
+          alt={`Blurred preview of ${product.title}`}
+          onError={() => setImageFailed(true)}
+          className="h-full w-full object-cover"
+        />
+        <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-slate-900/25">
+          <span className="flex size-14 items-center justify-center rounded-full bg-white/90 shadow-lg">
+            <Lock className="size-6 text-indigo-700" aria-hidden="true" />
+          </span>
+          <span className="rounded-full bg-slate-900/70 px-3 py-1 text-sm font-medium text-white">
+            Preview with {product.previewBlurPercentage}% blur
+          </span>
+        </div>
+      </Frame>
+    );
+  }
   if (product.previewEnabled && (preview.isPending || status === 'pending')) {
     return (
       <Frame>
@@ -48,26 +76,6 @@ export function ProductPreview({ product, onPurchaseNow }: ProductPreviewProps) 
             aria-hidden="true"
           />
           Preparing preview…
-        </div>
-      </Frame>
-    );
-  }
-  if (product.previewEnabled && status === 'ready' && !imageFailed) {
-    return (
-      <Frame>
-        <img
-          src={previewImageUrl(product.id, `${product.previewBlurPercentage}-${product.updatedAt}`)}
-          alt={`Blurred preview of ${product.title}`}
-          onError={() => setImageFailed(true)}
-          className="h-full w-full object-cover"
-        />
-        <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-slate-900/25">
-          <span className="flex size-14 items-center justify-center rounded-full bg-white/90 shadow-lg">
-            <Lock className="size-6 text-indigo-700" aria-hidden="true" />
-          </span>
-          <span className="rounded-full bg-slate-900/70 px-3 py-1 text-sm font-medium text-white">
-            Preview with {product.previewBlurPercentage}% blur
-          </span>
         </div>
       </Frame>
     );
