@@ -36,7 +36,7 @@ const seconds = Number(options.seconds ?? (options.smoke ? 2 : 10));
 const connections = Number(options.connections);
 const fileMiB = Number(options['file-mib'] ?? (options.smoke ? 8 : 45));
 const only = new Set(
-  (options.only ?? 'product,product-direct,share,download,upload,webhooks').split(','),
+  (options.only ?? 'product,product-direct,share,download,upload,webhooks,pages').split(','),
 );
 
 await prepareStack();
@@ -176,10 +176,17 @@ async function seed() {
     await seller.json(`/api/products/${product.id}/status`, { status: 'published' });
 
     const buyer = client();
-    const checkout = await buyer.json('/api/checkout', {
-      productId: product.id,
-      buyerEmail: `buyer-${runId}@example.com`,
-    });
+    // Payments learns of the publication from product.published, a moment after the commit.
+    let checkout = null;
+    await waitFor(async () => {
+      const response = await buyer.request('/api/checkout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ productId: product.id, buyerEmail: `buyer-${runId}@example.com` }),
+      });
+      if (response.ok) checkout = await response.json();
+      return response.ok;
+    }, 'payments to see the product published');
     await buyer.request(`/sandbox/checkout/${checkout.txRef}/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -224,6 +231,81 @@ async function waitFor(check, what, timeoutMs = 30_000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+// ─── pages (Lighthouse) ─────────────────────────────────────────────────────────────────
+
+const LIGHTHOUSE = 'lighthouse@12.8.2';
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS =
+  '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
+
+/**
+ * Lighthouse's mobile performance audit (simulated slow 4G and a 4× slower CPU) of the landing,
+ * pricing and product pages, each run `rounds` times; the median score counts. Lighthouse comes
+ * from the npm registry through npx when the bench runs (it is not a project dependency).
+ */
+async function pagesScenario({ productId }) {
+  if (spawnSync('sh', ['-c', `command -v ${CHROMIUM}`]).status !== 0) {
+    console.log(`  ${CHROMIUM} is missing: Lighthouse skipped`);
+    return [];
+  }
+  const pages = [
+    ['landing page', '/'],
+    ['pricing page', '/pricing'],
+    ['product page', `/product/${productId}`],
+  ];
+  const results = [];
+  for (const [label, pagePath] of pages) {
+    const runs = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const output = path.join(scratch, 'lighthouse.json');
+      const run = spawnSync(
+        'npx',
+        [
+          '--yes',
+          LIGHTHOUSE,
+          `${baseUrl}${pagePath}`,
+          '--only-categories=performance',
+          `--chrome-flags=${CHROMIUM_FLAGS}`,
+          '--output=json',
+          `--output-path=${output}`,
+          '--quiet',
+        ],
+        { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: 'inherit', timeout: 180_000 },
+      );
+      if (run.status !== 0) {
+        console.log(`  lighthouse failed on ${pagePath} (exit ${run.status})`);
+        continue;
+      }
+      const { categories, audits } = JSON.parse(await readFile(output, 'utf8'));
+      const figures = {
+        score: Math.round(categories.performance.score * 100),
+        fcp: audits['first-contentful-paint'].numericValue,
+        lcp: audits['largest-contentful-paint'].numericValue,
+        tbt: audits['total-blocking-time'].numericValue,
+        cls: audits['cumulative-layout-shift'].numericValue,
+        kib: audits['total-byte-weight'].numericValue / 1024,
+      };
+      console.log(`  ${label} round ${round + 1}: ${figures.score}`);
+      runs.push(figures);
+    }
+    if (runs.length) results.push({ label, runs });
+  }
+  return results;
+}
+
+function pagesTable(results) {
+  if (!results.length) return '';
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  return [
+    '| page (Lighthouse 12, mobile) | performance | FCP | LCP | TBT | CLS | transferred |',
+    '|---|---|---|---|---|---|---|',
+    ...results.map(({ label, runs }) => {
+      const of = (key) => median(runs.map((run) => run[key]));
+      return `| ${label} | **${of('score')}** (${range(runs.map((run) => run.score))}) | ${seconds(of('fcp'))} | ${seconds(of('lcp'))} | ${Math.round(of('tbt'))} ms | ${of('cls').toFixed(3)} | ${Math.round(of('kib'))} KiB |`;
+    }),
+  ].join('\n');
 }
 
 // ─── measuring ────────────────────────────────────────────────────────────────────────────
@@ -720,7 +802,7 @@ const range = (values, digits = 0) =>
     ? `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`
     : values[0].toFixed(digits);
 
-function report(results) {
+function report(results, pages = []) {
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root })
     .stdout.toString()
     .trim();
@@ -761,7 +843,8 @@ function report(results) {
         `| ${row.label} | ${row.lockdrop} | ${row.baseline} | **${row.ratio}** | ${row.cpuPerRequest} | ${row.rss} |`,
     ),
   ].join('\n');
-  console.log(`\n${table}\n`);
+  const pageTable = pagesTable(pages);
+  console.log(`\n${table}\n\n${pageTable}\n`);
   if (options['no-write'] || options.smoke) return;
   const document = `# Benchmarks
 
@@ -773,8 +856,11 @@ each figure is in README's "Performance" section.
 - Stack: production mode (\`NODE_ENV=production\`, LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}), every service one process, started by the bench
 - Load: autocannon, ${connections} connections for request scenarios, ${seconds} s per side, ${rounds} rounds interleaved A/B; downloads 8 connections; uploads 2 at a time, ${options.smoke ? 2 : 4} per round
 - Ranges are min–max over rounds; the ratio is median Lockdrop ÷ median baseline
+- Pages: Lighthouse's mobile preset (simulated slow 4G, 4× CPU slowdown) with ${CHROMIUM}, ${rounds} runs each, medians (score range in brackets)
 
 ${table}
+
+${pageTable}
 `;
   return writeFile(path.join(root, 'BENCHMARKS.md'), document);
 }
@@ -800,7 +886,8 @@ try {
   if (only.has('download')) results.push(...(await downloadScenario(seeded)));
   if (only.has('upload')) results.push(...(await uploadScenario(seeded)));
   if (only.has('webhooks')) results.push(...(await webhookScenario(seeded)));
-  await report(results);
+  const pages = only.has('pages') && !options.smoke ? await pagesScenario(seeded) : [];
+  await report(results, pages);
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await stack.stop();
