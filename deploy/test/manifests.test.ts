@@ -79,7 +79,9 @@ const REQUIRED_ENV: Record<Name, string[]> = {
   worker: [...DOMAIN_ENV, 'REDIS_URL'],
 };
 const HPA_TARGETS = ['gateway', 'catalog', 'payments', 'delivery'];
-const PDB_TARGETS = ['gateway', 'payments'];
+const PDB_TARGETS = ['gateway', 'payments', 'delivery-edge'];
+/** nginx in front of delivery for /dl (deploy/delivery-edge.yaml): not one of our processes. */
+const EDGE = 'delivery-edge';
 /** Realistic stand-ins for the Secret template's placeholders. A new secret key needs one here. */
 const SECRET_TEST_VALUES: Record<string, string> = {
   DATABASE_URL: 'postgres://lockdrop:s3cret@db.internal:5432/lockdrop',
@@ -108,6 +110,9 @@ const PER_ENVIRONMENT = new Set([
   'PAYMENT_PROVIDER',
   'ALLOW_TEST_PAYMENTS',
   'SANDBOX_WEBHOOK_SECRET',
+  // Kubernetes puts nginx in front of delivery for /dl (x-accel); compose routes /dl through
+  // the gateway, where delivery must send the bytes itself (none).
+  'DOWNLOAD_OFFLOAD',
 ]);
 
 // --- Kubernetes object shapes (only the fields checked here) -------------------------------
@@ -168,7 +173,11 @@ interface PodSpec {
     runAsUser?: number;
     seccompProfile?: { type: string };
   };
-  volumes?: { name: string; emptyDir?: object; persistentVolumeClaim?: { claimName: string } }[];
+  volumes?: {
+    name: string;
+    emptyDir?: object;
+    persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  }[];
 }
 interface Deployment extends K8sObject {
   spec: {
@@ -243,6 +252,7 @@ const kustomization = parse(readFileSync(path.join(deployDir, 'kustomization.yam
   namespace?: string;
   resources: string[];
   images?: { name: string; newName?: string; newTag?: string }[];
+  configMapGenerator?: { name: string; files: string[] }[];
 };
 
 const ofKind = <T extends K8sObject>(kind: string) =>
@@ -381,12 +391,12 @@ describe('Kubernetes manifests', () => {
       ofKind('Deployment')
         .map((d) => d.metadata.name)
         .sort(),
-    ).toEqual([...NAMES].sort());
+    ).toEqual([...NAMES, EDGE].sort());
     expect(
       ofKind('Service')
         .map((s) => s.metadata.name)
         .sort(),
-    ).toEqual([...NAMES].sort());
+    ).toEqual([...NAMES, EDGE].sort());
     for (const name of NAMES) {
       const deployment = deploymentOf(name)!;
       expect(deployment.spec.template.spec.containers, name).toHaveLength(1);
@@ -552,20 +562,18 @@ describe('Kubernetes manifests', () => {
     }
   });
 
-  it('routes the Ingress to the gateway Service, with a body limit that fits the largest upload', () => {
+  it('routes the Ingress to the gateway Service (and /dl to the delivery edge), with a body limit that fits the largest upload', () => {
     const ingresses = ofKind<Ingress>('Ingress');
     expect(ingresses).toHaveLength(1);
-    const backends = ingresses[0]!.spec.rules.flatMap((rule) =>
-      rule.http.paths.map((p) => p.backend.service),
-    );
-    expect(backends.length).toBeGreaterThan(0);
-    const gatewayService = serviceOf('gateway')!;
-    for (const backend of backends) {
-      expect(backend.name).toBe('gateway');
-      const port = gatewayService.spec.ports.find(
-        (p) => p.name === backend.port.name || p.port === backend.port.number,
+    const paths = ingresses[0]!.spec.rules.flatMap((rule) => rule.http.paths);
+    expect(paths.length).toBeGreaterThan(0);
+    for (const { path: prefix, backend } of paths) {
+      const target = prefix.startsWith('/dl') ? EDGE : 'gateway';
+      expect(backend.service.name, prefix).toBe(target);
+      const port = serviceOf(target)!.spec.ports.find(
+        (p) => p.name === backend.service.port.name || p.port === backend.service.port.number,
       );
-      expect(port, 'Ingress backend port exists on the gateway Service').toBeDefined();
+      expect(port, `Ingress backend port exists on the ${target} Service`).toBeDefined();
     }
     const gateway = expectUsableConfig('gateway', resolveEnv(containerOf('gateway')));
     const bodySize =
@@ -575,6 +583,40 @@ describe('Kubernetes manifests', () => {
     expect(Number(amount) * units[(unit ?? '').toLowerCase()]!).toBeGreaterThanOrEqual(
       Number(gateway.UPLOAD_BODY_LIMIT_BYTES),
     );
+  });
+
+  it("sends downloads from the edge: delivery offloads to it, and it reads delivery's own volume", () => {
+    const delivery = deploymentOf('delivery')!.spec.template.spec;
+    const deliveryEnv = resolveEnv(containerOf('delivery'));
+    expect(deliveryEnv.DOWNLOAD_OFFLOAD).toBe('x-accel');
+    const edge = deploymentOf(EDGE)!.spec.template.spec;
+    const nginx = edge.containers[0]!;
+    const edgeEnv = Object.fromEntries((nginx.env ?? []).map((v) => [v.name, String(v.value)]));
+    // The template the kustomization ships is the file the bench and tests run, and its env
+    // fills every ${VAR} in it.
+    const template = readFileSync(path.join(deployDir, 'nginx', 'delivery-edge.conf'), 'utf8');
+    const placeholders = new Set([...template.matchAll(/\$\{([A-Z_]+)\}/g)].map((m) => m[1]!));
+    expect([...placeholders].sort()).toEqual(Object.keys(edgeEnv).sort());
+    expect(kustomization.configMapGenerator).toContainEqual({
+      name: 'delivery-edge-template',
+      files: ['delivery-edge.conf.template=nginx/delivery-edge.conf'],
+    });
+    const upstream = urlOf(edgeEnv.DELIVERY_UPSTREAM!);
+    expect(upstream.host).toBe('delivery');
+    expect(upstream.port).toBe(PORTS.delivery);
+    const claimOf = (pod: typeof edge, mountPath: string, container = pod.containers[0]!) => {
+      const mount = container.volumeMounts?.find((m) => m.mountPath === mountPath);
+      return pod.volumes?.find((volume) => volume.name === mount?.name)?.persistentVolumeClaim;
+    };
+    const deliveryClaim = claimOf(delivery, deliveryEnv.DATA_DIR!);
+    const edgeClaim = claimOf(edge, edgeEnv.DATA_DIR!);
+    expect(edgeClaim?.claimName).toBe(deliveryClaim?.claimName);
+    expect(edgeClaim?.readOnly).toBe(true);
+    expect(nginx.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+    });
+    expect(edge.securityContext?.runAsNonRoot).toBe(true);
   });
 
   it('mounts a claimed volume at delivery DATA_DIR, writable by the pod group', () => {

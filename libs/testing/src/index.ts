@@ -1,3 +1,4 @@
 export { createTestDatabase, type TestDatabase } from './database.js';
 export { testNamespace, testEnv } from './env.js';
 export { deleteStreams } from './streams.js';
+export { nginxAvailable, startNginxEdge, type NginxEdge } from './nginx-edge.js';

@@ -55,6 +55,7 @@ export async function buildApp(
     }),
     receiptSessions: createReceiptSessions({ pool, now }),
     secureCookies: config.PUBLIC_URL.startsWith('https:'),
+    offload: config.DOWNLOAD_OFFLOAD,
     track(work) {
       const tracked = work
         .catch((error: unknown) =>

@@ -45,6 +45,13 @@ export const configSchema = z
     PUBLIC_URL: env.url('http://localhost:8080'),
     /** HMAC key of `/dl/<token>` links (32+ characters, e.g. `openssl rand -base64 32`); rotating it voids issued links. */
     DOWNLOAD_SIGNING_KEY: z.string().min(32).default(DEV_DOWNLOAD_SIGNING_KEY),
+    /**
+     * Who sends a download's bytes once delivery has checked the link and the entitlement:
+     * `none`, delivery itself (Node streams); `x-accel`, the nginx in front of delivery
+     * (deploy/nginx/delivery-edge.conf, `X-Accel-Redirect`, sendfile). Only with that nginx in
+     * front: without it a buyer would get an empty answer.
+     */
+    DOWNLOAD_OFFLOAD: z.enum(['none', 'x-accel']).default('none'),
     /** Download links one purchase may be given per rolling hour, so a leaked session cannot farm links. */
     DOWNLOAD_GRANTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(30),
   })

@@ -57,6 +57,11 @@ export type Redemption =
       contentLength: number;
       /** The response carries the file's last byte: sending it in full completes a download. */
       reachesEnd: boolean;
+      /**
+       * The stored object's key when it lies on this machine's disk (the filesystem backend),
+       * so a web server in front may send it instead (`DOWNLOAD_OFFLOAD=x-accel`); else null.
+       */
+      localKey: string | null;
       open(): Promise<Readable>;
       /** Records the completed download and `download.completed` in one transaction. */
       recordCompleted(correlationId: string): Promise<void>;
@@ -170,6 +175,7 @@ export function createDownloads({
       range,
       contentLength: last - first + 1,
       reachesEnd: last === file.sizeBytes - 1,
+      localKey: storage.localPath(file.storageKey) === null ? null : file.storageKey,
       async open() {
         try {
           return await storage.get(file.storageKey, range ?? undefined);

@@ -35,6 +35,9 @@ const DOWNLOAD_HEADERS = {
   'accept-ranges': 'bytes',
 };
 
+/** The internal locations of deploy/nginx/delivery-edge.conf that serve the data directory. */
+const X_ACCEL_PREFIX = '/_lockdrop/files';
+
 const firstHeader = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value[0] : value;
 
@@ -42,6 +45,8 @@ export interface DownloadRouteOptions {
   downloads: Downloads;
   receiptSessions: ReceiptSessions;
   secureCookies: boolean;
+  /** `x-accel`: the nginx in front sends files on the local disk (see config.ts). */
+  offload: 'none' | 'x-accel';
   /** Completed downloads are recorded after the response; the caller awaits them on shutdown. */
   track(work: Promise<void>): void;
 }
@@ -49,7 +54,7 @@ export interface DownloadRouteOptions {
 /** `/api/downloads*` (links, access, receipt sessions) and `/dl/:token` (the file itself). */
 export async function downloadRoutes(
   app: HttpServer,
-  { downloads, receiptSessions, secureCookies, track }: DownloadRouteOptions,
+  { downloads, receiptSessions, secureCookies, offload, track }: DownloadRouteOptions,
 ) {
   app.post(
     '/api/downloads',
@@ -168,10 +173,22 @@ export async function downloadRoutes(
       const { file, range } = redemption;
       reply
         .type(file.contentType)
-        .header('content-length', redemption.contentLength)
         .header('content-disposition', attachmentDisposition(file.fileName))
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('etag', redemption.etag);
+      if (offload === 'x-accel' && redemption.localKey && request.method === 'GET') {
+        // nginx sends the bytes (sendfile) and answers the Range itself; delivery has decided
+        // whether one applies (If-Range), so a whole-file answer goes where nginx ignores it.
+        // Completion is counted when the last byte is handed over, not when it arrived.
+        if (redemption.reachesEnd) track(redemption.recordCompleted(request.id));
+        return reply
+          .header(
+            'x-accel-redirect',
+            `${X_ACCEL_PREFIX}/${range ? 'ranged' : 'whole'}/${redemption.localKey}`,
+          )
+          .send();
+      }
+      reply.header('content-length', redemption.contentLength);
       if (range)
         reply
           .status(206)
