@@ -29,6 +29,8 @@ export const configSchema = z
     S3_REGION: z.string().min(1).default('us-east-1'),
     /** Any S3-compatible endpoint (MinIO, R2, Spaces); unset means AWS. */
     S3_ENDPOINT: z.url().optional(),
+    /** Where buyers' browsers reach the bucket (signed download URLs), when not S3_ENDPOINT. */
+    S3_PUBLIC_ENDPOINT: z.url().optional(),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: env.boolean(false),
@@ -48,10 +50,11 @@ export const configSchema = z
     /**
      * Who sends a download's bytes once delivery has checked the link and the entitlement:
      * `none`, delivery itself (Node streams); `x-accel`, the nginx in front of delivery
-     * (deploy/nginx/delivery-edge.conf, `X-Accel-Redirect`, sendfile). Only with that nginx in
-     * front: without it a buyer would get an empty answer.
+     * (deploy/nginx/delivery-edge.conf, `X-Accel-Redirect`, sendfile), only with that nginx in
+     * front: without it a buyer would get an empty answer; `s3-redirect`, the bucket itself,
+     * through a presigned URL valid a minute (STORAGE_BACKEND=s3 only).
      */
-    DOWNLOAD_OFFLOAD: z.enum(['none', 'x-accel']).default('none'),
+    DOWNLOAD_OFFLOAD: z.enum(['none', 'x-accel', 's3-redirect']).default('none'),
     /** Download links one purchase may be given per rolling hour, so a leaked session cannot farm links. */
     DOWNLOAD_GRANTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(30),
   })
@@ -61,6 +64,13 @@ export const configSchema = z
     {
       message: 'must be set in production to a private random value, not an example key',
       path: ['DOWNLOAD_SIGNING_KEY'],
+    },
+  )
+  .refine(
+    (config) => config.DOWNLOAD_OFFLOAD !== 's3-redirect' || config.STORAGE_BACKEND === 's3',
+    {
+      message: 'needs STORAGE_BACKEND=s3 (a redirect to the bucket needs a bucket)',
+      path: ['DOWNLOAD_OFFLOAD'],
     },
   )
   .refine((config) => config.STORAGE_BACKEND !== 's3' || config.S3_BUCKET, {

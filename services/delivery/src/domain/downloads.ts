@@ -62,6 +62,8 @@ export type Redemption =
        * so a web server in front may send it instead (`DOWNLOAD_OFFLOAD=x-accel`); else null.
        */
       localKey: string | null;
+      /** A URL the storage answers this file at for `expiresInSeconds`, or null (see ObjectStorage). */
+      signedUrl(expiresInSeconds: number, contentDisposition: string): Promise<string | null>;
       open(): Promise<Readable>;
       /** Records the completed download and `download.completed` in one transaction. */
       recordCompleted(correlationId: string): Promise<void>;
@@ -176,6 +178,12 @@ export function createDownloads({
       contentLength: last - first + 1,
       reachesEnd: last === file.sizeBytes - 1,
       localKey: storage.localPath(file.storageKey) === null ? null : file.storageKey,
+      signedUrl: (expiresInSeconds, contentDisposition) =>
+        storage.signedUrl(file.storageKey, {
+          expiresInSeconds,
+          contentType: file.contentType,
+          contentDisposition,
+        }),
       async open() {
         try {
           return await storage.get(file.storageKey, range ?? undefined);

@@ -35,6 +35,9 @@ const DOWNLOAD_HEADERS = {
   'accept-ranges': 'bytes',
 };
 
+/** Life of the presigned bucket URL a download redirects to (`s3-redirect`). */
+const SIGNED_URL_SECONDS = 60;
+
 /** The internal locations of deploy/nginx/delivery-edge.conf that serve the data directory. */
 const X_ACCEL_PREFIX = '/_lockdrop/files';
 
@@ -45,8 +48,8 @@ export interface DownloadRouteOptions {
   downloads: Downloads;
   receiptSessions: ReceiptSessions;
   secureCookies: boolean;
-  /** `x-accel`: the nginx in front sends files on the local disk (see config.ts). */
-  offload: 'none' | 'x-accel';
+  /** Who sends the bytes once delivery has checked the request (see config.ts). */
+  offload: 'none' | 'x-accel' | 's3-redirect';
   /** Completed downloads are recorded after the response; the caller awaits them on shutdown. */
   track(work: Promise<void>): void;
 }
@@ -176,6 +179,18 @@ export async function downloadRoutes(
         .header('content-disposition', attachmentDisposition(file.fileName))
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('etag', redemption.etag);
+      if (offload === 's3-redirect' && request.method === 'GET') {
+        // The bucket answers the Range (the browser repeats it after the redirect); the URL
+        // works for a minute, long enough to follow and too short to pass around.
+        const url = await redemption.signedUrl(
+          SIGNED_URL_SECONDS,
+          attachmentDisposition(file.fileName),
+        );
+        if (url) {
+          if (redemption.reachesEnd) track(redemption.recordCompleted(request.id));
+          return reply.redirect(url, 302);
+        }
+      }
       if (offload === 'x-accel' && redemption.localKey && request.method === 'GET') {
         // nginx sends the bytes (sendfile) and answers the Range itself; delivery has decided
         // whether one applies (If-Range), so a whole-file answer goes where nginx ignores it.

@@ -70,6 +70,10 @@ export async function createFilesystemStorage(root: string): Promise<ObjectStora
     localPath(key) {
       return pathOf(key);
     },
+
+    async signedUrl() {
+      return null;
+    },
   };
 }
 

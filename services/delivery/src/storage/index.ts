@@ -8,6 +8,7 @@ export {
   type ObjectStorage,
   type ByteRange,
   type ObjectStat,
+  type SignedResponse,
 } from './storage.js';
 
 /** The configured backend: the local filesystem by default, S3-compatible storage for several replicas. */
@@ -18,6 +19,7 @@ export async function createStorage(config: DeliveryConfig): Promise<ObjectStora
     bucket: config.S3_BUCKET!,
     region: config.S3_REGION,
     endpoint: config.S3_ENDPOINT,
+    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
   });

@@ -9,6 +9,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertObjectKey, ObjectNotFoundError, type ObjectStorage } from './storage.js';
 
 export interface S3StorageOptions {
@@ -16,6 +17,8 @@ export interface S3StorageOptions {
   region: string;
   /** An S3-compatible endpoint (MinIO, R2, Spaces); unset means AWS. */
   endpoint?: string;
+  /** Where buyers' browsers reach the bucket, for signed URLs, when not at `endpoint`. */
+  publicEndpoint?: string;
   /** Static keys; unset uses the SDK's default chain (env, instance or pod role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
   forcePathStyle: boolean;
@@ -35,6 +38,10 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
   if (options.endpoint) config.endpoint = options.endpoint;
   if (options.credentials) config.credentials = options.credentials;
   const client = new S3Client(config);
+  // Signing is local (no request); only the host in the URL differs.
+  const signer = options.publicEndpoint
+    ? new S3Client({ ...config, endpoint: options.publicEndpoint })
+    : client;
   const Bucket = options.bucket;
 
   return {
@@ -98,6 +105,20 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
 
     localPath() {
       return null;
+    },
+
+    signedUrl(key, response) {
+      return getSignedUrl(
+        signer,
+        new GetObjectCommand({
+          Bucket,
+          Key: assertObjectKey(key),
+          ResponseContentType: response.contentType,
+          ResponseContentDisposition: response.contentDisposition,
+          ResponseCacheControl: 'private, no-store',
+        }),
+        { expiresIn: response.expiresInSeconds },
+      );
     },
   };
 }

@@ -25,6 +25,18 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   /** The object's path on this machine when the backend keeps objects on a local disk, else null. */
   localPath(key: string): string | null;
+  /**
+   * A URL anyone holding it may GET the object from, for `expiresInSeconds`, answered with the
+   * given Content-Type and Content-Disposition (an S3 presigned URL); null when the backend
+   * cannot sign one (the filesystem).
+   */
+  signedUrl(key: string, response: SignedResponse): Promise<string | null>;
+}
+
+export interface SignedResponse {
+  expiresInSeconds: number;
+  contentType: string;
+  contentDisposition: string;
 }
 
 export class ObjectNotFoundError extends Error {
