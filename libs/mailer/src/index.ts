@@ -1,4 +1,12 @@
-export { createMailer, type Mailer, type MailerOptions, type MailMessage } from './mailer.js';
+export {
+  createMailer,
+  dkimFromEnv,
+  mailEnv,
+  type Mailer,
+  type MailerOptions,
+  type MailMessage,
+} from './mailer.js';
+export { type DkimOptions } from './smtp.js';
 export { openMailbox, mailboxSchema, type MailboxStore, type StoredMail } from './mailbox.js';
 export { renderMailboxPage } from './mailbox-page.js';
 export { renderEmail, type EmailContent, type RenderedEmail } from './template.js';

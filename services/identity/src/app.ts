@@ -1,6 +1,12 @@
 import { createTokenVerifier, type TokenVerifier } from '@lockdrop/auth';
 import { AppError, type HttpServer } from '@lockdrop/http';
-import { createMailer, mailboxSchema, openMailbox, startMailRelay } from '@lockdrop/mailer';
+import {
+  createMailer,
+  dkimFromEnv,
+  mailboxSchema,
+  openMailbox,
+  startMailRelay,
+} from '@lockdrop/mailer';
 import { createServiceApp, type Infrastructure } from '@lockdrop/service';
 import type { IdentityConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
@@ -62,7 +68,12 @@ async function registerIdentity(
     app.log.warn('JWT_PRIVATE_KEYS is not set: using signing keys generated into the database');
   }
 
-  const mailer = await createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, pool });
+  const mailer = await createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    pool,
+    dkim: dkimFromEnv(config),
+  });
   const mailRelay = startMailRelay({ pool, mailer, logger: app.log });
   const throttleSweep = setInterval(
     () => void deleteExpired(pool).catch(() => undefined),

@@ -1,5 +1,6 @@
 import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
+import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
 import { SigningKeysError, parsePrivateKeySet } from './keys/key-ring.js';
 
@@ -28,7 +29,7 @@ export const configSchema = z
       }
     }),
     /** `smtp(s)://user:pass@host:port`; unset: e-mails go to the development mailbox. */
-    SMTP_URL: optionalSecret,
+    ...mailEnv,
     MAIL_FROM: z.string().min(3).default('Lockdrop <no-reply@lockdrop.app>'),
     /** Where contact-form messages are delivered. */
     CONTACT_INBOX: z.email().default('hello@lockdrop.app'),

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { TokenVerifier } from '@lockdrop/auth';
 import type { CommandRequest } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
-import { createMailer, mailboxSchema, startMailRelay } from '@lockdrop/mailer';
+import { createMailer, dkimFromEnv, mailboxSchema, startMailRelay } from '@lockdrop/mailer';
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
@@ -47,7 +47,12 @@ export async function buildApp(
   const publicUrl = config.PUBLIC_URL.replace(/\/+$/, '');
   const logger = app.log;
 
-  const mailer = await createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, pool });
+  const mailer = await createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    pool,
+    dkim: dkimFromEnv(config),
+  });
   const mailRelay = startMailRelay({ pool, mailer, logger });
 
   let sandbox: Sandbox | undefined;

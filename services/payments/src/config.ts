@@ -2,6 +2,7 @@ import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
 import { DEFAULT_PROCESSOR_FEE_BPS } from '@lockdrop/plans';
+import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
 import { parseSecretKeys } from './domain/secret-box.js';
 import { isFlutterwaveTestKey } from './providers/flutterwave.js';
@@ -134,7 +135,7 @@ export const configSchema = z
     /** The worker's payout schedule, so screens can say when the next payout runs (same env as the worker). */
     PAYOUT_CRON: z.string().min(9).default(DEFAULT_PAYOUT_SCHEDULE.pattern),
     PAYOUT_TZ: z.string().min(1).default(DEFAULT_PAYOUT_SCHEDULE.tz),
-    SMTP_URL: optionalSecret,
+    ...mailEnv,
     MAIL_FROM: z.string().min(3).default('Lockdrop <receipts@lockdrop.app>'),
   })
   .refine(
