@@ -6,7 +6,7 @@
 # Ports: gateway 8080, identity 3001, catalog 3002, payments 3003, delivery 3004,
 # analytics 3005, worker 3006 (override with PORT).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 ENV CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false

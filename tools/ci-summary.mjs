@@ -1,10 +1,19 @@
-// Sums vitest JSON reports into CI's closing line. Usage: ci-summary.mjs unit.json e2e.json [failed step…]
+// Sums vitest JSON reports into CI's closing line.
+// Usage: ci-summary.mjs "<step>=<report.json>"… -- [failed step…]
 // A failed step without its own test counts (lint, build…) and a test command that left no
 // report each count as one failure, so neither can go unnoticed.
 import { existsSync, readFileSync } from 'node:fs';
 
-const [unitReport, e2eReport, ...failedSteps] = process.argv.slice(2);
-const reports = { 'npm test': unitReport, 'npm run test:e2e': e2eReport };
+const args = process.argv.slice(2);
+const separator = args.indexOf('--');
+const reportArgs = separator === -1 ? args : args.slice(0, separator);
+const failedSteps = separator === -1 ? [] : args.slice(separator + 1);
+const reports = Object.fromEntries(
+  reportArgs.map((arg) => [
+    arg.slice(0, arg.lastIndexOf('=')),
+    arg.slice(arg.lastIndexOf('=') + 1),
+  ]),
+);
 let passed = 0;
 let failed = 0;
 
