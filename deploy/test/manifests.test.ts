@@ -562,6 +562,112 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  describe('network policies', () => {
+    interface Peer {
+      podSelector?: { matchLabels?: Record<string, string> };
+      namespaceSelector?: { matchLabels?: Record<string, string> };
+      ipBlock?: { cidr: string };
+    }
+    interface Rule {
+      from?: Peer[];
+      to?: Peer[];
+      ports?: { port: number; protocol?: string }[];
+    }
+    interface NetworkPolicy extends K8sObject {
+      spec: {
+        podSelector: { matchLabels?: Record<string, string> };
+        policyTypes: string[];
+        ingress?: Rule[];
+        egress?: Rule[];
+      };
+    }
+    const policies = ofKind<NetworkPolicy>('NetworkPolicy');
+    const workloads = ofKind<Deployment>('Deployment').map((d) => d.metadata.name);
+    const policyOf = (name: string) =>
+      policies.find((p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/name'] === name);
+    const podName = (peer: Peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'];
+    const servicePort = (name: string) => serviceOf(name)!.spec.ports[0]!.port;
+
+    /** caller → callee:port, from every URL in the manifests' env that names one of our Services. */
+    const needed = new Set<string>();
+    for (const caller of workloads) {
+      const container = deploymentOf(caller)!.spec.template.spec.containers[0]!;
+      for (const value of Object.values(resolveEnv(container))) {
+        if (!/^https?:\/\//.test(value)) continue;
+        const url = new URL(value);
+        if (workloads.includes(url.hostname) && url.hostname !== caller)
+          needed.add(`${caller} -> ${url.hostname}:${url.port || 80}`);
+      }
+    }
+
+    /** Pod-to-pod traffic both sides' policies let through. */
+    const allowed = new Set<string>();
+    for (const caller of workloads)
+      for (const callee of workloads)
+        for (const rule of policyOf(callee)?.spec.ingress ?? [])
+          for (const peer of rule.from ?? []) {
+            if (podName(peer) !== caller) continue;
+            for (const { port } of rule.ports ?? []) {
+              const egress = (policyOf(caller)?.spec.egress ?? []).some(
+                (out) =>
+                  (out.to ?? []).some((to) => podName(to) === callee) &&
+                  (out.ports ?? []).some((p) => p.port === port),
+              );
+              if (egress) allowed.add(`${caller} -> ${callee}:${port}`);
+            }
+          }
+
+    it('deny everything by default, and give every workload a policy of its own', () => {
+      const deny = named<NetworkPolicy>('NetworkPolicy', 'default-deny')!;
+      expect(deny.spec.podSelector).toEqual({});
+      expect(deny.spec.policyTypes.sort()).toEqual(['Egress', 'Ingress']);
+      for (const name of workloads) {
+        expect(policyOf(name), name).toBeDefined();
+        expect(policyOf(name)!.spec.policyTypes.sort(), name).toEqual(['Egress', 'Ingress']);
+      }
+    });
+
+    it("let through exactly the calls the manifests configure, on the callee's port", () => {
+      expect(needed.size).toBeGreaterThan(5);
+      for (const edge of needed) expect(allowed, edge).toContain(edge);
+      for (const edge of allowed)
+        expect(needed, `${edge} is allowed but nobody calls it`).toContain(edge);
+      for (const edge of needed) {
+        const [, callee, port] = /-> ([\w-]+):(\d+)$/.exec(edge)!;
+        expect(Number(port), edge).toBe(servicePort(callee!));
+      }
+    });
+
+    it('open only the gateway and the download edge to the ingress controller', () => {
+      const fromIngress = workloads.filter((name) =>
+        (policyOf(name)!.spec.ingress ?? []).some((rule) =>
+          (rule.from ?? []).some(
+            (peer) =>
+              peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] ===
+              'ingress-nginx',
+          ),
+        ),
+      );
+      expect(fromIngress.sort()).toEqual(['delivery-edge', 'gateway']);
+      for (const name of fromIngress)
+        for (const path of ofKind<Ingress>('Ingress')[0]!.spec.rules[0]!.http.paths)
+          if (path.backend.service.name === name)
+            expect(serviceOf(name)!.spec.ports.map((p) => p.name)).toContain(
+              path.backend.service.port.name,
+            );
+      // Nothing accepts traffic from anywhere (an ipBlock) or from every namespace: a peer is
+      // one of our pods or one named namespace.
+      for (const policy of policies)
+        for (const rule of policy.spec.ingress ?? [])
+          for (const peer of rule.from ?? []) {
+            expect(peer.ipBlock, policy.metadata.name).toBeUndefined();
+            if (peer.namespaceSelector)
+              expect(peer.namespaceSelector.matchLabels, policy.metadata.name).toBeDefined();
+            else expect(podName(peer), policy.metadata.name).toBeDefined();
+          }
+    });
+  });
+
   it('routes the Ingress to the gateway Service (and /dl to the delivery edge), with a body limit that fits the largest upload', () => {
     const ingresses = ofKind<Ingress>('Ingress');
     expect(ingresses).toHaveLength(1);
@@ -834,11 +940,12 @@ describe('Dockerfile', () => {
   const dockerfile = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
-  it('builds with dev dependencies and runs on node 20 slim with production ones, as a non-root user', () => {
+  it('builds with dev dependencies and runs on Node 24 LTS slim with production ones, as a non-root user', () => {
     expect(dockerfile).toMatch(/\bnpm ci\b(?![^\n]*--omit=dev)/);
     expect(dockerfile).toMatch(/npm run build/);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
-    expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:20(\.\d+)*-(bookworm-)?slim/);
+    // Node 20 reached its end of life in April 2026; CI runs the suite on 24 as well.
+    expect(dockerfile).toMatch(/ARG NODE_IMAGE=node:24(\.\d+)*-(bookworm-)?slim/);
     expect(runtime).toMatch(/^\s*FROM \$\{NODE_IMAGE\} AS runtime/);
     expect(runtime).toMatch(/^USER (?!0\b|root\b)\S+/m);
     expect(dockerfile).toContain('web/dist');
