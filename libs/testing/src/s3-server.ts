@@ -1,3 +1,6 @@
+// s3rver ships no types: the ambient declaration has to travel with this module into every
+// project that compiles it (their tsconfigs include only their own sources).
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./s3rver.d.ts" />
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
