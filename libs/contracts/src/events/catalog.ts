@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pricingSchema } from '../api/products.js';
 import { currencySchema, productStatusSchema } from '../shared.js';
 
 /** Everything other services keep of a product: payments prices checkouts, delivery renders previews. */
@@ -9,10 +10,7 @@ const productSnapshot = z.object({
   description: z.string().nullable(),
   priceMinor: z.number().int().positive(),
   currency: currencySchema,
-  pricing: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('one_time') }),
-    z.object({ type: z.literal('recurring'), interval: z.enum(['monthly', 'yearly']) }),
-  ]),
+  pricing: pricingSchema,
   status: productStatusSchema,
   fileId: z.uuid(),
   fileName: z.string(),

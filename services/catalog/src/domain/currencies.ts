@@ -1,5 +1,5 @@
+import { EXCHANGE_RATES_STALE_AFTER_MS, type PriceDisplay } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
-import { EXCHANGE_RATES_STALE_AFTER_MS } from '@lockdrop/contracts';
 import { AppError } from '@lockdrop/http';
 import {
   convertMinor,
@@ -63,18 +63,6 @@ export async function exchangeRatesWithAge(db: Queryable, now: Date): Promise<Ra
   const asOf = rates[0]?.updatedAt ?? null;
   const stale = asOf !== null && now.getTime() - asOf.getTime() > EXCHANGE_RATES_STALE_AFTER_MS;
   return { rates, asOf, stale };
-}
-
-export interface PriceDisplay {
-  amountMinor: number;
-  currency: string;
-  /** Exact decimal in major units, e.g. "19.99". */
-  amount: string;
-  formatted: string;
-  /** true when the amount was converted from the product's currency. */
-  converted: boolean;
-  /** Set when the requested currency had no rate: the amount is shown unconverted (spec §8). */
-  warning: { code: 'exchange_rate_missing'; message: string } | null;
 }
 
 function display(

@@ -16,10 +16,9 @@ import {
   priceIn,
   requireSupported,
   supportedCurrencies,
-  type PriceDisplay,
 } from './currencies.js';
 import { priceToMinor, repriceInCurrency } from './price.js';
-import type { CreateProductInput, UpdateProductInput } from './product-input.js';
+import type { CreateProductInput, PriceDisplay, UpdateProductInput } from '@lockdrop/contracts';
 import { isVisibleTo, snapshotOf, type Product, type ProductStatus } from './product.js';
 import { createViewCounter, type Visit } from './product-views.js';
 import type { ProductCache } from '../db/product-cache.js';

@@ -2,12 +2,15 @@ import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import {
   createProductSchema,
+  productDetailSchema,
+  productListSchema,
+  productSchema,
   productStatusSchema,
   updateProductSchema,
-} from '../domain/product-input.js';
+} from '@lockdrop/contracts';
 import type { ProductsDomain } from '../domain/products.js';
 import { sellerOf, visitOf } from './caller.js';
-import { errorResponses, productDetailSchema, productSchema, toProductDto } from './schemas.js';
+import { errorResponses, toProductDto } from './schemas.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
@@ -39,7 +42,7 @@ export function productRoutes(app: HttpServer, products: ProductsDomain): void {
         summary: "The signed-in seller's products, newest first",
         tags: ['products'],
         security: secured,
-        response: { 200: z.object({ products: z.array(productSchema) }), ...errorResponses },
+        response: { 200: productListSchema, ...errorResponses },
       },
     },
     async (request) => ({

@@ -1,50 +1,6 @@
-import { errorBodySchema } from '@lockdrop/contracts';
+import { errorBodySchema, type Product as ProductDto } from '@lockdrop/contracts';
 import { formatMoney, minorToDecimalString } from '@lockdrop/money';
-import { z } from 'zod';
-import type { PriceDisplay } from '../domain/currencies.js';
-import { pricingSchema, productStatusSchema } from '../domain/product-input.js';
 import type { Product } from '../domain/product.js';
-import { fileKindSchema } from '@lockdrop/contracts';
-
-/** A product as the API returns it; money as minor units plus its exact decimal and display text. */
-export const productSchema = z.object({
-  id: z.uuid(),
-  ownerId: z.uuid(),
-  title: z.string(),
-  description: z.string().nullable(),
-  priceMinor: z.number().int(),
-  currency: z.string(),
-  /** Exact decimal in major units ("19.99"), for edit forms. */
-  price: z.string(),
-  /** Two-decimal display text ("$19.99"). */
-  priceFormatted: z.string(),
-  pricing: pricingSchema,
-  status: productStatusSchema,
-  fileId: z.uuid(),
-  fileName: z.string(),
-  fileSizeBytes: z.number().int(),
-  fileKind: fileKindSchema,
-  previewEnabled: z.boolean(),
-  previewBlurPercentage: z.number().int(),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-  publishedAt: z.iso.datetime().nullable(),
-});
-
-export const priceDisplaySchema = z.object({
-  amountMinor: z.number().int(),
-  currency: z.string(),
-  amount: z.string(),
-  formatted: z.string(),
-  converted: z.boolean(),
-  warning: z.object({ code: z.literal('exchange_rate_missing'), message: z.string() }).nullable(),
-}) satisfies z.ZodType<PriceDisplay>;
-
-export const productDetailSchema = productSchema.extend({
-  viewerIsOwner: z.boolean(),
-  /** The price in the requested `?currency=` (or the product's own when none was asked). */
-  display: priceDisplaySchema,
-});
 
 export const errorResponses = {
   400: errorBodySchema,
@@ -54,7 +10,7 @@ export const errorResponses = {
   503: errorBodySchema,
 };
 
-export function toProductDto(product: Product): z.infer<typeof productSchema> {
+export function toProductDto(product: Product): ProductDto {
   return {
     id: product.id,
     ownerId: product.ownerId,

@@ -1,27 +1,14 @@
 import { createHash } from 'node:crypto';
 import { REQUEST_ID_HEADER } from '@lockdrop/http';
-import type { DomainEvent, EventType } from '@lockdrop/contracts';
-import { productStatusSchema } from '@lockdrop/contracts';
-import { z } from 'zod';
+import {
+  productDetailSchema,
+  type DomainEvent,
+  type EventType,
+  type ProductDetail,
+} from '@lockdrop/contracts';
 
-/** What the share page's tags and the view count need from catalog's public product read. */
-const publicProductSchema = z.object({
-  id: z.uuid(),
-  title: z.string(),
-  description: z.string().nullable(),
-  status: productStatusSchema,
-  price: z.string(),
-  priceFormatted: z.string(),
-  currency: z.string(),
-  pricing: z.object({
-    type: z.enum(['one_time', 'recurring']),
-    interval: z.enum(['monthly', 'yearly']).optional(),
-  }),
-  previewEnabled: z.boolean(),
-  previewBlurPercentage: z.number(),
-  updatedAt: z.string(),
-});
-export type PublicProduct = z.infer<typeof publicProductSchema>;
+/** Catalog's public product read (libs/contracts), for the share page's tags and view counts. */
+export type PublicProduct = ProductDetail;
 
 /** Catalog's answer to an anonymous read, as bytes ready to send again. */
 export interface ProductRead {
@@ -103,7 +90,7 @@ export function createProductReads({
     const body = await response.text();
     let published: PublicProduct | null = null;
     if (response.status === 200) {
-      const parsed = publicProductSchema.safeParse(JSON.parse(body));
+      const parsed = productDetailSchema.safeParse(JSON.parse(body));
       if (parsed.success && parsed.data.status === 'published') published = parsed.data;
     }
     const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;

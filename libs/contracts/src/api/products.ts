@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { fileKindSchema, productStatusSchema } from '../shared.js';
+
+/** One-time, or a subscription billed monthly or yearly. */
+export const pricingSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('one_time') }),
+  z.object({ type: z.literal('recurring'), interval: z.enum(['monthly', 'yearly']) }),
+]);
+export type Pricing = z.infer<typeof pricingSchema>;
+
+const priceSchema = z.union([z.string().max(32), z.number()]);
+/** 0–100 in steps of 5 (ARCHITECTURE §4: the one blur scale). */
+const blurSchema = z.number().int().min(0).max(100).multipleOf(5);
+
+/**
+ * POST /api/products. Title, price and file are optional here on purpose: catalog answers their
+ * absence with the spec's own messages ('Please fill in all required fields', 'Please upload a
+ * file for your product'), not a generic validation failure.
+ */
+export const createProductSchema = z.object({
+  title: z.string().max(200).optional(),
+  description: z.string().max(5000).nullish(),
+  price: priceSchema.nullish(),
+  currency: z.string().max(8).optional(),
+  fileId: z.string().max(64).nullish(),
+  previewEnabled: z.boolean().default(false),
+  previewBlurPercentage: blurSchema.default(50),
+  pricing: pricingSchema.default({ type: 'one_time' }),
+});
+export type CreateProductInput = z.infer<typeof createProductSchema>;
+/** What a client sends (defaults not yet applied). */
+export type CreateProductRequest = z.input<typeof createProductSchema>;
+
+/** PATCH /api/products/:id: only what changes; a new fileId replaces the file. */
+export const updateProductSchema = z.object({
+  title: z.string().max(200).optional(),
+  description: z.string().max(5000).nullish(),
+  price: priceSchema.nullish(),
+  currency: z.string().max(8).optional(),
+  fileId: z.string().max(64).nullish(),
+  previewEnabled: z.boolean().optional(),
+  previewBlurPercentage: blurSchema.optional(),
+  pricing: pricingSchema.optional(),
+});
+export type UpdateProductInput = z.infer<typeof updateProductSchema>;
+
+/** A product as the API returns it; money as minor units plus its exact decimal and display text. */
+export const productSchema = z.object({
+  id: z.uuid(),
+  ownerId: z.uuid(),
+  title: z.string(),
+  description: z.string().nullable(),
+  priceMinor: z.number().int(),
+  currency: z.string(),
+  /** Exact decimal in major units ("19.99"), for edit forms. */
+  price: z.string(),
+  /** Two-decimal display text ("$19.99"). */
+  priceFormatted: z.string(),
+  pricing: pricingSchema,
+  status: productStatusSchema,
+  fileId: z.uuid(),
+  fileName: z.string(),
+  fileSizeBytes: z.number().int(),
+  fileKind: fileKindSchema,
+  previewEnabled: z.boolean(),
+  previewBlurPercentage: z.number().int(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  publishedAt: z.iso.datetime().nullable(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+/** GET /api/products/mine. */
+export const productListSchema = z.object({ products: z.array(productSchema) });
+
+/** A price in the currency a visitor asked for. */
+export const priceDisplaySchema = z.object({
+  amountMinor: z.number().int(),
+  currency: z.string(),
+  /** Exact decimal in major units, e.g. "19.99". */
+  amount: z.string(),
+  formatted: z.string(),
+  /** true when the amount was converted from the product's currency. */
+  converted: z.boolean(),
+  /** Set when the requested currency had no rate: the amount is shown unconverted (spec §8). */
+  warning: z.object({ code: z.literal('exchange_rate_missing'), message: z.string() }).nullable(),
+});
+export type PriceDisplay = z.infer<typeof priceDisplaySchema>;
+
+/** GET /api/products/:id. */
+export const productDetailSchema = productSchema.extend({
+  viewerIsOwner: z.boolean(),
+  /** The price in the requested `?currency=` (or the product's own when none was asked). */
+  display: priceDisplaySchema,
+});
+export type ProductDetail = z.infer<typeof productDetailSchema>;
