@@ -38,8 +38,14 @@ export const configSchema = z
     PREVIEW_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     /** Debian's ffmpeg (`apt-get install ffmpeg`) renders video frames; absent: videos get a type card. */
     FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
-    /** Limits of the process each preview is rendered in (uploads are untrusted input). */
-    PREVIEW_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(1024),
+    /**
+     * Limits of the process each preview is rendered in (uploads are untrusted input). The
+     * memory limit is RLIMIT_DATA, which counts what V8 reserves as well as what it uses: on
+     * Node 24 a PDF render died at 1024 ("Failed to reserve virtual memory for CodeRange") and
+     * renders at 2048, while its resident memory stays far lower (the container's limit bounds
+     * that).
+     */
+    PREVIEW_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(2048),
     PREVIEW_CPU_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
     /** The search path handed to render processes (their only environment variable). */
     PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),

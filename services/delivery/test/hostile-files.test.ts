@@ -82,8 +82,8 @@ describe('untrusted files', () => {
     expect((await delivery.app.inject({ url: '/healthz' })).statusCode).toBe(200);
   });
 
-  it('renders in a process given resource limits and no secret from the service', () => {
-    const { command, args, env } = renderCommand(
+  it('renders in a process given resource limits and no secret from the service', async () => {
+    const { command, args, env } = await renderCommand(
       {
         kind: 'image',
         inputPath: '/tmp/in.png',
@@ -96,6 +96,8 @@ describe('untrusted files', () => {
     expect(command).toBe('prlimit');
     expect(args.slice(0, 3)).toEqual([`--data=${512 * 1024 * 1024}`, '--cpu=20', '--']);
     expect(Object.keys(env)).toEqual(['PATH']);
+    // Plain JavaScript, as in production: no TypeScript loader (and its worker thread) in the child.
+    expect(args.slice(3).join(' ')).not.toMatch(/tsx|--import/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,19 +35,59 @@ export class UnrenderableFileError extends Error {
 
 const hasPrlimit = spawnSync('prlimit', ['--version'], { stdio: 'ignore' }).status === 0;
 
-/** The bundled child next to dist/main.js, or the TypeScript source under tsx (tests, dev). */
-function childScript(): string[] {
+/**
+ * The render process's script: the bundled child next to dist/main.js, or — running from
+ * TypeScript (tests) — the same child bundled on first use into node_modules/.cache. Not the
+ * source under tsx: tsx's loader runs in a worker thread, and Node 24 cannot create a worker's
+ * isolate under the render's RLIMIT_DATA (every render died with SIGTRAP), so the tests would
+ * not run what production runs.
+ */
+let bundledChild: Promise<string> | undefined;
+async function childScript(): Promise<string> {
   const built = fileURLToPath(new URL('./render-child.js', import.meta.url));
-  if (existsSync(built)) return [built];
-  return ['--import', 'tsx', fileURLToPath(new URL('./render-child.ts', import.meta.url))];
+  if (existsSync(built)) return built;
+  bundledChild ??= bundleChild(fileURLToPath(new URL('./render-child.ts', import.meta.url)));
+  return bundledChild;
+}
+
+async function bundleChild(source: string): Promise<string> {
+  const { build } = await import('esbuild');
+  // Inside the repository's node_modules, so the child resolves its packages from there.
+  const outfile = fileURLToPath(
+    new URL(
+      `../../../../node_modules/.cache/lockdrop/render-child-${process.pid}.mjs`,
+      import.meta.url,
+    ),
+  );
+  await build({
+    entryPoints: [source],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'external-packages',
+        setup(context) {
+          context.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@lockdrop/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  process.once('exit', () => rmSync(outfile, { force: true }));
+  return outfile;
 }
 
 /** How the render process is started: exported so a test can see what it is given. */
-export function renderCommand(
+export async function renderCommand(
   job: IsolatedRenderJob,
   limits: RenderLimits,
-): { command: string; args: string[]; env: Record<string, string> } {
-  const node = [process.execPath, ...childScript(), JSON.stringify(job)];
+): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
+  const node = [process.execPath, await childScript(), JSON.stringify(job)];
   return {
     ...(hasPrlimit
       ? {
@@ -77,7 +117,7 @@ export async function renderIsolated(
   const dir = await mkdtemp(path.join(tmpdir(), 'lockdrop-render-'));
   try {
     const outputPath = path.join(dir, 'preview.jpg');
-    const { command, args, env } = renderCommand({ ...job, outputPath }, limits);
+    const { command, args, env } = await renderCommand({ ...job, outputPath }, limits);
     const { code, signal, stdout, stderr } = await run(command, args, env, limits.timeoutMs);
     if (code !== 0)
       throw new UnrenderableFileError(

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { errorBodySchema } from '@lockdrop/contracts';
+import { errorBodySchema, uploadUsageSchema } from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
 import { PLANS } from '@lockdrop/plans';
 import { z } from 'zod';
@@ -92,13 +92,7 @@ export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uplo
       preHandler: app.authenticate,
       schema: {
         response: {
-          200: z.object({
-            plan: z.string(),
-            used: z.number().int().nonnegative(),
-            /** null: the plan has no monthly limit. */
-            limit: z.number().int().positive().nullable(),
-            resetsAt: z.string(),
-          }),
+          200: uploadUsageSchema,
         },
       },
     },
