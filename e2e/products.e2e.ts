@@ -257,4 +257,34 @@ describe('uploading on /create-product', () => {
     await cdp.detach();
     await page.close();
   });
+
+  it("counts an upload on the dashboard's plan card without a reload (one query for usage)", async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.open('/');
+      await signUpSeller(page);
+      await page.goto('/dashboard', { waitUntil: 'networkidle' });
+      const usedThisMonth = page
+        .getByRole('region', { name: 'Current plan' })
+        .getByRole('definition')
+        .nth(1);
+      await expect.poll(() => usedThisMonth.innerText()).toBe('0');
+      // Client-side from here on: the dashboard's answer stays in the app's cache.
+      await page
+        .getByRole('link', { name: /Create product/ })
+        .first()
+        .click();
+      await page.waitForURL('**/create-product');
+      await page
+        .getByLabel('Choose a file')
+        .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: checkerboardPng() });
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await page.getByText('File uploaded successfully!').waitFor();
+      await page.goBack();
+      await page.waitForURL('**/dashboard');
+      await expect.poll(() => usedThisMonth.innerText()).toBe('1');
+    } finally {
+      await browser.close();
+    }
+  });
 });

@@ -33,6 +33,7 @@ export * from './api/subscriptions.js';
 export * from './api/purchases.js';
 export { previewImagePath } from './api/previews.js';
 export * from './api/products.js';
+export * from './api/uploads.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export * from './api/analytics.js';

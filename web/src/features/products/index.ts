@@ -1,3 +1,4 @@
-/** What other features read from products: the signed-in seller's list (one query key for it). */
+/** What other features read from products: the seller's list and upload usage (one query key each). */
 export { useMyProducts, myProductsQueryOptions } from './api/get-my-products';
+export { useUploadUsage } from './api/get-upload-usage';
 export type { Product } from './types';

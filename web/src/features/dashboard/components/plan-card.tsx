@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { ChoosePlanButton } from '@/features/billing';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
-import { useUploadUsage } from '../api/get-upload-usage';
+import { useUploadUsage } from '@/features/products';
 
 /** Current plan and how much of this month's upload allowance the seller has used (delivery's count). */
 export function PlanCard() {

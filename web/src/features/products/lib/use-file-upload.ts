@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
 import { deleteUpload, uploadFile, type UploadedFile } from '../api/upload-file';
+import { uploadUsageQueryOptions } from '../api/get-upload-usage';
 
 const MB = 1024 * 1024;
 const EXPLAINED = new Set(['file_too_large', 'upload_quota_exceeded']);
@@ -46,7 +47,7 @@ export function useFileUpload(maxBytes: number, onUploaded: (file: UploadedFile 
       setState({ phase: 'uploaded', uploaded });
       onUploaded(uploaded);
       notify.success('File uploaded successfully!');
-      void queryClient.invalidateQueries({ queryKey: ['uploads', 'usage'] });
+      void queryClient.invalidateQueries({ queryKey: uploadUsageQueryOptions().queryKey });
     } catch (error) {
       if (controller.signal.aborted) return;
       setState({ phase: 'selected', file });
