@@ -79,7 +79,8 @@ const REQUIRED_ENV: Record<Name, string[]> = {
   worker: [...DOMAIN_ENV, 'REDIS_URL'],
 };
 const HPA_TARGETS = ['gateway', 'catalog', 'payments', 'delivery'];
-const PDB_TARGETS = ['gateway', 'payments', 'delivery-edge'];
+/** Every workload that runs more than one replica (HPA minimum or replicas ≥ 2). */
+const PDB_TARGETS = ['gateway', 'identity', 'catalog', 'payments', 'delivery', 'delivery-edge'];
 /** nginx in front of delivery for /dl (deploy/delivery-edge.yaml): not one of our processes. */
 const EDGE = 'delivery-edge';
 /** Realistic stand-ins for the Secret template's placeholders. A new secret key needs one here. */
@@ -542,8 +543,17 @@ describe('Kubernetes manifests', () => {
     }
   });
 
-  it('budgets disruptions of gateway and payments without blocking node drains', () => {
+  it('budgets disruptions of every workload with more than one replica, without blocking node drains', () => {
     const pdbs = ofKind<Pdb>('PodDisruptionBudget');
+    const replicasOf = (name: string) =>
+      ofKind<Hpa>('HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === name)?.spec
+        .minReplicas ??
+      deploymentOf(name)!.spec.replicas ??
+      1;
+    const multiReplica = ofKind<Deployment>('Deployment')
+      .map((d) => d.metadata.name)
+      .filter((name) => replicasOf(name) > 1);
+    expect(multiReplica.sort()).toEqual([...PDB_TARGETS].sort());
     expect(pdbs.map((pdb) => pdb.metadata.name).sort()).toEqual([...PDB_TARGETS].sort());
     for (const pdb of pdbs) {
       const deployment = deploymentOf(pdb.metadata.name)!;
