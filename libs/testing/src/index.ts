@@ -1,5 +1,5 @@
 export { createTestDatabase, type TestDatabase } from './database.js';
 export { testNamespace, testEnv } from './env.js';
 export { deleteStreams } from './streams.js';
-export { nginxAvailable, startNginxEdge, type NginxEdge } from './nginx-edge.js';
+export { freePort, nginxAvailable, startNginxEdge, type NginxEdge } from './nginx-edge.js';
 export { startS3Server, type S3TestServer } from './s3-server.js';

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,15 @@ import { fileURLToPath } from 'node:url';
 const template = fileURLToPath(
   new URL('../../../deploy/nginx/delivery-edge.conf', import.meta.url),
 );
+
+/** A TCP port nothing listens on right now (for servers that cannot take port 0, like nginx). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export interface NginxEdge {
   /** e.g. http://127.0.0.1:19181 — `/dl/<token>` here reaches delivery through nginx. */

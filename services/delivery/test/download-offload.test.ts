@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { nginxAvailable, startNginxEdge, type NginxEdge } from '@lockdrop/testing';
+import { randomBytes } from 'node:crypto';
+import { freePort, nginxAvailable, startNginxEdge, type NginxEdge } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
-import { errorOf, shop } from './support/purchases.js';
+import { bytesOf, errorOf, sha256, shop } from './support/purchases.js';
 
 // DOWNLOAD_OFFLOAD=x-accel behind deploy/nginx/delivery-edge.conf, run by a real nginx
 // (.ci/run installs it): delivery decides, nginx sends the bytes.
@@ -17,7 +17,7 @@ beforeAll(async () => {
   deliveryUrl = await delivery.app.listen({ port: 0, host: '127.0.0.1' });
   store = shop(delivery, deliveryUrl);
   edge = await startNginxEdge({
-    port: 20_000 + Math.floor(Math.random() * 20_000),
+    port: await freePort(),
     deliveryUrl,
     dataDir: delivery.dataDir,
   });
@@ -27,23 +27,13 @@ afterAll(async () => {
   await delivery?.close();
 });
 
-const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 const viaEdge = (downloadUrl: string, headers: Record<string, string> = {}) =>
   fetch(`${edge.url}${downloadUrl}`, { headers });
-
-async function purchasedFile(content: Buffer, fileName = 'Stems — Lagos.zip') {
-  const { file, product } = await store.sellFile(content, fileName);
-  const purchase = await store.buy(product);
-  const buyer = await store.buyerAccount(purchase);
-  const link = await store.link(purchase.paid.purchaseId, buyer);
-  return { file, purchase, link };
-}
 
 describe('downloads sent by nginx after delivery checked them', () => {
   it("sends the exact file with delivery's headers and counts the download once", async () => {
     const original = randomBytes(2 * 1024 * 1024 + 5);
-    const { file, purchase, link } = await purchasedFile(original);
+    const { file, purchase, link } = await store.purchasedFile(original);
     const response = await viaEdge(link.downloadUrl);
     expect(response.status).toBe(200);
     expect(response.headers.get('server')).toBe('nginx');
@@ -71,7 +61,7 @@ describe('downloads sent by nginx after delivery checked them', () => {
 
   it('resumes with Range, and sends the whole file when If-Range names an older version', async () => {
     const original = randomBytes(1024 * 1024);
-    const { file, link } = await purchasedFile(original);
+    const { file, link } = await store.purchasedFile(original);
     const resumed = await viaEdge(link.downloadUrl, {
       range: 'bytes=1000-',
       'if-range': `"${file.sha256}"`,
@@ -95,7 +85,7 @@ describe('downloads sent by nginx after delivery checked them', () => {
   });
 
   it('re-checks the entitlement on every request: a refund stops the link at the edge', async () => {
-    const { purchase, link } = await purchasedFile(randomBytes(4096));
+    const { purchase, link } = await store.purchasedFile(randomBytes(4096));
     expect((await viaEdge(link.downloadUrl)).status).toBe(200);
     await store.refund(purchase);
     const refused = await viaEdge(link.downloadUrl);
@@ -104,7 +94,7 @@ describe('downloads sent by nginx after delivery checked them', () => {
   });
 
   it('refuses forged links, and never serves the data directory to a direct request', async () => {
-    const { file, link } = await purchasedFile(randomBytes(4096));
+    const { file, link } = await store.purchasedFile(randomBytes(4096));
     const forged = await viaEdge(`${link.downloadUrl.slice(0, -4)}AAAA`);
     expect(forged.status).toBe(403);
     expect((await errorOf(forged)).code).toBe('download_link_invalid');

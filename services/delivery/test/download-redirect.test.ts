@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { startS3Server, type S3TestServer } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
-import { errorOf, shop } from './support/purchases.js';
+import { bytesOf, errorOf, sha256, shop } from './support/purchases.js';
 
 // STORAGE_BACKEND=s3 with DOWNLOAD_OFFLOAD=s3-redirect against a real S3 server (s3rver):
 // delivery checks every request, then sends the buyer to a presigned bucket URL.
@@ -31,24 +31,14 @@ afterAll(async () => {
   await s3?.stop();
 });
 
-const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 const redeem = (downloadUrl: string, headers: Record<string, string> = {}) =>
   fetch(`${deliveryUrl}${downloadUrl}`, { headers, redirect: 'manual' });
-
-async function purchasedFile(content: Buffer, fileName = 'Stems — Lagos.zip') {
-  const { file, product } = await store.sellFile(content, fileName);
-  const purchase = await store.buy(product);
-  const buyer = await store.buyerAccount(purchase);
-  const link = await store.link(purchase.paid.purchaseId, buyer);
-  return { file, purchase, link };
-}
 
 describe('downloads from the bucket after delivery checked them', () => {
   it('redirects to a URL valid for a minute that answers the exact file as an attachment', async () => {
     // Several multipart parts on the way in (8 MiB each).
     const original = randomBytes(17 * 1024 * 1024 + 3);
-    const { file, purchase, link } = await purchasedFile(original);
+    const { file, purchase, link } = await store.purchasedFile(original);
     const redirect = await redeem(link.downloadUrl);
     expect(redirect.status).toBe(302);
     expect(redirect.headers.get('cache-control')).toBe('private, no-store');
@@ -84,7 +74,7 @@ describe('downloads from the bucket after delivery checked them', () => {
   });
 
   it('re-checks the entitlement before every redirect: a refund stops the link', async () => {
-    const { purchase, link } = await purchasedFile(randomBytes(4096));
+    const { purchase, link } = await store.purchasedFile(randomBytes(4096));
     expect((await redeem(link.downloadUrl)).status).toBe(302);
     await store.refund(purchase);
     const refused = await redeem(link.downloadUrl);

@@ -1,9 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createEvent } from '@lockdrop/contracts';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
-import { errorOf, shop } from './support/purchases.js';
+import { bytesOf, errorOf, sha256, shop } from './support/purchases.js';
 
 let delivery: DeliveryHarness;
 let baseUrl: string;
@@ -16,8 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => delivery?.close());
 
-const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 const get = (downloadUrl: string, headers: Record<string, string> = {}, method = 'GET') =>
   fetch(`${baseUrl}${downloadUrl}`, { method, headers });
 

@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
+import { sha256 } from './support/purchases.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventData } from '@lockdrop/contracts';
 import { mp4Video, pdfDocument, pngImage, wavAudio, zipArchive } from './support/fixtures.js';
@@ -17,8 +18,6 @@ beforeAll(async () => {
   delivery = await startDelivery();
 });
 afterAll(() => delivery?.close());
-
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 const uploadFile = (seller: TestUser, fileName: string, content: Buffer) =>
   uploadTo(delivery, seller, fileName, content);

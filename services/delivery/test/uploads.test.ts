@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createEvent } from '@lockdrop/contracts';
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { sha256 } from './support/purchases.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { elfExecutable, peExecutable, pngImage } from './support/fixtures.js';
 import {
@@ -21,8 +22,6 @@ beforeAll(async () => {
   baseUrl = await delivery.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => delivery?.close());
-
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 async function upload(
   user: TestUser | null,

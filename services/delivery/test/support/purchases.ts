@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
 import { sha256Hex } from '@lockdrop/auth';
@@ -168,6 +169,15 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
       body: JSON.stringify({ token }),
     });
 
+  /** A file sold, bought and linked: what a buyer holds when they press Download. */
+  async function purchasedFile(content: Buffer, fileName = 'Stems — Lagos.zip') {
+    const { file, product } = await sellFile(content, fileName);
+    const purchase = await buy(product);
+    const buyer = await buyerAccount(purchase);
+    const downloadLink = await link(purchase.paid.purchaseId, buyer);
+    return { file, purchase, link: downloadLink };
+  }
+
   /** The signed-in account of the buyer, with a verified (or not) e-mail. */
   const buyerAccount = (purchase: TestPurchase, emailVerified = true) =>
     delivery.user('free', { email: purchase.paid.buyerEmail, emailVerified });
@@ -182,8 +192,15 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
     access,
     openReceipt,
     buyerAccount,
+    purchasedFile,
   };
 }
+
+export const sha256 = (bytes: Buffer | Uint8Array) =>
+  createHash('sha256').update(bytes).digest('hex');
+
+/** A response's body, whole. */
+export const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
 /** The `{ error }` body every failing API answer carries. */
 export async function errorOf(response: Response): Promise<{ code: string; message: string }> {
