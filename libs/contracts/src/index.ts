@@ -34,6 +34,7 @@ export * from './api/purchases.js';
 export { previewImagePath } from './api/previews.js';
 export * from './api/products.js';
 export * from './api/uploads.js';
+export * from './api/identity.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export * from './api/analytics.js';

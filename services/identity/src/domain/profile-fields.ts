@@ -1,8 +1,7 @@
 import { z } from 'zod';
 
 /** Onboarding roles (spec §3). */
-export const profileRoleSchema = z.enum(['freelancer', 'agency', 'creator', 'business']);
-export type ProfileRole = z.infer<typeof profileRoleSchema>;
+export { profileRoleSchema, type ProfileRole } from '@lockdrop/contracts';
 
 /**
  * Which payout method the seller chose (spec §3). The details themselves live with payments,

@@ -1,3 +1,4 @@
+import { mfaChallengeSchema, sessionResponseSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -9,13 +10,7 @@ import type { SignInService } from '../domain/sign-in.js';
 import type { Pool } from '@lockdrop/db';
 import { sessionOf, type SessionGuard } from './current-session.js';
 import { clearSessionCookies, clientOf, refreshTokenOf, setSessionCookies } from './http.js';
-import {
-  mfaChallengeSchema,
-  presentAccount,
-  presentIssued,
-  sessionResponseSchema,
-  statusSchema,
-} from './schemas.js';
+import { presentAccount, presentIssued, statusSchema } from './schemas.js';
 
 interface AuthRouteDeps {
   pool: Pool;

@@ -1,3 +1,4 @@
+import { profileSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { AccountService } from '../domain/accounts.js';
@@ -10,7 +11,7 @@ import {
 import type { ProfileService } from '../domain/profiles.js';
 import { sessionOf, type SessionGuard } from './current-session.js';
 import { clearSessionCookies } from './http.js';
-import { presentProfile, profileSchema } from './schemas.js';
+import { presentProfile } from './schemas.js';
 
 // Strict: an unknown field (notably `plan`, which only billing changes) is refused, not ignored.
 const profilePatch = z.strictObject({

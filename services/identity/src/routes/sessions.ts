@@ -1,8 +1,9 @@
+import { sessionListSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { SessionService } from '../domain/sessions.js';
 import { sessionOf, type SessionGuard } from './current-session.js';
-import { presentSessions, sessionListSchema } from './schemas.js';
+import { presentSessions } from './schemas.js';
 
 export function sessionRoutes(
   app: HttpServer,

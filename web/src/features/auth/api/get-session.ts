@@ -1,30 +1,19 @@
+import type { SessionResponse } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError, NETWORK_ERROR } from '@/lib/api';
 import { useHydrated } from '@/lib/use-hydrated';
 
-export type Role = 'freelancer' | 'agency' | 'creator' | 'business';
+export type { PayoutMethod, Profile, ProfileRole as Role } from '@lockdrop/contracts';
 
-/** Which payout method the seller chose; the details live with payments (`/api/payouts`). */
-export type PayoutMethod = 'bank' | 'payoneer' | 'wise';
-
-export interface Profile {
-  id: string;
-  fullName: string;
-  avatarUrl: string | null;
-  plan: string;
-  payoutMethod: PayoutMethod | null;
-  role: Role | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What identity answers for GET /api/auth/session, sign-in, sign-up, MFA challenge and refresh. */
-export interface Account {
-  user: { id: string; email: string; emailVerified: boolean; plan: string };
-  profile: Profile | null;
-  /** expiresAt: when the access token expires; the session refresher renews it before then. */
-  session: { id: string; expiresAt: string; persistent: boolean } | null;
-}
+/**
+ * What identity answers for GET /api/auth/session, sign-in, sign-up, MFA challenge and refresh
+ * (`sessionResponseSchema`); profile and session may be missing while an answer is assembled
+ * from an older cached one.
+ */
+export type Account = Omit<SessionResponse, 'profile' | 'session'> & {
+  profile: SessionResponse['profile'] | null;
+  session: SessionResponse['session'] | null;
+};
 
 // A hand-written guard rather than zod: the session check runs on every page, and zod would add
 // several KB to the landing page's initial JavaScript.

@@ -1,3 +1,4 @@
+import type { MfaChallenge } from '@lockdrop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { sessionQueryKey, toAccount, type Account } from './get-session';
@@ -12,13 +13,8 @@ export interface SignInInput {
 export type SignInResult =
   { kind: 'signed-in'; account: Account } | { kind: 'mfa'; challengeToken: string };
 
-interface MfaRequired {
-  mfaRequired: true;
-  challengeToken: string;
-}
-
-const isMfaRequired = (body: unknown): body is MfaRequired =>
-  (body as Partial<MfaRequired> | null)?.mfaRequired === true;
+const isMfaRequired = (body: unknown): body is MfaChallenge =>
+  (body as Partial<MfaChallenge> | null)?.mfaRequired === true;
 
 export async function signIn(input: SignInInput): Promise<SignInResult> {
   const body = await api<unknown>('/api/auth/sign-in', { method: 'POST', body: input });

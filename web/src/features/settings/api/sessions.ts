@@ -1,16 +1,8 @@
+import type { SignedInSession } from '@lockdrop/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-export interface SignedInSession {
-  id: string;
-  current: boolean;
-  persistent: boolean;
-  userAgent: string | null;
-  ip: string | null;
-  createdAt: string;
-  lastUsedAt: string;
-  expiresAt: string;
-}
+export type { SignedInSession } from '@lockdrop/contracts';
 
 const sessionsQueryKey = ['auth', 'sessions'] as const;
 
