@@ -35,6 +35,7 @@ export { previewImagePath } from './api/previews.js';
 export * from './api/products.js';
 export * from './api/uploads.js';
 export * from './api/identity.js';
+export * from './api/downloads.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export * from './api/analytics.js';

@@ -1,4 +1,9 @@
-import { errorBodySchema } from '@lockdrop/contracts';
+import {
+  downloadAccessSchema,
+  downloadLinkSchema,
+  errorBodySchema,
+  receiptSessionSchema,
+} from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { Downloads } from '../domain/downloads.js';
@@ -6,26 +11,6 @@ import { attachmentDisposition } from '../domain/file-name.js';
 import { RECEIPT_SESSION_MS, type ReceiptSessions } from '../domain/receipt-sessions.js';
 import { hashBrowserKey, RECEIPT_COOKIE } from '@lockdrop/auth';
 import { claimantOf } from './claimant.js';
-
-const downloadLinkSchema = z.object({
-  /** `/dl/<token>`, relative to the site (the gateway routes `/dl/*` to delivery); valid 1 hour. */
-  downloadUrl: z.string(),
-  fileName: z.string(),
-  sizeBytes: z.number().int().nonnegative(),
-  expiresAt: z.iso.datetime(),
-});
-
-const accessSchema = z.object({ hasAccess: z.boolean(), purchaseId: z.uuid().optional() });
-
-const receiptPurchaseSchema = z.object({
-  purchase: z.object({
-    id: z.uuid(),
-    productId: z.uuid(),
-    productTitle: z.string().nullable(),
-    fileName: z.string().nullable(),
-    sizeBytes: z.number().int().nonnegative().nullable(),
-  }),
-});
 
 /** Headers of every `/dl` answer, errors included: the token is a credential, never cached or referred. */
 const DOWNLOAD_HEADERS = {
@@ -106,7 +91,7 @@ export async function downloadRoutes(
         summary:
           "Whether the caller may download the product's file (product page: 'You have full access to this product')",
         querystring: z.object({ productId: z.uuid() }),
-        response: { 200: accessSchema },
+        response: { 200: downloadAccessSchema },
       },
     },
     async (request, reply) => {
@@ -122,7 +107,7 @@ export async function downloadRoutes(
         summary:
           "Opens an account-free download session from the receipt e-mail's link (sets the ld_receipt cookie)",
         body: z.object({ token: z.string().min(16).max(200) }),
-        response: { 200: receiptPurchaseSchema, 404: errorBodySchema },
+        response: { 200: receiptSessionSchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {

@@ -1,15 +1,7 @@
+import type { DownloadLink } from '@lockdrop/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
-
-/** POST /api/downloads: a signed link to the file, valid 1 hour. */
-export interface DownloadLink {
-  /** Relative `/dl/<token>`; answered with Content-Disposition: attachment. */
-  downloadUrl: string;
-  fileName: string;
-  sizeBytes: number;
-  expiresAt: string;
-}
 
 export const createDownload = (purchaseId: string) =>
   api<DownloadLink>('/api/downloads', { method: 'POST', body: { purchaseId } });

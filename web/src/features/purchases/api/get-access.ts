@@ -1,11 +1,9 @@
+import type { DownloadAccess } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
 /** Whether this visitor (signed-in buyer, checkout browser or receipt session) may download. */
-export interface Access {
-  hasAccess: boolean;
-  purchaseId?: string;
-}
+export type Access = DownloadAccess;
 
 export const getAccess = (productId: string) =>
   api<Access>(`/api/downloads/access?productId=${encodeURIComponent(productId)}`);

@@ -1,13 +1,8 @@
+import type { ReceiptPurchase } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-export interface ReceiptPurchase {
-  id: string;
-  productId: string;
-  productTitle: string | null;
-  fileName: string | null;
-  sizeBytes: number | null;
-}
+export type { ReceiptPurchase } from '@lockdrop/contracts';
 
 /** Opens the account-free download session of a receipt link (sets its cookie). */
 export const openReceipt = async (token: string) =>
