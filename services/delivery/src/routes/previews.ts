@@ -1,21 +1,10 @@
-import { errorBodySchema } from '@lockdrop/contracts';
+import { errorBodySchema, previewStateSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
-import { fileKindSchema } from '../domain/file-kind.js';
-import { previewStatusSchema } from '../domain/preview-status.js';
 import type { Previews } from '../domain/previews.js';
 
 const productParams = z.object({ productId: z.uuid() });
 const RETRY_PENDING_SECONDS = 2;
-
-const previewStateSchema = z.object({
-  status: previewStatusSchema,
-  /** The file's kind; null while delivery does not know the file. */
-  kind: fileKindSchema.nullable(),
-  blurPercentage: z.number().int().min(0).max(100),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
-});
 
 const pendingSchema = z.object({
   status: z.literal('pending'),

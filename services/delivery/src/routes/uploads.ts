@@ -1,22 +1,15 @@
 import multipart from '@fastify/multipart';
-import { errorBodySchema, uploadUsageSchema } from '@lockdrop/contracts';
+import {
+  errorBodySchema,
+  uploadedFileSchema,
+  uploadUsageSchema,
+  type UploadedFile,
+} from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
 import { PLANS } from '@lockdrop/plans';
 import { z } from 'zod';
-import { fileKindSchema } from '../domain/file-kind.js';
 import { previewStatusSchema } from '../domain/preview-status.js';
 import type { StoredFile, Uploads } from '../domain/uploads.js';
-
-const uploadedFileSchema = z.object({
-  id: z.uuid(),
-  fileName: z.string(),
-  sizeBytes: z.number().int().nonnegative(),
-  /** Sniffed from the bytes; `application/octet-stream` when not recognised. */
-  contentType: z.string(),
-  sha256: z.string(),
-  kind: fileKindSchema,
-  createdAt: z.iso.datetime(),
-});
 
 const fileDetailsSchema = uploadedFileSchema.extend({
   /** Of the most recently changed product preview made from this file; null while no product uses it. */
@@ -26,7 +19,7 @@ const fileDetailsSchema = uploadedFileSchema.extend({
 const fileParams = z.object({ fileId: z.uuid() });
 const largestPlanFileBytes = Math.max(...PLANS.map((plan) => plan.maxFileBytes));
 
-function toUploadedFile(file: StoredFile): z.infer<typeof uploadedFileSchema> {
+function toUploadedFile(file: StoredFile): UploadedFile {
   const { id, fileName, sizeBytes, contentType, sha256, kind, createdAt } = file;
   return { id, fileName, sizeBytes, contentType, sha256, kind, createdAt: createdAt.toISOString() };
 }

@@ -1,15 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { FileKind } from '../types';
+import type { PreviewState } from '@lockdrop/contracts';
 
-/** GET /api/previews/:productId/status (services/delivery/src/routes/previews.ts). */
-export interface PreviewState {
-  status: 'pending' | 'ready' | 'failed' | 'disabled';
-  kind: FileKind | null;
-  blurPercentage: number;
-  width: number | null;
-  height: number | null;
-}
+/** GET /api/previews/:productId/status (delivery). */
+export type { PreviewState } from '@lockdrop/contracts';
 
 const POLL_MS = 2_000;
 

@@ -1,15 +1,8 @@
 import { api, ApiError, NETWORK_ERROR } from '@/lib/api';
-import type { FileKind } from '../types';
+import type { UploadedFile } from '@lockdrop/contracts';
 
-/** POST /api/uploads answer (services/delivery/src/routes/uploads.ts). */
-export interface UploadedFile {
-  id: string;
-  fileName: string;
-  sizeBytes: number;
-  contentType: string;
-  sha256: string;
-  kind: FileKind;
-}
+/** POST /api/uploads answer (delivery). */
+export type { UploadedFile } from '@lockdrop/contracts';
 
 interface UploadOptions {
   /** 0–100, from the request's own upload events. */
