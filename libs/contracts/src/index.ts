@@ -36,12 +36,15 @@ export * from './api/products.js';
 export * from './api/uploads.js';
 export * from './api/identity.js';
 export * from './api/downloads.js';
+export * from './api/checkout.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export * from './api/analytics.js';
 export {
   EXCHANGE_RATES_STALE_AFTER_MS,
+  currencyListSchema,
   exchangeRatesResponseSchema,
+  type CurrencyList,
   type ExchangeRatesResponse,
 } from './api/exchange-rates.js';
 export {

@@ -22,3 +22,11 @@ export const exchangeRatesResponseSchema = z.object({
   stale: z.boolean(),
 });
 export type ExchangeRatesResponse = z.infer<typeof exchangeRatesResponseSchema>;
+
+/** Catalog's `GET /api/currencies`: the currencies products may be priced and shown in. */
+export const currencyListSchema = z.object({
+  currencies: z.array(z.string()),
+  /** `fallback` when the platform setting is missing or unreadable (spec §8's list). */
+  source: z.enum(['settings', 'fallback']),
+});
+export type CurrencyList = z.infer<typeof currencyListSchema>;

@@ -1,7 +1,6 @@
-import { exchangeRatesResponseSchema } from '@lockdrop/contracts';
+import { currencyListSchema, exchangeRatesResponseSchema } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
-import { z } from 'zod';
 import { exchangeRatesWithAge, supportedCurrencies } from '../domain/currencies.js';
 
 export function currencyRoutes(app: HttpServer, pool: Pool, clock: () => Date): void {
@@ -12,11 +11,7 @@ export function currencyRoutes(app: HttpServer, pool: Pool, clock: () => Date): 
         summary: 'Currencies products may be priced and shown in',
         tags: ['currencies'],
         response: {
-          200: z.object({
-            currencies: z.array(z.string()),
-            /** `fallback` when the platform setting is missing or unreadable (spec §8's list). */
-            source: z.enum(['settings', 'fallback']),
-          }),
+          200: currencyListSchema,
         },
       },
     },

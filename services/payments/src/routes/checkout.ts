@@ -1,5 +1,5 @@
+import { checkoutStartedSchema, startCheckoutSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
-import { z } from 'zod';
 import { startCheckout, type CheckoutDeps } from '../domain/checkout.js';
 import { ensureBrowserKey } from './buyer-cookie.js';
 import { errorSchema } from './schemas.js';
@@ -14,14 +14,9 @@ export function checkoutRoutes(
       schema: {
         tags: ['checkout'],
         summary: 'Start a checkout: returns the hosted payment page to send the buyer to',
-        body: z.object({
-          productId: z.string().max(100),
-          // Checked by the domain so a missing or malformed e-mail gets the spec's message.
-          buyerEmail: z.unknown().optional(),
-          currency: z.string().max(8).optional(),
-        }),
+        body: startCheckoutSchema,
         response: {
-          200: z.object({ link: z.url(), txRef: z.string() }),
+          200: checkoutStartedSchema,
           '4xx': errorSchema,
           '5xx': errorSchema,
         },

@@ -1,16 +1,12 @@
+import type { CheckoutStarted, StartCheckoutRequest } from '@lockdrop/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
 
-export interface CheckoutInput {
-  productId: string;
-  buyerEmail: string;
-  /** The currency the buyer is looking at; payments converts and records the rate. */
-  currency?: string;
-}
+export type CheckoutInput = StartCheckoutRequest;
 
 export const startCheckout = (input: CheckoutInput) =>
-  api<{ link: string; txRef: string }>('/api/checkout', { method: 'POST', body: input });
+  api<CheckoutStarted>('/api/checkout', { method: 'POST', body: input });
 
 /** Sends the buyer to the provider's hosted payment page (ARCHITECTURE §3 step 1). */
 export function useStartCheckout() {

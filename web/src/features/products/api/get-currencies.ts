@@ -1,14 +1,9 @@
+import type { CurrencyList } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
 /** Spec §8: the list used when the supported currencies cannot be loaded. */
 export const FALLBACK_CURRENCIES = ['USD', 'EUR', 'GBP', 'NGN', 'CAD', 'AUD'] as const;
-
-interface CurrencyList {
-  currencies: string[];
-  /** `fallback` when the platform setting is missing (already logged by catalog). */
-  source: 'settings' | 'fallback';
-}
 
 export const getCurrencies = () => api<CurrencyList>('/api/currencies');
 
