@@ -4,7 +4,7 @@ import { connect, headers } from '@nats-io/transport-node';
 import { requestCommand, serveCommand } from './commands.js';
 import { busHeaders } from './headers.js';
 import { silentLogger, type Logger } from './logger.js';
-import { assertNamespace, eventSubject } from './naming.js';
+import { assertNamespace, eventSubject, type EventFilter } from './naming.js';
 import { ensureStreams } from './streams.js';
 import { subscribe, type SubscribeOptions, type Subscription } from './subscription.js';
 import { watchEvents, type Watch, type WatchOptions } from './watch.js';
@@ -24,7 +24,8 @@ export interface Bus {
   readonly namespace: string;
   /** Publishes straight to JetStream. Services publish through the outbox; the relay calls this. */
   publish(event: DomainEvent): Promise<void>;
-  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** A durable, exactly-once-effect consumer; the handler's event is typed by `filter`. */
+  subscribe<F extends EventFilter>(options: SubscribeOptions<F>): Promise<Subscription>;
   /** Live events for a cache in every replica: no durability, no replay (see watch.ts). */
   watch(options: WatchOptions): Watch;
   /**

@@ -2,7 +2,13 @@ export { connectBus, type Bus, type BusOptions } from './connection.js';
 export { type SubscribeOptions, type Subscription } from './subscription.js';
 export { type Watch, type WatchOptions } from './watch.js';
 export { ensureStreams } from './streams.js';
-export { streamNames, eventSubject, deadLetterSubject, type EventFilter } from './naming.js';
+export {
+  streamNames,
+  eventSubject,
+  deadLetterSubject,
+  type EventFilter,
+  type EventMatching,
+} from './naming.js';
 export { busHeaders } from './headers.js';
 export { CommandFailedError } from './commands.js';
 export { PoisonEventError, classifyFailure, type FailureKind } from './failures.js';

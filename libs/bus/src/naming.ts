@@ -1,4 +1,4 @@
-import type { EventType } from '@lockdrop/contracts';
+import type { DomainEvent, EventType } from '@lockdrop/contracts';
 
 /**
  * Every stream and subject the bus touches is derived from one namespace, so a test file can
@@ -27,6 +27,15 @@ type EventTypePrefix = EventType extends `${infer Prefix}.${string}` ? Prefix : 
 
 /** One event type, or every type under its first token: `product.*`, `fx.*` (matches `fx.rates.updated`). */
 export type EventFilter = EventType | `${EventTypePrefix}.*`;
+
+/** The event types a filter lets through: `subscription.*` → every `subscription.…` type. */
+export type TypesMatching<F extends EventFilter> = F extends `${infer Prefix}.*`
+  ? Extract<EventType, `${Prefix}.${string}`>
+  : Extract<F, EventType>;
+
+/** What a handler subscribed with filter F receives: a union discriminated by `type`. */
+export type EventMatching<F extends EventFilter> =
+  TypesMatching<F> extends infer T ? (T extends EventType ? DomainEvent<T> : never) : never;
 
 /**
  * `prefix.*` becomes `prefix.>` because event types may have more than two tokens

@@ -21,16 +21,18 @@ import {
   filterSubject,
   streamNames,
   type EventFilter,
+  type EventMatching,
 } from './naming.js';
 
-export interface SubscribeOptions {
+export interface SubscribeOptions<F extends EventFilter = EventFilter> {
   /** Durable identity, dotted like `delivery.entitlements`: keeps its position across restarts and replicas. */
   consumer: string;
-  filter: EventFilter;
+  /** Which events: one type, or `prefix.*`; the handler's event is typed by it. */
+  filter: F;
   /** The consumer's own database: its effects and its processed-event record commit together. */
   pool: Pool;
   /** Runs at most once per event id per consumer, inside the transaction `tx`. */
-  handler: (event: DomainEvent, tx: PoolClient) => Promise<void>;
+  handler: (event: EventMatching<F>, tx: PoolClient) => Promise<void>;
   /**
    * Deliveries before an event whose handler keeps failing for an unknown reason goes to the
    * dead-letter subject. Outages (database, network) are retried without limit instead, and
@@ -82,9 +84,9 @@ async function ensureConsumer(
  * handler's writes, and the message is acked only after that commit: a crash before the ack
  * redelivers an event whose effect is already recorded, and the handler is skipped.
  */
-export async function subscribe(
+export async function subscribe<F extends EventFilter>(
   context: SubscriptionContext,
-  options: SubscribeOptions,
+  options: SubscribeOptions<F>,
 ): Promise<Subscription> {
   const { jsm, js, namespace, logger, onDeadLetter } = context;
   const {
@@ -151,7 +153,8 @@ export async function subscribe(
           [consumer, event.id],
         );
         if (rowCount === 0) return;
-        await handler(event, tx);
+        // The subject check above pins the type to the filter.
+        await handler(event as EventMatching<F>, tx);
       });
       msg.ack();
     } catch (error) {

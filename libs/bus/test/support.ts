@@ -16,6 +16,7 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { purchasePaidData } from '@lockdrop/testing';
 import { busMigrations, connectBus, type Bus } from '../src/index.js';
 
 export function makePurchasePaid(
@@ -23,18 +24,7 @@ export function makePurchasePaid(
 ): DomainEvent<'purchase.paid'> {
   return createEvent(
     'purchase.paid',
-    {
-      purchaseId: randomUUID(),
-      productId: randomUUID(),
-      sellerId: randomUUID(),
-      buyerEmail: 'buyer@example.com',
-      txRef: `tx_${randomUUID()}`,
-      amountMinor: 2_500,
-      currency: 'USD',
-      feePlatformMinor: 125,
-      feeProcessorMinor: 35,
-      paidAt: new Date().toISOString(),
-    },
+    purchasePaidData({ amountMinor: 2_500, feePlatformMinor: 125, feeProcessorMinor: 35 }),
     {
       correlationId: overrides.correlationId ?? randomUUID(),
       ...(overrides.id ? { id: overrides.id } : {}),

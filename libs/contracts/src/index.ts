@@ -4,6 +4,7 @@ import {
   isEventType,
   type DomainEvent,
   type EventData,
+  type EventDefinition,
   type EventType,
 } from './events/index.js';
 
@@ -82,13 +83,18 @@ export function parseEvent(input: unknown): DomainEvent {
   if (!envelope.success) throw new InvalidEventError(`bad envelope: ${envelope.error.message}`);
   const { type, version } = envelope.data;
   if (!isEventType(type)) throw new InvalidEventError(`unknown event type ${type}`);
-  const definition = events[type];
-  if (version !== definition.version) {
+  const definition: EventDefinition = events[type];
+  const upcast = version === definition.version ? undefined : definition.upcasters?.[version];
+  if (version !== definition.version && !upcast) {
     throw new InvalidEventError(
       `${type} v${version} is not supported (current v${definition.version})`,
     );
   }
-  const data = definition.schema.safeParse(envelope.data.data);
-  if (!data.success) throw new InvalidEventError(`bad ${type} data: ${data.error.message}`);
-  return { ...envelope.data, type, data: data.data } as DomainEvent;
+  try {
+    const data = definition.schema.parse(upcast ? upcast(envelope.data.data) : envelope.data.data);
+    return { ...envelope.data, type, version: definition.version, data } as DomainEvent;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InvalidEventError(`bad ${type} v${version} data: ${reason}`);
+  }
 }

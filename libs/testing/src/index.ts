@@ -3,3 +3,9 @@ export { testNamespace, testEnv } from './env.js';
 export { deleteStreams } from './streams.js';
 export { freePort, nginxAvailable, startNginxEdge, type NginxEdge } from './nginx-edge.js';
 export { startS3Server, type S3TestServer } from './s3-server.js';
+export {
+  productSnapshotData,
+  purchasePaidData,
+  purchaseRefundedData,
+  testEvent,
+} from './events.js';

@@ -4,8 +4,8 @@ import { createServiceApp } from '@lockdrop/service';
 import type { AnalyticsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createAnalytics } from './domain/analytics.js';
-import { subscribeToActivityEvents } from './events/activity-events.js';
-import { subscribeToProductEvents } from './events/product-events.js';
+import { subscribeToActivityEvents } from './events/activity.consumer.js';
+import { subscribeToProductEvents } from './events/products.consumer.js';
 import { analyticsRoutes } from './routes/analytics.js';
 
 export interface AnalyticsDeps {

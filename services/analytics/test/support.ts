@@ -7,7 +7,15 @@ import { loadConfig } from '@lockdrop/config';
 import { createEvent, type DomainEvent, type EventData, type EventType } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
-import { createTestDatabase, deleteStreams, testEnv, testNamespace } from '@lockdrop/testing';
+import {
+  createTestDatabase,
+  deleteStreams,
+  productSnapshotData,
+  purchasePaidData,
+  purchaseRefundedData,
+  testEnv,
+  testNamespace,
+} from '@lockdrop/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
@@ -155,64 +163,27 @@ export async function waitFor(probe: () => Promise<boolean>, timeoutMs = 15_000)
 }
 
 /** A product as catalog describes it in its events. */
-export function makeProduct(
+export const makeProduct = (
   overrides: Partial<EventData<'product.created'>> & { ownerId: string },
-): EventData<'product.created'> {
-  return {
-    productId: randomUUID(),
-    title: 'Sunset pack',
-    description: null,
-    priceMinor: 1500,
-    currency: 'USD',
-    pricing: { type: 'one_time' },
-    status: 'published',
-    fileId: randomUUID(),
-    fileName: 'sunset.zip',
-    fileSizeBytes: 1024,
-    previewEnabled: true,
-    previewBlurPercentage: 50,
-    ...overrides,
-  };
-}
+): EventData<'product.created'> => productSnapshotData(overrides);
 
-/** A paid purchase as payments announces it; fees as a free-plan seller's sandbox sale. */
+/** A paid purchase of `product` as payments announces it, paid "today". */
 export function makePaid(
   product: { productId: string; ownerId: string },
   overrides: Partial<EventData<'purchase.paid'>> = {},
 ): EventData<'purchase.paid'> {
-  const amountMinor = overrides.amountMinor ?? 1500;
-  const feePlatformMinor = overrides.feePlatformMinor ?? Math.round(amountMinor * 0.05);
-  const feeProcessorMinor = overrides.feeProcessorMinor ?? Math.round(amountMinor * 0.035);
-  return {
-    purchaseId: randomUUID(),
+  return purchasePaidData({
     productId: product.productId,
     sellerId: product.ownerId,
-    buyerEmail: 'buyer@example.com',
-    txRef: `ld_${randomUUID()}`,
-    amountMinor,
-    currency: 'USD',
-    feePlatformMinor,
-    feeProcessorMinor,
-    sellerEarningsMinor: amountMinor - feePlatformMinor - feeProcessorMinor,
     paidAt: daysAgo(0),
     ...overrides,
-  };
+  });
 }
 
-export function refundOf(
+export const refundOf = (
   paid: EventData<'purchase.paid'>,
   refundedAt = daysAgo(0),
-): EventData<'purchase.refunded'> {
-  return {
-    purchaseId: paid.purchaseId,
-    productId: paid.productId,
-    sellerId: paid.sellerId,
-    buyerEmail: paid.buyerEmail,
-    amountMinor: paid.amountMinor,
-    currency: paid.currency,
-    refundedAt,
-  };
-}
+): EventData<'purchase.refunded'> => purchaseRefundedData(paid, { refundedAt });
 
 export const view = (
   productId: string,

@@ -5,8 +5,8 @@ import type { CatalogConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createProductCache } from './db/product-cache.js';
 import { createProductsDomain } from './domain/products.js';
-import { subscribeFxRates } from './events/fx-rates.consumer.js';
-import { subscribeStorefrontViews } from './events/storefront-views.consumer.js';
+import { subscribeToFxRates } from './events/fx-rates.consumer.js';
+import { subscribeToStorefrontViews } from './events/storefront-views.consumer.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { productRoutes } from './routes/products.js';
 
@@ -30,7 +30,7 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
   });
   productRoutes(app, products);
   currencyRoutes(app, infra.pool, clock);
-  await subscribeFxRates(infra.bus, infra.pool);
-  await subscribeStorefrontViews(infra.bus, infra.pool);
+  await subscribeToFxRates(infra.bus, infra.pool);
+  await subscribeToStorefrontViews(infra.bus, infra.pool);
   return app;
 }

@@ -251,7 +251,7 @@ describe('entitlements from purchase events', () => {
     const product = await soldProduct();
     const purchase = await store.buy(product, {
       fileId: null,
-      receiptTokenHash: undefined,
+      receiptTokenHash: null,
       buyerBrowserKeyHash: null,
     });
     const link = await store.link(purchase.paid.purchaseId, await store.buyerAccount(purchase));

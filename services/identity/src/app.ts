@@ -20,7 +20,7 @@ import { createProfileService } from './domain/profiles.js';
 import { createSessionService } from './domain/sessions.js';
 import { createSignInService } from './domain/sign-in.js';
 import { createThrottle } from './domain/throttle.js';
-import { consumePlanChanges } from './events/plan-changed.js';
+import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { loadKeyRing } from './keys/key-ring.js';
 import { authRoutes } from './routes/auth.js';
 import { contactRoutes } from './routes/contact.js';
@@ -141,7 +141,7 @@ async function registerIdentity(
     devMailboxRoutes(app, { mailbox: await openMailbox(pool) });
   }
 
-  const planChanges = await consumePlanChanges({ bus, pool, profiles });
+  const planChanges = await subscribeToPlanChanges({ bus, pool, profiles });
   app.addHook('onClose', async () => {
     clearInterval(throttleSweep);
     await planChanges.stop();

@@ -7,9 +7,9 @@ import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createSecretBox } from './domain/secret-box.js';
-import { subscribePayoutEvents } from './events/payouts.js';
-import { subscribeReadModels } from './events/read-models.js';
-import { subscribeSubscriptionClock } from './events/subscription-clock.js';
+import { subscribeToPayoutEvents } from './events/payouts.consumer.js';
+import { subscribeToReadModelEvents } from './events/read-models.consumer.js';
+import { subscribeToSubscriptionsDue } from './events/subscriptions-due.consumer.js';
 import { startReconciler } from './jobs/reconciler.js';
 import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
@@ -132,9 +132,9 @@ export async function buildApp(
     logger,
   };
 
-  await subscribeReadModels(infra.bus, pool);
-  await subscribePayoutEvents(infra.bus, payoutDeps);
-  await subscribeSubscriptionClock(infra.bus, pool, settlement);
+  await subscribeToReadModelEvents(infra.bus, pool);
+  await subscribeToPayoutEvents(infra.bus, payoutDeps);
+  await subscribeToSubscriptionsDue(infra.bus, pool, settlement);
   const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
   app.addHook('preClose', async () => {
     await reconciler.stop();

@@ -6,6 +6,17 @@ import { identityEvents } from './identity.js';
 import { paymentsEvents } from './payments.js';
 import { workerEvents } from './worker.js';
 
+/**
+ * An event's current version and data schema. A change a consumer could not read is a new
+ * version; `upcasters` turn each earlier version's data into the current one, so events already
+ * in the stream or in an outbox stay readable and handlers see one shape.
+ */
+export interface EventDefinition {
+  version: number;
+  schema: z.ZodType;
+  upcasters?: Readonly<Record<number, (data: unknown) => unknown>>;
+}
+
 /** The registry of every event on the bus: type → current version and data schema. */
 export const events = {
   ...identityEvents,
@@ -14,7 +25,7 @@ export const events = {
   ...paymentsEvents,
   ...workerEvents,
   ...gatewayEvents,
-} as const;
+} as const satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof events;
 export type EventData<T extends EventType> = z.infer<(typeof events)[T]['schema']>;

@@ -45,6 +45,122 @@ const payoutRef = {
   currency: currencySchema,
 };
 
+/**
+ * `purchase.paid` as first published: the fields after `paidAt` were added one by one while
+ * producers and fixtures without them still existed, hence optional. Kept so events already in
+ * the stream or in an outbox still parse; consumers only ever see v2.
+ */
+const purchasePaidV1 = z.object({
+  ...purchaseRef,
+  txRef: z.string(),
+  amountMinor: z.number().int().positive(),
+  currency: currencySchema,
+  feePlatformMinor: z.number().int().nonnegative(),
+  feeProcessorMinor: z.number().int().nonnegative(),
+  paidAt: z.iso.datetime({ offset: true }),
+  // Optional so earlier producers and fixtures stay valid; payments always sets them.
+  checkoutId: z.uuid().optional(),
+  productTitle: z.string().optional(),
+  /** The file the buyer is entitled to, as snapshotted at checkout (delivery's entitlement). */
+  fileId: z.uuid().nullable().optional(),
+  fileName: z.string().nullable().optional(),
+  /** amountMinor − feePlatformMinor − feeProcessorMinor: what the seller is owed. */
+  sellerEarningsMinor: z.number().int().nonnegative().optional(),
+  provider: z.string().optional(),
+  /**
+   * sha256 (hex) of the secret in the receipt e-mail's link (`/receipt/<token>`): whoever
+   * presents the token may open an account-free access session for this purchase.
+   */
+  receiptTokenHash: z
+    .string()
+    .regex(/^[a-f0-9]{64}$/)
+    .optional(),
+  /**
+   * sha256 (hex) of the `ld_buyer` cookie of the browser that started the checkout, which may
+   * download without signing in; null when the checkout came without one.
+   */
+  buyerBrowserKeyHash: z
+    .string()
+    .regex(/^[a-f0-9]{64}$/)
+    .nullable()
+    .optional(),
+  /**
+   * Set when this payment is a charge of a product subscription (the first or a renewal):
+   * the entitlement lasts only while the subscription grants access (delivery keeps the
+   * newest snapshot by revision, from this and the `subscription.*` events).
+   */
+  subscription: z
+    .object({
+      subscriptionId: z.uuid(),
+      accessUntil: z.iso.datetime({ offset: true }),
+      revision: z.number().int().positive(),
+      status: z.enum(['active', 'past_due', 'expired']),
+    })
+    .nullable()
+    .optional(),
+});
+
+const subscriptionAccessSchema = z.object({
+  subscriptionId: z.uuid(),
+  accessUntil: z.iso.datetime({ offset: true }),
+  revision: z.number().int().positive(),
+  status: z.enum(['active', 'past_due', 'expired']),
+});
+
+const sha256HexSchema = z.string().regex(/^[a-f0-9]{64}$/);
+
+/** A sale as payments records it: every field always present, null where it does not apply. */
+const purchasePaidV2 = z.object({
+  ...purchaseRef,
+  txRef: z.string(),
+  amountMinor: z.number().int().positive(),
+  currency: currencySchema,
+  feePlatformMinor: z.number().int().nonnegative(),
+  feeProcessorMinor: z.number().int().nonnegative(),
+  /** amountMinor − feePlatformMinor − feeProcessorMinor: what the seller is owed. */
+  sellerEarningsMinor: z.number().int().nonnegative(),
+  paidAt: z.iso.datetime({ offset: true }),
+  /** Null only for v1 events that predate it. */
+  checkoutId: z.uuid().nullable(),
+  productTitle: z.string().nullable(),
+  /** The file the buyer is entitled to, as snapshotted at checkout (delivery's entitlement). */
+  fileId: z.uuid().nullable(),
+  fileName: z.string().nullable(),
+  provider: z.string().nullable(),
+  /**
+   * sha256 (hex) of the secret in the receipt e-mail's link (`/receipt/<token>`): whoever
+   * presents the token may open an account-free access session for this purchase.
+   */
+  receiptTokenHash: sha256HexSchema.nullable(),
+  /**
+   * sha256 (hex) of the `ld_buyer` cookie of the browser that started the checkout, which may
+   * download without signing in; null when the checkout came without one.
+   */
+  buyerBrowserKeyHash: sha256HexSchema.nullable(),
+  /**
+   * Set when this payment is a charge of a product subscription (the first or a renewal):
+   * the entitlement lasts only while the subscription grants access (delivery keeps the
+   * newest snapshot by revision, from this and the `subscription.*` events).
+   */
+  subscription: subscriptionAccessSchema.nullable(),
+});
+
+function purchasePaidFromV1(v1: z.infer<typeof purchasePaidV1>): z.infer<typeof purchasePaidV2> {
+  return {
+    ...v1,
+    sellerEarningsMinor:
+      v1.sellerEarningsMinor ?? v1.amountMinor - v1.feePlatformMinor - v1.feeProcessorMinor,
+    checkoutId: v1.checkoutId ?? null,
+    productTitle: v1.productTitle ?? null,
+    fileId: v1.fileId ?? null,
+    fileName: v1.fileName ?? null,
+    provider: v1.provider ?? null,
+    receiptTokenHash: v1.receiptTokenHash ?? null,
+    buyerBrowserKeyHash: v1.buyerBrowserKeyHash ?? null,
+    subscription: v1.subscription ?? null,
+  };
+}
+
 export const paymentsEvents = {
   'checkout.started': {
     version: 1,
@@ -59,56 +175,9 @@ export const paymentsEvents = {
     }),
   },
   'purchase.paid': {
-    version: 1,
-    schema: z.object({
-      ...purchaseRef,
-      txRef: z.string(),
-      amountMinor: z.number().int().positive(),
-      currency: currencySchema,
-      feePlatformMinor: z.number().int().nonnegative(),
-      feeProcessorMinor: z.number().int().nonnegative(),
-      paidAt: z.iso.datetime({ offset: true }),
-      // Optional so earlier producers and fixtures stay valid; payments always sets them.
-      checkoutId: z.uuid().optional(),
-      productTitle: z.string().optional(),
-      /** The file the buyer is entitled to, as snapshotted at checkout (delivery's entitlement). */
-      fileId: z.uuid().nullable().optional(),
-      fileName: z.string().nullable().optional(),
-      /** amountMinor − feePlatformMinor − feeProcessorMinor: what the seller is owed. */
-      sellerEarningsMinor: z.number().int().nonnegative().optional(),
-      provider: z.string().optional(),
-      /**
-       * sha256 (hex) of the secret in the receipt e-mail's link (`/receipt/<token>`): whoever
-       * presents the token may open an account-free access session for this purchase.
-       */
-      receiptTokenHash: z
-        .string()
-        .regex(/^[a-f0-9]{64}$/)
-        .optional(),
-      /**
-       * sha256 (hex) of the `ld_buyer` cookie of the browser that started the checkout, which may
-       * download without signing in; null when the checkout came without one.
-       */
-      buyerBrowserKeyHash: z
-        .string()
-        .regex(/^[a-f0-9]{64}$/)
-        .nullable()
-        .optional(),
-      /**
-       * Set when this payment is a charge of a product subscription (the first or a renewal):
-       * the entitlement lasts only while the subscription grants access (delivery keeps the
-       * newest snapshot by revision, from this and the `subscription.*` events).
-       */
-      subscription: z
-        .object({
-          subscriptionId: z.uuid(),
-          accessUntil: z.iso.datetime({ offset: true }),
-          revision: z.number().int().positive(),
-          status: z.enum(['active', 'past_due', 'expired']),
-        })
-        .nullable()
-        .optional(),
-    }),
+    version: 2,
+    schema: purchasePaidV2,
+    upcasters: { 1: (data: unknown) => purchasePaidFromV1(purchasePaidV1.parse(data)) },
   },
   'purchase.refunded': {
     version: 1,

@@ -70,8 +70,7 @@ export async function ingestPurchasePaid(
   const sale: SaleRow = {
     productId: paid.productId,
     currency: paid.currency,
-    earningsMinor:
-      paid.sellerEarningsMinor ?? paid.amountMinor - paid.feePlatformMinor - paid.feeProcessorMinor,
+    earningsMinor: paid.sellerEarningsMinor,
   };
   if (!(await insertSale(tx, { ...sale, purchaseId: paid.purchaseId, paidAt: paid.paidAt })))
     return;

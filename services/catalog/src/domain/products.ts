@@ -9,7 +9,7 @@ import {
   markProductDeleted,
   saveProduct,
 } from '../db/products.repo.js';
-import { enqueueProductDeleted, enqueueProductEvent } from '../events/product-events.js';
+import { enqueueProductDeleted, enqueueProductEvent } from '../events/products.producer.js';
 import {
   DEFAULT_CURRENCY,
   exchangeRates,

@@ -1,17 +1,16 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import { recordStorefrontViews } from '../domain/product-views.js';
 
 /** Counts the views of reads the gateway answered from its cache; each batch is applied once. */
-export function subscribeStorefrontViews(bus: Bus, pool: Pool): Promise<Subscription> {
+export function subscribeToStorefrontViews(bus: Bus, pool: Pool): Promise<Subscription> {
   return bus.subscribe({
     consumer: 'catalog.storefront-views',
     filter: 'storefront.products_viewed',
     pool,
     async handler(event, tx) {
       if (event.type !== 'storefront.products_viewed') return;
-      await recordStorefrontViews(tx, (event as DomainEvent<'storefront.products_viewed'>).data);
+      await recordStorefrontViews(tx, event.data);
     },
   });
 }

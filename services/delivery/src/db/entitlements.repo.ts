@@ -39,7 +39,7 @@ const usableAt = (now: string) =>
  * Records a paid purchase. A duplicate (same purchase, any event id) changes nothing it already
  * knows, and a refund that arrived first stays in force: revoked_at is never cleared here.
  */
-export async function recordPaidPurchase(
+export async function grantEntitlement(
   db: Queryable,
   purchase: EventData<'purchase.paid'>,
 ): Promise<void> {
@@ -59,12 +59,12 @@ export async function recordPaidPurchase(
       purchase.purchaseId,
       purchase.productId,
       purchase.sellerId,
-      purchase.fileId ?? null,
-      purchase.fileName ?? null,
-      purchase.productTitle ?? null,
+      purchase.fileId,
+      purchase.fileName,
+      purchase.productTitle,
       purchase.buyerEmail.trim(),
-      purchase.buyerBrowserKeyHash ?? null,
-      purchase.receiptTokenHash ?? null,
+      purchase.buyerBrowserKeyHash,
+      purchase.receiptTokenHash,
       purchase.paidAt,
       purchase.subscription?.subscriptionId ?? null,
     ],
@@ -91,7 +91,7 @@ export async function applySubscriptionAccess(
 }
 
 /** Revokes at once; when the payment has not reached us yet, leaves a revoked row for it to land on. */
-export async function revokeRefundedPurchase(
+export async function revokeEntitlement(
   db: Queryable,
   refund: EventData<'purchase.refunded'>,
 ): Promise<void> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
 import { sha256Hex } from '@lockdrop/auth';
+import { purchasePaidData } from '@lockdrop/testing';
 import { makeProduct, multipart, waitFor, type DeliveryHarness } from './harness.js';
 
 /** A paid purchase as payments announces it, with the secrets only the buyer holds. */
@@ -21,25 +22,14 @@ export function makePurchase(
   return {
     receiptToken,
     browserKey,
-    paid: {
-      purchaseId: randomUUID(),
-      sellerId: randomUUID(),
+    paid: purchasePaidData({
       buyerEmail: `buyer-${randomUUID().slice(0, 8)}@example.com`,
-      txRef: `ld_${randomUUID()}`,
-      amountMinor: 1500,
-      currency: 'USD',
-      feePlatformMinor: 75,
-      feeProcessorMinor: 53,
-      paidAt: new Date().toISOString(),
-      checkoutId: randomUUID(),
       productTitle: 'Sunset pack',
       fileName: 'file.bin',
-      sellerEarningsMinor: 1372,
-      provider: 'sandbox',
       receiptTokenHash: sha256Hex(receiptToken),
       buyerBrowserKeyHash: sha256Hex(browserKey),
       ...overrides,
-    },
+    }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { enqueueEvent, type Bus, type Subscription } from '@lockdrop/bus';
-import { createEvent, type DomainEvent, type EventData, type EventType } from '@lockdrop/contracts';
+import { createEvent, type EventData, type EventType } from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { DelayedError, type Job } from 'bullmq';
 import type { WorkerConfig } from '../config.js';
@@ -141,7 +141,7 @@ export async function startPayoutJobs(
       filter: 'payout.requested',
       pool,
       handler: async (event) => {
-        const { payoutId } = (event as DomainEvent<'payout.requested'>).data;
+        const { payoutId } = event.data;
         // The job id is the payout id: a redelivered event finds the job already there.
         await payoutQueue.add(
           'send',
@@ -159,7 +159,7 @@ export async function startPayoutJobs(
       filter: 'payout.transfer_reported',
       pool,
       handler: async (event) => {
-        const { payoutId } = (event as DomainEvent<'payout.transfer_reported'>).data;
+        const { payoutId } = event.data;
         const job: Job<SendPayoutData> | undefined = await payoutQueue.getJob(payoutId);
         // The provider says something changed: look now instead of at the next poll.
         if (job && (await job.isDelayed())) await job.promote();

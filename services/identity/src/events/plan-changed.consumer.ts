@@ -1,10 +1,9 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import type { ProfileService } from '../domain/profiles.js';
 
 /** Billing owns plans; identity mirrors them into profiles (and so into access tokens). */
-export function consumePlanChanges({
+export function subscribeToPlanChanges({
   bus,
   pool,
   profiles,
@@ -18,8 +17,7 @@ export function consumePlanChanges({
     filter: 'plan.changed',
     pool,
     handler: async (event, tx) => {
-      if (event.type === 'plan.changed')
-        await profiles.applyPlanChange(event as DomainEvent<'plan.changed'>, tx);
+      if (event.type === 'plan.changed') await profiles.applyPlanChange(event, tx);
     },
   });
 }

@@ -1,5 +1,4 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import {
   markProductDeleted,
@@ -19,7 +18,7 @@ const PRODUCT_SNAPSHOTS = [
  * What checkout needs from other services, kept locally from their events so a buyer never
  * waits on catalog or identity: products (price, status, file), sellers' plans, FX rates.
  */
-export async function subscribeReadModels(bus: Bus, pool: Pool): Promise<Subscription[]> {
+export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<Subscription[]> {
   return Promise.all([
     // One durable per product event (nats-server 2.9 filters on one subject), so the busiest
     // event on the bus, product.viewed, never reaches payments. Order across them does not
@@ -29,8 +28,7 @@ export async function subscribeReadModels(bus: Bus, pool: Pool): Promise<Subscri
         consumer: `payments.${type.replace('product.', 'products-')}`,
         filter: type,
         pool,
-        handler: (event, tx) =>
-          upsertProduct(tx, (event as DomainEvent<typeof type>).data, event.occurredAt),
+        handler: (event, tx) => upsertProduct(tx, event.data, event.occurredAt),
       }),
     ),
     bus.subscribe({
@@ -38,7 +36,7 @@ export async function subscribeReadModels(bus: Bus, pool: Pool): Promise<Subscri
       filter: 'product.deleted',
       pool,
       handler: async (event, tx) => {
-        const data = (event as DomainEvent<'product.deleted'>).data;
+        const data = event.data;
         await markProductDeleted(tx, data.productId, data.ownerId, event.occurredAt);
       },
     }),
@@ -47,7 +45,7 @@ export async function subscribeReadModels(bus: Bus, pool: Pool): Promise<Subscri
       filter: 'profile.updated',
       pool,
       handler: async (event, tx) => {
-        const data = (event as DomainEvent<'profile.updated'>).data;
+        const data = event.data;
         await upsertSellerPlan(tx, data.userId, data.plan, event.occurredAt);
       },
     }),
@@ -56,7 +54,7 @@ export async function subscribeReadModels(bus: Bus, pool: Pool): Promise<Subscri
       filter: 'plan.changed',
       pool,
       handler: async (event, tx) => {
-        const data = (event as DomainEvent<'plan.changed'>).data;
+        const data = event.data;
         await upsertSellerPlan(tx, data.userId, data.plan, event.occurredAt);
       },
     }),
@@ -65,7 +63,7 @@ export async function subscribeReadModels(bus: Bus, pool: Pool): Promise<Subscri
       filter: 'fx.rates.updated',
       pool,
       handler: async (event, tx) => {
-        const data = (event as DomainEvent<'fx.rates.updated'>).data;
+        const data = event.data;
         await upsertExchangeRates(tx, data.rates, event.occurredAt);
       },
     }),

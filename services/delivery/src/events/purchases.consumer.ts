@@ -1,12 +1,11 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import {
   applySubscriptionAccess,
   holdForRefund,
-  recordPaidPurchase,
+  grantEntitlement,
   releaseRefundHold,
-  revokeRefundedPurchase,
+  revokeEntitlement,
 } from '../db/entitlements.repo.js';
 
 /**
@@ -30,21 +29,20 @@ export async function subscribeToPurchaseEvents({
       consumer: 'delivery.purchases-paid',
       filter: 'purchase.paid',
       pool,
-      handler: (event, tx) => recordPaidPurchase(tx, (event as DomainEvent<'purchase.paid'>).data),
+      handler: (event, tx) => grantEntitlement(tx, event.data),
     }),
     bus.subscribe({
       consumer: 'delivery.purchases-refunded',
       filter: 'purchase.refunded',
       pool,
-      handler: (event, tx) =>
-        revokeRefundedPurchase(tx, (event as DomainEvent<'purchase.refunded'>).data),
+      handler: (event, tx) => revokeEntitlement(tx, event.data),
     }),
     bus.subscribe({
       consumer: 'delivery.subscriptions',
       filter: 'subscription.*',
       pool,
       handler: async (event, tx) => {
-        const snapshot = (event as DomainEvent<'subscription.started'>).data;
+        const snapshot = event.data;
         // Plan subscriptions (a seller paying Lockdrop) unlock no file.
         if (snapshot.kind === 'product') await applySubscriptionAccess(tx, snapshot);
       },
@@ -53,8 +51,7 @@ export async function subscribeToPurchaseEvents({
       consumer: 'delivery.purchases-refund-failed',
       filter: 'purchase.refund_failed',
       pool,
-      handler: (event, tx) =>
-        releaseRefundHold(tx, (event as DomainEvent<'purchase.refund_failed'>).data),
+      handler: (event, tx) => releaseRefundHold(tx, event.data),
     }),
   ]);
 }

@@ -72,14 +72,14 @@ export async function subscribeToProductEvents({
         consumer: consumerFor(type),
         filter: type,
         pool,
-        handler: (event, tx) => applySnapshot(event as SnapshotEvent, tx),
+        handler: (event, tx) => applySnapshot(event, tx),
       }),
     ),
     bus.subscribe({
       consumer: consumerFor('product.deleted'),
       filter: 'product.deleted',
       pool,
-      handler: (event, tx) => applyDeletion(event as DomainEvent<'product.deleted'>, tx, storage),
+      handler: (event, tx) => applyDeletion(event, tx, storage),
     }),
   ]);
 }

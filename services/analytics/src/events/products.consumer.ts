@@ -1,5 +1,4 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import { applyProductSnapshot, markProductDeleted } from '../db/products.repo.js';
 
@@ -29,8 +28,7 @@ export async function subscribeToProductEvents({
         filter: type,
         pool,
         handler: (event, tx) => {
-          const { data, occurredAt } = event as DomainEvent<(typeof SNAPSHOT_EVENTS)[number]>;
-          return applyProductSnapshot(tx, data, occurredAt);
+          return applyProductSnapshot(tx, event.data, event.occurredAt);
         },
       }),
     ),
@@ -39,7 +37,7 @@ export async function subscribeToProductEvents({
       filter: 'product.deleted',
       pool,
       handler: (event, tx) => {
-        const { data, occurredAt } = event as DomainEvent<'product.deleted'>;
+        const { data, occurredAt } = event;
         return markProductDeleted(tx, data.productId, data.ownerId, occurredAt);
       },
     }),

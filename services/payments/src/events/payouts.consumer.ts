@@ -1,5 +1,4 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import {
   payoutInstruction,
   recordTransferCompleted,
@@ -13,7 +12,7 @@ import {
  * destination for a transfer about to be sent. Payments alone moves payout state and posts
  * journals; the worker only reports what the provider said.
  */
-export async function subscribePayoutEvents(bus: Bus, deps: PayoutDeps): Promise<Subscription[]> {
+export async function subscribeToPayoutEvents(bus: Bus, deps: PayoutDeps): Promise<Subscription[]> {
   bus.serve('payouts.instruction', ({ payoutId }) => payoutInstruction(deps, payoutId));
   return Promise.all([
     bus.subscribe({
@@ -22,7 +21,7 @@ export async function subscribePayoutEvents(bus: Bus, deps: PayoutDeps): Promise
       pool: deps.pool,
       // Each seller commits on its own; a redelivered run finds the payouts it already made.
       handler: async (event) => {
-        const { runId } = (event as DomainEvent<'payout.run_due'>).data;
+        const { runId } = event.data;
         await runPayouts(deps, { runId, correlationId: event.correlationId });
       },
     }),
@@ -30,8 +29,7 @@ export async function subscribePayoutEvents(bus: Bus, deps: PayoutDeps): Promise
       consumer: 'payments.payout-submitted',
       filter: 'payout.transfer_submitted',
       pool: deps.pool,
-      handler: (event, tx) =>
-        recordTransferSubmitted(tx, deps, (event as DomainEvent<'payout.transfer_submitted'>).data),
+      handler: (event, tx) => recordTransferSubmitted(tx, deps, event.data),
     }),
     bus.subscribe({
       consumer: 'payments.payout-completed',
@@ -39,12 +37,7 @@ export async function subscribePayoutEvents(bus: Bus, deps: PayoutDeps): Promise
       pool: deps.pool,
       // The e-mail it queues goes out on the mail relay's next poll.
       handler: async (event, tx) => {
-        await recordTransferCompleted(
-          tx,
-          deps,
-          (event as DomainEvent<'payout.transfer_completed'>).data,
-          event.correlationId,
-        );
+        await recordTransferCompleted(tx, deps, event.data, event.correlationId);
       },
     }),
   ]);

@@ -1,5 +1,4 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import { applyPlanChange } from '../db/seller-plans.repo.js';
 
@@ -16,7 +15,7 @@ export function subscribeToPlanChanges({
     filter: 'plan.changed',
     pool,
     handler: async (event, tx) => {
-      const { userId, plan } = (event as DomainEvent<'plan.changed'>).data;
+      const { userId, plan } = event.data;
       await applyPlanChange(tx, userId, plan, event.occurredAt);
     },
   });

@@ -7,7 +7,7 @@ import { runSubscriptionClock, type ClockDeps } from '../domain/subscription-clo
  * clock reads the time itself and every step is idempotent, so a late or redelivered tick only
  * does what is due by then.
  */
-export async function subscribeSubscriptionClock(
+export async function subscribeToSubscriptionsDue(
   bus: Bus,
   pool: Pool,
   deps: ClockDeps,

@@ -1,0 +1,51 @@
+import type { Bus, Subscription } from '@lockdrop/bus';
+import type { Pool } from '@lockdrop/db';
+import {
+  ingestCheckoutStarted,
+  ingestDownload,
+  ingestPurchasePaid,
+  ingestPurchaseRefunded,
+  ingestView,
+} from '../domain/ingest.js';
+
+/** Raw events and rollups from views, checkouts, payments, refunds and downloads. */
+export async function subscribeToActivityEvents({
+  bus,
+  pool,
+}: {
+  bus: Bus;
+  pool: Pool;
+}): Promise<Subscription[]> {
+  return Promise.all([
+    bus.subscribe({
+      consumer: 'analytics.views',
+      filter: 'product.viewed',
+      pool,
+      handler: ingestView,
+    }),
+    bus.subscribe({
+      consumer: 'analytics.checkouts-started',
+      filter: 'checkout.started',
+      pool,
+      handler: ingestCheckoutStarted,
+    }),
+    bus.subscribe({
+      consumer: 'analytics.purchases-paid',
+      filter: 'purchase.paid',
+      pool,
+      handler: ingestPurchasePaid,
+    }),
+    bus.subscribe({
+      consumer: 'analytics.purchases-refunded',
+      filter: 'purchase.refunded',
+      pool,
+      handler: ingestPurchaseRefunded,
+    }),
+    bus.subscribe({
+      consumer: 'analytics.downloads',
+      filter: 'download.completed',
+      pool,
+      handler: ingestDownload,
+    }),
+  ]);
+}
