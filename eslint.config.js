@@ -26,11 +26,12 @@ export default tseslint.config(
     },
   },
   {
-    // Layering a tool checks (issue 12): services build on libs, never on each other; libs
-    // build on libs; the web only on the browser-safe libs (contracts, money, plans), which
-    // themselves stay browser-safe. Tests that start several services are the exception
-    // and live outside src/.
-    files: ['services/*/src/**/*.ts', 'libs/*/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    // Layering a tool checks (issue 12): services build on libs, never on each other — not even
+    // in their tests; libs build on libs; the web only on the browser-safe libs (contracts,
+    // money, plans), which themselves stay browser-safe (a lib's own tests may use libs/testing,
+    // which builds on db and contracts). Tests that start several services
+    // are their own project (tests/stack, type:tests) and the only place services meet.
+    files: ['services/*/{src,test}/**/*.ts', 'libs/*/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
     plugins: { '@nx': nx },
     rules: {
       '@nx/enforce-module-boundaries': [
@@ -49,7 +50,30 @@ export default tseslint.config(
     },
   },
   {
-    // A feature is used through its index (its public surface), never through its files.
+    // The stack tests start services in-process, so they import the services' app modules,
+    // which Nx otherwise forbids; they may use libs too, and nothing may import them.
+    files: ['tests/**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          // Regular expressions (nx treats a pattern without `/*` or `/**` as one).
+          allow: [
+            '^@lockdrop/(analytics|catalog|delivery|gateway|identity|payments|worker)/(src|test|seed)/',
+          ],
+          depConstraints: [
+            { sourceTag: 'type:tests', onlyDependOnLibsWithTags: ['type:service', 'type:lib'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Features stand side by side: one imports shared code (components, lib, config, the
+    // browser-safe libs) and the auth feature's index, never another feature. What a screen
+    // needs from several features is composed by its route in src/app (slots and props).
     files: ['web/src/features/**/*.{ts,tsx}', 'web/src/components/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
@@ -57,8 +81,13 @@ export default tseslint.config(
         {
           patterns: [
             {
+              group: ['@/features/*', '!@/features/auth'],
+              message:
+                'A feature imports only shared code and @/features/auth; compose features in the route (src/app/routes).',
+            },
+            {
               group: ['@/features/*/*'],
-              message: 'Import another feature through its index: @/features/<name>.',
+              message: 'Import the auth feature through its index: @/features/auth.',
             },
           ],
         },
@@ -71,6 +100,7 @@ export default tseslint.config(
       'tools/**',
       'bench/**',
       '**/test/**',
+      'tests/**',
       'e2e/**',
       '**/*.config.ts',
       'vitest.reporters.ts',

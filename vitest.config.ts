@@ -6,6 +6,7 @@ export default defineConfig({
     include: [
       'libs/*/{src,test}/**/*.test.ts',
       'services/*/{src,test}/**/*.test.ts',
+      'tests/*/**/*.test.ts',
       'web/src/**/*.test.ts',
       'deploy/test/**/*.test.ts',
       'tools/test/**/*.test.ts',

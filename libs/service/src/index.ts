@@ -1,5 +1,6 @@
 export {
   startInfrastructure,
+  serviceSchemas,
   type Infrastructure,
   type InfrastructureOptions,
   type Prune,

@@ -6,7 +6,6 @@ import {
   type Bus,
   type Logger as BusLogger,
 } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
 import {
   createPool,
   ensureDatabase,
@@ -70,7 +69,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     filter: 'retention.due',
     pool,
     handler: async (event, tx) => {
-      const { dueAt } = (event as DomainEvent<'retention.due'>).data;
+      const { dueAt } = event.data;
       const pruned = await pruneBusRecords(tx, new Date(dueAt));
       const own = (await options.prune?.(tx, new Date(dueAt))) ?? {};
       options.logger.info({ ...pruned, ...own }, 'pruned rows no one needs any more');
@@ -93,6 +92,21 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
 }
 
 /**
+ * Every schema a service migrates at start: its own (with the bus's outbox and processed-event
+ * tables) and the ones it shares. Tests build their template databases from the same list.
+ */
+export function serviceSchemas(options: {
+  name: string;
+  migrations: Migration[];
+  sharedSchemas?: SharedSchema[];
+}): { schema: string; migrations: Migration[] }[] {
+  return [
+    { schema: options.name, migrations: [...busMigrations, ...options.migrations] },
+    ...(options.sharedSchemas ?? []),
+  ];
+}
+
+/**
  * One connection string (development): migrate with it. With an admin URL: migrate this
  * service's schema and its shared ones as admin, then grant DATABASE_URL's role rights on them
  * and nothing else; the service itself never holds DDL rights.
@@ -102,9 +116,8 @@ async function migrateAndGrant(options: InfrastructureOptions): Promise<void> {
   await ensureDatabase(url);
   const pool = createPool({ connectionString: url, schema: options.name, max: 2 });
   try {
-    await migrate(pool, options.name, [...busMigrations, ...options.migrations]);
-    for (const shared of options.sharedSchemas ?? [])
-      await migrate(pool, shared.schema, shared.migrations);
+    for (const { schema, migrations } of serviceSchemas(options))
+      await migrate(pool, schema, migrations);
     if (
       options.adminDatabaseUrl &&
       roleOf(options.adminDatabaseUrl) !== roleOf(options.databaseUrl)

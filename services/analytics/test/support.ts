@@ -1,26 +1,26 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
 import { connectBus, eventSubject, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
 import { createEvent, type DomainEvent, type EventData, type EventType } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
+import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
   deleteStreams,
   productSnapshotData,
   purchasePaidData,
   purchaseRefundedData,
+  startTestIssuer,
   testEnv,
   testNamespace,
+  waitFor,
 } from '@lockdrop/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
+import { migrations } from '../src/db/migrations/index.js';
 
 /** "Today" of every test: periods are computed from it, events are dated relative to it. */
 export const TODAY = new Date('2025-06-30T12:00:00Z');
@@ -49,23 +49,18 @@ const CONSUMER_OF: Partial<Record<EventType, string>> = {
  * served over real HTTP as identity serves it. Events go over the real bus, as producers send them.
  */
 export async function startAnalytics() {
-  const database = await createTestDatabase();
-  const namespace = testNamespace();
-  const keys = await generateKeyPair('EdDSA', { extractable: true });
-  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
-  const jwksServer = http.createServer((_request, response) => {
-    response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ keys: [jwk] }));
+  const database = await createTestDatabase({
+    schemas: serviceSchemas({ name: 'analytics', migrations }),
   });
-  await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
-  const { port } = jwksServer.address() as AddressInfo;
+  const namespace = testNamespace();
+  const issuer = await startTestIssuer();
 
   const config = loadConfig(configSchema, {
     DATABASE_URL: database.url,
     NATS_URL: testEnv.natsUrl,
     BUS_NAMESPACE: namespace,
     LOG_LEVEL: 'silent',
-    JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+    JWKS_URL: issuer.jwksUrl,
   });
   const app: HttpServer = await buildApp(config, { clock: () => TODAY });
   await app.ready();
@@ -118,20 +113,8 @@ export async function startAnalytics() {
       await jetstream(rawNats).publish(eventSubject(namespace, event.type), JSON.stringify(event));
     },
     async seller(): Promise<Seller> {
-      const id = randomUUID();
-      const token = await new SignJWT({
-        email: `${id.slice(0, 8)}@example.com`,
-        email_verified: true,
-        plan: 'free',
-      })
-        .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
-        .setSubject(id)
-        .setIssuer(ACCESS_TOKEN_ISSUER)
-        .setAudience(ACCESS_TOKEN_AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime('1h')
-        .sign(keys.privateKey);
-      return { id, auth: `Bearer ${token}` };
+      const { id, authorization } = await issuer.account();
+      return { id, auth: authorization };
     },
     async get<T>(url: string, seller?: Seller): Promise<{ status: number; body: T }> {
       const response = await app.inject({
@@ -145,7 +128,7 @@ export async function startAnalytics() {
       await bus.close();
       await rawNats.close();
       await db.end();
-      jwksServer.close();
+      await issuer.close();
       await deleteStreams(testEnv.natsUrl, namespace);
       await database.drop();
     },
@@ -153,14 +136,6 @@ export async function startAnalytics() {
 }
 
 export type AnalyticsHarness = Awaited<ReturnType<typeof startAnalytics>>;
-
-export async function waitFor(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A product as catalog describes it in its events. */
 export const makeProduct = (

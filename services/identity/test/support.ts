@@ -1,7 +1,8 @@
 import { loadConfig } from '@lockdrop/config';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
-import { openMailbox, type StoredMail } from '@lockdrop/mailer';
+import { mailboxSchema, openMailbox, type StoredMail } from '@lockdrop/mailer';
+import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
   deleteStreams,
@@ -12,6 +13,7 @@ import {
 import { expect } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { generateSigningKey } from '../src/keys/key-ring.js';
 
 export const PUBLIC_URL = 'http://lockdrop.test';
@@ -31,7 +33,9 @@ export interface TestIdentity {
 export async function startIdentity(
   overrides: Record<string, string | undefined> = {},
 ): Promise<TestIdentity> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({
+    schemas: serviceSchemas({ name: 'identity', migrations, sharedSchemas: [mailboxSchema] }),
+  });
   const namespace = testNamespace();
   const signingKeys = [await generateSigningKey()];
   const env: Record<string, string> = {

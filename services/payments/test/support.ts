@@ -1,31 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@lockdrop/config';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, createTokenVerifier } from '@lockdrop/auth';
+import { createTokenVerifier } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import {
   createEvent,
   type CommandRequest,
   type DomainEvent,
   type EventData,
+  type PlanId,
 } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
+import { mailboxSchema } from '@lockdrop/mailer';
+import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
   deleteStreams,
+  productSnapshotData,
+  startTestIssuer,
   testEnv,
   testNamespace,
+  waitFor,
   type TestDatabase,
 } from '@lockdrop/testing';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
+import { migrations } from '../src/db/migrations/index.js';
 
 export interface TestUser {
   id: string;
   email: string;
   emailVerified?: boolean;
-  plan?: string;
+  plan?: PlanId;
 }
 
 /** One test file's payments service: its own database, bus namespace, keys, listening on a real port. */
@@ -58,10 +64,11 @@ export interface Harness {
 }
 
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = await createTestDatabase({
+    schemas: serviceSchemas({ name: 'payments', migrations, sharedSchemas: [mailboxSchema] }),
+  });
   const namespace = testNamespace();
-  const keys = await generateKeyPair('EdDSA', { extractable: true });
-  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
+  const issuer = await startTestIssuer();
   const clock = { offsetMs: 0 };
   const config = loadConfig(configSchema, {
     DATABASE_URL: database.url,
@@ -73,7 +80,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     ...env,
   });
   const app = await buildApp(config, {
-    verifier: createTokenVerifier({ jwks: { keys: [jwk] } }),
+    verifier: createTokenVerifier({ jwks: issuer.jwks }),
     now: () => new Date(Date.now() + clock.offsetMs),
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -111,36 +118,24 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     clock,
     accessHolds,
     async token(user) {
-      return new SignJWT({
+      const { token } = await issuer.account({
+        id: user.id,
         email: user.email,
-        email_verified: user.emailVerified ?? true,
-        plan: user.plan ?? 'free',
-      })
-        .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
-        .setSubject(user.id)
-        .setIssuer(ACCESS_TOKEN_ISSUER)
-        .setAudience(ACCESS_TOKEN_AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime('15m')
-        .sign(keys.privateKey);
+        emailVerified: user.emailVerified,
+        plan: user.plan,
+        expiresIn: '15m',
+      });
+      return token;
     },
     async publishProduct(overrides = {}) {
-      const product: EventData<'product.published'> = {
-        productId: randomUUID(),
-        ownerId: randomUUID(),
+      const product: EventData<'product.published'> = productSnapshotData({
         title: 'Lagos street photography pack',
-        description: null,
         priceMinor: 500_000,
         currency: 'NGN',
-        pricing: { type: 'one_time' },
-        status: 'published',
-        fileId: randomUUID(),
         fileName: 'lagos-pack.zip',
         fileSizeBytes: 12_345_678,
-        previewEnabled: true,
-        previewBlurPercentage: 50,
         ...overrides,
-      };
+      });
       await publish(createEvent('product.published', product, { correlationId: randomUUID() }));
       await waitFor(async () => {
         const { rows } = await pool.query('SELECT status FROM products WHERE id = $1', [
@@ -156,6 +151,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       await app.close();
       await bus.close();
       await pool.end();
+      await issuer.close();
       await deleteStreams(testEnv.natsUrl, namespace);
       await database.drop();
     },
@@ -165,13 +161,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
 export const fetchJson = (url: string, init?: RequestInit): Promise<JsonResponse> =>
   fetch(url, init);
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitFor };
 
 /** A tiny cookie-keeping HTTP client against the real listening server (like a browser). */
 export function browser(baseUrl: string) {

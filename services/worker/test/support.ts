@@ -3,16 +3,19 @@ import { connectBus, type Bus } from '@lockdrop/bus';
 import type { DomainEvent, EventType } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
+import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
   deleteStreams,
   testEnv,
   testNamespace,
+  waitFor,
   type TestDatabase,
 } from '@lockdrop/testing';
 import { Redis } from 'ioredis';
 import { buildApp, type WorkerDeps } from '../src/app.js';
 import { configSchema, type WorkerConfig } from '../src/config.js';
+import { migrations } from '../src/db/migrations/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- events are matched by type, then fields asserted
 export type SeenEvent = DomainEvent & { data: any };
@@ -40,7 +43,9 @@ export async function startWorkerHarness(
   /** Substitutes for the first worker, given the test database (e.g. scripted payout adapters). */
   firstWorkerDeps?: (database: TestDatabase) => WorkerDeps,
 ): Promise<WorkerHarness> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({
+    schemas: serviceSchemas({ name: 'worker', migrations }),
+  });
   const namespace = testNamespace();
   const config = loadConfig(configSchema, {
     DATABASE_URL: database.url,
@@ -97,10 +102,4 @@ export async function startWorkerHarness(
   };
 }
 
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitFor };

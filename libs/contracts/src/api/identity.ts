@@ -55,3 +55,75 @@ export const signedInSessionSchema = z.object({
 export type SignedInSession = z.infer<typeof signedInSessionSchema>;
 
 export const sessionListSchema = z.object({ sessions: z.array(signedInSessionSchema) });
+
+/*
+ * Requests. Sign-up, sign-in and the MFA challenge take lenient shapes on purpose: a missing or
+ * empty field gets the spec's own message from identity (§5 'Please fill in all fields'), not a
+ * generic validation error. The web sends every field.
+ */
+
+export const signUpRequestSchema = z.object({
+  fullName: z.string().optional(),
+  email: z.string().optional(),
+  password: z.string().optional(),
+  acceptTerms: z.boolean().optional(),
+  remember: z.boolean().optional(),
+});
+export type SignUpRequest = Required<z.infer<typeof signUpRequestSchema>>;
+
+export const signInRequestSchema = z.object({
+  email: z.string().optional(),
+  password: z.string().optional(),
+  remember: z.boolean().optional(),
+});
+export type SignInRequest = Required<z.infer<typeof signInRequestSchema>>;
+
+/** POST /api/auth/mfa/challenge: the second step of a sign-in that asked for it. */
+export const mfaChallengeRequestSchema = z.object({
+  challengeToken: z.string().optional(),
+  code: z.string().optional(),
+});
+export type MfaChallengeRequest = Required<z.infer<typeof mfaChallengeRequestSchema>>;
+
+/** Which sessions POST /api/auth/sign-out ends: this one, all, or all but this one. */
+export const signOutScopeSchema = z.enum(['local', 'global', 'others']);
+export type SignOutScope = z.infer<typeof signOutScopeSchema>;
+
+export const fullNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Please enter your full name')
+  .max(100, 'Please keep your name under 100 characters');
+
+export const avatarUrlSchema = z
+  .url({ protocol: /^https?$/, message: 'Avatar must be an http(s) URL' })
+  .max(2048, 'Avatar URL is too long');
+
+/**
+ * PATCH /api/profile. Strict: an unknown field (notably `plan`, which only billing changes) is
+ * refused, not ignored.
+ */
+export const profileChangesSchema = z.strictObject({
+  fullName: fullNameSchema.optional(),
+  avatarUrl: avatarUrlSchema.nullable().optional(),
+  payoutMethod: payoutMethodSchema.nullable().optional(),
+  role: profileRoleSchema.nullable().optional(),
+});
+export type ProfileChanges = z.input<typeof profileChangesSchema>;
+
+/** The authenticator code that verifies, answers or removes a second factor. */
+export const mfaCodeRequestSchema = z.object({
+  code: z.string().min(1, 'Please enter the 6-digit code'),
+});
+
+/** GET /api/auth/mfa. `pending`: enrolled, not yet verified with a first code. */
+export const mfaStatusSchema = z.object({ enabled: z.boolean(), pending: z.boolean() });
+export type MfaStatus = z.infer<typeof mfaStatusSchema>;
+
+/** POST /api/auth/mfa/enroll: the new secret, as text and as a QR code for the app to scan. */
+export const mfaEnrollmentSchema = z.object({
+  secret: z.string(),
+  otpauthUri: z.string(),
+  qrCodeDataUrl: z.string(),
+});
+export type MfaEnrollment = z.infer<typeof mfaEnrollmentSchema>;

@@ -2,22 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTokenVerifier, ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
+import { createTokenVerifier } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
 import { createEvent, type DomainEvent, type EventData, type PlanId } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
+import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
   deleteStreams,
+  startTestIssuer,
   testEnv,
   testNamespace,
   type TestDatabase,
 } from '@lockdrop/testing';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { buildApp } from '../../src/app.js';
 import { configSchema } from '../../src/config.js';
+import { migrations } from '../../src/db/migrations/index.js';
 
 export interface TestUser {
   id: string;
@@ -54,11 +56,12 @@ export interface DeliveryHarness {
 }
 
 export async function startDelivery(env: Record<string, string> = {}): Promise<DeliveryHarness> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = await createTestDatabase({
+    schemas: serviceSchemas({ name: 'delivery', migrations }),
+  });
   const namespace = testNamespace();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-delivery-'));
-  const keys = await generateKeyPair('EdDSA', { extractable: true });
-  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
+  const issuer = await startTestIssuer();
   const config = loadConfig(configSchema, {
     DATABASE_URL: database.url,
     NATS_URL: testEnv.natsUrl,
@@ -69,7 +72,7 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
   });
   const clock = { offsetMs: 0 };
   const app = await buildApp(config, {
-    verifier: createTokenVerifier({ jwks: { keys: [jwk] } }),
+    verifier: createTokenVerifier({ jwks: issuer.jwks }),
     now: () => new Date(Date.now() + clock.offsetMs),
   });
   await app.ready();
@@ -81,19 +84,9 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
     filter: 'download.completed',
     pool: db,
     handler: async (event) => {
-      completedDownloads.push(event as DomainEvent<'download.completed'>);
+      completedDownloads.push(event);
     },
   });
-
-  const sign = (id: string, plan: PlanId, email: string, emailVerified: boolean) =>
-    new SignJWT({ email, email_verified: emailVerified, plan })
-      .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
-      .setSubject(id)
-      .setIssuer(ACCESS_TOKEN_ISSUER)
-      .setAudience(ACCESS_TOKEN_AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(keys.privateKey);
 
   return {
     app,
@@ -102,14 +95,12 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
     clock,
     completedDownloads,
     async user(plan = 'free', identity = {}) {
-      const id = randomUUID();
-      const email = identity.email ?? `${id.slice(0, 8)}@example.com`;
-      return {
-        id,
-        email,
+      const { id, email, authorization } = await issuer.account({
         plan,
-        auth: `Bearer ${await sign(id, plan, email, identity.emailVerified ?? true)}`,
-      };
+        email: identity.email,
+        emailVerified: identity.emailVerified,
+      });
+      return { id, email, plan, auth: authorization };
     },
     bus: testBus,
     async publish(event) {
@@ -137,6 +128,7 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
       await app.close();
       await testBus.close();
       await db.end();
+      await issuer.close();
       await deleteStreams(testEnv.natsUrl, namespace);
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
@@ -164,18 +156,7 @@ export function makeProduct(
   };
 }
 
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitFor } from '@lockdrop/testing';
 
 /** A multipart/form-data body with one file part, as a browser's FormData sends it. */
 export function multipart(

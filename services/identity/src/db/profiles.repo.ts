@@ -1,7 +1,7 @@
 import type { Queryable } from '@lockdrop/db';
 import type { PlanId } from '@lockdrop/contracts';
 import { planIdSchema } from '@lockdrop/contracts';
-import type { PayoutMethod, ProfileRole } from '../domain/profile-fields.js';
+import type { PayoutMethod, ProfileRole } from '@lockdrop/contracts';
 
 export interface Profile {
   id: string;

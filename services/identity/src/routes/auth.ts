@@ -1,4 +1,11 @@
-import { mfaChallengeSchema, sessionResponseSchema } from '@lockdrop/contracts';
+import {
+  mfaChallengeRequestSchema,
+  mfaChallengeSchema,
+  sessionResponseSchema,
+  signInRequestSchema,
+  signOutScopeSchema,
+  signUpRequestSchema,
+} from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -21,20 +28,6 @@ interface AuthRouteDeps {
   publicUrl: string;
 }
 
-// Lenient shapes on purpose: missing or empty fields get the spec's messages from the domain
-// (§5 'Please fill in all fields'), not a generic validation error.
-const signUpBody = z.object({
-  fullName: z.string().optional(),
-  email: z.string().optional(),
-  password: z.string().optional(),
-  acceptTerms: z.boolean().optional(),
-  remember: z.boolean().optional(),
-});
-const signInBody = z.object({
-  email: z.string().optional(),
-  password: z.string().optional(),
-  remember: z.boolean().optional(),
-});
 const emailBody = z.object({ email: z.string().optional() });
 const tokenBody = z.object({ token: z.string().optional() });
 
@@ -60,7 +53,7 @@ export function authRoutes(
 
   app.post(
     '/api/auth/sign-up',
-    { schema: { tags, body: signUpBody, response: { 201: sessionResponseSchema } } },
+    { schema: { tags, body: signUpRequestSchema, response: { 201: sessionResponseSchema } } },
     async (request, reply) => {
       const issued = await accounts.signUp(request.body, clientOf(request), request.id);
       setSessionCookies(request, reply, issued);
@@ -73,7 +66,7 @@ export function authRoutes(
     {
       schema: {
         tags,
-        body: signInBody,
+        body: signInRequestSchema,
         response: { 200: z.union([sessionResponseSchema, mfaChallengeSchema]) },
       },
     },
@@ -96,7 +89,7 @@ export function authRoutes(
     {
       schema: {
         tags,
-        body: z.object({ challengeToken: z.string().optional(), code: z.string().optional() }),
+        body: mfaChallengeRequestSchema,
         response: { 200: sessionResponseSchema },
       },
     },
@@ -143,9 +136,7 @@ export function authRoutes(
     {
       schema: {
         tags,
-        body: z
-          .object({ scope: z.enum(['local', 'global', 'others']).default('local') })
-          .optional(),
+        body: z.object({ scope: signOutScopeSchema.default('local') }).optional(),
       },
     },
     async (request, reply) => {

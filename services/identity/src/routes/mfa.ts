@@ -1,9 +1,8 @@
+import { mfaCodeRequestSchema, mfaEnrollmentSchema, mfaStatusSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { MfaService } from '../domain/mfa.js';
 import { sessionOf, type SessionGuard } from './current-session.js';
-
-const codeBody = z.object({ code: z.string().min(1, 'Please enter the 6-digit code') });
 
 export function mfaRoutes(
   app: HttpServer,
@@ -15,7 +14,7 @@ export function mfaRoutes(
   app.get(
     '/api/auth/mfa',
     {
-      schema: { tags, response: { 200: z.object({ enabled: z.boolean(), pending: z.boolean() }) } },
+      schema: { tags, response: { 200: mfaStatusSchema } },
       preHandler,
     },
     async (request) => mfa.status(sessionOf(request).userId),
@@ -27,7 +26,7 @@ export function mfaRoutes(
       schema: {
         tags,
         response: {
-          200: z.object({ secret: z.string(), otpauthUri: z.string(), qrCodeDataUrl: z.string() }),
+          200: mfaEnrollmentSchema,
         },
       },
       preHandler,
@@ -38,7 +37,11 @@ export function mfaRoutes(
   app.post(
     '/api/auth/mfa/verify',
     {
-      schema: { tags, body: codeBody, response: { 200: z.object({ enabled: z.boolean() }) } },
+      schema: {
+        tags,
+        body: mfaCodeRequestSchema,
+        response: { 200: z.object({ enabled: z.boolean() }) },
+      },
       preHandler,
     },
     async (request) => {
@@ -49,7 +52,7 @@ export function mfaRoutes(
 
   app.post(
     '/api/auth/mfa/unenroll',
-    { schema: { tags, body: codeBody }, preHandler },
+    { schema: { tags, body: mfaCodeRequestSchema }, preHandler },
     async (request, reply) => {
       await mfa.unenroll(sessionOf(request).userId, request.body.code);
       return reply.status(204).send();

@@ -1,25 +1,11 @@
-import { profileSchema } from '@lockdrop/contracts';
+import { profileChangesSchema, profileSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { AccountService } from '../domain/accounts.js';
-import {
-  avatarUrlSchema,
-  fullNameSchema,
-  payoutMethodSchema,
-  profileRoleSchema,
-} from '../domain/profile-fields.js';
 import type { ProfileService } from '../domain/profiles.js';
 import { sessionOf, type SessionGuard } from './current-session.js';
 import { clearSessionCookies } from './http.js';
 import { presentProfile } from './schemas.js';
-
-// Strict: an unknown field (notably `plan`, which only billing changes) is refused, not ignored.
-const profilePatch = z.strictObject({
-  fullName: fullNameSchema.optional(),
-  avatarUrl: avatarUrlSchema.nullable().optional(),
-  payoutMethod: payoutMethodSchema.nullable().optional(),
-  role: profileRoleSchema.nullable().optional(),
-});
 
 interface ProfileRouteDeps {
   profiles: ProfileService;
@@ -42,7 +28,7 @@ export function profileRoutes(
 
   app.patch(
     '/api/profile',
-    { schema: { tags, body: profilePatch, response: { 200: profileSchema } }, preHandler },
+    { schema: { tags, body: profileChangesSchema, response: { 200: profileSchema } }, preHandler },
     async (request) =>
       presentProfile(await profiles.update(sessionOf(request).userId, request.body, request.id)),
   );

@@ -1,4 +1,5 @@
 import { Seo } from '@/components/seo/seo';
+import { choosePlanFor } from '@/features/billing';
 import { PageHeader } from '@/components/ui/section';
 import { pageMeta } from '@/config/seo';
 import { EarningsCalculator } from '@/features/pricing/components/earnings-calculator';
@@ -24,7 +25,7 @@ export default function BrandPricingRoute() {
             >
               Pick the plan that fits how you sell
             </h2>
-            <PlanGrid billing="monthly" />
+            <PlanGrid billing="monthly" choosePlan={choosePlanFor} />
             <ProcessorFeeNote />
           </section>
         </div>

@@ -1,5 +1,6 @@
 import { Seo } from '@/components/seo/seo';
 import { PaymentsScreen } from '@/features/dashboard';
+import { PayoutsPanel } from '@/features/payouts';
 
 export default function PaymentsDashboardRoute() {
   return (
@@ -8,7 +9,7 @@ export default function PaymentsDashboardRoute() {
         title="Payments — Lockdrop"
         description="Your sales history with fees, earnings and refunds."
       />
-      <PaymentsScreen />
+      <PaymentsScreen payouts={<PayoutsPanel />} />
     </>
   );
 }

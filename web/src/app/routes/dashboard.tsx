@@ -1,14 +1,33 @@
 import { Seo } from '@/components/seo/seo';
+import { ChoosePlanButton, useSubscriberFigures } from '@/features/billing';
 import { DashboardHome } from '@/features/dashboard';
+import { ConfirmPayoutNotice } from '@/features/payouts';
+import { useMyProducts, useUploadUsage } from '@/features/products';
 
 export default function HomeDashboardRoute() {
+  const products = useMyProducts();
+  const uploadUsage = useUploadUsage();
+  const subscriberFigures = useSubscriberFigures();
   return (
     <>
       <Seo
         title="Dashboard — Lockdrop"
         description="Your sales, views and deliveries at a glance."
       />
-      <DashboardHome />
+      <DashboardHome
+        payoutNotice={<ConfirmPayoutNotice />}
+        upgradeButton={
+          <ChoosePlanButton
+            plan="pro"
+            interval="monthly"
+            label="Upgrade to Pro"
+            className="w-full"
+          />
+        }
+        products={products}
+        uploadUsage={uploadUsage}
+        subscriberFigures={subscriberFigures}
+      />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { Seo } from '@/components/seo/seo';
+import { choosePlanFor } from '@/features/billing';
 import { pageMeta } from '@/config/seo';
 import { ClosingCta } from '@/features/marketing/components/closing-cta';
 import { DocsSection } from '@/features/marketing/components/docs-section';
@@ -17,7 +18,7 @@ export default function LandingRoute() {
       <StepsSection />
       <FeaturesSection />
       <SecuritySection />
-      <PricingSection />
+      <PricingSection choosePlan={choosePlanFor} />
       <DocsSection />
       <StatusSection />
       <ClosingCta />

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Seo } from '@/components/seo/seo';
+import { choosePlanFor } from '@/features/billing';
 import { PageHeader } from '@/components/ui/section';
 import { pageMeta } from '@/config/seo';
 import { ClosingCta } from '@/features/marketing/components/closing-cta';
@@ -28,7 +29,7 @@ export default function PricingRoute() {
           <h2 id="plans-title" className="sr-only">
             Plans
           </h2>
-          <PlanGrid billing={billing} />
+          <PlanGrid billing={billing} choosePlan={choosePlanFor} />
           <ProcessorFeeNote />
         </div>
       </section>

@@ -1,5 +1,6 @@
 import { Seo } from '@/components/seo/seo';
 import { RequireAuth } from '@/features/auth';
+import { SubscriptionList } from '@/features/billing';
 import { PurchasesPage } from '@/features/purchases/components/purchases-page';
 
 const meta = {
@@ -12,7 +13,7 @@ export default function PurchasesRoute() {
     <RequireAuth>
       <Seo {...meta} />
       <div className="min-h-[60vh] bg-slate-50">
-        <PurchasesPage />
+        <PurchasesPage subscriptions={<SubscriptionList />} />
       </div>
     </RequireAuth>
   );

@@ -1,4 +1,6 @@
 import { Seo } from '@/components/seo/seo';
+import { PlanBillingSection } from '@/features/billing';
+import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 
 export default function SettingsRoute() {
@@ -8,7 +10,10 @@ export default function SettingsRoute() {
         title="Settings — Lockdrop"
         description="Your Lockdrop profile, security, payouts and plan."
       />
-      <SettingsPage />
+      <SettingsPage
+        payoutDestination={<PayoutDestinationCard />}
+        planBilling={<PlanBillingSection />}
+      />
     </>
   );
 }

@@ -1,19 +1,9 @@
+import type { ProfileChanges } from '@lockdrop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import {
-  sessionQueryKey,
-  type Account,
-  type PayoutMethod,
-  type Profile,
-  type Role,
-} from './get-session';
+import { sessionQueryKey, type Account, type Profile } from './get-session';
 
-export interface ProfileChanges {
-  fullName?: string;
-  avatarUrl?: string | null;
-  payoutMethod?: PayoutMethod | null;
-  role?: Role | null;
-}
+export type { ProfileChanges };
 
 /** PATCH /api/profile; the plan is not here — only billing changes it. */
 export function updateProfile(changes: ProfileChanges): Promise<Profile> {

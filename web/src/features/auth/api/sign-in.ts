@@ -1,13 +1,9 @@
-import type { MfaChallenge } from '@lockdrop/contracts';
+import type { MfaChallenge, MfaChallengeRequest, SignInRequest } from '@lockdrop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { sessionQueryKey, toAccount, type Account } from './get-session';
 
-export interface SignInInput {
-  email: string;
-  password: string;
-  remember: boolean;
-}
+export type SignInInput = SignInRequest;
 
 /** Sign-in answers a session, or asks for the second factor first. */
 export type SignInResult =
@@ -22,10 +18,7 @@ export async function signIn(input: SignInInput): Promise<SignInResult> {
   return { kind: 'signed-in', account: toAccount(body) };
 }
 
-export async function completeMfaChallenge(input: {
-  challengeToken: string;
-  code: string;
-}): Promise<Account> {
+export async function completeMfaChallenge(input: MfaChallengeRequest): Promise<Account> {
   return toAccount(await api<unknown>('/api/auth/mfa/challenge', { method: 'POST', body: input }));
 }
 

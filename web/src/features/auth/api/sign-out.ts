@@ -1,3 +1,4 @@
+import type { SignOutScope } from '@lockdrop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
@@ -5,7 +6,7 @@ import { api } from '@/lib/api';
 import { notify } from '@/lib/toast';
 import { sessionQueryKey } from './get-session';
 
-export type SignOutScope = 'local' | 'global' | 'others';
+export type { SignOutScope };
 
 export function signOut(scope: SignOutScope = 'local'): Promise<void> {
   return api<void>('/api/auth/sign-out', { method: 'POST', body: { scope } });

@@ -1,15 +1,10 @@
+import type { SignUpRequest } from '@lockdrop/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { toAccount, type Account } from './get-session';
 import { useStoreAccount } from './sign-in';
 
-export interface SignUpInput {
-  fullName: string;
-  email: string;
-  password: string;
-  acceptTerms: boolean;
-  remember: boolean;
-}
+export type SignUpInput = SignUpRequest;
 
 /** Creates the account and signs it in; the e-mail stays unverified until the link is opened. */
 export async function signUp(input: SignUpInput): Promise<Account> {

@@ -1,4 +1,4 @@
-import { planById } from '@lockdrop/plans';
+import { planById, type Plan } from '@lockdrop/plans';
 import { lazy, Suspense } from 'react';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -40,3 +40,13 @@ export function ChoosePlanButton(props: ChoosePlanButtonProps) {
     </Suspense>
   );
 }
+
+/** A plan card's call to action (pricing and landing pages): the popular plan stands out. */
+export const choosePlanFor = (plan: Plan, interval: 'monthly' | 'yearly') => (
+  <ChoosePlanButton
+    plan={plan.id}
+    interval={interval}
+    variant={plan.popular ? 'primary' : 'secondary'}
+    className="w-full"
+  />
+);

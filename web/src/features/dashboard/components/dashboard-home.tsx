@@ -1,5 +1,7 @@
 import { useSession } from '@/features/auth';
-import { ConfirmPayoutNotice } from '@/features/payouts';
+import type { Product, SubscriberFigures, UploadUsage } from '@lockdrop/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { PlanCard } from './plan-card';
 import { QuickActions } from './quick-actions';
 import { RecentProducts } from './recent-products';
@@ -7,8 +9,25 @@ import { RecentSales } from './recent-sales';
 import { StatCards } from './stat-cards';
 import { SubscribersCard } from './subscribers-card';
 
+/** What the dashboard shows from other features; the route composes it in. */
+export interface DashboardHomeParts {
+  /** payouts: asks the seller to confirm a changed payout destination. */
+  payoutNotice: ReactNode;
+  /** billing: the way from the free plan to Pro. */
+  upgradeButton: ReactNode;
+  products: UseQueryResult<Product[]>;
+  uploadUsage: UseQueryResult<UploadUsage>;
+  subscriberFigures: UseQueryResult<SubscriberFigures>;
+}
+
 /** /dashboard and /lockdrop/dashboard: the signed-in seller's real figures (last 30 days). */
-export function DashboardHome() {
+export function DashboardHome({
+  payoutNotice,
+  upgradeButton,
+  products,
+  uploadUsage,
+  subscriberFigures,
+}: DashboardHomeParts) {
   const { profile } = useSession();
   return (
     <div className="space-y-6">
@@ -18,16 +37,16 @@ export function DashboardHome() {
         </h1>
         <p className="mt-1 text-sm text-slate-600">Your figures for the last 30 days.</p>
       </header>
-      <ConfirmPayoutNotice />
+      {payoutNotice}
       <StatCards days={30} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
-          <RecentProducts />
+          <RecentProducts products={products} />
           <RecentSales />
         </div>
         <div className="space-y-6">
-          <PlanCard />
-          <SubscribersCard />
+          <PlanCard usage={uploadUsage} upgradeButton={upgradeButton} />
+          <SubscribersCard figures={subscriberFigures} />
         </div>
       </div>
       <QuickActions />

@@ -1,12 +1,12 @@
 import { formatBps, planById, planFeatureLines } from '@lockdrop/plans';
 import { ButtonLink } from '@/components/ui/button';
-import { ChoosePlanButton } from '@/features/billing';
+import type { ReactNode } from 'react';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
 import { Panel } from './empty-state';
 
 /** /dashboard/settings: the plan, and the way to the account settings (profile, password, payouts). */
-export function DashboardSettings() {
+export function DashboardSettings({ upgradeButton }: { upgradeButton: ReactNode }) {
   const { user, profile } = useSession();
   const plan = planById(user?.plan);
   return (
@@ -32,7 +32,7 @@ export function DashboardSettings() {
           ))}
         </ul>
         {plan.id === 'free' ? (
-          <ChoosePlanButton plan="pro" interval="monthly" label="Upgrade to Pro" className="mt-4" />
+          <div className="mt-4">{upgradeButton}</div>
         ) : (
           <ButtonLink to={`${paths.settings.getHref()}#plan`} size="sm" className="mt-4">
             Manage plan

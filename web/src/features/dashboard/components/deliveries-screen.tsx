@@ -1,7 +1,8 @@
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useMyProducts } from '@/features/products';
+import type { Product } from '@lockdrop/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useProductFigures, type ProductFigures } from '../api/get-product-figures';
 import { formatCount, formatDate } from '../lib/format';
 import { EmptyState, LoadError, Loading, Panel } from './empty-state';
@@ -9,9 +10,11 @@ import { RevenueList } from './revenue-list';
 
 const DAYS = 365;
 
-/** /dashboard/deliveries: each product with what it delivered over the last year. */
-export function DeliveriesScreen() {
-  const products = useMyProducts();
+/**
+ * /dashboard/deliveries: each product with what it delivered over the last year. The seller's
+ * products come from the products feature, through the route.
+ */
+export function DeliveriesScreen({ products }: { products: UseQueryResult<Product[]> }) {
   const figures = useProductFigures(DAYS);
   const byProduct = new Map<string, ProductFigures>(
     figures.data?.map((entry) => [entry.productId, entry]),

@@ -1,6 +1,6 @@
+import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { PayoutsPanel } from '@/features/payouts';
 import { useSales, type Sale } from '../api/get-sales';
 import { useRefundSale } from '../api/refund-sale';
 import { formatDate, formatMoney } from '../lib/format';
@@ -50,12 +50,12 @@ function RefundControl({ sale }: { sale: Sale }) {
 const money = (minor: number, sale: Sale) => formatMoney(minor, sale.currency);
 
 /** /dashboard/payments: balances, payouts, and the seller's own sales with where the money went. */
-export function PaymentsScreen() {
+export function PaymentsScreen({ payouts }: { payouts: ReactNode }) {
   const sales = useSales(HISTORY_LIMIT);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Payments</h1>
-      <PayoutsPanel />
+      {payouts}
       <Panel title="Sales history">
         {sales.isPending ? (
           <Loading label="Loading your sales" />

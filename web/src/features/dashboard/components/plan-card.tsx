@@ -1,14 +1,20 @@
 import { formatBps, formatFileSize, formatUploads, planById } from '@lockdrop/plans';
 import { Link } from 'react-router-dom';
-import { ChoosePlanButton } from '@/features/billing';
+import type { UploadUsage } from '@lockdrop/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
-import { useUploadUsage } from '@/features/products';
 
 /** Current plan and how much of this month's upload allowance the seller has used (delivery's count). */
-export function PlanCard() {
+export function PlanCard({
+  usage,
+  upgradeButton,
+}: {
+  usage: UseQueryResult<UploadUsage>;
+  upgradeButton: ReactNode;
+}) {
   const { user } = useSession();
-  const usage = useUploadUsage();
   const plan = planById(user?.plan);
   const used = usage.data?.used;
   const remaining =
@@ -46,12 +52,7 @@ export function PlanCard() {
         </div>
       </dl>
       {plan.id === 'free' ? (
-        <ChoosePlanButton
-          plan="pro"
-          interval="monthly"
-          label="Upgrade to Pro"
-          className="mt-5 w-full"
-        />
+        <div className="mt-5">{upgradeButton}</div>
       ) : (
         <Link
           to={paths.pricing.getHref()}

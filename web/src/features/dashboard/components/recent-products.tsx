@@ -1,15 +1,15 @@
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useMyProducts } from '@/features/products';
+import type { Product } from '@lockdrop/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { formatDate } from '../lib/format';
 import { EmptyState, LoadError, Loading, Panel } from './empty-state';
 
 /** Spec §9: the dashboard lists show 3 (catalog answers the seller's whole list, newest first). */
 const SHOWN = 3;
 
-export function RecentProducts() {
-  const products = useMyProducts();
+export function RecentProducts({ products }: { products: UseQueryResult<Product[]> }) {
   const recent = products.data?.slice(0, SHOWN) ?? [];
   return (
     <Panel

@@ -1,10 +1,10 @@
 import { formatMoney } from '@lockdrop/money';
-import { useSubscriberFigures } from '@/features/billing';
+import type { SubscriberFigures } from '@lockdrop/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { formatCount } from '../lib/format';
 
 /** Active subscribers (not cancelled) and monthly recurring revenue, per currency (payments). */
-export function SubscribersCard() {
-  const figures = useSubscriberFigures();
+export function SubscribersCard({ figures }: { figures: UseQueryResult<SubscriberFigures> }) {
   const rows = figures.data?.figures ?? [];
   const subscribers = rows.reduce((sum, row) => sum + row.activeSubscribers, 0);
   return (

@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useSession, useUpdateProfile, type ProfileChanges, type Role } from '@/features/auth';
-import { PayoutDestinationCard, usePayoutDestination } from '@/features/payouts';
 import { notify } from '@/lib/toast';
 import { onboardingSteps } from '../lib/steps';
 import { FirstProductStep } from './first-product-step';
@@ -18,15 +17,21 @@ const titles = [
 
 /**
  * /onboarding: the role is saved to the profile; step 2 saves the payout destination at
- * payments (bank accounts verified with the provider) and continues once one is saved.
+ * payments (bank accounts verified with the provider) and continues once one is saved. The
+ * payouts feature's card and whether a destination is saved come in from the route.
  */
-export function OnboardingWizard() {
+export function OnboardingWizard({
+  payoutDestination,
+  destinationSaved,
+}: {
+  payoutDestination: ReactNode;
+  destinationSaved: boolean;
+}) {
   const { profile } = useSession();
   const update = useUpdateProfile();
   const navigate = useNavigate();
   const [step, setStep] = useState(0);
   const [role, setRole] = useState<Role | null>(profile?.role ?? null);
-  const destination = usePayoutDestination();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
 
@@ -43,7 +48,7 @@ export function OnboardingWizard() {
 
   function onContinue() {
     if (step === 0 && role) return save({ role });
-    if (step === 1 && destination.data) setStep(2);
+    if (step === 1 && destinationSaved) setStep(2);
   }
 
   function onComplete() {
@@ -51,7 +56,7 @@ export function OnboardingWizard() {
     navigate(paths.dashboard.root.getHref());
   }
 
-  const canContinue = step === 0 ? role !== null : Boolean(destination.data);
+  const canContinue = step === 0 ? role !== null : destinationSaved;
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
       <p className="text-sm font-semibold tracking-wide text-indigo-600 uppercase">
@@ -76,7 +81,7 @@ export function OnboardingWizard() {
           {titles[step]}
         </h2>
         {step === 0 && <RoleStep role={role} onChange={setRole} />}
-        {step === 1 && <PayoutDestinationCard />}
+        {step === 1 && payoutDestination}
         {step === 2 && <FirstProductStep />}
         <div className="mt-10 flex items-center justify-between gap-4 border-t border-slate-100 pt-6">
           <Button

@@ -1,14 +1,14 @@
 import { planFeatureLines, type Plan } from '@lockdrop/plans';
 import { Check } from 'lucide-react';
-import { ChoosePlanButton } from '@/features/billing';
-import { planPrice, planTaglines, type Billing } from '../lib/plan-display';
+import { planPrice, planTaglines, type Billing, type ChoosePlan } from '../lib/plan-display';
 
 interface PlanCardProps {
   plan: Plan;
   billing: Billing;
+  choosePlan: ChoosePlan;
 }
 
-export function PlanCard({ plan, billing }: PlanCardProps) {
+export function PlanCard({ plan, billing, choosePlan }: PlanCardProps) {
   const headingId = `plan-${plan.id}-${billing}`;
   return (
     <article
@@ -38,12 +38,7 @@ export function PlanCard({ plan, billing }: PlanCardProps) {
         </span>
       </p>
       {/* Visitors sign up first; signed-in sellers pay for the plan right here. */}
-      <ChoosePlanButton
-        plan={plan.id}
-        interval={billing}
-        variant={plan.popular ? 'primary' : 'secondary'}
-        className="mt-6 w-full"
-      />
+      <div className="mt-6">{choosePlan(plan, billing)}</div>
       <ul className="mt-6 space-y-3 text-sm text-slate-700">
         {planFeatureLines(plan).map((line) => (
           <li key={line} className="flex gap-3">

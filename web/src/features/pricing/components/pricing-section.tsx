@@ -2,10 +2,11 @@ import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { SectionHeading } from '@/components/ui/section';
 import { paths } from '@/config/paths';
+import type { ChoosePlan } from '../lib/plan-display';
 import { PlanGrid } from './plan-grid';
 import { ProcessorFeeNote } from './processor-fee-note';
 
-export function PricingSection() {
+export function PricingSection({ choosePlan }: { choosePlan: ChoosePlan }) {
   return (
     <section id="pricing" aria-labelledby="pricing-title" className="bg-slate-50 py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
@@ -16,7 +17,7 @@ export function PricingSection() {
           description="Lower fees and bigger files as you grow. No monthly fee on the Free plan."
         />
         <div className="mt-14">
-          <PlanGrid billing="monthly" />
+          <PlanGrid billing="monthly" choosePlan={choosePlan} />
         </div>
         <ProcessorFeeNote />
         <p className="mt-4 flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm font-semibold">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatMoney } from '@lockdrop/money';
 import { PLANS, yearlySavingsPercent, type Plan } from '@lockdrop/plans';
 
@@ -19,3 +20,9 @@ export const planTaglines: Record<Plan['id'], string> = {
   pro: 'For professionals building a brand.',
   business: 'For agencies and teams selling at scale.',
 };
+
+/**
+ * The plan card's call to action: billing's "choose this plan" button, handed in by the route
+ * (visitors sign up first; signed-in sellers pay for the plan right there).
+ */
+export type ChoosePlan = (plan: Plan, billing: Billing) => ReactNode;

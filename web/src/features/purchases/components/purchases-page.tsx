@@ -1,11 +1,14 @@
-import { SubscriptionList } from '@/features/billing';
+import type { ReactNode } from 'react';
 import { ApiError } from '@/lib/api';
 import { usePurchases } from '../api/get-purchases';
 import { EmailNotVerified } from './email-not-verified';
 import { PurchaseList } from './purchase-list';
 
-/** /purchases: 'Your Purchases (count)' (spec §2 Purchases). */
-export function PurchasesPage() {
+/**
+ * /purchases: 'Your Purchases (count)' (spec §2 Purchases). `subscriptions`: the buyer's
+ * subscriptions (billing's list, handed in by the route), shown once the purchases load.
+ */
+export function PurchasesPage({ subscriptions }: { subscriptions: ReactNode }) {
   const purchases = usePurchases();
   const notVerified =
     purchases.error instanceof ApiError && purchases.error.code === 'email_not_verified';
@@ -36,7 +39,7 @@ export function PurchasesPage() {
           We could not load your purchases. Please try again in a moment.
         </p>
       )}
-      {purchases.data && <SubscriptionList />}
+      {purchases.data && subscriptions}
       {purchases.data && <PurchaseList purchases={purchases.data} />}
     </div>
   );

@@ -1,18 +1,15 @@
+import type { MfaEnrollment, MfaStatus } from '@lockdrop/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
 const mfaQueryKey = ['auth', 'mfa'] as const;
 
-export interface MfaEnrollment {
-  secret: string;
-  otpauthUri: string;
-  qrCodeDataUrl: string;
-}
+export type { MfaEnrollment };
 
 export const mfaQueryOptions = () =>
   queryOptions({
     queryKey: mfaQueryKey,
-    queryFn: () => api<{ enabled: boolean; pending: boolean }>('/api/auth/mfa'),
+    queryFn: () => api<MfaStatus>('/api/auth/mfa'),
   });
 
 export const useMfaStatus = () => useQuery(mfaQueryOptions());

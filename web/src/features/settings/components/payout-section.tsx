@@ -1,14 +1,15 @@
-import { PayoutDestinationCard } from '@/features/payouts';
+import type { ReactNode } from 'react';
 import { SettingsCard } from './settings-card';
 
-export function PayoutSection() {
+/** `destination`: the payouts feature's destination card, composed in by the route. */
+export function PayoutSection({ destination }: { destination: ReactNode }) {
   return (
     <SettingsCard
       id="settings-payout"
       title="Payouts"
       description="Where your earnings are sent. Account numbers are encrypted and shown masked."
     >
-      <PayoutDestinationCard />
+      {destination}
     </SettingsCard>
   );
 }

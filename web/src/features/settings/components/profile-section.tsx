@@ -1,3 +1,4 @@
+import { fullNameSchema } from '@lockdrop/contracts';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import {
@@ -20,14 +21,15 @@ export function ProfileSection() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!fullName.trim()) {
-      setError('Please enter your full name');
+    const name = fullNameSchema.safeParse(fullName);
+    if (!name.success) {
+      setError(name.error.issues[0]?.message);
       (event.currentTarget.elements.namedItem('fullName') as HTMLInputElement).focus();
       return;
     }
     setError(undefined);
     update.mutate(
-      { fullName: fullName.trim(), avatarUrl: avatarUrl.trim() || null },
+      { fullName: name.data, avatarUrl: avatarUrl.trim() || null },
       {
         onSuccess: () => notify.success('Profile updated'),
         onError: (failure) => notify.error(failure, 'Failed to update your profile'),

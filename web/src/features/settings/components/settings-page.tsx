@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { DeleteAccountSection } from './delete-account-section';
 import { MfaSection } from './mfa-section';
 import { PasswordSection } from './password-section';
@@ -6,8 +7,17 @@ import { PlanSection } from './plan-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
 
-/** /settings: profile, security, payouts, plan and the account itself. */
-export function SettingsPage() {
+/**
+ * /settings: profile, security, payouts, plan and the account itself. The payout destination
+ * and the plan's billing belong to their own features; the route hands them in.
+ */
+export function SettingsPage({
+  payoutDestination,
+  planBilling,
+}: {
+  payoutDestination: ReactNode;
+  planBilling: ReactNode;
+}) {
   return (
     <div className="bg-slate-50">
       <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
@@ -17,8 +27,8 @@ export function SettingsPage() {
         </h1>
         <div className="mt-10 space-y-8">
           <ProfileSection />
-          <PayoutSection />
-          <PlanSection />
+          <PayoutSection destination={payoutDestination} />
+          <PlanSection billing={planBilling} />
           <PasswordSection />
           <MfaSection />
           <SessionsSection />

@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCatalogHarness, type CatalogHarness } from '@lockdrop/catalog/test/support.js';
+import { createCatalogHarness, type CatalogHarness } from '../catalog/support.js';
 import { loadConfig } from '@lockdrop/config';
 import type { HttpServer } from '@lockdrop/http';
 import { testEnv } from '@lockdrop/testing';
-import { buildApp } from '../src/app.js';
-import { configSchema } from '../src/config.js';
+import { buildApp } from '@lockdrop/gateway/src/app.js';
+import { configSchema } from '@lockdrop/gateway/src/config.js';
 
 export const SHELL = `<!doctype html>
 <html lang="en">

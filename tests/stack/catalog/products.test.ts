@@ -2,8 +2,8 @@ import type { DomainEvent } from '@lockdrop/contracts';
 import { loadConfig } from '@lockdrop/config';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { configSchema } from '../src/config.js';
+import { buildApp } from '@lockdrop/catalog/src/app.js';
+import { configSchema } from '@lockdrop/catalog/src/config.js';
 import {
   createCatalogHarness,
   makeProduct,

@@ -24,8 +24,8 @@ import {
   type TestDatabase,
 } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp as buildGateway } from '../src/app.js';
-import { configSchema as gatewayConfig } from '../src/config.js';
+import { buildApp as buildGateway } from '@lockdrop/gateway/src/app.js';
+import { configSchema as gatewayConfig } from '@lockdrop/gateway/src/config.js';
 
 // The whole back end, real services on real Postgres/NATS/Redis, with the gateway in front.
 let database: TestDatabase;

@@ -5,10 +5,16 @@ import type { HttpServer } from '@lockdrop/http';
 import { testEnv } from '@lockdrop/testing';
 import { SignJWT, decodeJwt, decodeProtectedHeader, importJWK, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { configSchema } from '../src/config.js';
-import { generateSigningKey } from '../src/keys/key-ring.js';
-import { Browser, latestMail, makeSignUp, startIdentity, type TestIdentity } from './support.js';
+import { buildApp } from '@lockdrop/identity/src/app.js';
+import { configSchema } from '@lockdrop/identity/src/config.js';
+import { generateSigningKey } from '@lockdrop/identity/src/keys/key-ring.js';
+import {
+  Browser,
+  latestMail,
+  makeSignUp,
+  startIdentity,
+  type TestIdentity,
+} from '@lockdrop/identity/test/support.js';
 
 let identity: TestIdentity;
 let identityUrl: string;

@@ -1,49 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
-import type { DomainEvent, EventType } from '@lockdrop/contracts';
+import type { DomainEvent, EventType, PlanId } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
+import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
   deleteStreams,
+  startTestIssuer,
   testEnv,
   testNamespace,
   type TestDatabase,
 } from '@lockdrop/testing';
 import { buildApp as buildDelivery } from '@lockdrop/delivery/src/app.js';
 import { configSchema as deliveryConfigSchema } from '@lockdrop/delivery/src/config.js';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { buildApp } from '../src/app.js';
-import { configSchema } from '../src/config.js';
+import { migrations as deliveryMigrations } from '@lockdrop/delivery/src/db/migrations/index.js';
+import { buildApp } from '@lockdrop/catalog/src/app.js';
+import { configSchema } from '@lockdrop/catalog/src/config.js';
+import { migrations } from '@lockdrop/catalog/src/db/migrations/index.js';
 
 export interface Seller {
   id: string;
   token: string;
   auth: { authorization: string };
-}
-
-/** Identity's part in these tests: a key pair and its JWKS served over HTTP, as identity publishes it. */
-async function startJwks() {
-  const keys = await generateKeyPair('EdDSA', { extractable: true });
-  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test', alg: 'EdDSA', use: 'sig' };
-  const server = http.createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
-    keys,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 export interface CatalogHarness {
@@ -55,7 +38,7 @@ export interface CatalogHarness {
   env: Record<string, string>;
   /** Moves the app's clock; `null` returns to real time. */
   setNow(at: Date | null): void;
-  seller(options?: { plan?: string; email?: string }): Promise<Seller>;
+  seller(options?: { plan?: PlanId; email?: string }): Promise<Seller>;
   /** Uploads a file through the real delivery service; returns its id. */
   upload(seller: Seller, file?: { fileName?: string; content?: Buffer }): Promise<string>;
   /** Outbox events of `type` (in commit order), optionally about one product. */
@@ -65,15 +48,20 @@ export interface CatalogHarness {
 }
 
 export async function createCatalogHarness(): Promise<CatalogHarness> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = await createTestDatabase({
+    schemas: [
+      ...serviceSchemas({ name: 'catalog', migrations }),
+      ...serviceSchemas({ name: 'delivery', migrations: deliveryMigrations }),
+    ],
+  });
   const namespace = testNamespace();
-  const jwks = await startJwks();
+  const issuer = await startTestIssuer();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-catalog-files-'));
   const env = {
     DATABASE_URL: database.url,
     NATS_URL: testEnv.natsUrl,
     BUS_NAMESPACE: namespace,
-    JWKS_URL: jwks.url,
+    JWKS_URL: issuer.jwksUrl,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   };
   // The real delivery service answers "is this upload yours?" (GET /api/uploads/:fileId).
@@ -99,20 +87,8 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
       now = at;
     },
     async seller({ plan = 'free', email } = {}) {
-      const id = randomUUID();
-      const token = await new SignJWT({
-        email: email ?? `${id.slice(0, 8)}@example.com`,
-        email_verified: true,
-        plan,
-      })
-        .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
-        .setSubject(id)
-        .setIssuer(ACCESS_TOKEN_ISSUER)
-        .setAudience(ACCESS_TOKEN_AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime('15m')
-        .sign(jwks.keys.privateKey);
-      return { id, token, auth: { authorization: `Bearer ${token}` } };
+      const { id, token, authorization } = await issuer.account({ plan, email });
+      return { id, token, auth: { authorization } };
     },
     async upload(seller, file = {}) {
       const form = new FormData();
@@ -149,7 +125,7 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
       await delivery.close();
       await Promise.all(buses.map((bus) => bus.close()));
       await pool.end();
-      await jwks.close();
+      await issuer.close();
       await rm(dataDir, { recursive: true, force: true });
       await deleteStreams(testEnv.natsUrl, namespace);
       await database.drop();

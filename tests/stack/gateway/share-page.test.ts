@@ -4,7 +4,7 @@ import {
   waitFor,
   type CatalogHarness,
   type Seller,
-} from '@lockdrop/catalog/test/support.js';
+} from '../catalog/support.js';
 import type { HttpServer } from '@lockdrop/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHELL, createStorefrontHarness, type StorefrontHarness } from './support.js';

@@ -8,19 +8,28 @@ import type { DomainEvent, ExchangeRatesResponse } from '@lockdrop/contracts';
 import { createPool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { convertMinor, minorToDecimalString } from '@lockdrop/money';
-import { createTestDatabase, deleteStreams, testEnv, testNamespace } from '@lockdrop/testing';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  waitFor,
+} from '@lockdrop/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { configSchema } from '../src/config.js';
-import { FX_QUEUE, FX_REFRESH_JOB, fxRefreshJobOptions } from '../src/fx/jobs.js';
-import { ratesAgainstUsd } from '../src/fx/rates.js';
-import { seedRateSet } from '../src/fx/seed.js';
-import seedFile from '../seed/exchange-rates.json' with { type: 'json' };
+import { buildApp } from '@lockdrop/worker/src/app.js';
+import { configSchema } from '@lockdrop/worker/src/config.js';
+import { FX_QUEUE, FX_REFRESH_JOB, fxRefreshJobOptions } from '@lockdrop/worker/src/fx/jobs.js';
+import seedFile from '@lockdrop/worker/seed/exchange-rates.json' with { type: 'json' };
 
 type FxEvent = DomainEvent<'fx.rates.updated'>;
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+
+/**
+ * The worker's exchange-rate job end to end: rates fetched from a source, stored, published
+ * and then shown and used by the real catalog service.
+ */
 
 /** A rate source on loopback whose answer each test chooses; it records what it was asked. */
 async function startFakeSource() {
@@ -162,41 +171,10 @@ async function startStack(env: Record<string, string>) {
 }
 type Stack = Awaited<ReturnType<typeof startStack>>;
 
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const SEED_AS_OF = new Date(seedFile.asOf);
 const HOUR = 3_600_000;
 const rateOf = (list: { from: string; to: string; rate: string }[], to: string) =>
   list.find((rate) => rate.from === 'USD' && rate.to === to)?.rate;
-
-describe('the shipped seed', () => {
-  it('covers every currency the worker prices by default, with positive decimal rates', () => {
-    const defaults = loadConfig(configSchema, {});
-    expect(defaults.FX_SOURCE).toBe('seed');
-    expect(() => ratesAgainstUsd(seedFile.rates, defaults.FX_CURRENCIES)).not.toThrow();
-    const seed = seedRateSet();
-    expect(seed.fetchedAt.toISOString()).toBe(SEED_AS_OF.toISOString());
-    expect(seed.rates).toHaveLength(defaults.FX_CURRENCIES.length - 1);
-    for (const rate of seed.rates) expect(rate.rate).toMatch(/^\d+(\.\d+)?$/);
-  });
-
-  it('is refused when a rate is not positive', () => {
-    expect(() => seedRateSet({ ...seedFile, rates: { ...seedFile.rates, NGN: '0' } })).toThrow();
-  });
-});
-
-describe('configuration', () => {
-  it('refuses FX_SOURCE=url without FX_URL and FX_SOURCE=flutterwave without a key', () => {
-    expect(() => loadConfig(configSchema, { FX_SOURCE: 'url' })).toThrow(/FX_URL/);
-    expect(() => loadConfig(configSchema, { FX_SOURCE: 'flutterwave' })).toThrow(/FLW_SECRET_KEY/);
-  });
-});
 
 describe('exchange rates from a JSON feed (FX_SOURCE=url)', () => {
   let source: FakeSource;
