@@ -3,7 +3,7 @@ import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { AnalyticsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { createAnalytics } from './domain/analytics.js';
+import { createAnalyticsService } from './domain/analytics.js';
 import { subscribeToActivityEvents } from './events/activity.consumer.js';
 import { subscribeToProductEvents } from './events/products.consumer.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -12,7 +12,7 @@ export interface AnalyticsDeps {
   /** Tests sign their own tokens; by default tokens are verified against identity's JWKS. */
   verifier?: TokenVerifier;
   /** "Today" of the reporting periods. */
-  clock?: () => Date;
+  now?: () => Date;
 }
 
 /** Raw product events and per-product per-day rollups for seller dashboards. */
@@ -27,7 +27,7 @@ export async function buildApp(
     verifier: deps.verifier,
   });
   const { pool, bus } = infra;
-  analyticsRoutes(app, createAnalytics({ pool, clock: deps.clock ?? (() => new Date()) }));
+  analyticsRoutes(app, createAnalyticsService({ pool, now: deps.now ?? (() => new Date()) }));
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool })),
     ...(await subscribeToActivityEvents({ bus, pool })),

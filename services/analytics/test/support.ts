@@ -62,7 +62,7 @@ export async function startAnalytics() {
     LOG_LEVEL: 'silent',
     JWKS_URL: issuer.jwksUrl,
   });
-  const app: HttpServer = await buildApp(config, { clock: () => TODAY });
+  const app: HttpServer = await buildApp(config, { now: () => TODAY });
   await app.ready();
   const bus: Bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'analytics-test' });
   const db: Pool = createPool({ connectionString: database.url, schema: 'analytics', max: 2 });

@@ -4,7 +4,7 @@ import { deliveryUploads } from './adapters/delivery-uploads.js';
 import type { CatalogConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createProductCache } from './db/product-cache.js';
-import { createProductsDomain } from './domain/products.js';
+import { createProductService } from './domain/products.js';
 import { subscribeToFxRates } from './events/fx-rates.consumer.js';
 import { subscribeToStorefrontViews } from './events/storefront-views.consumer.js';
 import { currencyRoutes } from './routes/currencies.js';
@@ -12,24 +12,24 @@ import { productRoutes } from './routes/products.js';
 
 export interface CatalogDeps {
   /** The day a product view is counted on, and the age of exchange rates, follow this clock. */
-  clock?: () => Date;
+  now?: () => Date;
 }
 
 /** Products, prices, platform settings and exchange rates. */
 export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): Promise<HttpServer> {
   const { app, infra } = await createServiceApp({ name: 'catalog', config, migrations });
-  const clock = deps.clock ?? (() => new Date());
+  const now = deps.now ?? (() => new Date());
   const cache = createProductCache({ pool: infra.pool, logger: app.log });
   await cache.start();
   app.addHook('preClose', () => cache.stop());
-  const products = createProductsDomain({
+  const products = createProductService({
     pool: infra.pool,
     uploads: deliveryUploads(config.DELIVERY_URL),
-    clock,
+    now,
     cache,
   });
   productRoutes(app, products);
-  currencyRoutes(app, infra.pool, clock);
+  currencyRoutes(app, infra.pool, now);
   await subscribeToFxRates(infra.bus, infra.pool);
   await subscribeToStorefrontViews(infra.bus, infra.pool);
   return app;

@@ -3,10 +3,10 @@ import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { DeliveryConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { createDownloads } from './domain/downloads.js';
-import { createPreviews } from './domain/previews.js';
-import { createReceiptSessions } from './domain/receipt-sessions.js';
-import { createUploads } from './domain/uploads.js';
+import { createDownloadService } from './domain/downloads.js';
+import { createPreviewService } from './domain/previews.js';
+import { createReceiptSessionService } from './domain/receipt-sessions.js';
+import { createUploadService } from './domain/uploads.js';
 import { subscribeToProductEvents } from './events/products.consumer.js';
 import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { subscribeToPurchaseEvents } from './events/purchases.consumer.js';
@@ -42,18 +42,20 @@ export async function buildApp(
   const storage = dependencies.storage ?? (await createStorage(config));
   const now = dependencies.now ?? (() => new Date());
 
-  await app.register(uploadRoutes, { uploads: createUploads({ pool, storage, logger: app.log }) });
-  await app.register(previewRoutes, { previews: createPreviews({ pool, storage }) });
+  await app.register(uploadRoutes, {
+    uploads: createUploadService({ pool, storage, logger: app.log }),
+  });
+  await app.register(previewRoutes, { previews: createPreviewService({ pool, storage }) });
   const completions = new Set<Promise<void>>();
   await app.register(downloadRoutes, {
-    downloads: createDownloads({
+    downloads: createDownloadService({
       pool,
       storage,
       signingKey: config.DOWNLOAD_SIGNING_KEY,
       grantsPerHour: config.DOWNLOAD_GRANTS_PER_HOUR,
       now,
     }),
-    receiptSessions: createReceiptSessions({ pool, now }),
+    receiptSessions: createReceiptSessionService({ pool, now }),
     secureCookies: config.PUBLIC_URL.startsWith('https:'),
     offload: config.DOWNLOAD_OFFLOAD,
     track(work) {

@@ -2,12 +2,12 @@ import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { WorkerConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { startFxJobs } from './fx/jobs.js';
+import { startFxJobs } from './jobs/fx.jobs.js';
 import { createJobRuntime } from './jobs/runtime.js';
-import type { PayoutAdapters } from './payouts/adapters/index.js';
-import { startPayoutJobs } from './payouts/jobs.js';
-import { createQueueConnection } from './redis.js';
-import { startAnnouncements } from './announcements.js';
+import type { PayoutAdapters } from './domain/payouts/index.js';
+import { startPayoutJobs } from './jobs/payouts.jobs.js';
+import { createQueueConnection } from './jobs/redis.js';
+import { startAnnouncements } from './jobs/announcements.jobs.js';
 
 /** What tests (and only tests) substitute: payout adapters that talk to local fakes. */
 export interface WorkerDeps {

@@ -2,8 +2,8 @@ import { loadConfig } from '@lockdrop/config';
 import { describe, expect, it } from 'vitest';
 import seedFile from '../seed/exchange-rates.json' with { type: 'json' };
 import { configSchema } from '../src/config.js';
-import { ratesAgainstUsd } from '../src/fx/rates.js';
-import { seedRateSet } from '../src/fx/seed.js';
+import { ratesAgainstUsd } from '../src/domain/fx/rates.js';
+import { seedRateSet } from '../src/domain/fx/seed.js';
 
 const SEED_AS_OF = new Date(seedFile.asOf);
 

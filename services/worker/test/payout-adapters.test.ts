@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { PayoutInstruction } from '@lockdrop/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createFlutterwaveTransfers } from '../src/payouts/adapters/flutterwave.js';
-import { createPayoneerPayouts } from '../src/payouts/adapters/payoneer.js';
-import { createWiseTransfers } from '../src/payouts/adapters/wise.js';
+import { createFlutterwaveTransfers } from '../src/domain/payouts/flutterwave.js';
+import { createPayoneerPayouts } from '../src/domain/payouts/payoneer.js';
+import { createWiseTransfers } from '../src/domain/payouts/wise.js';
 import {
   PayoutProviderUnavailableError,
   PayoutRejectedError,
-} from '../src/payouts/adapters/types.js';
+} from '../src/domain/payouts/types.js';
 import {
   startFakeFlutterwaveTransfers,
   type FakeFlutterwaveTransfers,

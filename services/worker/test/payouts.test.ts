@@ -4,13 +4,13 @@ import { createPool, type Pool } from '@lockdrop/db';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandboxPayouts } from '../src/payouts/adapters/sandbox.js';
+import { createSandboxPayouts } from '../src/domain/payouts/sandbox.js';
 import {
   PayoutProviderUnavailableError,
   PayoutRejectedError,
   type PayoutAdapter,
   type Transfer,
-} from '../src/payouts/adapters/types.js';
+} from '../src/domain/payouts/types.js';
 import { startWorkerHarness, waitFor, type WorkerHarness } from './support.js';
 
 /**

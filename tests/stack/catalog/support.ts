@@ -72,7 +72,7 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
   let now: Date | null = null;
   const catalogEnv = { ...env, DELIVERY_URL: deliveryUrl };
   const app = await buildApp(loadConfig(configSchema, catalogEnv), {
-    clock: () => now ?? new Date(),
+    now: () => now ?? new Date(),
   });
   await app.ready();
   const pool = createPool({ connectionString: database.url, schema: 'catalog' });

@@ -20,7 +20,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@lockdrop/worker/src/app.js';
 import { configSchema } from '@lockdrop/worker/src/config.js';
-import { FX_QUEUE, FX_REFRESH_JOB, fxRefreshJobOptions } from '@lockdrop/worker/src/fx/jobs.js';
+import {
+  FX_QUEUE,
+  FX_REFRESH_JOB,
+  fxRefreshJobOptions,
+} from '@lockdrop/worker/src/jobs/fx.jobs.js';
 import seedFile from '@lockdrop/worker/seed/exchange-rates.json' with { type: 'json' };
 
 type FxEvent = DomainEvent<'fx.rates.updated'>;
@@ -79,7 +83,7 @@ async function startStack(env: Record<string, string>) {
   };
   let now: Date | null = null;
   const catalog = await buildCatalog(loadConfig(catalogConfigSchema, shared), {
-    clock: () => now ?? new Date(),
+    now: () => now ?? new Date(),
   });
   const config = loadConfig(configSchema, {
     ...shared,

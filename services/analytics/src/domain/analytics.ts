@@ -42,10 +42,10 @@ const metric = (value: number, previous: number): Metric => ({
   changePercent: changePercent(value, previous),
 });
 
-export type Analytics = ReturnType<typeof createAnalytics>;
+export type Analytics = ReturnType<typeof createAnalyticsService>;
 
 /** The signed-in seller's figures; every read is restricted to products they own. */
-export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date }) {
+export function createAnalyticsService({ pool, now }: { pool: Pool; now: () => Date }) {
   async function periodFigures(ownerId: string, range: DayRange) {
     const scope = { ownerId };
     const [counts, visitors, revenue] = await Promise.all([
@@ -83,23 +83,23 @@ export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date
 
   return {
     async overview(ownerId: string, days: number): Promise<Overview> {
-      const periods = periodsEndingOn(clock(), days);
-      const [now, before] = await Promise.all([
+      const periods = periodsEndingOn(now(), days);
+      const [current, before] = await Promise.all([
         periodFigures(ownerId, periods.current),
         periodFigures(ownerId, periods.previous),
       ]);
-      const rate = unlockRatePercent(now.counts.sales, now.visitors);
+      const rate = unlockRatePercent(current.counts.sales, current.visitors);
       const previousRate = unlockRatePercent(before.counts.sales, before.visitors);
       return {
         days,
         ...periods.current,
-        revenue: revenueWithChange(now.revenue, before.revenue),
-        views: metric(now.counts.views, before.counts.views),
-        uniqueVisitors: metric(now.visitors, before.visitors),
-        checkoutsStarted: metric(now.counts.checkoutsStarted, before.counts.checkoutsStarted),
-        sales: metric(now.counts.sales, before.counts.sales),
-        refunds: metric(now.counts.refunds, before.counts.refunds),
-        downloads: metric(now.counts.downloads, before.counts.downloads),
+        revenue: revenueWithChange(current.revenue, before.revenue),
+        views: metric(current.counts.views, before.counts.views),
+        uniqueVisitors: metric(current.visitors, before.visitors),
+        checkoutsStarted: metric(current.counts.checkoutsStarted, before.counts.checkoutsStarted),
+        sales: metric(current.counts.sales, before.counts.sales),
+        refunds: metric(current.counts.refunds, before.counts.refunds),
+        downloads: metric(current.counts.downloads, before.counts.downloads),
         unlockRate: {
           value: rate,
           previous: previousRate,
@@ -110,7 +110,7 @@ export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date
     },
 
     async products(ownerId: string, days: number): Promise<ProductFigures[]> {
-      const range = periodsEndingOn(clock(), days).current;
+      const range = periodsEndingOn(now(), days).current;
       const [products, counts, visitors, revenue] = await Promise.all([
         listOwnedProducts(pool, ownerId),
         countsByProduct(pool, ownerId, range),
@@ -138,7 +138,7 @@ export function createAnalytics({ pool, clock }: { pool: Pool; clock: () => Date
     ): Promise<{ productId: string; title: string; series: DailyPoint[] }> {
       const product = await findOwnedProduct(pool, ownerId, productId);
       if (!product) throw errors.notFound('product_not_found', 'Product not found');
-      const range = periodsEndingOn(clock(), days).current;
+      const range = periodsEndingOn(now(), days).current;
       const [counts, revenue] = await Promise.all([
         dailyCounts(pool, productId, range),
         dailyRevenue(pool, productId, range),

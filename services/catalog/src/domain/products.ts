@@ -36,10 +36,10 @@ export interface ProductDetail {
   display: PriceDisplay;
 }
 
-export interface ProductsDomainDeps {
+export interface ProductServiceDeps {
   pool: Pool;
   uploads: UploadDirectory;
-  clock: () => Date;
+  now: () => Date;
   /** Public reads come from here (memory, invalidated by every write's notification). */
   cache: Pick<ProductCache, 'get' | 'forget'>;
 }
@@ -71,7 +71,7 @@ function requireOwned(product: Product | null, userId: string): Product {
   return product;
 }
 
-export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDomainDeps) {
+export function createProductService({ pool, uploads, now, cache }: ProductServiceDeps) {
   const views = createViewCounter(pool);
   async function ownUpload(seller: Seller, fileId: string): Promise<OwnUpload> {
     if (!UUID.test(fileId)) throw fileNotFound();
@@ -91,10 +91,10 @@ export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDo
   ): Promise<Product> {
     const changed = await withTransaction(pool, async (tx) => {
       const current = requireOwned(await findProduct(tx, id, { forUpdate: true }), seller.user.id);
-      const now = clock();
-      const next = change(current, now);
+      const at = now();
+      const next = change(current, at);
       if (JSON.stringify(snapshotOf(next)) === JSON.stringify(snapshotOf(current))) return current;
-      const saved = { ...next, updatedAt: now };
+      const saved = { ...next, updatedAt: at };
       await saveProduct(tx, saved);
       const type =
         saved.status === current.status
@@ -120,7 +120,7 @@ export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDo
       );
       const priceMinor = priceToMinor(input.price!, currency);
       const upload = await ownUpload(seller, input.fileId!.trim());
-      const now = clock();
+      const at = now();
       const product: Product = {
         id: globalThis.crypto.randomUUID(),
         ownerId: seller.user.id,
@@ -136,8 +136,8 @@ export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDo
         fileKind: upload.kind,
         previewEnabled: input.previewEnabled,
         previewBlurPercentage: input.previewBlurPercentage,
-        createdAt: now,
-        updatedAt: now,
+        createdAt: at,
+        updatedAt: at,
         publishedAt: null,
       };
       // The plan's monthly upload quota is delivery's: it counts uploads as they arrive.
@@ -178,7 +178,7 @@ export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDo
       );
       const viewerIsOwner = product.ownerId === viewerId;
       if (options.visit && product.status === 'published' && !viewerIsOwner) {
-        await views.record(product.id, options.visit, clock());
+        await views.record(product.id, options.visit, now());
       }
       return { product, viewerIsOwner, display };
     },
@@ -239,7 +239,7 @@ export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDo
           await findProduct(tx, id, { forUpdate: true }),
           seller.user.id,
         );
-        await markProductDeleted(tx, product.id, clock());
+        await markProductDeleted(tx, product.id, now());
         await enqueueProductDeleted(tx, product, seller.requestId);
       });
       cache.forget(id);
@@ -247,4 +247,4 @@ export function createProductsDomain({ pool, uploads, clock, cache }: ProductsDo
   };
 }
 
-export type ProductsDomain = ReturnType<typeof createProductsDomain>;
+export type ProductService = ReturnType<typeof createProductService>;

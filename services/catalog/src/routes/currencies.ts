@@ -3,7 +3,7 @@ import type { Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { exchangeRatesWithAge, supportedCurrencies } from '../domain/currencies.js';
 
-export function currencyRoutes(app: HttpServer, pool: Pool, clock: () => Date): void {
+export function currencyRoutes(app: HttpServer, pool: Pool, now: () => Date): void {
   app.get(
     '/api/currencies',
     {
@@ -29,7 +29,7 @@ export function currencyRoutes(app: HttpServer, pool: Pool, clock: () => Date): 
       },
     },
     async () => {
-      const { rates, asOf, stale } = await exchangeRatesWithAge(pool, clock());
+      const { rates, asOf, stale } = await exchangeRatesWithAge(pool, now());
       return {
         rates: rates.map((rate) => ({ ...rate, updatedAt: rate.updatedAt.toISOString() })),
         asOf: asOf?.toISOString() ?? null,

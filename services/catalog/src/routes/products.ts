@@ -8,14 +8,14 @@ import {
   productStatusSchema,
   updateProductSchema,
 } from '@lockdrop/contracts';
-import type { ProductsDomain } from '../domain/products.js';
+import type { ProductService } from '../domain/products.js';
 import { sellerOf, visitOf } from './caller.js';
 import { errorResponses, toProductDto } from './schemas.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
-export function productRoutes(app: HttpServer, products: ProductsDomain): void {
+export function productRoutes(app: HttpServer, products: ProductService): void {
   app.post(
     '/api/products',
     {

@@ -81,7 +81,7 @@ export interface DownloadsDependencies {
  * Entitlements turned into downloads: one-hour signed links, rate-limited per purchase, and
  * redemptions that re-check the entitlement every time, so a refund stops links already issued.
  */
-export function createDownloads({
+export function createDownloadService({
   pool,
   storage,
   signingKey,
@@ -226,4 +226,4 @@ export function createDownloads({
   return { issueLink, accessTo, redeem };
 }
 
-export type Downloads = ReturnType<typeof createDownloads>;
+export type Downloads = ReturnType<typeof createDownloadService>;

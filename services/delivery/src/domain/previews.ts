@@ -35,7 +35,7 @@ export type PreviewImage =
  * Who may see what: a published product's preview is public; a draft's only its owner's;
  * anything else does not exist as far as the caller can tell (404, never 403).
  */
-export function createPreviews({ pool, storage }: { pool: Pool; storage: ObjectStorage }) {
+export function createPreviewService({ pool, storage }: { pool: Pool; storage: ObjectStorage }) {
   async function visible(productId: string, viewer: AuthUser | null) {
     const product = await findProduct(pool, productId);
     if (!product || product.deleted) throw previewNotAvailable();
@@ -81,4 +81,4 @@ export function createPreviews({ pool, storage }: { pool: Pool; storage: ObjectS
   return { state, image };
 }
 
-export type Previews = ReturnType<typeof createPreviews>;
+export type Previews = ReturnType<typeof createPreviewService>;

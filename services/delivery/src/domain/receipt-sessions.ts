@@ -30,7 +30,7 @@ export function receiptNotFound(): AppError {
  * opens a session in this browser for that purchase only. The browser gets a new random key each
  * time (only its hash is stored), keeping the purchases its previous key opened.
  */
-export function createReceiptSessions({ pool, now }: { pool: Pool; now: () => Date }) {
+export function createReceiptSessionService({ pool, now }: { pool: Pool; now: () => Date }) {
   async function open(
     receiptToken: string,
     previousKeyHash: string | null,
@@ -64,4 +64,4 @@ export function createReceiptSessions({ pool, now }: { pool: Pool; now: () => Da
   return { open };
 }
 
-export type ReceiptSessions = ReturnType<typeof createReceiptSessions>;
+export type ReceiptSessions = ReturnType<typeof createReceiptSessionService>;

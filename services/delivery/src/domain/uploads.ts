@@ -88,7 +88,7 @@ function storageKeyFor(ownerId: string, extension: string | null): string {
   return `${ownerId}/${Date.now()}-${randomBytes(8).toString('hex')}.${extension ?? 'bin'}`;
 }
 
-export function createUploads({
+export function createUploadService({
   pool,
   storage,
   logger,
@@ -246,4 +246,4 @@ export function createUploads({
   return { assertUploadAllowed, usage, maxBytesFor, store, describe, remove };
 }
 
-export type Uploads = ReturnType<typeof createUploads>;
+export type Uploads = ReturnType<typeof createUploadService>;

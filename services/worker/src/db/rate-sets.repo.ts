@@ -1,5 +1,5 @@
 import type { Queryable } from '@lockdrop/db';
-import type { RateSet } from '../fx/rates.js';
+import type { RateSet } from '../domain/fx/rates.js';
 
 /** Stores one published set; `id` is the id of the event that publishes it. */
 export async function insertRateSet(db: Queryable, id: string, set: RateSet): Promise<void> {

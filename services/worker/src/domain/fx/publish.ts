@@ -1,7 +1,7 @@
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
-import { hasRateSets, insertRateSet, lockRateSets } from '../db/rate-sets.repo.js';
+import { hasRateSets, insertRateSet, lockRateSets } from '../../db/rate-sets.repo.js';
 import type { RateSet } from './rates.js';
 
 /**

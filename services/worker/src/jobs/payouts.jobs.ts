@@ -1,11 +1,12 @@
-import { enqueueEvent, type Bus, type Subscription } from '@lockdrop/bus';
+import { enqueueEvent, type Bus } from '@lockdrop/bus';
 import { createEvent, type EventData, type EventType } from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
-import { DelayedError, type Job } from 'bullmq';
+import { DelayedError } from 'bullmq';
 import type { WorkerConfig } from '../config.js';
-import type { JobRuntime } from '../jobs/runtime.js';
-import { createPayoutAdapters, type PayoutAdapters } from './adapters/index.js';
-import { PayoutRejectedError, type Transfer } from './adapters/types.js';
+import { subscribeToPayoutEvents } from '../events/payouts.consumer.js';
+import type { JobRuntime } from './runtime.js';
+import { createPayoutAdapters, type PayoutAdapters } from '../domain/payouts/index.js';
+import { PayoutRejectedError, type Transfer } from '../domain/payouts/types.js';
 
 interface Logger {
   info(object: object, message: string): void;
@@ -24,7 +25,7 @@ export interface PayoutJobsOptions {
 }
 
 /** Where a payout job is between attempts (BullMQ keeps it in the job's data). */
-interface SendPayoutData {
+export interface SendPayoutData {
   payoutId: string;
   providerTransferId?: string;
   provider?: string;
@@ -135,37 +136,7 @@ export async function startPayoutJobs(
     return transfer.status;
   });
 
-  const subscriptions: Subscription[] = await Promise.all([
-    bus.subscribe({
-      consumer: 'worker.payouts-requested',
-      filter: 'payout.requested',
-      pool,
-      handler: async (event) => {
-        const { payoutId } = event.data;
-        // The job id is the payout id: a redelivered event finds the job already there.
-        await payoutQueue.add(
-          'send',
-          { payoutId },
-          {
-            jobId: payoutId,
-            attempts: config.PAYOUT_JOB_ATTEMPTS,
-            backoff: { type: 'exponential', delay: config.PAYOUT_BACKOFF_MS },
-          },
-        );
-      },
-    }),
-    bus.subscribe({
-      consumer: 'worker.payouts-reported',
-      filter: 'payout.transfer_reported',
-      pool,
-      handler: async (event) => {
-        const { payoutId } = event.data;
-        const job: Job<SendPayoutData> | undefined = await payoutQueue.getJob(payoutId);
-        // The provider says something changed: look now instead of at the next poll.
-        if (job && (await job.isDelayed())) await job.promote();
-      },
-    }),
-  ]);
+  const subscriptions = await subscribeToPayoutEvents({ bus, pool, config, payoutQueue });
 
   return {
     async stop() {

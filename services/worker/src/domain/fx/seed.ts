@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import seedFile from '../../seed/exchange-rates.json' with { type: 'json' };
+import seedFile from '../../../seed/exchange-rates.json' with { type: 'json' };
 import { rateFeedSchema, ratesAgainstUsd, type RateSet } from './rates.js';
 
 const seedSchema = rateFeedSchema.extend({ asOf: z.iso.datetime({ offset: true }) });

@@ -1,8 +1,8 @@
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
-import type { WorkerConfig } from './config.js';
-import type { JobRuntime } from './jobs/runtime.js';
+import type { WorkerConfig } from '../config.js';
+import type { JobRuntime } from './runtime.js';
 
 export const RETENTION_QUEUE = 'retention';
 export const SUBSCRIPTIONS_QUEUE = 'subscriptions';

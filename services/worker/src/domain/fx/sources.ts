@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WorkerConfig } from '../config.js';
+import type { WorkerConfig } from '../../config.js';
 import {
   BASE_CURRENCY,
   feedRateSchema,

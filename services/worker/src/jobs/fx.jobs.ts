@@ -2,11 +2,11 @@ import type { Pool } from '@lockdrop/db';
 import type { JobsOptions } from 'bullmq';
 import { Counter, type Registry } from 'prom-client';
 import type { WorkerConfig } from '../config.js';
-import type { JobRuntime } from '../jobs/runtime.js';
-import { publishRateSet, publishSeedIfEmpty } from './publish.js';
-import { RateSourceError } from './rates.js';
-import { seedRateSet } from './seed.js';
-import { createRateSource } from './sources.js';
+import type { JobRuntime } from './runtime.js';
+import { publishRateSet, publishSeedIfEmpty } from '../domain/fx/publish.js';
+import { RateSourceError } from '../domain/fx/rates.js';
+import { seedRateSet } from '../domain/fx/seed.js';
+import { createRateSource } from '../domain/fx/sources.js';
 
 interface Logger {
   info(object: object, message: string): void;
