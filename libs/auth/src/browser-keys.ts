@@ -14,10 +14,20 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/**
+ * A 256-bit random, URL-safe bearer secret and its sha256, the only form ever stored: a
+ * database leak yields no usable secret. Browser keys, receipt links and identity's session,
+ * verification and reset tokens are all made here.
+ */
+export function newBearerSecret(): { secret: string; hash: string } {
+  const secret = randomBytes(32).toString('base64url');
+  return { secret, hash: sha256Hex(secret) };
+}
+
 /** A fresh key and the hash that is stored in its place. */
 export function newBrowserKey(): { key: string; hash: string } {
-  const key = randomBytes(32).toString('base64url');
-  return { key, hash: sha256Hex(key) };
+  const { secret, hash } = newBearerSecret();
+  return { key: secret, hash };
 }
 
 /** The stored form of a presented key; anything not shaped like one is ignored, never looked up. */

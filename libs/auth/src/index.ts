@@ -10,6 +10,7 @@ export {
   BUYER_COOKIE,
   RECEIPT_COOKIE,
   hashBrowserKey,
+  newBearerSecret,
   newBrowserKey,
   sha256Hex,
 } from './browser-keys.js';

@@ -1,10 +1,11 @@
+import type { PaymentMode } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { FlaskConical } from 'lucide-react';
 import { api } from '@/lib/api';
 
 export const paymentModeQueryOptions = queryOptions({
   queryKey: ['payment-mode'],
-  queryFn: () => api<{ testMode: boolean }>('/api/purchases/payment-mode'),
+  queryFn: () => api<PaymentMode>('/api/purchases/payment-mode'),
   staleTime: Infinity,
 });
 

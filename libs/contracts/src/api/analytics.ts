@@ -86,3 +86,7 @@ export const productDailySchema = z.object({
   series: z.array(dailyPointSchema),
 });
 export type ProductDaily = z.infer<typeof productDailySchema>;
+
+/** GET /api/analytics/products: each of the seller's products with its figures. */
+export const productFiguresListSchema = z.object({ products: z.array(productFiguresSchema) });
+export type ProductFiguresList = z.infer<typeof productFiguresListSchema>;

@@ -27,3 +27,4 @@ export const receiptPurchaseSchema = z.object({
 });
 export type ReceiptPurchase = z.infer<typeof receiptPurchaseSchema>;
 export const receiptSessionSchema = z.object({ purchase: receiptPurchaseSchema });
+export type ReceiptSession = z.infer<typeof receiptSessionSchema>;

@@ -55,6 +55,7 @@ export const signedInSessionSchema = z.object({
 export type SignedInSession = z.infer<typeof signedInSessionSchema>;
 
 export const sessionListSchema = z.object({ sessions: z.array(signedInSessionSchema) });
+export type SessionList = z.infer<typeof sessionListSchema>;
 
 /*
  * Requests. Sign-up, sign-in and the MFA challenge take lenient shapes on purpose: a missing or
@@ -127,3 +128,7 @@ export const mfaEnrollmentSchema = z.object({
   qrCodeDataUrl: z.string(),
 });
 export type MfaEnrollment = z.infer<typeof mfaEnrollmentSchema>;
+
+/** GET /api/auth/oauth/providers: which sign-in providers are configured here. */
+export const oauthProvidersSchema = z.object({ google: z.boolean() });
+export type OAuthProviders = z.infer<typeof oauthProvidersSchema>;

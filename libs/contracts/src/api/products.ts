@@ -72,6 +72,7 @@ export type Product = z.infer<typeof productSchema>;
 
 /** GET /api/products/mine. */
 export const productListSchema = z.object({ products: z.array(productSchema) });
+export type ProductList = z.infer<typeof productListSchema>;
 
 /** A price in the currency a visitor asked for. */
 export const priceDisplaySchema = z.object({

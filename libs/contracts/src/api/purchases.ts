@@ -43,3 +43,11 @@ export const paymentResultSchema = z.object({
   purchase: purchaseViewSchema.nullable(),
 });
 export type PaymentResult = z.infer<typeof paymentResultSchema>;
+
+/** POST /api/purchases/:id/refund: the sale as it stands (200 refunded, 202 refund under way). */
+export const refundAnswerSchema = z.object({ purchase: saleViewSchema });
+export type RefundAnswer = z.infer<typeof refundAnswerSchema>;
+
+/** GET /api/purchases/payment-mode: whether checkout here moves real money. */
+export const paymentModeSchema = z.object({ testMode: z.boolean() });
+export type PaymentMode = z.infer<typeof paymentModeSchema>;

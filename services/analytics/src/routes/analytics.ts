@@ -8,7 +8,7 @@ import {
   dailySchema,
   errorResponses,
   overviewSchema,
-  productFiguresSchema,
+  productFiguresListSchema,
 } from './schemas.js';
 
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
@@ -43,7 +43,7 @@ export function analyticsRoutes(app: HttpServer, analytics: Analytics): void {
         tags: ['analytics'],
         security: secured,
         querystring: daysQuery,
-        response: { 200: z.object({ products: z.array(productFiguresSchema) }), ...errorResponses },
+        response: { 200: productFiguresListSchema, ...errorResponses },
       },
     },
     async (request) => ({

@@ -4,7 +4,7 @@ import { errorBodySchema } from '@lockdrop/contracts';
 export {
   analyticsDaysQuerySchema as daysQuery,
   overviewSchema,
-  productFiguresSchema,
+  productFiguresListSchema,
   productDailySchema as dailySchema,
 } from '@lockdrop/contracts';
 

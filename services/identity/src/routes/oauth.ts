@@ -1,3 +1,4 @@
+import { oauthProvidersSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import { authErrors } from '../domain/errors.js';
@@ -18,7 +19,7 @@ export function oauthRoutes(
 
   app.get(
     '/api/auth/oauth/providers',
-    { schema: { tags, response: { 200: z.object({ google: z.boolean() }) } } },
+    { schema: { tags, response: { 200: oauthProvidersSchema } } },
     async () => ({
       google: google !== null,
     }),

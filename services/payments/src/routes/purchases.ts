@@ -1,4 +1,10 @@
-import { paymentResultSchema, purchaseViewSchema, saleViewSchema } from '@lockdrop/contracts';
+import {
+  paymentModeSchema,
+  paymentResultSchema,
+  purchaseViewSchema,
+  refundAnswerSchema,
+  saleViewSchema,
+} from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import { listMyPurchases, listMySales, paymentByReference } from '../domain/purchases.js';
@@ -23,7 +29,7 @@ export function purchaseRoutes(
         tags: ['purchases'],
         summary:
           'Whether checkout here moves real money, so buying screens can say when it does not',
-        response: { 200: z.object({ testMode: z.boolean() }) },
+        response: { 200: paymentModeSchema },
       },
     },
     async () => ({ testMode: deps.settlement.provider.testMode }),
@@ -103,9 +109,9 @@ export function purchaseRoutes(
         security: [{ bearer: [] }, { cookie: [] }],
         params: z.object({ purchaseId: z.uuid() }),
         response: {
-          200: z.object({ purchase: saleViewSchema }),
+          200: refundAnswerSchema,
           // The provider has not confirmed yet: access is suspended and the refund is followed up.
-          202: z.object({ purchase: saleViewSchema }),
+          202: refundAnswerSchema,
           ...errorResponses,
         },
       },

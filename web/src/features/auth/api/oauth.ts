@@ -1,10 +1,11 @@
+import type { OAuthProviders } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
 export const oauthProvidersQueryOptions = () =>
   queryOptions({
     queryKey: ['auth', 'oauth-providers'],
-    queryFn: () => api<{ google: boolean }>('/api/auth/oauth/providers'),
+    queryFn: () => api<OAuthProviders>('/api/auth/oauth/providers'),
     staleTime: 10 * 60_000,
   });
 

@@ -1,14 +1,12 @@
+import type { ProductFiguresList } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import type { ProductFigures } from '@lockdrop/contracts';
 
 /** GET /api/analytics/products: totals per product of the signed-in seller. */
 export type { ProductFigures } from '@lockdrop/contracts';
 
 export const getProductFigures = (days: number) =>
-  api<{ products: ProductFigures[] }>(`/api/analytics/products?days=${days}`).then(
-    (body) => body.products,
-  );
+  api<ProductFiguresList>(`/api/analytics/products?days=${days}`).then((body) => body.products);
 
 export const productFiguresQueryOptions = (days = 30) =>
   queryOptions({

@@ -1,11 +1,11 @@
+import type { RefundAnswer } from '@lockdrop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { notify } from '@/lib/toast';
-import type { Sale } from './get-sales';
 
 /** POST /api/purchases/:id/refund: payments checks the seller and the refund window. */
 export const refundSale = (purchaseId: string) =>
-  api<{ purchase: Sale }>(`/api/purchases/${encodeURIComponent(purchaseId)}/refund`, {
+  api<RefundAnswer>(`/api/purchases/${encodeURIComponent(purchaseId)}/refund`, {
     method: 'POST',
   });
 

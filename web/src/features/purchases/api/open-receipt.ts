@@ -1,4 +1,4 @@
-import type { ReceiptPurchase } from '@lockdrop/contracts';
+import type { ReceiptSession } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
@@ -7,7 +7,7 @@ export type { ReceiptPurchase } from '@lockdrop/contracts';
 /** Opens the account-free download session of a receipt link (sets its cookie). */
 export const openReceipt = async (token: string) =>
   (
-    await api<{ purchase: ReceiptPurchase }>('/api/downloads/receipt-session', {
+    await api<ReceiptSession>('/api/downloads/receipt-session', {
       method: 'POST',
       body: { token },
     })

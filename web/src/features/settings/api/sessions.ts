@@ -1,4 +1,4 @@
-import type { SignedInSession } from '@lockdrop/contracts';
+import type { SessionList } from '@lockdrop/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
@@ -9,8 +9,7 @@ const sessionsQueryKey = ['auth', 'sessions'] as const;
 export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: sessionsQueryKey,
-    queryFn: async () =>
-      (await api<{ sessions: SignedInSession[] }>('/api/auth/sessions')).sessions,
+    queryFn: async () => (await api<SessionList>('/api/auth/sessions')).sessions,
   });
 
 export const useSessions = () => useQuery(sessionsQueryOptions());
