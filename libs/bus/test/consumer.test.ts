@@ -8,7 +8,7 @@ import {
   makeProductEvent,
   makePurchasePaid,
   storedMessages,
-  waitFor,
+  waitUntil,
   type Harness,
 } from './support.js';
 
@@ -53,7 +53,7 @@ describe('idempotent consumer', () => {
 
   /** Resolves once the durable consumer has settled (acked or termed) everything up to `seq`. */
   const settledThrough = (durable: string, seq: number) =>
-    waitFor(
+    waitUntil(
       () => harness.jsm.consumers.info(streams.events, durable),
       (info) => info.ack_floor.stream_seq >= seq,
     );
@@ -139,7 +139,7 @@ describe('idempotent consumer', () => {
     });
     try {
       await harness.bus.publish(event);
-      const [dead] = await waitFor(
+      const [dead] = await waitUntil(
         async () =>
           (await deadLetters(consumer)).filter((msg) => msg.json<{ id: string }>().id === event.id),
         (found) => found.length > 0,
@@ -180,7 +180,7 @@ describe('idempotent consumer', () => {
           msgID: randomUUID(),
         },
       );
-      const dead = await waitFor(
+      const dead = await waitUntil(
         () => deadLetters(consumer),
         (found) => found.length === 2,
       );
@@ -215,7 +215,7 @@ describe('idempotent consumer', () => {
       await harness.bus.publish(created);
       await harness.bus.publish(updated);
       await harness.bus.publish(makePurchasePaid());
-      await waitFor(
+      await waitUntil(
         async () =>
           (
             await harness.pool.query<{ type: string }>(

@@ -1,7 +1,7 @@
 import { connectBus, openDeadLetters, PoisonEventError, type Bus } from '../src/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '@lockdrop/testing';
-import { createHarness, makePurchasePaid, waitFor, type Harness } from './support.js';
+import { createHarness, makePurchasePaid, waitUntil, type Harness } from './support.js';
 
 const effectsMigration = {
   id: '0001_test_effects',
@@ -65,7 +65,7 @@ describe('dead letters', () => {
     });
     try {
       await bus.publish(event);
-      await waitFor(
+      await waitUntil(
         () => effects(consumer, event.id),
         (count) => count === 1,
         15_000,
@@ -107,7 +107,7 @@ describe('dead letters', () => {
     const letters = await openDeadLetters({ url: testEnv.natsUrl, namespace: harness.namespace });
     try {
       await bus.publish(event);
-      const [letter] = await waitFor(
+      const [letter] = await waitUntil(
         () => letters.list(consumer),
         (found) => found.length === 1,
       );
@@ -125,7 +125,7 @@ describe('dead letters', () => {
       expect((await letters.replay(consumer)).map((replayed) => replayed.eventId)).toEqual([
         event.id,
       ]);
-      await waitFor(
+      await waitUntil(
         () => effects(consumer, event.id),
         (count) => count === 1,
       );

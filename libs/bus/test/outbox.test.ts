@@ -16,7 +16,7 @@ import {
   makePurchasePaid,
   storedCopies,
   storedMessages,
-  waitFor,
+  waitUntil,
   type Harness,
 } from './support.js';
 
@@ -50,11 +50,11 @@ describe('transactional outbox', () => {
       pollIntervalMs: 60_000,
     });
     try {
-      await waitFor(
+      await waitUntil(
         () => storedCopies(harness, stream, event.id),
         (copies) => copies === 1,
       );
-      await waitFor(
+      await waitUntil(
         () => publishedAt(event.id),
         (at) => at instanceof Date,
       );
@@ -80,7 +80,7 @@ describe('transactional outbox', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const event = makePurchasePaid();
       await withTransaction(harness.pool, (tx) => enqueueEvent(tx, event));
-      await waitFor(
+      await waitUntil(
         () => storedCopies(harness, stream, event.id),
         (copies) => copies === 1,
         5_000,
@@ -127,7 +127,7 @@ describe('transactional outbox', () => {
     });
     let row: { attempts: number; published_at: Date | null } | undefined;
     try {
-      row = await waitFor(
+      row = await waitUntil(
         async () =>
           (
             await harness.pool.query<{ attempts: number; published_at: Date | null }>(
@@ -148,7 +148,7 @@ describe('transactional outbox', () => {
       pollIntervalMs: 60_000,
     });
     try {
-      await waitFor(
+      await waitUntil(
         () => storedCopies(harness, stream, event.id),
         (copies) => copies === 1,
       );
@@ -169,7 +169,7 @@ describe('transactional outbox', () => {
       pollIntervalMs: 60_000,
     });
     try {
-      await waitFor(
+      await waitUntil(
         () => publishedAt(event.id),
         (at) => at instanceof Date,
       );
@@ -211,7 +211,7 @@ describe('transactional outbox', () => {
     try {
       // Both relays' loops plus explicit passes from each, all racing for the same rows.
       await Promise.all(relays.flatMap((relay) => [relay.relayOnce(), relay.relayOnce()]));
-      await waitFor(
+      await waitUntil(
         async () =>
           (await harness.pool.query('SELECT 1 FROM outbox WHERE published_at IS NULL')).rowCount,
         (unpublished) => unpublished === 0,

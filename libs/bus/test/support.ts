@@ -16,7 +16,7 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { purchasePaidData } from '@lockdrop/testing';
+import { purchasePaidData, waitUntil } from '@lockdrop/testing';
 import { busMigrations, connectBus, type Bus } from '../src/index.js';
 
 export function makePurchasePaid(
@@ -126,19 +126,4 @@ export async function storedCopies(
   return messages.filter((msg) => msg.json<DomainEvent>().id === eventId).length;
 }
 
-export async function waitFor<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(
-        `condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitUntil };

@@ -4,7 +4,7 @@ import {
   createCatalogHarness,
   makeProduct,
   publish,
-  waitFor,
+  waitUntil,
   type CatalogHarness,
 } from './support.js';
 
@@ -85,7 +85,7 @@ describe('exchange rates from fx.rates.updated', () => {
       { from: 'USD', to: 'KES', rate: '129.3' },
       { from: 'USD', to: 'UGX', rate: '3700' },
     ]);
-    const stored = await waitFor(rates, (list) => list.length === 5);
+    const stored = await waitUntil(rates, (list) => list.length === 5);
     expect(stored).toContainEqual({
       from: 'USD',
       to: 'NGN',
@@ -102,7 +102,7 @@ describe('exchange rates from fx.rates.updated', () => {
       new Date('2001-01-01T00:00:00Z'),
     );
     await publishRates('marker', [{ from: 'CAD', to: 'USD', rate: '0.73' }]);
-    await waitFor(rates, (list) => list.some((rate: { from: string }) => rate.from === 'CAD'));
+    await waitUntil(rates, (list) => list.some((rate: { from: string }) => rate.from === 'CAD'));
     expect((await rates()).find((rate: { to: string }) => rate.to === 'NGN').rate).toBe('1500.5');
   });
 });
@@ -112,7 +112,7 @@ describe('the age of the rates', () => {
   afterAll(() => harness.setNow(null));
 
   it('is the time of the newest set, stale once it is more than 24 hours old', async () => {
-    await waitFor(rates, (list) => list.length >= 5);
+    await waitUntil(rates, (list) => list.length >= 5);
     const newest = new Date((await board()).rates[0].updatedAt);
     expect((await board()).asOf).toBe(newest.toISOString());
     harness.setNow(new Date(newest.getTime() + 24 * 3_600_000));
@@ -126,7 +126,7 @@ describe('a product price shown in another currency', () => {
   const products: Record<string, string> = {};
 
   beforeAll(async () => {
-    await waitFor(rates, (list) => list.length >= 5);
+    await waitUntil(rates, (list) => list.length >= 5);
     const seller = await harness.seller({ plan: 'business' });
     for (const [price, currency] of [
       ['10.00', 'USD'],

@@ -8,7 +8,7 @@ import {
   createCatalogHarness,
   makeProduct,
   productBody,
-  waitFor,
+  waitUntil,
   type CatalogHarness,
 } from './support.js';
 
@@ -130,7 +130,7 @@ describe('a product from creation to unpublishing', () => {
       expect(events[0]!.data).toEqual({ ...snapshot, status: statuses[index] });
     }
     // Through the relay onto JetStream, in commit order.
-    const onStream = await waitFor(
+    const onStream = await waitUntil(
       async () =>
         seen.filter(
           (event) =>
@@ -532,7 +532,7 @@ describe('public reads from memory (two catalog processes, as two replicas)', ()
       const publicRead = () =>
         replica.inject({ url: `/api/products/${created.id}?countView=false` });
       // The replica has it in memory now.
-      await waitFor(publicRead, (response) => response.statusCode === 200);
+      await waitUntil(publicRead, (response) => response.statusCode === 200);
       expect((await publicRead()).json().title).toBe('Before');
 
       const edited = await inject({
@@ -544,7 +544,7 @@ describe('public reads from memory (two catalog processes, as two replicas)', ()
       expect(edited.statusCode).toBe(200);
       const within = async (check: () => Promise<boolean>) => {
         const started = Date.now();
-        await waitFor(check, Boolean, 1_000);
+        await waitUntil(check, Boolean, 1_000);
         return Date.now() - started;
       };
       expect(await within(async () => (await publicRead()).json().title === 'After')).toBeLessThan(

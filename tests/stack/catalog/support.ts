@@ -14,6 +14,7 @@ import {
   startTestIssuer,
   testEnv,
   testNamespace,
+  waitUntil,
   type TestDatabase,
 } from '@lockdrop/testing';
 import { buildApp as buildDelivery } from '@lockdrop/delivery/src/app.js';
@@ -184,17 +185,4 @@ export async function publish(
     throw new Error(`publish failed: ${response.statusCode} ${response.body}`);
 }
 
-export async function waitFor<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitUntil };

@@ -6,7 +6,7 @@ import {
   createCatalogHarness,
   makeProduct,
   publish,
-  waitFor,
+  waitUntil,
   type CatalogHarness,
   type Seller,
 } from './support.js';
@@ -125,7 +125,7 @@ describe('storefront.products_viewed (views of reads the gateway answered)', () 
         { productId: id, visitorId: a, viewedAt: '2031-07-02T00:00:00.000Z' },
       ]),
     );
-    const events = await waitFor(
+    const events = await waitUntil(
       () => harness.outbox('product.viewed', id),
       (found) => found.length >= 3,
     );
@@ -161,7 +161,7 @@ describe('storefront.products_viewed (views of reads the gateway answered)', () 
         { productId: counted, visitorId: visitorId(), viewedAt },
       ]),
     );
-    await waitFor(
+    await waitUntil(
       () => harness.outbox('product.viewed', counted),
       (found) => found.length === 1,
     );

@@ -1,7 +1,7 @@
 import {
   makeProduct,
   publish,
-  waitFor,
+  waitUntil,
   type CatalogHarness,
   type Seller,
 } from '../catalog/support.js';
@@ -115,7 +115,7 @@ describe('share page /product/:id', () => {
     expect(await page(product.id)).toBe(SHELL);
     await publish(catalog, seller, product.id);
     const publishedAt = Date.now();
-    await waitFor(
+    await waitUntil(
       () => page(product.id),
       (html) => tag(html, 'og:title')?.includes(product.title) ?? false,
       1_000,

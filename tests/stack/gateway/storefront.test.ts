@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   makeProduct,
   publish,
-  waitFor,
+  waitUntil,
   type CatalogHarness,
   type Seller,
 } from '../catalog/support.js';
@@ -41,7 +41,7 @@ async function seenWithinASecond(
   accept: (response: Awaited<ReturnType<typeof read>>) => boolean,
 ): Promise<void> {
   const changedAt = Date.now();
-  await waitFor(() => read(id), accept, 1_000);
+  await waitUntil(() => read(id), accept, 1_000);
   expect(Date.now() - changedAt).toBeLessThan(600);
 }
 
@@ -113,7 +113,7 @@ describe('anonymous product reads', () => {
     await read(id, { 'user-agent': 'Slackbot' }, '?countView=false');
     await gateway.inject({ url: `/product/${id}`, headers: { 'user-agent': 'Twitterbot' } });
 
-    const views = await waitFor(
+    const views = await waitUntil(
       () => catalog.outbox('product.viewed', id),
       (found) => found.length >= 2,
     );

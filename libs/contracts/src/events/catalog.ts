@@ -20,6 +20,19 @@ const productSnapshot = z.object({
   previewBlurPercentage: z.number().int().min(0).max(100).multipleOf(5),
 });
 
+/**
+ * The events that carry a product's whole snapshot. Consumers keep one durable per type rather
+ * than `product.*`, which would also pull every `product.viewed` (one per page view) through
+ * them only to be ignored.
+ */
+export const productSnapshotEventTypes = [
+  'product.created',
+  'product.updated',
+  'product.published',
+  'product.unpublished',
+] as const;
+export type ProductSnapshotEventType = (typeof productSnapshotEventTypes)[number];
+
 export const catalogEvents = {
   'product.created': { version: 1, schema: productSnapshot },
   'product.updated': { version: 1, schema: productSnapshot },

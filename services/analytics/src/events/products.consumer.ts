@@ -1,17 +1,7 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
+import { productSnapshotEventTypes } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import { applyProductSnapshot, markProductDeleted } from '../db/products.repo.js';
-
-/**
- * One durable consumer per type rather than `product.*`, which would also pull every
- * `product.viewed` through the owner model only to be ignored.
- */
-const SNAPSHOT_EVENTS = [
-  'product.created',
-  'product.updated',
-  'product.published',
-  'product.unpublished',
-] as const;
 
 /** Keeps owner and title of every product, so figures are filtered to the seller's own. */
 export async function subscribeToProductEvents({
@@ -22,7 +12,7 @@ export async function subscribeToProductEvents({
   pool: Pool;
 }): Promise<Subscription[]> {
   return Promise.all([
-    ...SNAPSHOT_EVENTS.map((type) =>
+    ...productSnapshotEventTypes.map((type) =>
       bus.subscribe({
         consumer: `analytics.${type.replace('product.', 'products-')}`,
         filter: type,

@@ -1,23 +1,16 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
-import type { DomainEvent, EventType } from '@lockdrop/contracts';
+import {
+  productSnapshotEventTypes,
+  type DomainEvent,
+  type EventType,
+  type ProductSnapshotEventType,
+} from '@lockdrop/contracts';
 import type { Pool, PoolClient } from '@lockdrop/db';
 import { disablePreview, removePreview, requestRender } from '../db/previews.repo.js';
 import { applyProductSnapshot, markProductDeleted, type ProductView } from '../db/products.repo.js';
 import type { ObjectStorage } from '../storage/storage.js';
 
-/**
- * One durable consumer per event type rather than `product.*`: that filter would also pull every
- * `product.viewed` (one per page view) through this service only to be ignored, and the NATS
- * server here cannot filter on several subjects at once.
- */
-const SNAPSHOT_EVENTS = [
-  'product.created',
-  'product.updated',
-  'product.published',
-  'product.unpublished',
-] as const;
-
-type SnapshotEvent = DomainEvent<(typeof SNAPSHOT_EVENTS)[number]>;
+type SnapshotEvent = DomainEvent<ProductSnapshotEventType>;
 
 /** A new render is due when the file or the preview settings changed, not on publish/unpublish. */
 function previewChanged(before: ProductView | null, after: SnapshotEvent['data']): boolean {
@@ -67,7 +60,7 @@ export async function subscribeToProductEvents({
 }): Promise<Subscription[]> {
   const consumerFor = (type: EventType) => `delivery.${type.replace('product.', 'products-')}`;
   return Promise.all([
-    ...SNAPSHOT_EVENTS.map((type) =>
+    ...productSnapshotEventTypes.map((type) =>
       bus.subscribe({
         consumer: consumerFor(type),
         filter: type,

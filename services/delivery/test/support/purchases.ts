@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
 import { sha256Hex } from '@lockdrop/auth';
-import { purchasePaidData } from '@lockdrop/testing';
+import { purchasePaidData, purchaseRefundedData, testEvent } from '@lockdrop/testing';
 import { makeProduct, multipart, waitFor, type DeliveryHarness } from './harness.js';
 
 /** A paid purchase as payments announces it, with the secrets only the buyer holds. */
@@ -37,21 +37,7 @@ export const paidEvent = (purchase: TestPurchase): DomainEvent =>
   createEvent('purchase.paid', purchase.paid, { correlationId: `test-${randomUUID()}` });
 
 export const refundedEvent = ({ paid }: TestPurchase): DomainEvent =>
-  createEvent(
-    'purchase.refunded',
-    {
-      purchaseId: paid.purchaseId,
-      productId: paid.productId,
-      sellerId: paid.sellerId,
-      buyerEmail: paid.buyerEmail,
-      amountMinor: paid.amountMinor,
-      currency: paid.currency,
-      refundedAt: new Date().toISOString(),
-      txRef: paid.txRef,
-      fileId: paid.fileId,
-    },
-    { correlationId: `test-${randomUUID()}` },
-  );
+  testEvent('purchase.refunded', purchaseRefundedData(paid));
 
 /** What a caller presents: an account's bearer token and/or browser cookies. */
 export interface Caller {

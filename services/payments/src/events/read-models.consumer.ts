@@ -1,4 +1,5 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
+import { productSnapshotEventTypes } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import {
   markProductDeleted,
@@ -6,13 +7,6 @@ import {
   upsertProduct,
   upsertSellerPlan,
 } from '../db/read-models.repo.js';
-
-const PRODUCT_SNAPSHOTS = [
-  'product.created',
-  'product.updated',
-  'product.published',
-  'product.unpublished',
-] as const;
 
 /**
  * What checkout needs from other services, kept locally from their events so a buyer never
@@ -23,7 +17,7 @@ export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<
     // One durable per product event (nats-server 2.9 filters on one subject), so the busiest
     // event on the bus, product.viewed, never reaches payments. Order across them does not
     // matter: the read model keeps the newest write and deletions are tombstones.
-    ...PRODUCT_SNAPSHOTS.map((type) =>
+    ...productSnapshotEventTypes.map((type) =>
       bus.subscribe({
         consumer: `payments.${type.replace('product.', 'products-')}`,
         filter: type,
