@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { formatMoney } from '@lockdrop/money';
-import { DEFAULT_PROCESSOR_FEE_BPS, earningsBreakdown, planById } from '@lockdrop/plans';
+import { earningsBreakdown, planById } from '@lockdrop/plans';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller, type TestAccount } from './support/accounts';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
 import { publishProduct as publishSmallProduct } from './support/products';
+import { PROCESSOR_FEE_BPS } from './support/fees';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;
 
@@ -145,7 +146,7 @@ describe('seller dashboard', () => {
     await payPage.waitForURL('**/payment/success?**');
     await payPage.close();
 
-    const split = earningsBreakdown(planById('free'), PRICE_MINOR, DEFAULT_PROCESSOR_FEE_BPS);
+    const split = earningsBreakdown(planById('free'), PRICE_MINOR, PROCESSOR_FEE_BPS);
     const page = await openDashboard(seller);
     await waitForStat(page, 'Deliveries', '1');
     expect(await statValue(page, 'Revenue')).toBe(formatMoney(split.netMinor, 'USD'));

@@ -1,6 +1,5 @@
 import { formatMoney, toMinor } from '@lockdrop/money';
 import {
-  DEFAULT_PROCESSOR_FEE_BPS,
   PLANS,
   earningsBreakdown,
   formatBps,
@@ -11,6 +10,7 @@ import {
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOBILE, launchBrowser, type Browser } from './support/browser';
+import { PROCESSOR_FEE_BPS } from './support/fees';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -50,6 +50,15 @@ describe('/pricing monthly/yearly toggle', () => {
     await page.close();
   });
 
+  it('states the processing fee checkout counts on this deployment, not the shipped default', async () => {
+    const page = await browser.open('/pricing');
+    await expect
+      .poll(() => page.locator('[data-plan-figure="processor-fee"]').innerText())
+      .toBe(formatBps(PROCESSOR_FEE_BPS));
+    expect(PROCESSOR_FEE_BPS).not.toBe(350);
+    await page.close();
+  });
+
   it("advertises the yearly saving the table gives ('save 17%')", async () => {
     const page = await browser.open('/pricing');
     const saving = Math.max(...PLANS.map(yearlySavingsPercent));
@@ -78,7 +87,7 @@ describe('/lockdrop/pricing earnings calculator', () => {
     await page.getByLabel('Product price').fill(price);
     const amountMinor = price === '' ? 0 : toMinor(price, currency);
     for (const plan of PLANS) {
-      const expected = earningsBreakdown(plan, amountMinor, DEFAULT_PROCESSOR_FEE_BPS);
+      const expected = earningsBreakdown(plan, amountMinor, PROCESSOR_FEE_BPS);
       const card = page.locator(`[data-calculator-plan="${plan.id}"]`);
       const field = (name: string) => card.locator(`[data-field="${name}"]`).innerText();
       await expect.poll(() => field('net')).toBe(formatMoney(expected.netMinor, currency));
@@ -111,7 +120,7 @@ const allowedMoney = new Set(
 );
 const allowedPercent = new Set([
   ...PLANS.map((p) => formatBps(p.platformFeeBps)),
-  formatBps(DEFAULT_PROCESSOR_FEE_BPS),
+  formatBps(PROCESSOR_FEE_BPS),
   ...PLANS.filter((p) => yearlySavingsPercent(p) > 0).map((p) => `${yearlySavingsPercent(p)}%`),
 ]);
 const allowedSizes = new Set(PLANS.map((p) => formatFileSize(p.maxFileBytes)));
@@ -145,6 +154,8 @@ describe('plan figures agree with the plan table on every page', () => {
     '/founder',
   ])('%s shows no price or percentage outside the table', async (path) => {
     const page = await browser.open(path);
+    // The processing fee arrives from payments after the prerendered page shows.
+    await page.waitForLoadState('networkidle');
     const pages = [await visibleText(page)];
     if (path === '/pricing') {
       await page.getByRole('button', { name: /^Yearly/ }).click();

@@ -19,6 +19,8 @@ const env = {
   BUS_NAMESPACE: `e2e${runId}`,
   REDIS_KEY_PREFIX: `lockdrop-e2e-${runId}:`,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // Not the shipped default (3.5%): the suite checks every page states checkout's own rate.
+  PROCESSOR_FEE_BPS: '290',
   // Every browser in the run shares 127.0.0.1; per-IP budgets meant for attackers would
   // throttle the suite itself. Per-account limits stay as they are.
   SENSITIVE_RATE_LIMIT_PER_MINUTE: '10000',

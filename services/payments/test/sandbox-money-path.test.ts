@@ -31,7 +31,17 @@ describe('the money path with the sandbox provider', () => {
   it('tells buying screens that this deployment takes test payments', async () => {
     const response = await browser(harness.url).request('/api/purchases/payment-mode');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ testMode: true });
+    expect(await response.json()).toEqual({ testMode: true, processorFeeBps: 350 });
+  });
+
+  it('tells the pricing pages the processing fee checkout counts, as configured', async () => {
+    const configured = await startHarness({ PROCESSOR_FEE_BPS: '290' });
+    try {
+      const response = await browser(configured.url).request('/api/purchases/payment-mode');
+      expect(await response.json()).toEqual({ testMode: true, processorFeeBps: 290 });
+    } finally {
+      await configured.close();
+    }
   });
 
   it('checkout → sandbox page → Pay → signed webhook → paid purchase, event, balanced ledger, receipt', async () => {

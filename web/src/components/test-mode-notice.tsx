@@ -1,13 +1,6 @@
-import type { PaymentMode } from '@lockdrop/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { FlaskConical } from 'lucide-react';
-import { api } from '@/lib/api';
-
-export const paymentModeQueryOptions = queryOptions({
-  queryKey: ['payment-mode'],
-  queryFn: () => api<PaymentMode>('/api/purchases/payment-mode'),
-  staleTime: Infinity,
-});
+import { paymentModeQueryOptions } from '@/lib/payment-mode';
 
 /**
  * Shown wherever a buyer pays or sees what they paid while this deployment takes test payments

@@ -48,6 +48,13 @@ export type PaymentResult = z.infer<typeof paymentResultSchema>;
 export const refundAnswerSchema = z.object({ purchase: saleViewSchema });
 export type RefundAnswer = z.infer<typeof refundAnswerSchema>;
 
-/** GET /api/purchases/payment-mode: whether checkout here moves real money. */
-export const paymentModeSchema = z.object({ testMode: z.boolean() });
+/**
+ * GET /api/purchases/payment-mode: whether checkout here moves real money, and the processing
+ * fee it counts when the provider reports none (PROCESSOR_FEE_BPS): the pricing pages and the
+ * earnings calculator show this figure, so they cannot disagree with checkout.
+ */
+export const paymentModeSchema = z.object({
+  testMode: z.boolean(),
+  processorFeeBps: z.number().int().min(0).max(10_000),
+});
 export type PaymentMode = z.infer<typeof paymentModeSchema>;

@@ -32,7 +32,10 @@ export function purchaseRoutes(
         response: { 200: paymentModeSchema },
       },
     },
-    async () => ({ testMode: deps.settlement.provider.testMode }),
+    async () => ({
+      testMode: deps.settlement.provider.testMode,
+      processorFeeBps: deps.settlement.processorFeeBps,
+    }),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { formatMoney } from '@lockdrop/money';
-import { DEFAULT_PROCESSOR_FEE_BPS, PLANS, formatBps } from '@lockdrop/plans';
+import { PLANS, formatBps } from '@lockdrop/plans';
 import { Link } from 'react-router-dom';
 import { DocumentPage } from '@/components/layouts/document-page';
 import { Seo } from '@/components/seo/seo';
@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { policies } from '@/config/policies';
 import { pageMeta } from '@/config/seo';
 import { site } from '@/config/site';
+import { useProcessorFeeBps } from '@/lib/payment-mode';
 
 function FeeTable() {
   return (
@@ -57,6 +58,7 @@ function FeeTable() {
 
 export default function TermsRoute() {
   const payout = policies.payoutBusinessDays;
+  const processorFeeBps = useProcessorFeeBps();
   return (
     <>
       <Seo {...pageMeta.terms} />
@@ -104,8 +106,8 @@ export default function TermsRoute() {
         <h2>4. Fees</h2>
         <p>
           Lockdrop charges a platform fee on each sale, set by your plan. The payment provider also
-          charges a processing fee of <strong>{formatBps(DEFAULT_PROCESSOR_FEE_BPS)}</strong> per
-          sale. Both are deducted before your earnings are paid out. Plan prices are in US dollars.
+          charges a processing fee of <strong>{formatBps(processorFeeBps)}</strong> per sale. Both
+          are deducted before your earnings are paid out. Plan prices are in US dollars.
         </p>
         <FeeTable />
         <p>If we change our fees, we will tell you by e-mail before the change applies to you.</p>

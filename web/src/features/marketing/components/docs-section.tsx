@@ -1,10 +1,12 @@
-import { DEFAULT_PROCESSOR_FEE_BPS, formatBps, formatFileSize, planById } from '@lockdrop/plans';
+import { formatBps, formatFileSize, planById } from '@lockdrop/plans';
 import { SectionHeading } from '@/components/ui/section';
 import { policies } from '@/config/policies';
+import { useProcessorFeeBps } from '@/lib/payment-mode';
 
 const free = planById('free');
 
-const answers = [
+/** The answers, with the processing fee this deployment's checkout counts. */
+const answersWith = (processorFeeBps: number) => [
   {
     question: 'What can I sell?',
     answer: `Any digital file: PDFs, ZIP archives, video, audio, documents and images. On the Free plan a file can be up to ${formatFileSize(free.maxFileBytes)}; paid plans allow bigger files.`,
@@ -20,7 +22,7 @@ const answers = [
   },
   {
     question: 'What does it cost?',
-    answer: `The Free plan has no monthly fee: we take a ${formatBps(free.platformFeeBps)} platform fee per sale, and the payment provider charges ${formatBps(DEFAULT_PROCESSOR_FEE_BPS)} for processing. Paid plans lower the platform fee.`,
+    answer: `The Free plan has no monthly fee: we take a ${formatBps(free.platformFeeBps)} platform fee per sale, and the payment provider charges ${formatBps(processorFeeBps)} for processing. Paid plans lower the platform fee.`,
   },
   {
     question: 'When am I paid?',
@@ -34,6 +36,7 @@ const answers = [
 ];
 
 export function DocsSection() {
+  const answers = answersWith(useProcessorFeeBps());
   return (
     <section id="docs" aria-labelledby="docs-title" className="bg-white py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">

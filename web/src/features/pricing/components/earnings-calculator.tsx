@@ -1,6 +1,7 @@
 import { formatMoney } from '@lockdrop/money';
-import { DEFAULT_PROCESSOR_FEE_BPS, PLANS, earningsBreakdown, formatBps } from '@lockdrop/plans';
+import { PLANS, earningsBreakdown, formatBps } from '@lockdrop/plans';
 import { useId, useState } from 'react';
+import { useProcessorFeeBps } from '@/lib/payment-mode';
 import { CALCULATOR_CURRENCIES, CALCULATOR_MIN_PRICE, priceToMinor } from '../lib/calculator';
 
 const inputClass =
@@ -11,6 +12,7 @@ export function EarningsCalculator() {
   const [price, setPrice] = useState('50');
   const [currency, setCurrency] = useState<string>('USD');
   const amountMinor = priceToMinor(price, currency);
+  const processorFeeBps = useProcessorFeeBps();
 
   return (
     <section
@@ -21,8 +23,8 @@ export function EarningsCalculator() {
         Earnings calculator
       </h2>
       <p className="mt-2 text-slate-600">
-        Enter a price to see the platform fee, the {formatBps(DEFAULT_PROCESSOR_FEE_BPS)} payment
-        processing fee and what you keep on each plan.
+        Enter a price to see the platform fee, the {formatBps(processorFeeBps)} payment processing
+        fee and what you keep on each plan.
       </p>
       <div className="mt-8 grid gap-4 sm:grid-cols-[1fr_12rem]">
         <div>
@@ -66,7 +68,7 @@ export function EarningsCalculator() {
         className="mt-8 grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
       >
         {PLANS.map((plan) => {
-          const breakdown = earningsBreakdown(plan, amountMinor, DEFAULT_PROCESSOR_FEE_BPS);
+          const breakdown = earningsBreakdown(plan, amountMinor, processorFeeBps);
           return (
             <li
               key={plan.id}
