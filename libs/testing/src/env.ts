@@ -11,3 +11,23 @@ export const testEnv = {
 export function testNamespace(): string {
   return `t${randomBytes(5).toString('hex')}`;
 }
+
+/**
+ * The env a service under test starts from: its own database and bus namespace on the real
+ * infrastructure, identity's keys when given, quiet logs (TEST_LOG_LEVEL=info shows them).
+ * Each test adds what is particular to it.
+ */
+export function serviceTestEnv(options: {
+  databaseUrl: string;
+  namespace: string;
+  jwksUrl?: string;
+}): Record<string, string> {
+  return {
+    DATABASE_URL: options.databaseUrl,
+    NATS_URL: testEnv.natsUrl,
+    REDIS_URL: testEnv.redisUrl,
+    BUS_NAMESPACE: options.namespace,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(options.jwksUrl ? { JWKS_URL: options.jwksUrl } : {}),
+  };
+}

@@ -1,7 +1,7 @@
 export { createTestDatabase, type SchemaMigrations, type TestDatabase } from './database.js';
 export { startTestIssuer, type TestAccount, type TestIssuer } from './issuer.js';
 export { waitFor, waitUntil } from './wait.js';
-export { testNamespace, testEnv } from './env.js';
+export { serviceTestEnv, testNamespace, testEnv } from './env.js';
 export { deleteStreams } from './streams.js';
 export { freePort, nginxAvailable, startNginxEdge, type NginxEdge } from './nginx-edge.js';
 export { startS3Server, type S3TestServer } from './s3-server.js';

@@ -7,6 +7,7 @@ import type { HttpServer } from '@lockdrop/http';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
+  serviceTestEnv,
   deleteStreams,
   productSnapshotData,
   purchasePaidData,
@@ -56,11 +57,7 @@ export async function startAnalytics() {
   const issuer = await startTestIssuer();
 
   const config = loadConfig(configSchema, {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    BUS_NAMESPACE: namespace,
-    LOG_LEVEL: 'silent',
-    JWKS_URL: issuer.jwksUrl,
+    ...serviceTestEnv({ databaseUrl: database.url, namespace, jwksUrl: issuer.jwksUrl }),
   });
   const app: HttpServer = await buildApp(config, { now: () => TODAY });
   await app.ready();

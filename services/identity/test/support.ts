@@ -5,6 +5,7 @@ import { mailboxSchema, openMailbox, type StoredMail } from '@lockdrop/mailer';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
+  serviceTestEnv,
   deleteStreams,
   testEnv,
   testNamespace,
@@ -39,10 +40,7 @@ export async function startIdentity(
   const namespace = testNamespace();
   const signingKeys = [await generateSigningKey()];
   const env: Record<string, string> = {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    BUS_NAMESPACE: namespace,
-    LOG_LEVEL: 'silent',
+    ...serviceTestEnv({ databaseUrl: database.url, namespace }),
     NODE_ENV: 'test',
     PUBLIC_URL,
     JWT_PRIVATE_KEYS: JSON.stringify({ keys: signingKeys }),

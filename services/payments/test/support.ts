@@ -15,6 +15,7 @@ import { mailboxSchema } from '@lockdrop/mailer';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
+  serviceTestEnv,
   deleteStreams,
   productSnapshotData,
   startTestIssuer,
@@ -71,10 +72,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const issuer = await startTestIssuer();
   const clock = { offsetMs: 0 };
   const config = loadConfig(configSchema, {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    BUS_NAMESPACE: namespace,
-    LOG_LEVEL: 'silent',
+    ...serviceTestEnv({ databaseUrl: database.url, namespace }),
     RECONCILE_INTERVAL_MS: '200',
     WEBHOOK_RETRY_BASE_MS: '100',
     ...env,

@@ -6,6 +6,7 @@ import type { HttpServer } from '@lockdrop/http';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
+  serviceTestEnv,
   deleteStreams,
   testEnv,
   testNamespace,
@@ -48,11 +49,7 @@ export async function startWorkerHarness(
   });
   const namespace = testNamespace();
   const config = loadConfig(configSchema, {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    REDIS_URL: testEnv.redisUrl,
-    BUS_NAMESPACE: namespace,
-    LOG_LEVEL: 'silent',
+    ...serviceTestEnv({ databaseUrl: database.url, namespace }),
     ...env,
   });
   const workers: HttpServer[] = [];

@@ -10,6 +10,7 @@ import type { HttpServer } from '@lockdrop/http';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
+  serviceTestEnv,
   deleteStreams,
   startTestIssuer,
   testEnv,
@@ -58,13 +59,7 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
   const namespace = testNamespace();
   const issuer = await startTestIssuer();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-catalog-files-'));
-  const env = {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    BUS_NAMESPACE: namespace,
-    JWKS_URL: issuer.jwksUrl,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  };
+  const env = serviceTestEnv({ databaseUrl: database.url, namespace, jwksUrl: issuer.jwksUrl });
   // The real delivery service answers "is this upload yours?" (GET /api/uploads/:fileId).
   const delivery = await buildDelivery(
     loadConfig(deliveryConfigSchema, { ...env, DATA_DIR: dataDir, PREVIEW_CONCURRENCY: '1' }),

@@ -11,6 +11,7 @@ import type { HttpServer } from '@lockdrop/http';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
+  serviceTestEnv,
   deleteStreams,
   startTestIssuer,
   testEnv,
@@ -63,10 +64,7 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-delivery-'));
   const issuer = await startTestIssuer();
   const config = loadConfig(configSchema, {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    BUS_NAMESPACE: namespace,
-    LOG_LEVEL: 'silent',
+    ...serviceTestEnv({ databaseUrl: database.url, namespace }),
     DATA_DIR: dataDir,
     ...env,
   });
