@@ -4,6 +4,8 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const SERVICES = ['analytics', 'catalog', 'delivery', 'gateway', 'identity', 'payments', 'worker'];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/.ssr/**', '**/node_modules/**', '.nx/**', 'coverage/**'] },
   js.configs.recommended,
@@ -44,6 +46,11 @@ export default tseslint.config(
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['platform:browser'] },
             { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:browser'] },
+            // A service's code (src and tests) reaches only its own scope and the shared libs.
+            ...SERVICES.map((service) => ({
+              sourceTag: `scope:${service}`,
+              onlyDependOnLibsWithTags: [`scope:${service}`, 'scope:shared'],
+            })),
           ],
         },
       ],

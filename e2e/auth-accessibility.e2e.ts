@@ -30,6 +30,8 @@ describe.each([
 ])('account screens at %s width', (_name, viewport) => {
   it.each(signedOutScreens)('%s has one h1 and no serious axe violations', async (path) => {
     const page = await visitor.open(path, viewport);
+    // The route's code arrives after the prerendered shell: count once the screen is there.
+    await page.locator('h1').first().waitFor();
     expect(await page.locator('h1').count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(

@@ -1,10 +1,9 @@
-import { createPool, migrate, type Pool } from '@lockdrop/db';
-import { createTestDatabase, type TestDatabase } from '@lockdrop/testing';
+import type { Pool } from '@lockdrop/db';
+import { openSenderDatabase } from './support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMailer,
   enqueueMail,
-  mailOutboxMigrations,
   openMailbox,
   renderEmail,
   renderMailboxPage,
@@ -13,20 +12,14 @@ import {
   type MailMessage,
 } from '../src/index.js';
 
-let database: TestDatabase;
 let pool: Pool;
 const silent = { warn: () => undefined, error: () => undefined };
 
+let closeSender: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  pool = createPool({ connectionString: database.url, schema: 'sender' });
-  await migrate(pool, 'sender', mailOutboxMigrations);
+  ({ pool, close: closeSender } = await openSenderDatabase());
 });
-
-afterAll(async () => {
-  await pool?.end();
-  await database?.drop();
-});
+afterAll(() => closeSender?.());
 
 const message = (to: string, subject = 'Hello'): MailMessage => ({
   to,

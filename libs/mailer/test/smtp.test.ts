@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createPool, migrate, type Pool } from '@lockdrop/db';
-import { createTestDatabase, type TestDatabase } from '@lockdrop/testing';
+import type { Pool } from '@lockdrop/db';
+import { openSenderDatabase } from './support.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +9,12 @@ import {
   createMailer,
   dkimFromEnv,
   enqueueMail,
-  mailOutboxMigrations,
   renderEmail,
   startMailRelay,
 } from '../src/index.js';
 
 // Mail through a real SMTP server (npm smtp-server) that keeps what it receives, refuses one
 // recipient like a real server refuses an unknown mailbox, and can be down.
-let database: TestDatabase;
 let pool: Pool;
 const silent = { warn: () => undefined, error: () => undefined };
 
@@ -56,15 +54,11 @@ async function startSmtp(port = 0) {
   };
 }
 
+let closeSender: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  pool = createPool({ connectionString: database.url, schema: 'sender' });
-  await migrate(pool, 'sender', mailOutboxMigrations);
+  ({ pool, close: closeSender } = await openSenderDatabase());
 });
-afterAll(async () => {
-  await pool?.end();
-  await database?.drop();
-});
+afterAll(() => closeSender?.());
 
 const receipt = renderEmail({
   subject: 'Your receipt for Lagos Night Drums',

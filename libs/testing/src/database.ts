@@ -46,14 +46,16 @@ export async function createTestDatabase(
 }
 
 /**
- * The template for a set of schemas, named by a hash of their migrations: a changed migration
- * gets a new template, and every test file of every run after the first reuses it. Test files
+ * The template for a set of schemas, named by them and a hash of their migrations: a changed
+ * migration gets a new template (and the outdated one is dropped), and every test file of
+ * every run after the first reuses it. Test files
  * run in parallel processes, so the first to need a template builds it under an advisory lock
  * and the others wait for it; a build that fails leaves no template behind.
  */
 async function migratedTemplate(schemas: SchemaMigrations[]): Promise<string> {
-  const digest = createHash('sha256').update(JSON.stringify(schemas)).digest('hex').slice(0, 16);
-  const name = `template_${digest}`;
+  const digest = createHash('sha256').update(JSON.stringify(schemas)).digest('hex').slice(0, 12);
+  const family = `template_${schemas.map((entry) => entry.schema).join('_')}_`.slice(0, 48);
+  const name = `${family}${digest}`;
   return withAdmin(async (client) => {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
     try {
@@ -75,11 +77,26 @@ async function migratedTemplate(schemas: SchemaMigrations[]): Promise<string> {
         await pool.end();
       }
       await client.query(`ALTER DATABASE ${quoted(building)} RENAME TO ${quoted(name)}`);
+      await dropOutdated(client, family, name);
       return name;
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
     }
   });
+}
+
+/**
+ * Templates of the same schemas built from older migrations are of no further use. One that
+ * another run is cloning right now cannot be dropped; it is left for the next build to remove.
+ */
+async function dropOutdated(client: pg.Client, family: string, current: string): Promise<void> {
+  const { rows } = await client.query<{ datname: string }>(
+    // Exactly the family and a digest: `template_catalog_` must not match `template_catalog_delivery_…`.
+    "SELECT datname FROM pg_database WHERE datname ~ ('^' || $1 || '[0-9a-f]{12}$') AND datname <> $2",
+    [family, current],
+  );
+  for (const { datname } of rows)
+    await client.query(`DROP DATABASE IF EXISTS ${quoted(datname)}`).catch(() => undefined);
 }
 
 async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {

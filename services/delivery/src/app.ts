@@ -42,12 +42,10 @@ export async function buildApp(
   const storage = dependencies.storage ?? (await createStorage(config));
   const now = dependencies.now ?? (() => new Date());
 
-  await app.register(uploadRoutes, {
-    uploads: createUploadService({ pool, storage, logger: app.log }),
-  });
-  await app.register(previewRoutes, { previews: createPreviewService({ pool, storage }) });
+  uploadRoutes(app, { uploads: createUploadService({ pool, storage, logger: app.log }) });
+  previewRoutes(app, { previews: createPreviewService({ pool, storage }) });
   const completions = new Set<Promise<void>>();
-  await app.register(downloadRoutes, {
+  downloadRoutes(app, {
     downloads: createDownloadService({
       pool,
       storage,

@@ -40,10 +40,10 @@ export interface DownloadRouteOptions {
 }
 
 /** `/api/downloads*` (links, access, receipt sessions) and `/dl/:token` (the file itself). */
-export async function downloadRoutes(
+export function downloadRoutes(
   app: HttpServer,
   { downloads, receiptSessions, secureCookies, offload, track }: DownloadRouteOptions,
-) {
+): void {
   app.post(
     '/api/downloads',
     {

@@ -15,7 +15,7 @@ const pendingSchema = z.object({
  * `/api/previews/:productId`: the server-rendered, blurred derivative of a product's file —
  * never the file itself. Published products are public; drafts are visible to their owner.
  */
-export async function previewRoutes(app: HttpServer, { previews }: { previews: Previews }) {
+export function previewRoutes(app: HttpServer, { previews }: { previews: Previews }): void {
   app.get(
     '/api/previews/:productId/status',
     {

@@ -24,98 +24,103 @@ function toUploadedFile(file: StoredFile): UploadedFile {
   return { id, fileName, sizeBytes, contentType, sha256, kind, createdAt: createdAt.toISOString() };
 }
 
-/** `/api/uploads`: a seller's files. The body of an upload is streamed, never buffered. */
-export async function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uploads }) {
-  await app.register(multipart, {
-    limits: {
-      files: 1,
-      fields: 10,
-      parts: 11,
-      fileSize: largestPlanFileBytes + 1,
-      headerPairs: 100,
-    },
+/**
+ * `/api/uploads`: a seller's files. The body of an upload is streamed, never buffered. The
+ * multipart parser is registered in a scope of its own: only these routes accept multipart.
+ */
+export function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uploads }): void {
+  app.register(async (scope: HttpServer) => {
+    await scope.register(multipart, {
+      limits: {
+        files: 1,
+        fields: 10,
+        parts: 11,
+        fileSize: largestPlanFileBytes + 1,
+        headerPairs: 100,
+      },
+    });
+
+    scope.post(
+      '/api/uploads',
+      {
+        preHandler: scope.authenticate,
+        schema: {
+          summary: 'Upload a file (multipart/form-data, one field named `file`)',
+          consumes: ['multipart/form-data'],
+          response: {
+            201: uploadedFileSchema,
+            400: errorBodySchema,
+            401: errorBodySchema,
+            403: errorBodySchema,
+            413: errorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const user = request.user!;
+        if (!request.isMultipart())
+          throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
+        try {
+          await uploads.assertUploadAllowed(user);
+          // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
+          const part = await request.file({
+            limits: { fileSize: (await uploads.maxBytesFor(user)) + 1 },
+          });
+          if (!part || part.fieldname !== 'file')
+            throw new AppError('file_required', 400, 'Please upload a file');
+          const incoming = {
+            fileName: part.filename,
+            stream: part.file,
+            truncated: () => part.file.truncated,
+          };
+          const file = await uploads.store(user, incoming, request.id);
+          return reply.status(201).send(toUploadedFile(file));
+        } catch (error) {
+          // The rest of a refused body is of no use: close rather than make the client send it all.
+          reply.header('connection', 'close');
+          throw error;
+        }
+      },
+    );
+
+    scope.get(
+      '/api/uploads/usage',
+      {
+        preHandler: scope.authenticate,
+        schema: {
+          response: {
+            200: uploadUsageSchema,
+          },
+        },
+      },
+      async (request) => uploads.usage(request.user!),
+    );
+
+    scope.get(
+      '/api/uploads/:fileId',
+      {
+        preHandler: scope.authenticate,
+        schema: { params: fileParams, response: { 200: fileDetailsSchema, 404: errorBodySchema } },
+      },
+      async (request) => {
+        const file = await uploads.describe(request.user!, request.params.fileId);
+        return { ...toUploadedFile(file), previewStatus: file.previewStatus };
+      },
+    );
+
+    scope.delete(
+      '/api/uploads/:fileId',
+      {
+        preHandler: scope.authenticate,
+        schema: {
+          params: fileParams,
+          response: { 204: z.undefined(), 404: errorBodySchema, 409: errorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await uploads.remove(request.user!, request.params.fileId);
+        return reply.status(204).send();
+      },
+    );
   });
-
-  app.post(
-    '/api/uploads',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        summary: 'Upload a file (multipart/form-data, one field named `file`)',
-        consumes: ['multipart/form-data'],
-        response: {
-          201: uploadedFileSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          413: errorBodySchema,
-        },
-      },
-    },
-    async (request, reply) => {
-      const user = request.user!;
-      if (!request.isMultipart())
-        throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
-      try {
-        await uploads.assertUploadAllowed(user);
-        // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
-        const part = await request.file({
-          limits: { fileSize: (await uploads.maxBytesFor(user)) + 1 },
-        });
-        if (!part || part.fieldname !== 'file')
-          throw new AppError('file_required', 400, 'Please upload a file');
-        const incoming = {
-          fileName: part.filename,
-          stream: part.file,
-          truncated: () => part.file.truncated,
-        };
-        const file = await uploads.store(user, incoming, request.id);
-        return reply.status(201).send(toUploadedFile(file));
-      } catch (error) {
-        // The rest of a refused body is of no use: close rather than make the client send it all.
-        reply.header('connection', 'close');
-        throw error;
-      }
-    },
-  );
-
-  app.get(
-    '/api/uploads/usage',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        response: {
-          200: uploadUsageSchema,
-        },
-      },
-    },
-    async (request) => uploads.usage(request.user!),
-  );
-
-  app.get(
-    '/api/uploads/:fileId',
-    {
-      preHandler: app.authenticate,
-      schema: { params: fileParams, response: { 200: fileDetailsSchema, 404: errorBodySchema } },
-    },
-    async (request) => {
-      const file = await uploads.describe(request.user!, request.params.fileId);
-      return { ...toUploadedFile(file), previewStatus: file.previewStatus };
-    },
-  );
-
-  app.delete(
-    '/api/uploads/:fileId',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        params: fileParams,
-        response: { 204: z.undefined(), 404: errorBodySchema, 409: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      await uploads.remove(request.user!, request.params.fileId);
-      return reply.status(204).send();
-    },
-  );
 }
