@@ -69,6 +69,8 @@ export default tseslint.config(
           // Regular expressions (nx treats a pattern without `/*` or `/**` as one).
           allow: [
             '^@lockdrop/(analytics|catalog|delivery|gateway|identity|payments|worker)/(src|test|seed)/',
+            // The launcher behind npm start, the e2e run and the benchmark: the chaos suite runs the same stack.
+            '^(\\.\\./)+tools/stack\\.mjs$',
           ],
           depConstraints: [
             { sourceTag: 'type:tests', onlyDependOnLibsWithTags: ['type:service', 'type:lib'] },

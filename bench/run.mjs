@@ -7,7 +7,7 @@
 //   npm run bench -- --smoke           1 round of 2 s (checks that the harness works)
 //   npm run bench -- --only product,share --rounds 5 --seconds 15
 import { spawn, spawnSync } from 'node:child_process';
-import { createHmac, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { dropDatabase, withDatabaseName } from '@lockdrop/db';
 import { deleteStreams, startNginxEdge } from '@lockdrop/testing';
-import { prepareStack, root, stackLayout, startStack } from '../tools/stack.mjs';
+import { prepareStack, productionSecrets, root, stackLayout, startStack } from '../tools/stack.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -57,19 +57,14 @@ const sandboxWebhookSecret = randomBytes(24).toString('base64url');
 
 /** Production mode as a deployment runs it: real secrets (made up here), the sandbox as a demo. */
 function productionEnv() {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const { kty, crv, d, x } = privateKey.export({ format: 'jwk' });
   return {
+    ...productionSecrets(),
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     BUS_NAMESPACE: `bench${runId}`,
     REDIS_KEY_PREFIX: `lockdrop-bench-${runId}:`,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    JWT_PRIVATE_KEYS: JSON.stringify({ keys: [{ kty, crv, d, x, kid: randomUUID() }] }),
-    DOWNLOAD_SIGNING_KEY: randomBytes(32).toString('base64url'),
-    PAYOUT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    VISITOR_ID_SECRET: randomBytes(32).toString('base64url'),
     // Downloads as deployed: the nginx edge (deploy/nginx/delivery-edge.conf) sends the bytes.
     DOWNLOAD_OFFLOAD: 'x-accel',
     ALLOW_TEST_PAYMENTS: 'true',

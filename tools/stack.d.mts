@@ -3,6 +3,8 @@ export interface StackEntry {
   name: string;
   port: number;
   env: Record<string, string>;
+  /** The service this entry runs when its name is a replica's (`payments-b`); default `name`. */
+  service?: string;
   /** Replaces the service's bundle (tests). */
   script?: string;
 }
@@ -21,4 +23,11 @@ export function startStack(options: {
   crashWindowMs?: number;
   onGiveUp?: (name: string) => void;
   output?: { write(line: string): unknown };
-}): Promise<{ stop(): Promise<void> }>;
+  logFile?: string;
+  nodeArgs?: string[];
+}): Promise<{ stop(): Promise<void>; pids(): Record<string, number | null> }>;
+export function prepareStack(env?: Record<string, string | undefined>): Promise<void>;
+export function productionSecrets(): Record<
+  'JWT_PRIVATE_KEYS' | 'DOWNLOAD_SIGNING_KEY' | 'PAYOUT_ENCRYPTION_KEYS' | 'VISITOR_ID_SECRET',
+  string
+>;

@@ -2,6 +2,7 @@
 // checks that PostgreSQL, Redis and NATS answer, builds what is stale, spawns every service
 // and the gateway with prefixed readable logs, and waits until each reports ready.
 import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +98,21 @@ export function stackLayout({ gatewayPort = 8080, servicePortBase = 3000 } = {})
   return processes;
 }
 
+/**
+ * The secrets production mode refuses to start without, made up for one run (the benchmark
+ * and the chaos suite run the stack as a deployment does).
+ */
+export function productionSecrets() {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const { kty, crv, d, x } = privateKey.export({ format: 'jwk' });
+  return {
+    JWT_PRIVATE_KEYS: JSON.stringify({ keys: [{ kty, crv, d, x, kid: randomUUID() }] }),
+    DOWNLOAD_SIGNING_KEY: randomBytes(32).toString('base64url'),
+    PAYOUT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    VISITOR_ID_SECRET: randomBytes(32).toString('base64url'),
+  };
+}
+
 const COLORS = [36, 35, 33, 32, 34, 31, 96];
 
 /** A crashed process is started again after 1 s, 2 s, 4 s … (at most 30 s). */
@@ -109,7 +125,8 @@ const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
  * The returned `stop()` sends SIGTERM and waits for every exit; `pids()` names each process. `entry.script` replaces the
  * service's bundle (tests); `output` receives the log lines, formatted — or, with `logFile`,
  * every process writes its raw JSON lines straight into that file (no work in this process,
- * which benchmarks want); `nodeArgs` go to every node process (e.g. `--cpu-prof`).
+ * which benchmarks want); `nodeArgs` go to every node process (e.g. `--cpu-prof`). An entry
+ * named after a replica (`payments-b`) says which service it runs in `entry.service`.
  */
 export async function startStack({
   env,
@@ -145,7 +162,8 @@ export async function startStack({
         [
           '--enable-source-maps',
           ...nodeArgs,
-          entry.script ?? path.join(root, 'services', entry.name, 'dist', 'main.js'),
+          entry.script ??
+            path.join(root, 'services', entry.service ?? entry.name, 'dist', 'main.js'),
         ],
         {
           cwd: root,
@@ -246,7 +264,7 @@ export async function startStack({
     throw error;
   }
   ready = true;
-  /** The current process id of each service (benchmarks read their CPU time and memory). */
+  /** The current process id of each entry (benchmarks read CPU time and memory; chaos kills). */
   const pids = () =>
     Object.fromEntries(processes.map(({ entry, child }) => [entry.name, child?.pid ?? null]));
   return { stop, pids };

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { dropDatabase, ensureDatabase, withDatabaseName } from '@lockdrop/db';
+import { deleteStreams, freePort, startS3Server, type S3TestServer } from '@lockdrop/testing';
+import { productionSecrets, startStack, type StackEntry } from '../../../tools/stack.mjs';
+import { startNats, startRedis, startTcpFront, type OwnedServer, type TcpFront } from './servers';
+
+export const SERVICES = [
+  'identity',
+  'catalog',
+  'payments',
+  'delivery',
+  'analytics',
+  'worker',
+  'gateway',
+] as const;
+export type ServiceName = (typeof SERVICES)[number];
+export const REPLICAS = ['a', 'b'] as const;
+export type Replica = (typeof REPLICAS)[number];
+
+/**
+ * Lockdrop as a deployment runs it, on one machine: production mode, two replicas of every
+ * service behind a round-robin front each (a Kubernetes Service), delivery on S3 (s3rver),
+ * and NATS, Redis and a database of the suite's own — Postgres reached through a front the
+ * suite can cut. The launcher (tools/stack.mjs) restarts a replica that dies.
+ */
+export interface Cluster {
+  /** The gateway's front: what buyers and sellers reach. */
+  baseUrl: string;
+  /** A replica's own address (to aim traffic at one replica). */
+  replicaUrl(service: ServiceName, replica: Replica): string;
+  env: Record<string, string>;
+  /** The bus namespace of this cluster's streams and subjects. */
+  namespace: string;
+  /** Straight to Postgres, past the front the services use: the suite's view of the truth. */
+  db: pg.Pool;
+  nats: OwnedServer;
+  redis: OwnedServer;
+  /** The services' way to Postgres. */
+  database: TcpFront;
+  s3: S3TestServer;
+  sandboxWebhookSecret: string;
+  /** kill -9 one replica; resolves when the launcher has it ready again. */
+  killReplica(service: ServiceName, replica: Replica): Promise<void>;
+  /** Waits until every replica answers /readyz. */
+  allReady(timeoutMs?: number): Promise<void>;
+  /** Every log line of warn level and above, formatted. */
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+const entryName = (service: ServiceName, replica: Replica) => `${service}-${replica}`;
+
+export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  const runId = randomBytes(4).toString('hex');
+  const scratch = await mkdtemp(path.join(tmpdir(), 'lockdrop-chaos-'));
+  const logFile = path.join(scratch, 'stack.log');
+  const [nats, redis, s3] = await Promise.all([startNats(), startRedis(), startS3Server()]);
+  const machineDatabase = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop';
+  const databaseName = `lockdrop_chaos_${runId}`;
+  const directUrl = withDatabaseName(machineDatabase, databaseName);
+  await ensureDatabase(directUrl);
+  const postgres = new URL(machineDatabase);
+  const database = await startTcpFront([Number(postgres.port || 5432)]);
+  const frontedUrl = new URL(directUrl);
+  frontedUrl.host = `127.0.0.1:${database.port}`;
+
+  const ports = new Map<string, number>();
+  const fronts = new Map<ServiceName, TcpFront>();
+  for (const service of SERVICES)
+    for (const replica of REPLICAS) ports.set(entryName(service, replica), await freePort());
+  for (const service of SERVICES)
+    fronts.set(
+      service,
+      await startTcpFront(REPLICAS.map((replica) => ports.get(entryName(service, replica))!)),
+    );
+  const frontUrl = (service: ServiceName) => `http://127.0.0.1:${fronts.get(service)!.port}`;
+  const baseUrl = frontUrl('gateway');
+  const sandboxWebhookSecret = randomBytes(24).toString('base64url');
+
+  const namespace = `chaos${runId}`;
+  const env: Record<string, string> = {
+    ...productionSecrets(),
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: frontedUrl.toString(),
+    NATS_URL: nats.url,
+    REDIS_URL: redis.url,
+    BUS_NAMESPACE: namespace,
+    REDIS_KEY_PREFIX: `lockdrop-chaos-${runId}:`,
+    PUBLIC_URL: baseUrl,
+    JWKS_URL: `${frontUrl('identity')}/.well-known/jwks.json`,
+    IDENTITY_URL: frontUrl('identity'),
+    CATALOG_URL: frontUrl('catalog'),
+    PAYMENTS_URL: frontUrl('payments'),
+    DELIVERY_URL: frontUrl('delivery'),
+    ANALYTICS_URL: frontUrl('analytics'),
+    // Two delivery replicas share one store: the S3 backend, on a real S3 server.
+    STORAGE_BACKEND: 's3',
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+    DATA_DIR: path.join(scratch, 'delivery'),
+    ALLOW_TEST_PAYMENTS: 'true',
+    SANDBOX_WEBHOOK_SECRET: sandboxWebhookSecret,
+    SANDBOX_PAYOUT_DELAY_MS: '1000',
+    // All load comes from one address; per-IP budgets meant for attackers would throttle it.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',
+    SIGN_IN_PER_IP_LIMIT: '100000',
+    PASSWORD_RESET_PER_IP_LIMIT: '100000',
+    ...extraEnv,
+  };
+
+  const layout: StackEntry[] = SERVICES.flatMap((service) =>
+    REPLICAS.map((replica) => {
+      const port = ports.get(entryName(service, replica))!;
+      return { name: entryName(service, replica), service, port, env: { PORT: String(port) } };
+    }),
+  );
+  const logs: string[] = [];
+  const stack = await startStack({
+    env,
+    layout,
+    logLevel: 'warn',
+    maxCrashes: 50,
+    crashWindowMs: 60_000,
+    readyTimeoutMs: 120_000,
+    output: {
+      write: (line: string) => {
+        logs.push(line);
+        appendFileSync(logFile, line);
+      },
+    },
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}; the last log lines:\n${logs.slice(-20).join('')}`);
+  });
+  const db = new pg.Pool({ connectionString: directUrl, max: 4 });
+
+  const readyz = async (port: number) => {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`, {
+        signal: AbortSignal.timeout(2_000),
+      });
+      return response.ok;
+    } catch {
+      return false;
+    }
+  };
+  const untilReady = async (name: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await readyz(ports.get(name)!))) {
+      if (Date.now() > deadline)
+        throw new Error(`${name} not ready within ${timeoutMs} ms; logs in ${logFile}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  return {
+    baseUrl,
+    replicaUrl: (service, replica) => `http://127.0.0.1:${ports.get(entryName(service, replica))}`,
+    env,
+    namespace,
+    db,
+    nats,
+    redis,
+    database,
+    s3,
+    sandboxWebhookSecret,
+    logs,
+    async killReplica(service, replica) {
+      const name = entryName(service, replica);
+      const pid = stack.pids()[name];
+      if (!pid) throw new Error(`${name} is not running`);
+      process.kill(pid, 'SIGKILL');
+      // The launcher notices the exit, waits, and starts it again.
+      const deadline = Date.now() + 60_000;
+      while (stack.pids()[name] === pid) {
+        if (Date.now() > deadline) throw new Error(`${name} was not restarted`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await untilReady(name, 60_000);
+    },
+    async allReady(timeoutMs = 60_000) {
+      await Promise.all([...ports.keys()].map((name) => untilReady(name, timeoutMs)));
+    },
+    async stop() {
+      await stack.stop();
+      await db.end();
+      for (const front of fronts.values()) await front.close();
+      await database.close();
+      await deleteStreams(nats.url, namespace).catch(() => undefined);
+      await Promise.all([nats.stop(), redis.stop(), s3.stop()]);
+      await dropDatabase(directUrl).catch(() => undefined);
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,234 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { waitFor } from '@lockdrop/testing';
+import type { Cluster } from './cluster';
+
+/** A cookie-keeping HTTP client of the gateway, as a browser is. */
+export function browser(baseUrl: string) {
+  const cookies = new Map<string, string>();
+  const request = async (pathname: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('origin', baseUrl);
+    if (cookies.size)
+      headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(new URL(pathname, baseUrl), {
+      ...init,
+      headers,
+      redirect: 'manual',
+      signal: init.signal ?? AbortSignal.timeout(30_000),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(';')[0]!;
+      const index = pair.indexOf('=');
+      cookies.set(pair.slice(0, index).trim(), pair.slice(index + 1).trim());
+    }
+    return response;
+  };
+  const json = async <T = unknown>(pathname: string, body?: unknown, method = 'POST'): Promise<T> => {
+    const response = await request(pathname, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  return { request, json, cookies };
+}
+export type Browser = ReturnType<typeof browser>;
+
+/**
+ * What a person does when a page fails while a replica restarts: tries again. Retries on a
+ * network failure or a 502/503 only; anything else is an answer.
+ */
+export async function persistently<T>(attempt: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const transient =
+        error instanceof TypeError || /: 50[234] /.test(String((error as Error).message));
+      if (!transient || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+export function multipart(fileName: string, bytes: Buffer) {
+  const boundary = `----lockdrop-chaos-${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${fileName}"\r\ncontent-type: application/zip\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    body: Buffer.concat([head, bytes, tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+export interface Shop {
+  seller: Browser;
+  sellerId: string;
+  productId: string;
+  fileBytes: Buffer;
+}
+
+/** A seller with a verified bank account and one published NGN product holding a 2 MiB file. */
+export async function openShop(cluster: Cluster, label: string): Promise<Shop> {
+  const seller = browser(cluster.baseUrl);
+  const signedUp = await seller.json<{ user: { id: string } }>('/api/auth/sign-up', {
+    email: `chaos-${label}-${randomBytes(4).toString('hex')}@example.com`,
+    password: `Chaos-${randomBytes(8).toString('hex')}`,
+    fullName: 'Chaos Seller',
+    acceptTerms: true,
+  });
+  const fileBytes = randomBytes(2 * 1024 * 1024);
+  const upload = multipart('pack.zip', fileBytes);
+  const uploaded = await seller.request('/api/uploads', {
+    method: 'POST',
+    headers: { 'content-type': upload.contentType },
+    body: upload.body,
+  });
+  if (uploaded.status !== 201)
+    throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
+  const { id: fileId } = (await uploaded.json()) as { id: string };
+  const product = await seller.json<{ id: string }>('/api/products', {
+    title: `Lagos sound pack ${label}`,
+    description: 'Field recordings from Balogun market.',
+    price: '5000.00',
+    currency: 'NGN',
+    fileId,
+    previewEnabled: false,
+  });
+  await seller.json(`/api/products/${product.id}/status`, { status: 'published' });
+  const account = { bankCode: '058', accountNumber: '0123456789' };
+  const { accountName } = await seller.json<{ accountName: string }>(
+    '/api/payouts/resolve-account',
+    account,
+  );
+  await seller.json('/api/payouts/destination', { method: 'bank', ...account, accountName }, 'PUT');
+  return { seller, sellerId: signedUp.user.id, productId: product.id, fileBytes };
+}
+
+/** Opens `count` checkouts (a buyer each), `inFlight` at a time; payments learns of a publication a moment after it. */
+export async function openCheckouts(
+  cluster: Cluster,
+  productId: string,
+  count: number,
+  inFlight = 10,
+): Promise<{ txRefs: string[]; buyers: Map<string, Browser> }> {
+  const txRefs: string[] = [];
+  const buyers = new Map<string, Browser>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) {
+        const index = next++;
+        const buyer = browser(cluster.baseUrl);
+        const { txRef } = await persistently(() =>
+          buyer.json<{ txRef: string }>('/api/checkout', {
+            productId,
+            buyerEmail: `buyer-${index}-${randomBytes(3).toString('hex')}@example.com`,
+          }),
+        );
+        txRefs.push(txRef);
+        buyers.set(txRef, buyer);
+      }
+    }),
+  );
+  return { txRefs, buyers };
+}
+
+/**
+ * The provider's side of each payment: marked successful in the sandbox provider's own table
+ * (what Flutterwave would hold), and the signed notification it would send for it.
+ */
+export async function providerCharges(cluster: Cluster, txRefs: string[]): Promise<Buffer[]> {
+  const { rows } = await cluster.db.query(
+    `UPDATE payments.sandbox_payments
+     SET status = 'successful', transaction_id = nextval('payments.sandbox_transaction_ids'),
+         app_fee_minor = round(amount_minor * 0.035), completed_at = now()
+     WHERE tx_ref = ANY($1) RETURNING *`,
+    [txRefs],
+  );
+  return rows.map((payment) => {
+    const major = Number(payment.amount_minor) / 100;
+    return Buffer.from(
+      JSON.stringify({
+        event: 'charge.completed',
+        'event.type': 'CARD_TRANSACTION',
+        data: {
+          id: Number(payment.transaction_id),
+          tx_ref: payment.tx_ref,
+          flw_ref: `CHAOS-${payment.transaction_id}`,
+          amount: major,
+          currency: payment.currency,
+          charged_amount: major,
+          app_fee: Number(payment.app_fee_minor) / 100,
+          status: 'successful',
+          payment_type: 'card',
+          created_at: new Date().toISOString(),
+          customer: { email: payment.buyer_email },
+        },
+      }),
+    );
+  });
+}
+
+export interface WebhookStorm {
+  deliveries: number;
+  /** Deliveries that failed (no answer, or not 200) and were sent again, as the provider does. */
+  retried: number;
+}
+
+/**
+ * Posts every notification, plus 20% duplicates, `inFlight` at a time, to the given bases in
+ * turn; a delivery that is not answered 200 is sent again after a pause until it is, as
+ * Flutterwave retries a failed webhook.
+ */
+export async function webhookStorm(
+  cluster: Cluster,
+  bodies: Buffer[],
+  { inFlight = 10, bases = [cluster.baseUrl] }: { inFlight?: number; bases?: string[] } = {},
+): Promise<WebhookStorm> {
+  const duplicates = Math.round(bodies.length * 0.25);
+  const deliveries = [
+    ...bodies,
+    ...Array.from({ length: duplicates }, (_, index) => bodies[(index * 7) % bodies.length]!),
+  ].sort(() => Math.random() - 0.5);
+  let cursor = 0;
+  let retried = 0;
+  const secret = cluster.sandboxWebhookSecret;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (cursor < deliveries.length) {
+        const index = cursor++;
+        const raw = deliveries[index]!;
+        const base = bases[index % bases.length];
+        await waitFor(
+          async () => {
+            const response = await fetch(`${base}/api/webhooks/sandbox`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                'verif-hash': secret,
+                'flutterwave-signature': createHmac('sha256', secret).update(raw).digest('base64'),
+              },
+              body: raw,
+              signal: AbortSignal.timeout(15_000),
+            }).catch(() => null);
+            await response?.arrayBuffer().catch(() => undefined);
+            if (response?.status === 200) return true;
+            retried += 1;
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return false;
+          },
+          120_000,
+          'a webhook delivery to be accepted',
+        );
+      }
+    }),
+  );
+  return { deliveries: deliveries.length, retried };
+}
