@@ -24,7 +24,15 @@ export function formatLogLine(line) {
       `→ ${entry.res.statusCode}${entry.responseTime ? ` ${Math.round(entry.responseTime)}ms` : ''}`,
     );
   if (entry.msg && !entry.req && !entry.res) parts.push(entry.msg);
-  if (entry.err) parts.push(`— ${entry.err.type ?? 'Error'}: ${entry.err.message}`);
+  if (entry.err) parts.push(`— ${describeError(entry.err)}`);
   if (entry.errorId) parts.push(`(errorId ${entry.errorId})`);
   return parts.join(' ');
+}
+
+/** pino's serialised error, or the plain message some loggers pass (the bus logs strings). */
+function describeError(err) {
+  if (typeof err !== 'object') return String(err);
+  // An AggregateError (e.g. every address of a host refused) carries its reasons inside.
+  const message = err.message || err.aggregateErrors?.map((inner) => inner.message).join('; ');
+  return `${err.type ?? 'Error'}: ${message || err.code || 'no message'}`;
 }

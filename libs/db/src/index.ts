@@ -5,3 +5,4 @@ export { pingDatabase } from './health.js';
 export { ensureDatabase, dropDatabase, withDatabaseName, databaseNameOf } from './database.js';
 export { grantServiceRole, credentialsOf } from './roles.js';
 export { applyNewestSnapshot, applyTombstone, type ReadModelTable } from './read-model.js';
+export { isOutage } from './outage.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isOutage } from '@lockdrop/db';
 import { AppError } from './errors.js';
 
 interface ErrorPayload {
@@ -37,6 +38,8 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 /** Multipart bodies that end early or break their own framing (busboy's words). */
 const MALFORMED_MULTIPART =
   /^(Unexpected end of (form|multipart data)|Part terminated early|Malformed part header|Multipart: Boundary not found)/;
+
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /** The request failed because its client went away (the proxy's upstream call was aborted for it). */
 function clientHungUp(request: FastifyRequest, reply: FastifyReply, error: FastifyError): boolean {
@@ -100,6 +103,15 @@ export function installErrorHandler(app: FastifyInstance): void {
       // link, a load test ending), not a fault of ours.
       request.log.info({ reason: error.code ?? error.name }, 'client closed the connection early');
       return send(499, { code: 'client_closed_request', message: 'The client went away' });
+    }
+    if (isOutage(error)) {
+      // The database (or the network to it) is away for now: say so, and when to try again.
+      request.log.warn({ err: error }, 'a dependency is unavailable');
+      reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
+      return send(503, {
+        code: 'service_unavailable',
+        message: 'Lockdrop is briefly unavailable. Please try again in a moment.',
+      });
     }
     const errorId = randomUUID();
     request.log.error({ err: error, errorId }, 'unhandled error');

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.js';
 
@@ -24,11 +25,21 @@ export const nulError = (part: string) =>
 
 function holdsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
-  // Raw bodies (signed webhooks, uploads) are checked by their own parsers, never here.
-  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value) || depth > 32)
-    return false;
+  // Only what a parser built from text. Raw bodies (signed webhooks, uploads, the gateway's
+  // proxied request streams) are checked by their own parsers; walking a stream would walk its
+  // socket, its server and everything they reference, for ever.
+  if (!isParsedValue(value) || depth > 32) return false;
   for (const [key, item] of Object.entries(value)) {
     if (key.includes('\u0000') || holdsNul(item, depth + 1)) return true;
   }
   return false;
+}
+
+function isParsedValue(value: unknown): value is Record<string, unknown> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Buffer.isBuffer(value) &&
+    !(value instanceof EventEmitter)
+  );
 }

@@ -24,6 +24,12 @@ beforeAll(async () => {
       code: '22021',
     });
   });
+  // What the gateway's proxy does: the body stays the raw request stream, forwarded unread.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scope.delete('/proxied/:id', async () => ({ forwarded: true }));
+  });
   baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => app.close());
@@ -63,6 +69,16 @@ describe('hostile input gets a 400 in the error shape, never a 500', () => {
       payload: { fullName: 'Ada' },
     });
     expect(fine.statusCode).toBe(200);
+  });
+
+  it('leaves a raw body stream alone (one such request once hung the gateway at 100% CPU)', async () => {
+    const response = await fetch(`${baseUrl}/proxied/p1`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ forwarded: true });
   });
 
   it('answers text the database cannot store with 400, not 500', async () => {

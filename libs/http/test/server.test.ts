@@ -1,11 +1,27 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createPool, type Pool } from '@lockdrop/db';
 import { AppError, createHttpServer, type HttpServer } from '../src/index.js';
 
 let app: HttpServer;
 let databaseUp = true;
+let unreachableDatabase: Pool;
+
+/** A port where nothing listens: Postgres is down. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 beforeAll(async () => {
+  unreachableDatabase = createPool({
+    connectionString: `postgres://postgres@127.0.0.1:${await closedPort()}/lockdrop`,
+    schema: 'public',
+  });
   app = await createHttpServer({
     name: 'probe',
     logLevel: 'silent',
@@ -29,14 +45,33 @@ beforeAll(async () => {
   app.get('/missing', async () => {
     throw new AppError('product_not_found', 404, 'Product not found');
   });
+  app.get('/needs-the-database', async () => {
+    await unreachableDatabase.query('SELECT 1');
+    return { ok: true };
+  });
   app.get('/boom', async () => {
     throw new Error('secret connection string postgres://admin:pw@db');
   });
   await app.ready();
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await unreachableDatabase.end();
+});
 
 describe('createHttpServer', () => {
+  it('answers 503 with Retry-After, in the error shape, while the database is unreachable', async () => {
+    const response = await app.inject({ method: 'GET', url: '/needs-the-database' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json()).toEqual({
+      error: {
+        code: 'service_unavailable',
+        message: 'Lockdrop is briefly unavailable. Please try again in a moment.',
+      },
+    });
+  });
+
   it('rejects a body that fails its zod schema with 400 and field details', async () => {
     const response = await app.inject({
       method: 'POST',

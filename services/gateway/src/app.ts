@@ -56,7 +56,11 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   });
   app.addHook('onClose', () => storefront.close());
 
-  const byteLimitFor = (url: string) =>
+  // Only a file on its way to an upload route may be large; any other body (JSON to those
+  // routes too) keeps the small limit, refused here rather than by a service that hangs up
+  // mid-body (which the proxy could only report as a 502).
+  const byteLimitFor = (url: string, contentType: string | undefined) =>
+    contentType?.startsWith('multipart/form-data') &&
     routeTable.find((route) => url.startsWith(route.prefix))?.upload
       ? config.UPLOAD_BODY_LIMIT_BYTES
       : config.BODY_LIMIT_BYTES;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -25,8 +25,8 @@ export type Replica = (typeof REPLICAS)[number];
 /**
  * Lockdrop as a deployment runs it, on one machine: production mode, two replicas of every
  * service behind a round-robin front each (a Kubernetes Service), delivery on S3 (s3rver),
- * and NATS, Redis and a database of the suite's own — Postgres reached through a front the
- * suite can cut. The launcher (tools/stack.mjs) restarts a replica that dies.
+ * and NATS, Redis and a database of the suite's own — each service reaching Postgres through
+ * a front of its own that the suite can cut. The launcher (tools/stack.mjs) restarts a replica that dies.
  */
 export interface Cluster {
   /** The gateway's front: what buyers and sellers reach. */
@@ -40,14 +40,17 @@ export interface Cluster {
   db: pg.Pool;
   nats: OwnedServer;
   redis: OwnedServer;
-  /** The services' way to Postgres. */
-  database: TcpFront;
+  /** Cuts the network between these services (all by default) and Postgres. */
+  cutDatabase(services?: readonly ServiceName[]): Promise<void>;
+  restoreDatabase(): Promise<void>;
   s3: S3TestServer;
   sandboxWebhookSecret: string;
   /** kill -9 one replica; resolves when the launcher has it ready again. */
   killReplica(service: ServiceName, replica: Replica): Promise<void>;
   /** Waits until every replica answers /readyz. */
   allReady(timeoutMs?: number): Promise<void>;
+  /** The process id of every replica (a change means it died and was restarted). */
+  pids(): Record<string, number | null>;
   /** Every log line of warn level and above, formatted. */
   logs: string[];
   stop(): Promise<void>;
@@ -64,10 +67,16 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
   const databaseName = `lockdrop_chaos_${runId}`;
   const directUrl = withDatabaseName(machineDatabase, databaseName);
   await ensureDatabase(directUrl);
-  const postgres = new URL(machineDatabase);
-  const database = await startTcpFront([Number(postgres.port || 5432)]);
-  const frontedUrl = new URL(directUrl);
-  frontedUrl.host = `127.0.0.1:${database.port}`;
+  const postgresPort = Number(new URL(machineDatabase).port || 5432);
+  const databaseFronts = new Map<ServiceName, TcpFront>();
+  const databaseUrls = new Map<ServiceName, string>();
+  for (const service of SERVICES) {
+    const front = await startTcpFront([postgresPort]);
+    const url = new URL(directUrl);
+    url.host = `127.0.0.1:${front.port}`;
+    databaseFronts.set(service, front);
+    databaseUrls.set(service, url.toString());
+  }
 
   const ports = new Map<string, number>();
   const fronts = new Map<ServiceName, TcpFront>();
@@ -87,7 +96,6 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     ...productionSecrets(),
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: frontedUrl.toString(),
     NATS_URL: nats.url,
     REDIS_URL: redis.url,
     BUS_NAMESPACE: namespace,
@@ -122,7 +130,12 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
   const layout: StackEntry[] = SERVICES.flatMap((service) =>
     REPLICAS.map((replica) => {
       const port = ports.get(entryName(service, replica))!;
-      return { name: entryName(service, replica), service, port, env: { PORT: String(port) } };
+      return {
+        name: entryName(service, replica),
+        service,
+        port,
+        env: { PORT: String(port), DATABASE_URL: databaseUrls.get(service)! },
+      };
     }),
   );
   const logs: string[] = [];
@@ -171,10 +184,16 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     db,
     nats,
     redis,
-    database,
+    async cutDatabase(services = SERVICES) {
+      await Promise.all(services.map((service) => databaseFronts.get(service)!.cut()));
+    },
+    async restoreDatabase() {
+      for (const front of databaseFronts.values()) if (!front.listening) await front.restore();
+    },
     s3,
     sandboxWebhookSecret,
     logs,
+    pids: () => stack.pids(),
     async killReplica(service, replica) {
       const name = entryName(service, replica);
       const pid = stack.pids()[name];
@@ -195,10 +214,13 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       await stack.stop();
       await db.end();
       for (const front of fronts.values()) await front.close();
-      await database.close();
+      for (const front of databaseFronts.values()) await front.close();
       await deleteStreams(nats.url, namespace).catch(() => undefined);
       await Promise.all([nats.stop(), redis.stop(), s3.stop()]);
       await dropDatabase(directUrl).catch(() => undefined);
+      // CHAOS_LOGS=<directory> keeps every replica's log lines for reading after the run.
+      if (process.env.CHAOS_LOGS)
+        await copyFile(logFile, path.join(process.env.CHAOS_LOGS, `stack-${runId}.log`));
       await rm(scratch, { recursive: true, force: true });
     },
   };

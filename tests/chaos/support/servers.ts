@@ -34,7 +34,10 @@ async function untilAccepting(port: number, what: string, timeoutMs = 15_000): P
 export interface OwnedServer {
   url: string;
   port: number;
-  /** kill -9, then the same command on the same data directory (a crash, then its supervisor). */
+  /** kill -9. */
+  crash(): Promise<void>;
+  /** The same command on the same data directory (what a supervisor does after a crash). */
+  restart(): Promise<void>;
   crashAndRestart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -62,6 +65,8 @@ async function ownServer(
   return {
     url: `${scheme}://127.0.0.1:${port}`,
     port,
+    crash: () => kill('SIGKILL'),
+    restart: launch,
     async crashAndRestart(downMs = 2_000) {
       await kill('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, downMs));
@@ -114,6 +119,7 @@ export const startRedis = () =>
  */
 export interface TcpFront {
   port: number;
+  readonly listening: boolean;
   cut(): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -166,5 +172,13 @@ export async function startTcpFront(targets: number[], port?: number): Promise<T
       server.close(() => resolve());
     });
   await listen();
-  return { port: listenPort, cut: closeServer, restore: listen, close: closeServer };
+  return {
+    port: listenPort,
+    get listening() {
+      return server.listening;
+    },
+    cut: closeServer,
+    restore: listen,
+    close: closeServer,
+  };
 }

@@ -23,7 +23,11 @@ export function browser(baseUrl: string) {
     }
     return response;
   };
-  const json = async <T = unknown>(pathname: string, body?: unknown, method = 'POST'): Promise<T> => {
+  const json = async <T = unknown>(
+    pathname: string,
+    body?: unknown,
+    method = 'POST',
+  ): Promise<T> => {
     const response = await request(pathname, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },

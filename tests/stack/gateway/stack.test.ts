@@ -208,6 +208,16 @@ describe('gateway limits', () => {
     expect((await json(response)).error.code).toBe('payload_too_large');
   });
 
+  it('keeps the small limit for a JSON body sent to an upload route (only files are large)', async () => {
+    const response = await get('/api/uploads/usage', {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x'.repeat(4096) }),
+    });
+    expect(response.status).toBe(413);
+    expect((await json(response)).error.code).toBe('payload_too_large');
+  });
+
   it('answers 429 once a client exceeds the checkout rate limit', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 4; attempt += 1) {

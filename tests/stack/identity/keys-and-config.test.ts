@@ -226,7 +226,7 @@ describe('/dev/mailbox', () => {
 describe('Google sign-in when not configured', () => {
   it('says so with oauth_not_configured', async () => {
     const response = await identity.app.inject({ url: '/api/auth/oauth/google/start' });
-    expect(response.statusCode).toBe(501);
+    expect(response.statusCode).toBe(404);
     expect(response.json().error.code).toBe('oauth_not_configured');
     expect((await identity.app.inject({ url: '/api/auth/oauth/providers' })).json()).toEqual({
       google: false,

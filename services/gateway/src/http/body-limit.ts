@@ -14,7 +14,10 @@ const tooLarge = (limit: number) =>
  * Refuse declared oversize bodies before a byte is forwarded, and cut undeclared (chunked)
  * ones once they pass the limit.
  */
-export function installBodyLimits(app: FastifyInstance, limitFor: (url: string) => number): void {
+export function installBodyLimits(
+  app: FastifyInstance,
+  limitFor: (url: string, contentType: string | undefined) => number,
+): void {
   app.addHook('preParsing', (request, _reply, payload, done) => {
     // Most requests (every storefront read) carry no body: nothing to count.
     if (
@@ -22,7 +25,7 @@ export function installBodyLimits(app: FastifyInstance, limitFor: (url: string) 
       request.headers['transfer-encoding'] === undefined
     )
       return done(null, payload);
-    const limit = limitFor(request.url);
+    const limit = limitFor(request.url, request.headers['content-type']);
     const declared = Number(request.headers['content-length'] ?? Number.NaN);
     if (declared > limit) return done(tooLarge(limit));
     let seen = 0;

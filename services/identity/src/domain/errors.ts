@@ -47,7 +47,7 @@ export const authErrors = {
     new AppError('mfa_already_enrolled', 409, 'Two-factor authentication is already on'),
   sessionNotFound: () => new AppError('session_not_found', 404, 'Session not found'),
   oauthNotConfigured: () =>
-    new AppError('oauth_not_configured', 501, 'Google sign-in is not configured on this server'),
+    new AppError('oauth_not_configured', 404, 'Google sign-in is not configured on this server'),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('rate_limited', 429, 'Too many attempts. Please try again later.', {
       retryAfterSeconds,

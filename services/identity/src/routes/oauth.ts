@@ -5,7 +5,7 @@ import { authErrors } from '../domain/errors.js';
 import type { GoogleSignIn } from '../domain/google.js';
 import { clientOf, setOAuthStateCookie, setSessionCookies, takeOAuthStateCookie } from './http.js';
 
-/** Google sign-in. Without GOOGLE_CLIENT_ID/SECRET the routes answer `oauth_not_configured` (501). */
+/** Google sign-in. Without GOOGLE_CLIENT_ID/SECRET the routes answer `oauth_not_configured` (404: not offered here; a 5xx would page whoever watches the error rate each time a bot follows the link). */
 export function oauthRoutes(
   app: HttpServer,
   { google, publicUrl }: { google: GoogleSignIn | null; publicUrl: string },
