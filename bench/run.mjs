@@ -65,7 +65,7 @@ function productionEnv() {
     REDIS_KEY_PREFIX: `lockdrop-bench-${runId}:`,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    // Downloads as deployed: the nginx edge (deploy/nginx/delivery-edge.conf) sends the bytes.
+    // Downloads as deployed: the nginx edge (deploy/base/nginx/delivery-edge.conf) sends the bytes.
     DOWNLOAD_OFFLOAD: 'x-accel',
     ALLOW_TEST_PAYMENTS: 'true',
     SANDBOX_WEBHOOK_SECRET: sandboxWebhookSecret,

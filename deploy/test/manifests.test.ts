@@ -17,8 +17,8 @@ import type { z } from 'zod';
 // own zod config schemas, so a new env var with a localhost default, a renamed port or a probe
 // on the wrong path fails here rather than in a rollout.
 
-const deployDir = fileURLToPath(new URL('..', import.meta.url));
-const repoRoot = path.resolve(deployDir, '..');
+const deployDir = fileURLToPath(new URL('../base', import.meta.url));
+const repoRoot = path.resolve(deployDir, '../..');
 
 const PORTS = {
   gateway: 8080,
@@ -81,7 +81,7 @@ const REQUIRED_ENV: Record<Name, string[]> = {
 const HPA_TARGETS = ['gateway', 'catalog', 'payments', 'delivery'];
 /** Every workload that runs more than one replica (HPA minimum or replicas ≥ 2). */
 const PDB_TARGETS = ['gateway', 'identity', 'catalog', 'payments', 'delivery', 'delivery-edge'];
-/** nginx in front of delivery for /dl (deploy/delivery-edge.yaml): not one of our processes. */
+/** nginx in front of delivery for /dl (deploy/base/delivery-edge.yaml): not one of our processes. */
 const EDGE = 'delivery-edge';
 /** Realistic stand-ins for the Secret template's placeholders. A new secret key needs one here. */
 const SECRET_TEST_VALUES: Record<string, string> = {
@@ -99,7 +99,7 @@ const SECRET_TEST_VALUES: Record<string, string> = {
 };
 const LOOPBACK = /\b(127\.\d+\.\d+\.\d+|localhost|\[::1\])\b/;
 /** URLs a browser opens rather than the container: localhost is right for compose on a laptop. */
-const BROWSER_FACING = new Set(['PUBLIC_URL']);
+const BROWSER_FACING = new Set(['PUBLIC_URL', 'S3_PUBLIC_ENDPOINT']);
 /**
  * Env settled per environment rather than mirrored between compose and Kubernetes (besides
  * everything in a Secret): the public origin, whether a proxy sits in front of the gateway, and
@@ -111,9 +111,18 @@ const PER_ENVIRONMENT = new Set([
   'PAYMENT_PROVIDER',
   'ALLOW_TEST_PAYMENTS',
   'SANDBOX_WEBHOOK_SECRET',
-  // Kubernetes puts nginx in front of delivery for /dl (x-accel); compose routes /dl through
-  // the gateway, where delivery must send the bytes itself (none).
+  // Where delivery keeps files, and how downloads leave: the base keeps them on a volume behind
+  // nginx (x-accel); compose and the prod overlay keep them in S3 (presigned redirects).
   'DOWNLOAD_OFFLOAD',
+  'STORAGE_BACKEND',
+  'DATA_DIR',
+  'S3_ENDPOINT',
+  'S3_PUBLIC_ENDPOINT',
+  'S3_FORCE_PATH_STYLE',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
 ]);
 
 // --- Kubernetes object shapes (only the fields checked here) -------------------------------
@@ -838,13 +847,13 @@ function seconds(duration = '10s') {
 }
 
 describe('docker-compose.yml', () => {
-  it('runs postgres, redis, NATS with JetStream, the six services and the gateway', () => {
+  it('runs postgres, redis, NATS with JetStream, an S3 server, the six services and the gateway', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      [...NAMES, 'nats', 'postgres', 'redis'].sort(),
+      [...NAMES, 'nats', 'postgres', 'redis', 's3'].sort(),
     );
     const nats = compose.services.nats!;
     expect([nats.command].flat().join(' ')).toMatch(/(^|\s)(-js|--jetstream)(\s|$)/);
-    for (const infrastructure of ['postgres', 'redis', 'nats']) {
+    for (const infrastructure of ['postgres', 'redis', 'nats', 's3']) {
       expect(compose.services[infrastructure]!.healthcheck, infrastructure).toBeDefined();
     }
   });
@@ -913,7 +922,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('starts each service after its dependencies are healthy, and publishes only the gateway on 8080', () => {
+  it('starts each service after its dependencies are healthy, and publishes only the gateway and the bucket', () => {
     for (const [name, service] of Object.entries(compose.services)) {
       for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
         expect(compose.services[dependency], `${name} depends on ${dependency}`).toBeDefined();
@@ -921,7 +930,7 @@ describe('docker-compose.yml', () => {
         const healthcheck = compose.services[dependency]!.healthcheck;
         expect(healthcheck, `${dependency} has a healthcheck`).toBeDefined();
       }
-      if (name !== 'gateway') expect(service.ports, name).toBeUndefined();
+      if (name !== 'gateway' && name !== 's3') expect(service.ports, name).toBeUndefined();
     }
     for (const name of DOMAIN_SERVICES) {
       expect(Object.keys(compose.services[name]!.depends_on ?? {}), name).toEqual(
@@ -933,14 +942,19 @@ describe('docker-compose.yml', () => {
       expect.arrayContaining([...DOMAIN_SERVICES, 'redis']),
     );
     expect(compose.services.gateway!.ports?.map(interpolate)).toEqual(['8080:8080']);
+    // Browsers follow presigned download redirects to the bucket, at S3_PUBLIC_ENDPOINT.
+    expect(compose.services.s3!.ports?.map(interpolate)).toEqual(['9000:9000']);
+    expect(composeEnv('delivery').S3_PUBLIC_ENDPOINT).toBe('http://localhost:9000');
   });
 
-  it('keeps delivery uploads on a named volume at DATA_DIR', () => {
-    const dataDir = composeEnv('delivery').DATA_DIR;
+  it('keeps delivery uploads in the S3 server bucket, on a named volume', () => {
+    const env = composeEnv('delivery');
+    expect(env).toMatchObject({ STORAGE_BACKEND: 's3', S3_ENDPOINT: 'http://s3:9000' });
+    const command = [compose.services.s3!.command].flat().join(' ');
+    expect(command).toContain(`--configure-bucket ${env.S3_BUCKET}`);
     const volume = compose.services
-      .delivery!.volumes?.map((v) => v.split(':'))
-      .find(([, target]) => target === dataDir);
-    expect(volume, 'DATA_DIR is a volume').toBeDefined();
+      .s3!.volumes?.map((v) => v.split(':'))
+      .find(([, target]) => target === '/data');
     expect(compose.volumes).toHaveProperty(volume![0]!);
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const template = fileURLToPath(
-  new URL('../../../deploy/nginx/delivery-edge.conf', import.meta.url),
+  new URL('../../../deploy/base/nginx/delivery-edge.conf', import.meta.url),
 );
 
 /** A TCP port nothing listens on right now (for servers that cannot take port 0, like nginx). */
@@ -32,7 +32,7 @@ export function nginxAvailable(): boolean {
 }
 
 /**
- * Runs deploy/nginx/delivery-edge.conf — the very file a deployment uses — in a scratch
+ * Runs deploy/base/nginx/delivery-edge.conf — the very file a deployment uses — in a scratch
  * directory of its own, in front of `deliveryUrl` and serving `dataDir`.
  */
 export async function startNginxEdge({

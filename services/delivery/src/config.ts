@@ -56,7 +56,7 @@ export const configSchema = z
     /**
      * Who sends a download's bytes once delivery has checked the link and the entitlement:
      * `none`, delivery itself (Node streams); `x-accel`, the nginx in front of delivery
-     * (deploy/nginx/delivery-edge.conf, `X-Accel-Redirect`, sendfile), only with that nginx in
+     * (deploy/base/nginx/delivery-edge.conf, `X-Accel-Redirect`, sendfile), only with that nginx in
      * front: without it a buyer would get an empty answer; `s3-redirect`, the bucket itself,
      * through a presigned URL valid a minute (STORAGE_BACKEND=s3 only).
      */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
 import { bytesOf, errorOf, sha256, shop } from './support/purchases.js';
 
-// DOWNLOAD_OFFLOAD=x-accel behind deploy/nginx/delivery-edge.conf, run by a real nginx
+// DOWNLOAD_OFFLOAD=x-accel behind deploy/base/nginx/delivery-edge.conf, run by a real nginx
 // (.ci/run installs it): delivery decides, nginx sends the bytes.
 let delivery: DeliveryHarness;
 let edge: NginxEdge;

@@ -115,6 +115,8 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
     S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
     S3_FORCE_PATH_STYLE: 'true',
+    // Downloads as the prod overlay serves them: checked by delivery, then a presigned redirect.
+    DOWNLOAD_OFFLOAD: 's3-redirect',
     DATA_DIR: path.join(scratch, 'delivery'),
     ALLOW_TEST_PAYMENTS: 'true',
     SANDBOX_WEBHOOK_SECRET: sandboxWebhookSecret,

