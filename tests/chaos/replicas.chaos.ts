@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfDocument } from '@lockdrop/delivery/test/support/fixtures.js';
 import { waitFor } from '@lockdrop/testing';
 import { REPLICAS, SERVICES, startCluster, type Cluster } from './support/cluster';
 import { expectInvariants } from './support/invariants';
@@ -88,6 +89,37 @@ describe('two replicas of every service', () => {
         0,
       );
     }
+  });
+
+  it('renders a preview once, however many delivery replicas could take it', async () => {
+    const upload = multipart('chapter-one.pdf', pdfDocument(), 'application/pdf');
+    const uploaded = await shop.seller.request('/api/uploads', {
+      method: 'POST',
+      headers: { 'content-type': upload.contentType },
+      body: upload.body,
+    });
+    expect(uploaded.status).toBe(201);
+    const { id: fileId } = (await uploaded.json()) as { id: string };
+    const product = await shop.seller.json<{ id: string }>('/api/products', {
+      title: 'Chapter one, previewed',
+      description: 'The first chapter, blurred until bought.',
+      price: '2000.00',
+      currency: 'NGN',
+      fileId,
+      previewEnabled: true,
+    });
+    const preview = await waitFor(
+      async () => {
+        const { rows } = await cluster.db.query(
+          'SELECT status, attempts FROM delivery.previews WHERE product_id = $1',
+          [product.id],
+        );
+        return rows[0]?.status === 'ready' ? rows[0] : null;
+      },
+      60_000,
+      'the preview to be rendered',
+    );
+    expect(preview.attempts).toBe(1);
   });
 
   it('loses and duplicates nothing when each replica in turn is killed mid-storm', async () => {

@@ -59,10 +59,10 @@ export async function persistently<T>(attempt: () => Promise<T>, timeoutMs = 60_
   }
 }
 
-export function multipart(fileName: string, bytes: Buffer) {
+export function multipart(fileName: string, bytes: Buffer, contentType = 'application/zip') {
   const boundary = `----lockdrop-chaos-${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
-    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${fileName}"\r\ncontent-type: application/zip\r\n\r\n`,
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${fileName}"\r\ncontent-type: ${contentType}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return {
