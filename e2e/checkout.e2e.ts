@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, signUpSeller, verifyEmail, waitForMail } from './support/accounts';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
 import { publishProduct } from './support/products';
+import { expectToast } from './support/toasts';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -108,6 +109,12 @@ describe('buying a file', () => {
         .getByText('You are not signed in with the e-mail address you used at checkout.')
         .isVisible(),
     ).toBe(true);
+    await page.close();
+  });
+
+  it("says 'Unable to find purchase details' when the link carries no reference", async () => {
+    const page = await member.open('/payment/success?status=successful');
+    await expectToast(page, 'Unable to find purchase details');
     await page.close();
   });
 

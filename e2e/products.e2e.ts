@@ -173,6 +173,27 @@ describe('a seller sells an image', () => {
     await page.close();
   });
 
+  it("says 'Failed to load exchange rates' in a red box when the rates cannot be fetched", async () => {
+    const rates = '**/api/exchange-rates*';
+    await visitor.context.route(rates, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'service_unavailable', message: 'Unavailable' } }),
+      }),
+    );
+    try {
+      const page = await visitor.open(`/product/${productId}`);
+      await page.getByLabel('Show in').selectOption('GBP');
+      await page.getByRole('alert').filter({ hasText: 'Failed to load exchange rates' }).waitFor();
+      // The price stays in the product's own currency rather than a made-up conversion.
+      expect(await page.getByText('$12.50').first().isVisible()).toBe(true);
+      await page.close();
+    } finally {
+      await visitor.context.unroute(rates);
+    }
+  });
+
   it('edits the blur level on the edit screen, and the public preview follows', async () => {
     const page = await seller.open('/my-products');
     await page.getByRole('link', { name: `Edit ${title}` }).click();

@@ -175,7 +175,7 @@ describe('/settings password and account', () => {
 });
 
 describe('/onboarding', () => {
-  it('saves role and payout method, links to the first product and completes on /dashboard', async () => {
+  it('saves role and payout method, then Complete creates the first product as a draft on /dashboard', async () => {
     await signUpSeller(browser.context);
     const page = await browser.open('/onboarding', MOBILE);
     const continueButton = page.getByRole('button', { name: 'Continue' });
@@ -193,14 +193,42 @@ describe('/onboarding', () => {
     await page.getByTestId('payout-destination').waitFor();
     await continueButton.click();
     await page.getByRole('heading', { name: 'Create your first product' }).waitFor();
-    expect(
-      await page.getByRole('link', { name: 'Create your first product' }).getAttribute('href'),
-    ).toBe('/create-product');
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByRole('heading', { name: 'How would you like to be paid?' }).waitFor();
     await continueButton.click();
-    await page.getByRole('button', { name: 'Complete' }).click();
+    expect(await page.getByRole('link', { name: 'Skip for now' }).getAttribute('href')).toBe(
+      '/dashboard',
+    );
+    const complete = page.getByRole('button', { name: 'Complete' });
+    await complete.click();
+    await expectToast(page, 'Please fill in all required fields');
+    await page.getByLabel('Name').fill('Logo concepts for Ada');
+    await page.getByLabel('Price (USD)').fill('12');
+    await complete.click();
+    await expectToast(page, 'Please upload a file for your product');
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'concepts.zip',
+      mimeType: 'application/zip',
+      buffer: Buffer.alloc(2048, 1),
+    });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('File uploaded successfully!').waitFor();
+    await page.getByLabel('Blur level').fill('7');
+    await complete.click();
+    await expectToast(page, 'Product created successfully!');
     await page.waitForURL('**/dashboard');
+    await page.getByText('Logo concepts for Ada').first().waitFor();
+    const { products } = await (await browser.context.request.get('/api/products/mine')).json();
+    expect(products).toEqual([
+      expect.objectContaining({
+        title: 'Logo concepts for Ada',
+        price: '12.00',
+        currency: 'USD',
+        status: 'draft',
+        previewEnabled: true,
+        previewBlurPercentage: 70,
+      }),
+    ]);
 
     const profile = await (await browser.context.request.get('/api/profile')).json();
     expect(profile).toMatchObject({ role: 'creator', payoutMethod: 'payoneer' });

@@ -5,23 +5,44 @@ export interface LazyPage<P extends object> {
   preload: () => Promise<void>;
 }
 
+/** A promise carrying its outcome where React's use() reads it, so a settled one never suspends. */
+type TrackedPromise<T> = Promise<T> & {
+  status?: 'pending' | 'fulfilled' | 'rejected';
+  value?: T;
+  reason?: unknown;
+};
+
+function tracked<T>(promise: Promise<T>): TrackedPromise<T> {
+  const result = promise as TrackedPromise<T>;
+  result.status = 'pending';
+  result.then(
+    (value) => {
+      result.status = 'fulfilled';
+      result.value = value;
+    },
+    (reason: unknown) => {
+      result.status = 'rejected';
+      result.reason = reason;
+    },
+  );
+  return result;
+}
+
 /**
  * A code-split page. Unlike React.lazy it renders synchronously once preloaded, so the client can
  * load the current route's chunk first and then hydrate the prerendered HTML without a mismatch.
+ * It calls use() on every render, loaded or not: React 19.3 warns about (and the hydration test
+ * caught) a use() that suspends once and is skipped on the retry.
  */
 export function lazyPage<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
 ): LazyPage<P> {
-  let Loaded: ComponentType<P> | undefined;
-  let pending: Promise<void> | undefined;
-  const preload = () =>
-    (pending ??= load().then((module) => {
-      Loaded = module.default;
-    }));
+  let component: TrackedPromise<ComponentType<P>> | undefined;
+  const loadComponent = () => (component ??= tracked(load().then((module) => module.default)));
+  const preload = () => loadComponent().then(() => undefined);
 
   function Page(props: P) {
-    if (!Loaded) use(preload());
-    const Component = Loaded as ComponentType<P>;
+    const Component = use(loadComponent() as Promise<ComponentType<P>>);
     return <Component {...props} />;
   }
   return Object.assign(Page, { preload });

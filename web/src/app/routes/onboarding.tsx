@@ -1,9 +1,15 @@
+import { useNavigate } from 'react-router-dom';
 import { Seo } from '@/components/seo/seo';
+import { paths } from '@/config/paths';
 import { OnboardingWizard } from '@/features/onboarding/components/onboarding-wizard';
 import { PayoutDestinationCard, usePayoutDestination } from '@/features/payouts';
+import { SampleProductForm } from '@/features/products';
+
+const FIRST_PRODUCT_FORM = 'onboarding-first-product';
 
 export default function OnboardingRoute() {
   const destination = usePayoutDestination();
+  const navigate = useNavigate();
   return (
     <>
       <Seo
@@ -13,6 +19,13 @@ export default function OnboardingRoute() {
       <OnboardingWizard
         payoutDestination={<PayoutDestinationCard />}
         destinationSaved={Boolean(destination.data)}
+        firstProductFormId={FIRST_PRODUCT_FORM}
+        firstProduct={
+          <SampleProductForm
+            formId={FIRST_PRODUCT_FORM}
+            onCreated={() => navigate(paths.dashboard.root.getHref())}
+          />
+        }
       />
     </>
   );

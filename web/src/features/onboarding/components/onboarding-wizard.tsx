@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Button } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useSession, useUpdateProfile, type ProfileChanges, type Role } from '@/features/auth';
 import { notify } from '@/lib/toast';
 import { onboardingSteps } from '../lib/steps';
-import { FirstProductStep } from './first-product-step';
 import { RoleStep } from './role-step';
 import { StepIndicator } from './step-indicator';
 
@@ -17,19 +15,23 @@ const titles = [
 
 /**
  * /onboarding: the role is saved to the profile; step 2 saves the payout destination at
- * payments (bank accounts verified with the provider) and continues once one is saved. The
- * payouts feature's card and whether a destination is saved come in from the route.
+ * payments (bank accounts verified with the provider) and continues once one is saved; step 3's
+ * Complete submits the first-product form (`firstProductFormId`), which the route follows to
+ * /dashboard. The payouts and products features' parts come in from the route.
  */
 export function OnboardingWizard({
   payoutDestination,
   destinationSaved,
+  firstProduct,
+  firstProductFormId,
 }: {
   payoutDestination: ReactNode;
   destinationSaved: boolean;
+  firstProduct: ReactNode;
+  firstProductFormId: string;
 }) {
   const { profile } = useSession();
   const update = useUpdateProfile();
-  const navigate = useNavigate();
   const [step, setStep] = useState(0);
   const [role, setRole] = useState<Role | null>(profile?.role ?? null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -49,11 +51,6 @@ export function OnboardingWizard({
   function onContinue() {
     if (step === 0 && role) return save({ role });
     if (step === 1 && destinationSaved) setStep(2);
-  }
-
-  function onComplete() {
-    notify.success("You're all set!", 'Welcome to your dashboard.');
-    navigate(paths.dashboard.root.getHref());
   }
 
   const canContinue = step === 0 ? role !== null : destinationSaved;
@@ -82,7 +79,7 @@ export function OnboardingWizard({
         </h2>
         {step === 0 && <RoleStep role={role} onChange={setRole} />}
         {step === 1 && payoutDestination}
-        {step === 2 && <FirstProductStep />}
+        {step === 2 && firstProduct}
         <div className="mt-10 flex items-center justify-between gap-4 border-t border-slate-100 pt-6">
           <Button
             variant="ghost"
@@ -96,7 +93,14 @@ export function OnboardingWizard({
               {update.isPending ? 'Saving...' : 'Continue'}
             </Button>
           ) : (
-            <Button onClick={onComplete}>Complete</Button>
+            <div className="flex items-center gap-2">
+              <ButtonLink to={paths.dashboard.root.getHref()} variant="ghost">
+                Skip for now
+              </ButtonLink>
+              <Button type="submit" form={firstProductFormId}>
+                Complete
+              </Button>
+            </div>
           )}
         </div>
       </section>

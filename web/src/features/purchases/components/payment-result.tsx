@@ -14,6 +14,9 @@ export function PaymentResult({ txRef }: { txRef: string | null }) {
   const payment = usePayment(txRef);
   const notFound = payment.error instanceof ApiError && payment.error.status === 404;
   useEffect(() => {
+    if (txRef === null) notify.error('Unable to find purchase details');
+  }, [txRef]);
+  useEffect(() => {
     if (!payment.error) return;
     notify.error(notFound ? payment.error : 'An error occurred while fetching purchase details');
   }, [payment.error, notFound]);
