@@ -50,8 +50,17 @@ describe('a new seller', () => {
     await page.goto(linkIn(mail, '/api/auth/verify-email'), { waitUntil: 'networkidle' });
     expect(new URL(page.url()).pathname).toBe('/email-verified');
     await page.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor();
-    await page.getByRole('link', { name: 'Continue to dashboard' }).click();
+    // A new seller goes on to set up the account; it can be skipped, and the dashboard offers it.
+    await page.getByRole('link', { name: 'Set up your account' }).click();
+    await page.waitForURL('**/onboarding');
+    await page.getByRole('heading', { name: 'What brings you to Lockdrop?' }).waitFor();
+    await page.getByRole('link', { name: 'Skip for now' }).click();
     await page.waitForURL('**/dashboard');
+    const resume = page.getByRole('region', { name: 'Finish setting up your account' });
+    await resume.getByText('0 of 3 steps done').waitFor();
+    expect(await resume.getByRole('link', { name: 'Resume setup' }).getAttribute('href')).toBe(
+      '/onboarding',
+    );
     // Still the same session, now saying the e-mail is verified.
     await page.goto('/settings', { waitUntil: 'networkidle' });
     await page.getByRole('region', { name: 'Profile' }).getByText('E-mail verified').waitFor();

@@ -175,6 +175,19 @@ describe('/settings password and account', () => {
 });
 
 describe('/onboarding', () => {
+  it('is offered on /dashboard until done, and resumes at the first step not done', async () => {
+    await signUpSeller(browser.context);
+    const role = await browser.context.request.patch('/api/profile', { data: { role: 'agency' } });
+    expect(role.ok()).toBe(true);
+    const page = await browser.open('/dashboard');
+    const resume = page.getByRole('region', { name: 'Finish setting up your account' });
+    await resume.getByText('1 of 3 steps done. Still to do: payouts, first product.').waitFor();
+    await resume.getByRole('link', { name: 'Resume setup' }).click();
+    await page.waitForURL('**/onboarding');
+    await page.getByRole('heading', { name: 'How would you like to be paid?' }).waitFor();
+    await page.close();
+  });
+
   it('saves role and payout method, then Complete creates the first product as a draft on /dashboard', async () => {
     await signUpSeller(browser.context);
     const page = await browser.open('/onboarding', MOBILE);
@@ -218,6 +231,10 @@ describe('/onboarding', () => {
     await expectToast(page, 'Product created successfully!');
     await page.waitForURL('**/dashboard');
     await page.getByText('Logo concepts for Ada').first().waitFor();
+    // All three steps are done: the dashboard no longer offers to resume.
+    expect(await page.getByRole('region', { name: 'Finish setting up your account' }).count()).toBe(
+      0,
+    );
     const { products } = await (await browser.context.request.get('/api/products/mine')).json();
     expect(products).toEqual([
       expect.objectContaining({

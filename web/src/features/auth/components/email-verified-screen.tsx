@@ -81,7 +81,11 @@ export function EmailVerifiedScreen() {
         <p className="mt-4 text-slate-700">
           Your account is ready to sell and to receive purchases.
         </p>
-        <ButtonLink to={paths.dashboard.root.getHref()} size="lg" className="mt-6 w-full">
+        {/* A new seller goes on to set up (skippable); the dashboard offers it again until done. */}
+        <ButtonLink to={paths.onboarding.getHref()} size="lg" className="mt-6 w-full">
+          Set up your account
+        </ButtonLink>
+        <ButtonLink to={paths.dashboard.root.getHref()} variant="ghost" className="mt-2 w-full">
           Continue to dashboard
         </ButtonLink>
       </div>

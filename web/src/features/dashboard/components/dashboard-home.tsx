@@ -11,6 +11,8 @@ import { SubscribersCard } from './subscribers-card';
 
 /** What the dashboard shows from other features; the route composes it in. */
 export interface DashboardHomeParts {
+  /** onboarding: the offer to finish setting up, until it is done. */
+  onboardingNotice: ReactNode;
   /** payouts: asks the seller to confirm a changed payout destination. */
   payoutNotice: ReactNode;
   /** billing: the way from the free plan to Pro. */
@@ -22,6 +24,7 @@ export interface DashboardHomeParts {
 
 /** /dashboard and /lockdrop/dashboard: the signed-in seller's real figures (last 30 days). */
 export function DashboardHome({
+  onboardingNotice,
   payoutNotice,
   upgradeButton,
   products,
@@ -37,6 +40,7 @@ export function DashboardHome({
         </h1>
         <p className="mt-1 text-sm text-slate-600">Your figures for the last 30 days.</p>
       </header>
+      {onboardingNotice}
       {payoutNotice}
       <StatCards days={30} />
       <div className="grid gap-6 lg:grid-cols-3">

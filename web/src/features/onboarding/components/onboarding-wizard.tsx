@@ -20,11 +20,14 @@ const titles = [
  * /dashboard. The payouts and products features' parts come in from the route.
  */
 export function OnboardingWizard({
+  initialStep = 0,
   payoutDestination,
   destinationSaved,
   firstProduct,
   firstProductFormId,
 }: {
+  /** Where a seller resuming the setup left off. */
+  initialStep?: number;
   payoutDestination: ReactNode;
   destinationSaved: boolean;
   firstProduct: ReactNode;
@@ -32,7 +35,7 @@ export function OnboardingWizard({
 }) {
   const { profile } = useSession();
   const update = useUpdateProfile();
-  const [step, setStep] = useState(0);
+  const [step, setStep] = useState(initialStep);
   const [role, setRole] = useState<Role | null>(profile?.role ?? null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
@@ -88,20 +91,21 @@ export function OnboardingWizard({
           >
             Back
           </Button>
-          {step < 2 ? (
-            <Button onClick={onContinue} disabled={!canContinue || update.isPending}>
-              {update.isPending ? 'Saving...' : 'Continue'}
-            </Button>
-          ) : (
-            <div className="flex items-center gap-2">
-              <ButtonLink to={paths.dashboard.root.getHref()} variant="ghost">
-                Skip for now
-              </ButtonLink>
+          <div className="flex items-center gap-2">
+            {/* Skippable at every step; /dashboard offers to resume until all three are done. */}
+            <ButtonLink to={paths.dashboard.root.getHref()} variant="ghost">
+              Skip for now
+            </ButtonLink>
+            {step < 2 ? (
+              <Button onClick={onContinue} disabled={!canContinue || update.isPending}>
+                {update.isPending ? 'Saving...' : 'Continue'}
+              </Button>
+            ) : (
               <Button type="submit" form={firstProductFormId}>
                 Complete
               </Button>
-            </div>
-          )}
+            )}
+          </div>
         </div>
       </section>
     </div>
