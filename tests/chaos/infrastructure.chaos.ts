@@ -37,10 +37,7 @@ async function sales(count: number, meanwhile: () => Promise<void>) {
   const { txRefs } = await openCheckouts(cluster, shop.productId, count);
   allTxRefs.push(...txRefs);
   const bodies = await providerCharges(cluster, txRefs);
-  const [storm] = await Promise.all([
-    webhookStorm(cluster, bodies, { inFlight: 4 }),
-    sleep(100).then(meanwhile),
-  ]);
+  const storm = await webhookStorm(cluster, bodies, { inFlight: 4, onFirstAccepted: meanwhile });
   return { txRefs, storm };
 }
 
@@ -88,10 +85,16 @@ describe('when the infrastructure fails', () => {
     allTxRefs.push(...txRefs);
     const bodies = await providerCharges(cluster, txRefs);
     // Cut mid-storm, so events are on their way to consumers when the database goes.
-    const storm = webhookStorm(cluster, bodies, { inFlight: 4 });
-    await sleep(300);
-    await cluster.cutDatabase();
-    const outage = Date.now();
+    let cutAt = 0;
+    const storm = webhookStorm(cluster, bodies, {
+      inFlight: 4,
+      onFirstAccepted: async () => {
+        await cluster.cutDatabase();
+        cutAt = Date.now();
+      },
+    });
+    await waitFor(() => cutAt > 0, 30_000, 'the first webhook to be accepted');
+    const outage = cutAt;
     const answers = await Promise.all(
       // One read from each service that keeps data; the storefront, a seller's screens.
       [

@@ -36,7 +36,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 
 /**
  * Checkouts opened and paid, and their webhooks (with duplicates) delivered until accepted;
- * `meanwhile` runs a moment after the first webhook is sent.
+ * `meanwhile` runs as soon as the first is accepted, while the rest are on their way.
  */
 async function sales(
   count: number,
@@ -45,14 +45,13 @@ async function sales(
   const { txRefs, buyers } = await openCheckouts(cluster, shop.productId, count);
   allTxRefs.push(...txRefs);
   const bodies = await providerCharges(cluster, txRefs);
-  const [storm] = await Promise.all([
-    webhookStorm(cluster, bodies, { bases, inFlight: meanwhile ? 4 : 10 }),
-    meanwhile && sleep(100).then(meanwhile),
-  ]);
+  const storm = await webhookStorm(cluster, bodies, {
+    bases,
+    inFlight: meanwhile ? 4 : 10,
+    onFirstAccepted: meanwhile,
+  });
   return { txRefs, buyers, storm };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function downloadUrl(buyer: Browser, txRef: string): Promise<string> {
   const { rows } = await cluster.db.query('SELECT id FROM payments.purchases WHERE tx_ref = $1', [
@@ -139,11 +138,15 @@ describe('two replicas of every service', () => {
   it('recovers when both replicas of payments die at once', async () => {
     const { storm } = await sales(40, {
       meanwhile: async () => {
-        await Promise.all(REPLICAS.map((replica) => cluster.killReplica('payments', replica)));
+        // Both at once, without waiting for their return: the storm meets payments down.
+        await Promise.all(
+          REPLICAS.map((replica) => cluster.killReplica('payments', replica, { wait: false })),
+        );
       },
     });
     // The gateway answered 502/503 while payments was down; the provider sent those again.
     expect(storm.retried).toBeGreaterThan(0);
+    await cluster.allReady();
     await expectInvariants(cluster, { txRefs: allTxRefs, label: 'payments fully down' });
   });
 

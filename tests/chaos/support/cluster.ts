@@ -45,8 +45,8 @@ export interface Cluster {
   restoreDatabase(): Promise<void>;
   s3: S3TestServer;
   sandboxWebhookSecret: string;
-  /** kill -9 one replica; resolves when the launcher has it ready again. */
-  killReplica(service: ServiceName, replica: Replica): Promise<void>;
+  /** kill -9 one replica; resolves when the launcher has it ready again (or at once, `wait: false`). */
+  killReplica(service: ServiceName, replica: Replica, options?: { wait?: boolean }): Promise<void>;
   /** Waits until every replica answers /readyz. */
   allReady(timeoutMs?: number): Promise<void>;
   /** The process id of every replica (a change means it died and was restarted). */
@@ -196,11 +196,12 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     sandboxWebhookSecret,
     logs,
     pids: () => stack.pids(),
-    async killReplica(service, replica) {
+    async killReplica(service, replica, { wait = true } = {}) {
       const name = entryName(service, replica);
       const pid = stack.pids()[name];
       if (!pid) throw new Error(`${name} is not running`);
       process.kill(pid, 'SIGKILL');
+      if (!wait) return;
       // The launcher notices the exit, waits, and starts it again.
       const deadline = Date.now() + 60_000;
       while (stack.pids()[name] === pid) {

@@ -194,7 +194,16 @@ export interface WebhookStorm {
 export async function webhookStorm(
   cluster: Cluster,
   bodies: Buffer[],
-  { inFlight = 10, bases = [cluster.baseUrl] }: { inFlight?: number; bases?: string[] } = {},
+  {
+    inFlight = 10,
+    bases = [cluster.baseUrl],
+    onFirstAccepted,
+  }: {
+    inFlight?: number;
+    bases?: string[];
+    /** Runs once the first delivery is accepted, while the rest are still on their way. */
+    onFirstAccepted?: () => Promise<void>;
+  } = {},
 ): Promise<WebhookStorm> {
   const duplicates = Math.round(bodies.length * 0.25);
   const deliveries = [
@@ -203,6 +212,7 @@ export async function webhookStorm(
   ].sort(() => Math.random() - 0.5);
   let cursor = 0;
   let retried = 0;
+  let during: Promise<void> | undefined;
   const secret = cluster.sandboxWebhookSecret;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -223,7 +233,10 @@ export async function webhookStorm(
               signal: AbortSignal.timeout(15_000),
             }).catch(() => null);
             await response?.arrayBuffer().catch(() => undefined);
-            if (response?.status === 200) return true;
+            if (response?.status === 200) {
+              during ??= onFirstAccepted?.() ?? Promise.resolve();
+              return true;
+            }
             retried += 1;
             await new Promise((resolve) => setTimeout(resolve, 300));
             return false;
@@ -234,5 +247,6 @@ export async function webhookStorm(
       }
     }),
   );
+  await during;
   return { deliveries: deliveries.length, retried };
 }
