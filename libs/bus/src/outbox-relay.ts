@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@lockdrop/contracts';
-import { withTransaction, type Pool } from '@lockdrop/db';
+import { withTransaction, type Pool, isOutage } from '@lockdrop/db';
 import { errorMessage, silentLogger, type Logger } from './logger.js';
 import { LoopTimer } from './loop-timer.js';
 import { listenForOutboxWrites } from './outbox-listener.js';
@@ -106,7 +106,11 @@ export function startOutboxRelay({
           logger.debug({ published: outcome.published }, 'outbox events published');
       } catch (error) {
         consecutiveFailures += 1;
-        logger.error({ err: errorMessage(error) }, 'outbox relay pass failed');
+        // An outage is expected to end (the relay backs off and resumes); anything else is a fault.
+        logger[isOutage(error) ? 'warn' : 'error'](
+          { err: errorMessage(error) },
+          'outbox relay pass failed',
+        );
       }
       if (consecutiveFailures === 0) {
         await timer.sleep(pollIntervalMs, { wakeable: true });

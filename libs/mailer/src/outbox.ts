@@ -1,4 +1,4 @@
-import { withTransaction, type Migration, type Pool, type Queryable } from '@lockdrop/db';
+import { withTransaction, type Migration, type Pool, type Queryable, isOutage } from '@lockdrop/db';
 import type { Mailer, MailMessage } from './mailer.js';
 
 /**
@@ -109,7 +109,7 @@ export function startMailRelay({
     running = running
       .then(deliverDue)
       .catch((error: unknown) =>
-        logger.error(
+        logger[isOutage(error) ? 'warn' : 'error'](
           { err: error instanceof Error ? error.message : error },
           'mail relay pass failed',
         ),

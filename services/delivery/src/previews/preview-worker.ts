@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent, type EventData } from '@lockdrop/contracts';
-import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
+import { withTransaction, type Pool, type PoolClient, isOutage } from '@lockdrop/db';
 import { findFile } from '../db/files.repo.js';
 import {
   claimRender,
@@ -85,7 +85,10 @@ export function startPreviewWorker(options: PreviewWorkerOptions): PreviewWorker
         job = await claimRender(pool);
         if (job) await render(job);
       } catch (error) {
-        logger.error({ err: error, productId: job?.productId }, 'preview render loop error');
+        logger[isOutage(error) ? 'warn' : 'error'](
+          { err: error, productId: job?.productId },
+          'preview render loop error',
+        );
       }
       if (!job) await sleep(pollIntervalMs);
     }

@@ -8,6 +8,7 @@ import { claimDueEvents } from '../db/provider-events.repo.js';
 import { settleTransaction } from '../domain/settlement.js';
 import { reconcileRefunds } from '../domain/refunds.js';
 import { processChargeEvent, type WebhookDeps } from '../domain/webhooks.js';
+import { isOutage } from '@lockdrop/db';
 
 const BATCH = 20;
 const EVENT_LEASE_SECONDS = 120;
@@ -64,7 +65,10 @@ export function startReconciler(
   const tick = () => {
     running = runOnce()
       .catch((error: unknown) =>
-        deps.logger.error({ err: (error as Error).message }, 'reconciler pass failed'),
+        deps.logger[isOutage(error) ? 'warn' : 'error'](
+          { err: (error as Error).message },
+          'reconciler pass failed',
+        ),
       )
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);
