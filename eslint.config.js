@@ -69,8 +69,9 @@ export default tseslint.config(
           // Regular expressions (nx treats a pattern without `/*` or `/**` as one).
           allow: [
             '^@lockdrop/(analytics|catalog|delivery|gateway|identity|payments|worker)/(src|test|seed)/',
-            // The launcher behind npm start, the e2e run and the benchmark: the chaos suite runs the same stack.
-            '^(\\.\\./)+tools/stack\\.mjs$',
+            // The launcher behind npm start, the e2e run and the benchmark (and its reachability
+            // probe): the chaos suite runs the same stack.
+            '^(\\.\\./)+tools/(stack|reachable)\\.mjs$',
           ],
           depConstraints: [
             { sourceTag: 'type:tests', onlyDependOnLibsWithTags: ['type:service', 'type:lib'] },

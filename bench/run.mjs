@@ -7,7 +7,7 @@
 //   npm run bench -- --smoke           1 round of 2 s (checks that the harness works)
 //   npm run bench -- --only product,share --rounds 5 --seconds 15
 import { spawn, spawnSync } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,12 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { dropDatabase, withDatabaseName } from '@lockdrop/db';
-import { deleteStreams, startNginxEdge } from '@lockdrop/testing';
+import {
+  chargeInSandbox,
+  deleteStreams,
+  sandboxWebhookHeaders,
+  startNginxEdge,
+} from '@lockdrop/testing';
 import { prepareStack, productionSecrets, root, stackLayout, startStack } from '../tools/stack.mjs';
 
 const { values: options } = parseArgs({
@@ -674,36 +679,7 @@ async function webhookScenario({ productId }) {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const { rows: paid } = await db.query(
-      `UPDATE payments.sandbox_payments
-       SET status = 'successful', transaction_id = nextval('payments.sandbox_transaction_ids'),
-           app_fee_minor = round(amount_minor * 0.035), completed_at = now()
-       WHERE tx_ref = ANY($1) RETURNING *`,
-      [txRefs],
-    );
-    const bodies = paid.map((payment) => {
-      const major = Number(payment.amount_minor) / 100;
-      const raw = Buffer.from(
-        JSON.stringify({
-          event: 'charge.completed',
-          'event.type': 'CARD_TRANSACTION',
-          data: {
-            id: Number(payment.transaction_id),
-            tx_ref: payment.tx_ref,
-            flw_ref: `BENCH-${payment.transaction_id}`,
-            amount: major,
-            currency: payment.currency,
-            charged_amount: major,
-            app_fee: Number(payment.app_fee_minor) / 100,
-            status: 'successful',
-            payment_type: 'card',
-            created_at: new Date().toISOString(),
-            customer: { email: payment.buyer_email },
-          },
-        }),
-      );
-      return { txRef: payment.tx_ref, raw };
-    });
+    const bodies = await chargeInSandbox(db, txRefs);
     const duplicates = Math.round(bodies.length * 0.25); // 20% of all deliveries
     const deliveries = [
       ...bodies,
@@ -728,13 +704,7 @@ async function webhookScenario({ productId }) {
             const at = performance.now();
             const response = await fetch(`${baseUrl}/api/webhooks/sandbox`, {
               method: 'POST',
-              headers: {
-                'content-type': 'application/json',
-                'verif-hash': sandboxWebhookSecret,
-                'flutterwave-signature': createHmac('sha256', sandboxWebhookSecret)
-                  .update(raw)
-                  .digest('base64'),
-              },
+              headers: sandboxWebhookHeaders(sandboxWebhookSecret, raw),
               body: raw,
             }).catch(() => null);
             latencies.push(performance.now() - at);

@@ -4,10 +4,15 @@ export { waitFor, waitUntil } from './wait.js';
 export { serviceTestEnv, testNamespace, testEnv } from './env.js';
 export { deleteStreams } from './streams.js';
 export { freePort, nginxAvailable, startNginxEdge, type NginxEdge } from './nginx-edge.js';
-export { startS3Server, type S3TestServer } from './s3-server.js';
+export { s3StorageEnv, startS3Server, type S3TestServer } from './s3-server.js';
 export {
   productSnapshotData,
   purchasePaidData,
   purchaseRefundedData,
   testEvent,
 } from './events.js';
+export {
+  chargeInSandbox,
+  sandboxWebhookHeaders,
+  type SandboxNotification,
+} from './sandbox-provider.js';

@@ -64,3 +64,16 @@ export async function startS3Server(bucket = 'lockdrop-test'): Promise<S3TestSer
     },
   };
 }
+
+/** Delivery's env for the S3 backend on `server` (path-style addressing, as s3rver needs). */
+export function s3StorageEnv(server: S3TestServer): Record<string, string> {
+  return {
+    STORAGE_BACKEND: 's3',
+    S3_BUCKET: server.bucket,
+    S3_REGION: server.region,
+    S3_ENDPOINT: server.endpoint,
+    S3_ACCESS_KEY_ID: server.credentials.accessKeyId,
+    S3_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}

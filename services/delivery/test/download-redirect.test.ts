@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startS3Server, type S3TestServer } from '@lockdrop/testing';
+import { s3StorageEnv, startS3Server, type S3TestServer } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
 import { bytesOf, errorOf, sha256, shop } from './support/purchases.js';
@@ -13,16 +13,7 @@ let store: ReturnType<typeof shop>;
 
 beforeAll(async () => {
   s3 = await startS3Server();
-  delivery = await startDelivery({
-    STORAGE_BACKEND: 's3',
-    S3_BUCKET: s3.bucket,
-    S3_REGION: s3.region,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
-    DOWNLOAD_OFFLOAD: 's3-redirect',
-  });
+  delivery = await startDelivery({ ...s3StorageEnv(s3), DOWNLOAD_OFFLOAD: 's3-redirect' });
   deliveryUrl = await delivery.app.listen({ port: 0, host: '127.0.0.1' });
   store = shop(delivery, deliveryUrl);
 });

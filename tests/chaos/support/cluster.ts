@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { dropDatabase, ensureDatabase, withDatabaseName } from '@lockdrop/db';
-import { deleteStreams, freePort, startS3Server, type S3TestServer } from '@lockdrop/testing';
+import {
+  deleteStreams,
+  freePort,
+  s3StorageEnv,
+  startS3Server,
+  type S3TestServer,
+} from '@lockdrop/testing';
 import { productionSecrets, startStack, type StackEntry } from '../../../tools/stack.mjs';
 import { startNats, startRedis, startTcpFront, type OwnedServer, type TcpFront } from './servers';
 
@@ -108,16 +114,9 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     DELIVERY_URL: frontUrl('delivery'),
     ANALYTICS_URL: frontUrl('analytics'),
     // Two delivery replicas share one store: the S3 backend, on a real S3 server.
-    STORAGE_BACKEND: 's3',
-    S3_BUCKET: s3.bucket,
-    S3_REGION: s3.region,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
+    ...s3StorageEnv(s3),
     // Downloads as the prod overlay serves them: checked by delivery, then a presigned redirect.
     DOWNLOAD_OFFLOAD: 's3-redirect',
-    DATA_DIR: path.join(scratch, 'delivery'),
     ALLOW_TEST_PAYMENTS: 'true',
     SANDBOX_WEBHOOK_SECRET: sandboxWebhookSecret,
     SANDBOX_PAYOUT_DELAY_MS: '1000',

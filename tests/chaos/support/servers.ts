@@ -4,24 +4,11 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@lockdrop/testing';
-
-export function accepts(port: number, timeoutMs = 500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.setTimeout(timeoutMs, () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
+import { canConnect } from '../../../tools/reachable.mjs';
 
 async function untilAccepting(port: number, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await accepts(port))) {
+  while (!(await canConnect(`http://127.0.0.1:${port}`, 500))) {
     if (Date.now() > deadline) throw new Error(`${what} did not listen on ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,5 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { waitFor } from '@lockdrop/testing';
+import { randomBytes } from 'node:crypto';
+import { chargeInSandbox, sandboxWebhookHeaders, waitFor } from '@lockdrop/testing';
 import type { Cluster } from './cluster';
 
 /** A cookie-keeping HTTP client of the gateway, as a browser is. */
@@ -144,40 +144,9 @@ export async function openCheckouts(
   return { txRefs, buyers };
 }
 
-/**
- * The provider's side of each payment: marked successful in the sandbox provider's own table
- * (what Flutterwave would hold), and the signed notification it would send for it.
- */
+/** The provider charges each checkout; returns the signed notifications it would send. */
 export async function providerCharges(cluster: Cluster, txRefs: string[]): Promise<Buffer[]> {
-  const { rows } = await cluster.db.query(
-    `UPDATE payments.sandbox_payments
-     SET status = 'successful', transaction_id = nextval('payments.sandbox_transaction_ids'),
-         app_fee_minor = round(amount_minor * 0.035), completed_at = now()
-     WHERE tx_ref = ANY($1) RETURNING *`,
-    [txRefs],
-  );
-  return rows.map((payment) => {
-    const major = Number(payment.amount_minor) / 100;
-    return Buffer.from(
-      JSON.stringify({
-        event: 'charge.completed',
-        'event.type': 'CARD_TRANSACTION',
-        data: {
-          id: Number(payment.transaction_id),
-          tx_ref: payment.tx_ref,
-          flw_ref: `CHAOS-${payment.transaction_id}`,
-          amount: major,
-          currency: payment.currency,
-          charged_amount: major,
-          app_fee: Number(payment.app_fee_minor) / 100,
-          status: 'successful',
-          payment_type: 'card',
-          created_at: new Date().toISOString(),
-          customer: { email: payment.buyer_email },
-        },
-      }),
-    );
-  });
+  return (await chargeInSandbox(cluster.db, txRefs)).map((notification) => notification.raw);
 }
 
 export interface WebhookStorm {
@@ -224,11 +193,7 @@ export async function webhookStorm(
           async () => {
             const response = await fetch(`${base}/api/webhooks/sandbox`, {
               method: 'POST',
-              headers: {
-                'content-type': 'application/json',
-                'verif-hash': secret,
-                'flutterwave-signature': createHmac('sha256', secret).update(raw).digest('base64'),
-              },
+              headers: sandboxWebhookHeaders(secret, raw),
               body: raw,
               signal: AbortSignal.timeout(15_000),
             }).catch(() => null);
