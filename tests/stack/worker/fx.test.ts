@@ -91,6 +91,9 @@ async function startStack(env: Record<string, string>) {
     FX_JOB_ATTEMPTS: '2',
     FX_BACKOFF_MS: '10',
     FX_TIMEOUT_MS: '300',
+    // Midnight on 29 February: the scheduler's own refresh never fires during a run. With the
+    // hourly default, a run at the top of the hour counted one failure too many.
+    FX_CRON: '0 0 29 2 *',
     ...env,
   });
   const workers: HttpServer[] = [];
@@ -242,7 +245,11 @@ describe('exchange rates from a JSON feed (FX_SOURCE=url)', () => {
 
   it('runs the refresh on FX_CRON through a BullMQ job scheduler', async () => {
     const scheduler = await stack.queue.getJobScheduler('fx-refresh');
-    expect(scheduler).toMatchObject({ pattern: '0 * * * *', tz: 'UTC', name: FX_REFRESH_JOB });
+    expect(scheduler).toMatchObject({
+      pattern: stack.config.FX_CRON,
+      tz: 'UTC',
+      name: FX_REFRESH_JOB,
+    });
     expect((await stack.worker.inject({ url: '/readyz' })).statusCode).toBe(200);
   });
 
