@@ -31,7 +31,9 @@ export const routeTable: ProxyRoute[] = [
   { prefix: '/api/previews', upstream: 'delivery' },
   { prefix: '/api/downloads', upstream: 'delivery' },
   { prefix: '/dl', upstream: 'delivery' },
+  // The quote too: trying codes one after another is how codes would be guessed.
   { prefix: '/api/checkout', upstream: 'payments', sensitive: true },
+  { prefix: '/api/discount-codes', upstream: 'payments' },
   { prefix: '/api/webhooks', upstream: 'payments' },
   { prefix: '/api/purchases', upstream: 'payments' },
   // Resolving an account asks the provider who holds it: a per-IP budget stops enumeration.

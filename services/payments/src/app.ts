@@ -15,6 +15,8 @@ import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
 import type { PaymentProvider } from './providers/types.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { discountRoutes } from './routes/discounts.js';
+import { createDiscountService } from './domain/discounts.js';
 import { payoutRoutes } from './routes/payouts.js';
 import { purchaseRoutes } from './routes/purchases.js';
 import { sandboxRoutes } from './routes/sandbox.js';
@@ -152,7 +154,13 @@ export async function buildApp(
     now,
     logger,
   };
-  checkoutRoutes(app, { ...checkoutDeps, secureCookies: publicUrl.startsWith('https:') });
+  checkoutRoutes(app, {
+    ...checkoutDeps,
+    sale: settlement,
+    discountCheckoutMinutes: config.DISCOUNT_CHECKOUT_MINUTES,
+    secureCookies: publicUrl.startsWith('https:'),
+  });
+  discountRoutes(app, createDiscountService({ pool, now }));
   await webhookRoutes(app, { ...webhookDeps, providers });
   purchaseRoutes(app, { settlement, refunds });
   payoutRoutes(app, {

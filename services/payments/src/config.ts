@@ -78,6 +78,11 @@ export const configSchema = z
     /** Checkouts one buyer e-mail may start per window, on top of the gateway's per-IP limit. */
     CHECKOUT_EMAIL_LIMIT: positiveInt(10),
     CHECKOUT_EMAIL_WINDOW_SECONDS: positiveInt(600),
+    /**
+     * How long the payment page of a checkout with a discount code takes payment; the checkout
+     * holds one of the code's uses until then, so a limited code is never used past its limit.
+     */
+    DISCOUNT_CHECKOUT_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
     /** Terms §9: refunds within 24 hours of payment. */
     REFUND_WINDOW_HOURS: positiveInt(24),
     /** Days a subscriber keeps access after a renewal failed, while they can still pay (issue 10). */

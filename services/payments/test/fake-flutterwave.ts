@@ -35,6 +35,8 @@ interface PaymentIntent {
   redirectUrl: string;
   /** A payment plan id: paying subscribes the customer (payments-contract §7). */
   paymentPlan: number | null;
+  /** Minutes the hosted page takes payment (payments-contract §1: top level or nested). */
+  sessionDuration: number | null;
 }
 
 interface PaymentPlan {
@@ -111,6 +113,17 @@ export interface FakeFlutterwave {
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON request body
+function sessionDurationOf(body: Record<string, any>): number | null | 'invalid' {
+  const value =
+    body.session_duration ??
+    body.configurations?.session_duration ??
+    body.configuration?.session_duration;
+  if (value === undefined) return null;
+  const minutes = Number(value);
+  return Number.isInteger(minutes) && minutes >= 1 && minutes <= 1440 ? minutes : 'invalid';
+}
 
 export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
   const secretKey = 'FLWSECK_TEST-0123456789abcdef-X';
@@ -192,6 +205,8 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       if (fake.failures.payments === 'timeout') await sleep(fake.slowMs);
       if (!body?.tx_ref || body.amount === undefined || !body.customer?.email)
         return error(response, 400, 'Validation error');
+      const sessionDuration = sessionDurationOf(body);
+      if (sessionDuration === 'invalid') return error(response, 400, 'Validation error');
       intents.set(body.tx_ref, {
         txRef: body.tx_ref,
         amount: String(body.amount),
@@ -199,6 +214,7 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
         email: body.customer.email,
         redirectUrl: body.redirect_url,
         paymentPlan: body.payment_plan === undefined ? null : Number(body.payment_plan),
+        sessionDuration,
       });
       return send(response, 200, {
         status: 'success',

@@ -103,6 +103,8 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       redirectUrl: 'https://lockdrop.test/payment/success',
       // A one-time price is no subscription: no payment plan on the hosted checkout.
       paymentPlan: null,
+      // Without a discount code holding a use, the page keeps Flutterwave's own session length.
+      sessionDuration: null,
     });
   });
 
@@ -337,6 +339,10 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       browserKeyHash: null,
       correlationId: 'test',
       createdAt: new Date(),
+      discountCodeId: null,
+      discountCode: null,
+      discountMinor: 0,
+      expiresAt: null,
     });
     await waitFor(async () => (await purchasesOf(txRef)).length === 1);
     // Flutterwave's own retry, arriving after that, is a duplicate.

@@ -116,6 +116,7 @@ describe('a product from creation to unpublishing', () => {
       priceMinor: 1999,
       currency: 'USD',
       pricing: { type: 'one_time' },
+      minimumPriceMinor: null,
       fileId,
       fileName: 'lagos-dawn.txt',
       fileSizeBytes: content.length,
@@ -571,5 +572,90 @@ describe('public reads from memory (two catalog processes, as two replicas)', ()
     } finally {
       await replica.close();
     }
+  });
+});
+
+describe('pay what you want', () => {
+  it('keeps a minimum (zero allowed) beside the suggested price, says what is wrong in words, and carries it in events', async () => {
+    const seller = await harness.seller();
+    const product = await makeProduct(harness, seller, { price: '10', minimumPrice: '2.5' });
+    expect(product).toMatchObject({
+      price: '10.00',
+      payWhatYouWant: { minimumMinor: 250, minimum: '2.50', minimumFormatted: '$2.50' },
+    });
+    const created = await harness.outbox('product.created', product.id);
+    expect(created[0]!.data).toMatchObject({ priceMinor: 1000, minimumPriceMinor: 250 });
+
+    const refusals: Array<[Record<string, unknown>, string, string]> = [
+      [
+        { price: '10', minimumPrice: '-1' },
+        'invalid_minimum_price',
+        'Minimum price must be a number of at least 0',
+      ],
+      [
+        { price: '10', minimumPrice: 'cheap' },
+        'invalid_minimum_price',
+        'Minimum price must be a number of at least 0',
+      ],
+      [
+        { price: '10', minimumPrice: '11' },
+        'minimum_above_price',
+        'The minimum price cannot be more than the suggested price',
+      ],
+      [
+        { minimumPrice: '1', pricing: { type: 'recurring', interval: 'monthly' } },
+        'pay_what_you_want_one_time',
+        'Pay what you want is only for one-time prices',
+      ],
+    ];
+    for (const [overrides, code, message] of refusals) {
+      const response = await inject({
+        method: 'POST',
+        url: '/api/products',
+        headers: seller.auth,
+        payload: productBody(await harness.upload(seller), overrides),
+      });
+      expect(response.statusCode, JSON.stringify(overrides)).toBe(400);
+      expect(response.json().error, JSON.stringify(overrides)).toEqual({ code, message });
+    }
+
+    const free = await inject({
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+      payload: { minimumPrice: '0' },
+    });
+    expect(free.json().payWhatYouWant).toMatchObject({
+      minimumMinor: 0,
+      minimumFormatted: '$0.00',
+    });
+    // Lowering the suggestion below the minimum is refused, like a minimum above it.
+    const below = await inject({
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+      payload: { minimumPrice: '3', price: '2' },
+    });
+    expect(below.json().error.code).toBe('minimum_above_price');
+
+    await inject({
+      method: 'POST',
+      url: `/api/products/${product.id}/status`,
+      headers: seller.auth,
+      payload: { status: 'published' },
+    });
+    const publicRead = (await inject({ url: `/api/products/${product.id}` })).json();
+    expect(publicRead.displayMinimum).toMatchObject({ amountMinor: 0, currency: 'USD' });
+
+    const fixed = await inject({
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+      payload: { minimumPrice: null },
+    });
+    expect(fixed.json().payWhatYouWant).toBeNull();
+    const updates = await harness.outbox('product.updated', product.id);
+    expect(updates.at(-1)!.data).toMatchObject({ minimumPriceMinor: null });
+    expect((await inject({ url: `/api/products/${product.id}` })).json().displayMinimum).toBeNull();
   });
 });

@@ -26,6 +26,11 @@ export const createProductSchema = z.object({
   previewEnabled: z.boolean().default(false),
   previewBlurPercentage: blurSchema.default(50),
   pricing: pricingSchema.default({ type: 'one_time' }),
+  /**
+   * Pay what you want (one-time products): the least a buyer may pay, "0" allowed; `price` is
+   * then the suggested amount. Absent or null: the price is fixed.
+   */
+  minimumPrice: priceSchema.nullish(),
 });
 export type CreateProductInput = z.infer<typeof createProductSchema>;
 /** What a client sends (defaults not yet applied). */
@@ -41,6 +46,8 @@ export const updateProductSchema = z.object({
   previewEnabled: z.boolean().optional(),
   previewBlurPercentage: blurSchema.optional(),
   pricing: pricingSchema.optional(),
+  /** A decimal turns pay what you want on (or changes its minimum); null turns it off. */
+  minimumPrice: priceSchema.nullish(),
 });
 export type UpdateProductInput = z.infer<typeof updateProductSchema>;
 
@@ -57,6 +64,10 @@ export const productSchema = z.object({
   /** Two-decimal display text ("$19.99"). */
   priceFormatted: z.string(),
   pricing: pricingSchema,
+  /** Set when the buyer chooses the amount: `price` is the suggestion, this the least accepted. */
+  payWhatYouWant: z
+    .object({ minimumMinor: z.number().int(), minimum: z.string(), minimumFormatted: z.string() })
+    .nullable(),
   status: productStatusSchema,
   fileId: z.uuid(),
   fileName: z.string(),
@@ -93,5 +104,7 @@ export const productDetailSchema = productSchema.extend({
   viewerIsOwner: z.boolean(),
   /** The price in the requested `?currency=` (or the product's own when none was asked). */
   display: priceDisplaySchema,
+  /** Pay what you want: the minimum in the same currency as `display`. */
+  displayMinimum: priceDisplaySchema.nullable(),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;

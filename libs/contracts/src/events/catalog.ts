@@ -11,6 +11,8 @@ const productSnapshot = z.object({
   priceMinor: z.number().int().positive(),
   currency: currencySchema,
   pricing: pricingSchema,
+  /** Pay what you want: the least a buyer may pay (`priceMinor` is the suggestion); null when fixed. */
+  minimumPriceMinor: z.number().int().nonnegative().nullable().optional(),
   status: productStatusSchema,
   fileId: z.uuid(),
   fileName: z.string(),

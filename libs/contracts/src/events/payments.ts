@@ -113,7 +113,8 @@ const sha256HexSchema = z.string().regex(/^[a-f0-9]{64}$/);
 const purchasePaidV2 = z.object({
   ...purchaseRef,
   txRef: z.string(),
-  amountMinor: z.number().int().positive(),
+  /** Zero for a free claim (a 100% discount code, pay what you want at zero). */
+  amountMinor: z.number().int().nonnegative(),
   currency: currencySchema,
   feePlatformMinor: z.number().int().nonnegative(),
   feeProcessorMinor: z.number().int().nonnegative(),
@@ -170,7 +171,7 @@ export const paymentsEvents = {
       productId: z.uuid(),
       sellerId: z.uuid(),
       buyerEmail: z.email(),
-      amountMinor: z.number().int().positive(),
+      amountMinor: z.number().int().nonnegative(),
       currency: currencySchema,
     }),
   },

@@ -14,6 +14,8 @@ export interface Product {
   priceMinor: number;
   currency: string;
   pricing: Pricing;
+  /** Pay what you want: the least a buyer may pay (`priceMinor` is the suggestion); null when fixed. */
+  minimumPriceMinor: number | null;
   status: ProductStatus;
   fileId: string;
   fileName: string;
@@ -40,6 +42,7 @@ export function snapshotOf(product: Product): Snapshot {
     priceMinor: product.priceMinor,
     currency: product.currency,
     pricing: product.pricing,
+    minimumPriceMinor: product.minimumPriceMinor,
     status: product.status,
     fileId: product.fileId,
     fileName: product.fileName,

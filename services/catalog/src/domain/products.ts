@@ -17,7 +17,7 @@ import {
   requireSupported,
   supportedCurrencies,
 } from './currencies.js';
-import { priceToMinor, repriceInCurrency } from './price.js';
+import { minimumToMinor, priceToMinor, repriceInCurrency } from './price.js';
 import type { CreateProductInput, PriceDisplay, UpdateProductInput } from '@lockdrop/contracts';
 import { isVisibleTo, snapshotOf, type Product, type ProductStatus } from './product.js';
 import { createViewCounter, type Visit } from './product-views.js';
@@ -34,6 +34,8 @@ export interface ProductDetail {
   product: Product;
   viewerIsOwner: boolean;
   display: PriceDisplay;
+  /** Pay what you want: the minimum in the display currency. */
+  displayMinimum: PriceDisplay | null;
 }
 
 export interface ProductServiceDeps {
@@ -60,6 +62,36 @@ const productNotFound = () => errors.notFound('product_not_found', 'Product not 
 
 const isBlank = (value: string | number | null | undefined) =>
   value === undefined || value === null || String(value).trim() === '';
+
+/**
+ * The pay-what-you-want minimum a product ends up with: `requested` when the seller sent one
+ * (null turns it off), else the current one. Only one-time prices let the buyer choose.
+ */
+function minimumFor(
+  requested: string | number | null | undefined,
+  current: number | null,
+  product: Pick<Product, 'priceMinor' | 'currency' | 'pricing'>,
+): number | null {
+  if (requested === null || (requested !== undefined && isBlank(requested))) return null;
+  const minimum =
+    requested === undefined
+      ? current
+      : minimumToMinor(requested, product.currency, product.priceMinor);
+  if (minimum === null) return null;
+  if (product.pricing.type !== 'one_time')
+    throw new AppError(
+      'pay_what_you_want_one_time',
+      400,
+      'Pay what you want is only for one-time prices',
+    );
+  if (minimum > product.priceMinor)
+    throw new AppError(
+      'minimum_above_price',
+      400,
+      'The minimum price cannot be more than the suggested price',
+    );
+  return minimum;
+}
 
 /**
  * Who may change a product: its owner. Someone else gets 404 for a product they cannot see
@@ -119,6 +151,11 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
         await supportedCurrencies(pool),
       );
       const priceMinor = priceToMinor(input.price!, currency);
+      const minimumPriceMinor = minimumFor(input.minimumPrice, null, {
+        priceMinor,
+        currency,
+        pricing: input.pricing,
+      });
       const upload = await ownUpload(seller, input.fileId!.trim());
       const at = now();
       const product: Product = {
@@ -129,6 +166,7 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
         priceMinor,
         currency,
         pricing: input.pricing,
+        minimumPriceMinor,
         status: 'draft',
         fileId: upload.id,
         fileName: upload.fileName,
@@ -170,17 +208,17 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
       const target = options.displayCurrency
         ? requireSupported(options.displayCurrency, await supportedCurrencies(pool))
         : undefined;
-      const display = priceIn(
-        product.priceMinor,
-        product.currency,
-        target,
-        target ? await exchangeRates(pool) : [],
-      );
+      const rates = target ? await exchangeRates(pool) : [];
+      const display = priceIn(product.priceMinor, product.currency, target, rates);
+      const displayMinimum =
+        product.minimumPriceMinor === null
+          ? null
+          : priceIn(product.minimumPriceMinor, product.currency, target, rates);
       const viewerIsOwner = product.ownerId === viewerId;
       if (options.visit && product.status === 'published' && !viewerIsOwner) {
         await views.record(product.id, options.visit, now());
       }
-      return { product, viewerIsOwner, display };
+      return { product, viewerIsOwner, display, displayMinimum };
     },
 
     async update(seller: Seller, id: string, input: UpdateProductInput): Promise<Product> {
@@ -200,6 +238,17 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
           input.price !== undefined
             ? priceToMinor(input.price!, nextCurrency)
             : repriceInCurrency(product.priceMinor, product.currency, nextCurrency);
+        const pricing = input.pricing ?? product.pricing;
+        const minimumPriceMinor = minimumFor(
+          input.minimumPrice,
+          product.minimumPriceMinor === null
+            ? null
+            : // The same decimal in the new currency, as the price is (zero stays zero).
+              product.minimumPriceMinor === 0
+              ? 0
+              : repriceInCurrency(product.minimumPriceMinor, product.currency, nextCurrency),
+          { priceMinor, currency: nextCurrency, pricing },
+        );
         return {
           ...product,
           title: input.title?.trim() ?? product.title,
@@ -209,7 +258,8 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
               : input.description?.trim() || null,
           priceMinor,
           currency: nextCurrency,
-          pricing: input.pricing ?? product.pricing,
+          pricing,
+          minimumPriceMinor,
           previewEnabled: input.previewEnabled ?? product.previewEnabled,
           previewBlurPercentage: input.previewBlurPercentage ?? product.previewBlurPercentage,
           ...(upload

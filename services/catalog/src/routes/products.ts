@@ -80,6 +80,7 @@ export function productRoutes(app: HttpServer, products: ProductService): void {
         ...toProductDto(detail.product),
         viewerIsOwner: detail.viewerIsOwner,
         display: detail.display,
+        displayMinimum: detail.displayMinimum,
       };
     },
   );

@@ -21,6 +21,14 @@ export function toProductDto(product: Product): ProductDto {
     price: minorToDecimalString(product.priceMinor, product.currency),
     priceFormatted: formatMoney(product.priceMinor, product.currency),
     pricing: product.pricing,
+    payWhatYouWant:
+      product.minimumPriceMinor === null
+        ? null
+        : {
+            minimumMinor: product.minimumPriceMinor,
+            minimum: minorToDecimalString(product.minimumPriceMinor, product.currency),
+            minimumFormatted: formatMoney(product.minimumPriceMinor, product.currency),
+          },
     status: product.status,
     fileId: product.fileId,
     fileName: product.fileName,

@@ -39,6 +39,12 @@ export interface Checkout {
   browserKeyHash: string | null;
   correlationId: string;
   createdAt: Date;
+  /** The seller's code the buyer used, as typed then, and what it took off (in `currency`). */
+  discountCodeId: string | null;
+  discountCode: string | null;
+  discountMinor: number;
+  /** When the payment page stops taking payment (set for checkouts holding a code's use). */
+  expiresAt: Date | null;
 }
 
 const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "productId", seller_id AS "sellerId",
@@ -47,7 +53,9 @@ const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "product
   fx_rate AS "fxRate", plan, platform_fee_bps AS "platformFeeBps", platform_fee_minor AS "platformFeeMinor", link,
   browser_key_hash AS "browserKeyHash", correlation_id AS "correlationId", created_at AS "createdAt",
   kind, billing_interval AS "billingInterval", user_id AS "userId", plan_bought AS "planBought",
-  subscription_id AS "subscriptionId", renews_period_start AS "renewsPeriodStart"`;
+  subscription_id AS "subscriptionId", renews_period_start AS "renewsPeriodStart",
+  discount_code_id AS "discountCodeId", discount_code AS "discountCode", discount_minor AS "discountMinor",
+  expires_at AS "expiresAt"`;
 
 export async function insertCheckout(
   db: Queryable,
@@ -57,9 +65,10 @@ export async function insertCheckout(
     `INSERT INTO checkouts (id, tx_ref, provider, status, product_id, seller_id, product_title, file_id, file_name,
        buyer_email, price_minor, price_currency, amount_minor, currency, fx_rate, plan, platform_fee_bps,
        platform_fee_minor, browser_key_hash, correlation_id, created_at, kind, billing_interval, user_id,
-       plan_bought, subscription_id, renews_period_start)
+       plan_bought, subscription_id, renews_period_start, discount_code_id, discount_code, discount_minor,
+       expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-       $22, $23, $24, $25, $26, $27)`,
+       $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)`,
     [
       checkout.id,
       checkout.txRef,
@@ -88,8 +97,33 @@ export async function insertCheckout(
       checkout.planBought,
       checkout.subscriptionId,
       checkout.renewsPeriodStart,
+      checkout.discountCodeId,
+      checkout.discountCode,
+      checkout.discountMinor,
+      checkout.expiresAt,
     ],
   );
+}
+
+/**
+ * This buyer's checkout of the same product with the same code and currency whose payment page
+ * still takes payment: starting it again hands that page back rather than holding a second use
+ * of the code (or being refused by a per-buyer limit the open checkout itself holds).
+ */
+export async function findOpenDiscountCheckout(
+  db: Queryable,
+  match: { discountCode: string; productId: string; buyerEmail: string; currency: string },
+  now: Date,
+): Promise<Checkout | null> {
+  const { rows } = await db.query<Checkout>(
+    `SELECT ${COLUMNS} FROM checkouts
+     WHERE upper(discount_code) = upper($1) AND product_id = $2 AND lower(buyer_email) = lower($3)
+       AND currency = $4 AND status = 'open' AND link IS NOT NULL
+       AND expires_at > $5::timestamptz + interval '5 minutes'
+     ORDER BY created_at DESC LIMIT 1`,
+    [match.discountCode.trim(), match.productId, match.buyerEmail, match.currency, now],
+  );
+  return rows[0] ?? null;
 }
 
 export async function findCheckoutByTxRef(

@@ -16,6 +16,8 @@ export interface ProductView {
   pricingType: string;
   /** Set for recurring prices; null for one-time (and for rows written before it was kept). */
   billingInterval: 'monthly' | 'yearly' | null;
+  /** Pay what you want: the least accepted (`priceMinor` is the suggestion); null for a fixed price. */
+  minimumPriceMinor: number | null;
   status: string;
   fileId: string | null;
   fileName: string | null;
@@ -39,6 +41,7 @@ export async function upsertProduct(
     currency: product.currency,
     pricing_type: product.pricing.type,
     billing_interval: product.pricing.type === 'recurring' ? product.pricing.interval : null,
+    minimum_price_minor: product.minimumPriceMinor ?? null,
     status: product.status,
     file_id: product.fileId,
     file_name: product.fileName,
@@ -65,7 +68,7 @@ export async function markProductDeleted(
 export async function findProduct(db: Queryable, productId: string): Promise<ProductView | null> {
   const { rows } = await db.query<ProductView>(
     `SELECT id, owner_id AS "ownerId", title, price_minor AS "priceMinor", currency, pricing_type AS "pricingType",
-       billing_interval AS "billingInterval",
+       billing_interval AS "billingInterval", minimum_price_minor AS "minimumPriceMinor",
             status, file_id AS "fileId", file_name AS "fileName", deleted
      FROM products WHERE id = $1`,
     [productId],

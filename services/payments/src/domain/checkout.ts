@@ -1,21 +1,25 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
-import { withTransaction, type Pool } from '@lockdrop/db';
+import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
-import { convertMinor, exchangeRatio, formatMoney, normalizeCurrency } from '@lockdrop/money';
+import { formatMoney } from '@lockdrop/money';
 import { planById, platformFeeMinor } from '@lockdrop/plans';
 import { z } from 'zod';
 import {
   countRecentCheckouts,
+  findOpenDiscountCheckout,
   findProviderPlan,
   insertCheckout,
   rememberProviderPlan,
   setCheckoutStatus,
   type Checkout,
 } from '../db/checkouts.repo.js';
-import { findProduct, findSellerPlan, listExchangeRates } from '../db/read-models.repo.js';
+import { findSellerPlan } from '../db/read-models.repo.js';
 import type { PaymentProvider } from '../providers/types.js';
+import { checkoutableProduct, currencyOf, isBlank, priceCheckout } from './checkout-pricing.js';
+import { recordSale } from './sales.js';
+import type { SettlementDeps } from './settlement.js';
 
 export interface CheckoutDeps {
   pool: Pool;
@@ -27,17 +31,26 @@ export interface CheckoutDeps {
   logger: { error(object: object, message: string): void };
 }
 
+/** A buyer's checkout of a product also needs what records a sale (free claims settle at once). */
+export interface ProductCheckoutDeps extends CheckoutDeps {
+  sale: SettlementDeps;
+  /** How long a discounted checkout's payment page takes payment (and holds the code's use). */
+  discountCheckoutMinutes: number;
+}
+
 export interface CheckoutRequest {
   productId: string;
   buyerEmail: string | undefined;
   currency: string | undefined;
+  discountCode: string | undefined;
+  /** Pay what you want: the amount typed, in major units of the currency. */
+  amount: string | number | undefined;
   /** sha256 of the buyer's browser cookie: that browser may see the result without signing in. */
   browserKeyHash: string | null;
   correlationId: string;
 }
 
 const emailSchema = z.email().max(254);
-const productIdSchema = z.uuid();
 
 /** Spec §5/§8: a missing or malformed e-mail gets the same message. */
 function buyerEmailOf(value: string | undefined): string {
@@ -46,114 +59,158 @@ function buyerEmailOf(value: string | undefined): string {
   return parsed.data;
 }
 
-function currencyOf(value: string | undefined, fallback: string): string {
-  if (value === undefined || value === '') return fallback;
-  try {
-    return normalizeCurrency(value);
-  } catch {
-    throw errors.badRequest('invalid_currency', `Not a currency code: ${value}`);
-  }
-}
-
 /**
- * Starts a checkout: snapshots price, the seller's plan fee and the exchange rate, records the
- * checkout under a fresh `tx_ref`, then asks the provider for its hosted page. The checkout row
- * is committed before the provider hears of the `tx_ref`, so its webhook can always find it.
+ * Starts a checkout: prices it (code, pay-what-you-want amount, exchange rate — the same rule
+ * the quote shows), snapshots the seller's plan fee, and records it under a fresh `tx_ref`, then
+ * asks the provider for its hosted page. A checkout that costs nothing is a purchase at once,
+ * recorded like a paid one, and its link is our success page. A code's uses are counted under
+ * the code's row lock in the transaction that records the checkout, so racing checkouts never
+ * use a limited code past its limit.
  */
 export async function startCheckout(
-  deps: CheckoutDeps,
+  deps: ProductCheckoutDeps,
   request: CheckoutRequest,
 ): Promise<{ link: string; txRef: string }> {
   const buyerEmail = buyerEmailOf(request.buyerEmail);
-  const notFound = errors.notFound('product_not_found', 'Product not found');
-  if (!productIdSchema.safeParse(request.productId).success) throw notFound;
-  const product = await findProduct(deps.pool, request.productId);
-  if (!product || product.deleted) throw notFound;
-  if (product.status !== 'published') {
-    throw errors.conflict(
-      'product_not_published',
-      'This product is not published; checkout may be blocked.',
-    );
-  }
+  const product = await checkoutableProduct(deps.pool, request.productId);
   const billingInterval = product.pricingType === 'one_time' ? null : product.billingInterval;
-  if (product.pricingType !== 'one_time' && !billingInterval) {
-    // A recurring product whose interval this read model has not heard yet (rows from before
-    // intervals were kept): never guess how often to charge.
-    throw new AppError(
-      'subscriptions_unavailable',
-      503,
-      'This subscription cannot be bought right now, please try again in a minute',
-    );
-  }
-
-  const currency = currencyOf(request.currency, product.currency);
-  const rates = currency === product.currency ? [] : await listExchangeRates(deps.pool);
-  const conversion = convertMinor(product.priceMinor, product.currency, currency, rates);
-  if (!conversion.converted) {
-    throw errors.badRequest(
-      'currency_not_supported',
-      `Payment in ${currency} is not available for this product`,
-    );
-  }
-  if (conversion.amountMinor <= 0)
-    throw errors.badRequest('amount_too_small', 'The price is too small to pay in this currency');
-  const ratio =
-    currency === product.currency ? null : exchangeRatio(product.currency, currency, rates)!;
-
   const plan = planById(await findSellerPlan(deps.pool, product.ownerId));
   const now = deps.now();
-  const checkout = {
-    id: randomUUID(),
-    txRef: newTxRef(),
-    provider: deps.provider.name,
-    status: 'creating' as const,
-    productId: product.id,
-    sellerId: product.ownerId,
-    productTitle: product.title,
-    fileId: product.fileId,
-    fileName: product.fileName,
-    buyerEmail,
-    priceMinor: product.priceMinor,
-    priceCurrency: product.currency,
-    amountMinor: conversion.amountMinor,
-    currency,
-    // Exact ratio (numerator/denominator) of the rate used, so the conversion can be replayed.
-    fxRate: ratio ? `${ratio.numerator}/${ratio.denominator}` : null,
-    plan: plan.id,
-    platformFeeBps: plan.platformFeeBps,
-    platformFeeMinor: platformFeeMinor(plan, conversion.amountMinor),
-    browserKeyHash: request.browserKeyHash,
-    correlationId: request.correlationId,
-    createdAt: now,
-    kind: 'product' as const,
-    billingInterval,
-    userId: null,
-    planBought: null,
-    subscriptionId: null,
-    renewsPeriodStart: null,
-  };
-  return openCheckout(deps, checkout);
+
+  const recorded = await withTransaction(deps.pool, async (tx) => {
+    await requireCheckoutBudget(tx, deps, buyerEmail, now);
+    if (!isBlank(request.discountCode)) {
+      const open = await findOpenDiscountCheckout(
+        tx,
+        {
+          discountCode: request.discountCode,
+          productId: product.id,
+          buyerEmail,
+          currency: currencyOf(request.currency, product.currency),
+        },
+        now,
+      );
+      if (open?.link) return { checkout: open, link: open.link };
+    }
+    const priced = await priceCheckout(tx, product, {
+      currency: request.currency,
+      discountCode: request.discountCode,
+      amount: request.amount,
+      buyerEmail,
+      now,
+      lock: true,
+    });
+    const checkout: Omit<Checkout, 'link'> = {
+      id: randomUUID(),
+      txRef: newTxRef(),
+      provider: priced.amountMinor === 0 ? FREE_CLAIM_PROVIDER : deps.provider.name,
+      status: 'creating',
+      productId: product.id,
+      sellerId: product.ownerId,
+      productTitle: product.title,
+      fileId: product.fileId,
+      fileName: product.fileName,
+      buyerEmail,
+      priceMinor: product.priceMinor,
+      priceCurrency: product.currency,
+      amountMinor: priced.amountMinor,
+      currency: priced.currency,
+      fxRate: priced.fxRate,
+      plan: plan.id,
+      platformFeeBps: plan.platformFeeBps,
+      platformFeeMinor: platformFeeMinor(plan, priced.amountMinor),
+      browserKeyHash: request.browserKeyHash,
+      correlationId: request.correlationId,
+      createdAt: now,
+      kind: 'product',
+      billingInterval,
+      userId: null,
+      planBought: null,
+      subscriptionId: null,
+      renewsPeriodStart: null,
+      discountCodeId: priced.discount?.code.id ?? null,
+      discountCode: priced.discount?.code.code ?? null,
+      discountMinor: priced.discount?.offMinor ?? 0,
+      expiresAt: priced.discount
+        ? new Date(now.getTime() + deps.discountCheckoutMinutes * 60_000)
+        : null,
+    };
+    await insertCheckout(tx, checkout);
+    if (checkout.amountMinor > 0) return { checkout, link: null };
+    await enqueueCheckoutStarted(tx, checkout);
+    await recordSale(
+      tx,
+      deps.sale,
+      { ...checkout, link: null },
+      {
+        transactionId: `free_${checkout.id}`,
+        txRef: checkout.txRef,
+        status: 'successful',
+        amountMinor: 0,
+        currency: checkout.currency,
+        processorFeeMinor: 0,
+      },
+    );
+    return { checkout, link: successUrl(deps.publicUrl, checkout.txRef) };
+  });
+  if (recorded.link) {
+    if (recorded.checkout.amountMinor === 0) deps.sale.onMailQueued();
+    return { link: recorded.link, txRef: recorded.checkout.txRef };
+  }
+  return requestPaymentLink(deps, recorded.checkout, {
+    sessionMinutes: recorded.checkout.expiresAt ? deps.discountCheckoutMinutes : null,
+  });
+}
+
+/** `checkouts.provider` of a purchase that cost nothing: no provider took part. */
+export const FREE_CLAIM_PROVIDER = 'free';
+
+function successUrl(publicUrl: string, txRef: string): string {
+  const url = new URL(`${publicUrl}/payment/success`);
+  url.searchParams.set('status', 'successful');
+  url.searchParams.set('tx_ref', txRef);
+  return url.toString();
 }
 
 /**
  * Records a checkout (under the per-e-mail limit), then asks the provider for its hosted page.
  * The row is committed before the provider hears of the `tx_ref`, so its webhook can always
- * find it. Product checkouts announce `checkout.started` (analytics' funnel).
+ * find it.
  */
 export async function openCheckout(
   deps: CheckoutDeps,
   checkout: Omit<Checkout, 'link'>,
 ): Promise<{ link: string; txRef: string }> {
-  const { buyerEmail, currency } = checkout;
-  const now = checkout.createdAt;
   await withTransaction(deps.pool, async (tx) => {
-    const since = new Date(now.getTime() - deps.emailWindowSeconds * 1000);
-    if ((await countRecentCheckouts(tx, buyerEmail, since)) >= deps.emailLimit) {
-      throw errors.tooManyRequests('Too many checkouts for this e-mail, please try again later');
-    }
+    await requireCheckoutBudget(tx, deps, checkout.buyerEmail, checkout.createdAt);
     await insertCheckout(tx, checkout);
   });
+  return requestPaymentLink(deps, checkout, { sessionMinutes: null });
+}
 
+/** Checkouts one e-mail may start per window, counted under a per-e-mail lock. */
+async function requireCheckoutBudget(
+  tx: PoolClient,
+  deps: CheckoutDeps,
+  buyerEmail: string,
+  now: Date,
+): Promise<void> {
+  const since = new Date(now.getTime() - deps.emailWindowSeconds * 1000);
+  if ((await countRecentCheckouts(tx, buyerEmail, since)) >= deps.emailLimit) {
+    throw errors.tooManyRequests('Too many checkouts for this e-mail, please try again later');
+  }
+}
+
+/**
+ * Asks the provider for the hosted page of a recorded checkout. Product checkouts then announce
+ * `checkout.started` (analytics' funnel).
+ */
+async function requestPaymentLink(
+  deps: CheckoutDeps,
+  checkout: Omit<Checkout, 'link'>,
+  { sessionMinutes }: { sessionMinutes: number | null },
+): Promise<{ link: string; txRef: string }> {
+  const { buyerEmail, currency } = checkout;
   let link: string;
   try {
     const recurring = checkout.billingInterval
@@ -174,6 +231,7 @@ export async function openCheckout(
           ? `${deps.publicUrl}/settings?plan_payment=1`
           : `${deps.publicUrl}/payment/success`,
       recurring,
+      sessionMinutes,
     }));
   } catch (error) {
     deps.logger.error(
@@ -187,25 +245,31 @@ export async function openCheckout(
 
   await withTransaction(deps.pool, async (tx) => {
     await setCheckoutStatus(tx, checkout.id, 'open', ['creating'], link);
-    if (checkout.kind !== 'product') return;
-    await enqueueEvent(
-      tx,
-      createEvent(
-        'checkout.started',
-        {
-          checkoutId: checkout.id,
-          txRef: checkout.txRef,
-          productId: checkout.productId!,
-          sellerId: checkout.sellerId!,
-          buyerEmail,
-          amountMinor: checkout.amountMinor,
-          currency,
-        },
-        { correlationId: checkout.correlationId },
-      ),
-    );
+    if (checkout.kind === 'product') await enqueueCheckoutStarted(tx, checkout);
   });
   return { link, txRef: checkout.txRef };
+}
+
+async function enqueueCheckoutStarted(
+  tx: PoolClient,
+  checkout: Omit<Checkout, 'link'>,
+): Promise<void> {
+  await enqueueEvent(
+    tx,
+    createEvent(
+      'checkout.started',
+      {
+        checkoutId: checkout.id,
+        txRef: checkout.txRef,
+        productId: checkout.productId!,
+        sellerId: checkout.sellerId!,
+        buyerEmail: checkout.buyerEmail,
+        amountMinor: checkout.amountMinor,
+        currency: checkout.currency,
+      },
+      { correlationId: checkout.correlationId },
+    ),
+  );
 }
 
 /**

@@ -82,6 +82,11 @@ export async function refundPurchase(
       throw errors.conflict('already_refunded', 'This purchase was already refunded');
     if (found.status === 'refunding')
       throw errors.conflict('refund_in_progress', 'A refund of this purchase is in progress');
+    if (found.amountMinor === 0)
+      throw errors.conflict(
+        'nothing_to_refund',
+        'This purchase was free; there is nothing to refund',
+      );
     const windowEnds = found.paidAt.getTime() + deps.refundWindowHours * 3_600_000;
     if (deps.now().getTime() > windowEnds) {
       throw errors.conflict(

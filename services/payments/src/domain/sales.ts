@@ -51,7 +51,8 @@ export async function recordSale(
     feePlatformMinor: split.platformFeeMinor,
     feeProcessorMinor: split.processorFeeMinor,
     sellerEarningsMinor: split.sellerEarningsMinor,
-    provider: deps.provider.name,
+    // The provider the checkout was opened with ('free' for a claim that cost nothing).
+    provider: checkout.provider,
     providerTransactionId: verified.transactionId,
     testMode: deps.provider.testMode,
     subscriptionId: subscription?.subscriptionId ?? null,
@@ -60,13 +61,16 @@ export async function recordSale(
     paidAt,
     receiptTokenHash: receipt.tokenHash,
   });
-  await postJournal(
-    tx,
-    { purchaseId },
-    'payment',
-    checkout.currency,
-    paymentJournal(split, sellerId),
-  );
+  // A free claim moved no money: it has a purchase (the entitlement's source) and no journal.
+  if (split.amountMinor > 0) {
+    await postJournal(
+      tx,
+      { purchaseId },
+      'payment',
+      checkout.currency,
+      paymentJournal(split, sellerId),
+    );
+  }
   await setCheckoutStatus(tx, checkout.id, 'paid', ['creating', 'open', 'failed', 'not_started']);
   await enqueueEvent(
     tx,
@@ -88,7 +92,7 @@ export async function recordSale(
         fileId: checkout.fileId,
         fileName: checkout.fileName,
         sellerEarningsMinor: split.sellerEarningsMinor,
-        provider: deps.provider.name,
+        provider: checkout.provider,
         receiptTokenHash: receipt.tokenHash,
         buyerBrowserKeyHash: checkout.browserKeyHash,
         subscription,

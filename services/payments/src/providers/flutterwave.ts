@@ -181,6 +181,8 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         ...(request.recurring?.providerPlanId
           ? { payment_plan: request.recurring.providerPlanId }
           : {}),
+        // payments-contract §1: minutes, at most 1440, at the top level as the guide shows.
+        ...(request.sessionMinutes ? { session_duration: request.sessionMinutes } : {}),
       });
       const parsed = z.object({ link: z.url() }).safeParse(data);
       if (!parsed.success)

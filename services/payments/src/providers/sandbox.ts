@@ -190,8 +190,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     async createPaymentLink(request) {
       await pool.query(
         `INSERT INTO sandbox_payments (tx_ref, amount_minor, currency, buyer_email, title, redirect_url, status,
-           billing_interval)
-         VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7)`,
+           billing_interval, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7, now() + make_interval(mins => $8::int))`,
         [
           request.txRef,
           request.amountMinor,
@@ -200,6 +200,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           request.productTitle,
           request.redirectUrl,
           request.recurring?.interval ?? null,
+          request.sessionMinutes ?? null,
         ],
       );
       return { link: `${options.publicUrl}/sandbox/checkout/${encodeURIComponent(request.txRef)}` };
@@ -340,6 +341,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
              subscription_token = CASE WHEN $2 = 'successful' AND billing_interval IS NOT NULL
                THEN 'sbx_sub_' || md5(random()::text || clock_timestamp()::text) END
          WHERE tx_ref = $1 AND status IN ('initiated', 'failed', 'cancelled')
+           AND (expires_at IS NULL OR expires_at > now())
          RETURNING *`,
         [
           txRef,
@@ -349,6 +351,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       );
       const completed = rows[0] ? toPayment(rows[0]) : await find(txRef);
       if (!completed) return null;
+      // Like a provider's session_duration: an expired page takes no payment.
+      if (!rows[0] && completed.status !== 'successful') return back('cancelled', null);
       if (rows[0]) deliver(completed, 0);
       return back(completed.status, completed.transactionId);
     },

@@ -18,6 +18,8 @@ export interface PaymentLinkRequest {
    * charges renewals itself gets its payment plan (`providerPlanId`, from `ensurePaymentPlan`).
    */
   recurring?: { interval: 'monthly' | 'yearly'; providerPlanId: string | null } | null;
+  /** How long the hosted page may take payment (a checkout holding a discount code's use). */
+  sessionMinutes?: number | null;
 }
 
 /** What a provider needs to find (and stop or restart) the subscription it charges. */

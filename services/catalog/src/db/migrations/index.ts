@@ -75,4 +75,14 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0005_pay_what_you_want',
+    sql: `
+      -- Pay what you want: the least a buyer may pay (price_minor is then the suggestion).
+      ALTER TABLE products
+        ADD COLUMN minimum_price_minor bigint CHECK (minimum_price_minor >= 0),
+        ADD CONSTRAINT products_minimum_price_check CHECK (
+          minimum_price_minor IS NULL OR (minimum_price_minor <= price_minor AND pricing_type = 'one_time'));
+    `,
+  },
 ];

@@ -7,6 +7,7 @@ import { payouts } from './0004_payouts.js';
 import { refunds } from './0005_refunds.js';
 import { subscriptions } from './0006_subscriptions.js';
 import { ledgerJournalIndex } from './0007_ledger_journal_index.js';
+import { discounts } from './0008_discounts.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   refunds,
   subscriptions,
   ledgerJournalIndex,
+  discounts,
 ];
