@@ -6,6 +6,7 @@ import { migrations } from './db/migrations/index.js';
 import { createDownloadService } from './domain/downloads.js';
 import { createPreviewService } from './domain/previews.js';
 import { createReceiptSessionService } from './domain/receipt-sessions.js';
+import { createStampedCopies } from './domain/stamped-copies.js';
 import { createUploadService } from './domain/uploads.js';
 import { subscribeToProductEvents } from './events/products.consumer.js';
 import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
@@ -42,7 +43,18 @@ export async function buildApp(
   const storage = dependencies.storage ?? (await createStorage(config));
   const now = dependencies.now ?? (() => new Date());
 
-  uploadRoutes(app, { uploads: createUploadService({ pool, storage, logger: app.log }) });
+  const renderLimits = {
+    memoryMb: config.PREVIEW_MEMORY_MB,
+    cpuSeconds: config.PREVIEW_CPU_SECONDS,
+    // Twice the CPU budget: a render waiting on disk is slow, one that sleeps is stuck.
+    timeoutMs: config.PREVIEW_CPU_SECONDS * 2_000,
+    searchPath: config.PATH,
+  };
+  const stampedCopies = createStampedCopies({ pool, storage, limits: renderLimits });
+  uploadRoutes(app, {
+    uploads: createUploadService({ pool, storage, logger: app.log }),
+    stampedCopies,
+  });
   previewRoutes(app, { previews: createPreviewService({ pool, storage }) });
   const completions = new Set<Promise<void>>();
   downloadRoutes(app, {
@@ -52,6 +64,7 @@ export async function buildApp(
       signingKey: config.DOWNLOAD_SIGNING_KEY,
       grantsPerHour: config.DOWNLOAD_GRANTS_PER_HOUR,
       now,
+      stampedCopies,
     }),
     receiptSessions: createReceiptSessionService({ pool, now }),
     secureCookies: config.PUBLIC_URL.startsWith('https:'),
@@ -74,14 +87,7 @@ export async function buildApp(
     storage,
     concurrency: config.PREVIEW_CONCURRENCY,
     logger: app.log,
-    render: {
-      ffmpegPath,
-      memoryMb: config.PREVIEW_MEMORY_MB,
-      cpuSeconds: config.PREVIEW_CPU_SECONDS,
-      // Twice the CPU budget: a render waiting on disk is slow, one that sleeps is stuck.
-      timeoutMs: config.PREVIEW_CPU_SECONDS * 2_000,
-      searchPath: config.PATH,
-    },
+    render: { ffmpegPath, ...renderLimits },
   });
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool, storage })),

@@ -122,6 +122,7 @@ describe('a product from creation to unpublishing', () => {
       fileSizeBytes: content.length,
       previewEnabled: true,
       previewBlurPercentage: 60,
+      stampPdfs: false,
     };
     const types = ['product.created', 'product.published', 'product.unpublished'] as const;
     const statuses = ['draft', 'published', 'draft'];

@@ -31,6 +31,8 @@ export const createProductSchema = z.object({
    * then the suggested amount. Absent or null: the price is fixed.
    */
   minimumPrice: priceSchema.nullish(),
+  /** Stamp each buyer's copy of a PDF with "Licensed to <their e-mail>" on every page. */
+  stampPdfs: z.boolean().default(false),
 });
 export type CreateProductInput = z.infer<typeof createProductSchema>;
 /** What a client sends (defaults not yet applied). */
@@ -48,6 +50,7 @@ export const updateProductSchema = z.object({
   pricing: pricingSchema.optional(),
   /** A decimal turns pay what you want on (or changes its minimum); null turns it off. */
   minimumPrice: priceSchema.nullish(),
+  stampPdfs: z.boolean().optional(),
 });
 export type UpdateProductInput = z.infer<typeof updateProductSchema>;
 
@@ -75,6 +78,8 @@ export const productSchema = z.object({
   fileKind: fileKindSchema,
   previewEnabled: z.boolean(),
   previewBlurPercentage: z.number().int(),
+  /** Buyers get their own copy of a PDF file, stamped with their e-mail on every page. */
+  stampPdfs: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   publishedAt: z.iso.datetime().nullable(),

@@ -38,3 +38,14 @@ export const previewStateSchema = z.object({
   height: z.number().int().nullable(),
 });
 export type PreviewState = z.infer<typeof previewStateSchema>;
+
+/**
+ * GET /api/uploads/:fileId/pdf-stamping (delivery, the file's owner): whether buyers of a
+ * product with `stampPdfs` get this file stamped with their e-mail. Anything but `available`
+ * means they get the original, and `message` says why.
+ */
+export const pdfStampingSchema = z.object({
+  status: z.enum(['available', 'not_pdf', 'encrypted', 'malformed', 'too_large']),
+  message: z.string().nullable(),
+});
+export type PdfStamping = z.infer<typeof pdfStampingSchema>;

@@ -20,6 +20,8 @@ const productSnapshot = z.object({
   previewEnabled: z.boolean(),
   /** 0–100, step 5 (ARCHITECTURE §4: the one blur scale). */
   previewBlurPercentage: z.number().int().min(0).max(100).multipleOf(5),
+  /** Delivery stamps each buyer's copy of a PDF file with their e-mail (absent in older events: off). */
+  stampPdfs: z.boolean().optional(),
 });
 
 /**

@@ -21,11 +21,12 @@ interface ProductRow {
   updated_at: Date;
   published_at: Date | null;
   minimum_price_minor: number | null;
+  stamp_pdfs: boolean;
 }
 
 const COLUMNS = `id, owner_id, title, description, price_minor, currency, pricing_type, pricing_interval,
   status, file_id, file_name, file_size_bytes, file_kind, preview_enabled, preview_blur_percentage,
-  created_at, updated_at, published_at, minimum_price_minor`;
+  created_at, updated_at, published_at, minimum_price_minor, stamp_pdfs`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -52,6 +53,7 @@ function toProduct(row: ProductRow): Product {
     updatedAt: row.updated_at,
     publishedAt: row.published_at,
     minimumPriceMinor: row.minimum_price_minor,
+    stampPdfs: row.stamp_pdfs,
   };
 }
 
@@ -76,12 +78,13 @@ function values(product: Product): unknown[] {
     product.updatedAt,
     product.publishedAt,
     product.minimumPriceMinor,
+    product.stampPdfs,
   ];
 }
 
 export async function insertProduct(db: Queryable, product: Product): Promise<void> {
   await db.query(
-    `INSERT INTO products (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+    `INSERT INTO products (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
     values(product),
   );
   await notifyProductChanged(db, product.id);
@@ -104,7 +107,7 @@ export async function saveProduct(db: Queryable, product: Product): Promise<void
     `UPDATE products SET title = $3, description = $4, price_minor = $5, currency = $6, pricing_type = $7,
        pricing_interval = $8, status = $9, file_id = $10, file_name = $11, file_size_bytes = $12, file_kind = $13,
        preview_enabled = $14, preview_blur_percentage = $15, updated_at = $16, published_at = $17,
-       minimum_price_minor = $18
+       minimum_price_minor = $18, stamp_pdfs = $19
      WHERE id = $1 AND owner_id = $2`,
     // Every column but created_at, which never changes.
     values(product).filter((_value, index) => index !== 15),

@@ -23,6 +23,7 @@ export interface Product {
   fileKind: FileKind;
   previewEnabled: boolean;
   previewBlurPercentage: number;
+  stampPdfs: boolean;
   createdAt: Date;
   updatedAt: Date;
   publishedAt: Date | null;
@@ -49,5 +50,6 @@ export function snapshotOf(product: Product): Snapshot {
     fileSizeBytes: product.fileSizeBytes,
     previewEnabled: product.previewEnabled,
     previewBlurPercentage: product.previewBlurPercentage,
+    stampPdfs: product.stampPdfs,
   };
 }

@@ -174,6 +174,7 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
         fileKind: upload.kind,
         previewEnabled: input.previewEnabled,
         previewBlurPercentage: input.previewBlurPercentage,
+        stampPdfs: input.stampPdfs,
         createdAt: at,
         updatedAt: at,
         publishedAt: null,
@@ -262,6 +263,7 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
           minimumPriceMinor,
           previewEnabled: input.previewEnabled ?? product.previewEnabled,
           previewBlurPercentage: input.previewBlurPercentage ?? product.previewBlurPercentage,
+          stampPdfs: input.stampPdfs ?? product.stampPdfs,
           ...(upload
             ? {
                 fileId: upload.id,

@@ -36,6 +36,7 @@ export function toProductDto(product: Product): ProductDto {
     fileKind: product.fileKind,
     previewEnabled: product.previewEnabled,
     previewBlurPercentage: product.previewBlurPercentage,
+    stampPdfs: product.stampPdfs,
     createdAt: product.createdAt.toISOString(),
     updatedAt: product.updatedAt.toISOString(),
     publishedAt: product.publishedAt?.toISOString() ?? null,

@@ -18,11 +18,13 @@ export interface ProductView {
   status: ProductSnapshot['status'];
   previewEnabled: boolean;
   blurPercentage: number;
+  /** Buyers get their own copy of a PDF, stamped with their e-mail. */
+  stampPdfs: boolean;
   deleted: boolean;
 }
 
 const COLUMNS = `product_id AS "productId", owner_id AS "ownerId", file_id AS "fileId", status,
-  preview_enabled AS "previewEnabled", blur_percentage AS "blurPercentage", deleted`;
+  preview_enabled AS "previewEnabled", blur_percentage AS "blurPercentage", stamp_pdfs AS "stampPdfs", deleted`;
 
 export async function findProduct(db: Queryable, productId: string): Promise<ProductView | null> {
   const { rows } = await db.query<ProductView>(
@@ -52,6 +54,7 @@ export async function applyProductSnapshot(
     status: snapshot.status,
     preview_enabled: snapshot.previewEnabled,
     blur_percentage: snapshot.previewBlurPercentage,
+    stamp_pdfs: snapshot.stampPdfs ?? false,
   });
   return { applied, before: before[0] ?? null };
 }

@@ -7,11 +7,13 @@ import { AppError } from '@lockdrop/http';
 import { findAccessibleEntitlement, findEntitlement } from '../db/entitlements.repo.js';
 import { findGrant, grantsSince, insertDownload, insertGrant } from '../db/downloads.repo.js';
 import { findFile, type StoredFile } from '../db/files.repo.js';
+import { findProduct } from '../db/products.repo.js';
 import { ObjectNotFoundError, type ObjectStorage } from '../storage/storage.js';
 import { accessErrors, accessKeysOf, authorize, type Claimant } from './access.js';
 import { parseRange, type SatisfiableRange } from './byte-range.js';
 import { readDownloadToken, signDownloadToken } from './download-token.js';
 import { isUsable } from './entitlements.js';
+import type { StampedCopies } from './stamped-copies.js';
 
 /** Spec §9: download links are valid for 1 hour. */
 export const LINK_VALIDITY_MS = 60 * 60 * 1000;
@@ -75,6 +77,7 @@ export interface DownloadsDependencies {
   signingKey: string;
   grantsPerHour: number;
   now: () => Date;
+  stampedCopies: Pick<StampedCopies, 'copyFor'>;
 }
 
 /**
@@ -87,6 +90,7 @@ export function createDownloadService({
   signingKey,
   grantsPerHour,
   now,
+  stampedCopies,
 }: DownloadsDependencies) {
   /** Locks the entitlement so concurrent requests cannot exceed the hourly link budget. */
   async function issueLink(claimant: Claimant, purchaseId: string): Promise<DownloadLink> {
@@ -156,8 +160,22 @@ export function createDownloadService({
     const at = now();
     if (!isUsable(entitlement, at))
       throw entitlement ? accessErrors.unusable(entitlement, at) : accessErrors.purchaseRefunded();
-    const file = await findFile(pool, grant.fileId);
-    if (!file) throw downloadErrors.fileUnavailable();
+    const original = await findFile(pool, grant.fileId);
+    if (!original) throw downloadErrors.fileUnavailable();
+    // With the product's stamping on, this buyer's PDF is their own stamped copy: never the original.
+    const stamped = await stampedCopies.copyFor(
+      await findProduct(pool, entitlement.productId),
+      original,
+      entitlement.buyerEmail,
+    );
+    const file = stamped
+      ? {
+          ...original,
+          storageKey: stamped.storageKey,
+          sizeBytes: stamped.sizeBytes,
+          sha256: stamped.sha256,
+        }
+      : original;
 
     const etag = `"${file.sha256}"`;
     const wanted =

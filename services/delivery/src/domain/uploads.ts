@@ -16,6 +16,7 @@ import {
   uploadsInMonth,
   type StoredFile,
 } from '../db/files.repo.js';
+import { deleteStampedCopies } from '../db/stamped-copies.repo.js';
 
 export type { StoredFile };
 import { previewStatusOfFile } from '../db/previews.repo.js';
@@ -235,6 +236,11 @@ export function createUploadService({
       );
     }
     await deleteFile(pool, fileId);
+    // Copies stamped for buyers whose purchases were refunded go with it.
+    for (const key of await deleteStampedCopies(pool, fileId))
+      await storage.delete(key).catch((cause: unknown) => {
+        logger.warn({ err: cause, storageKey: key }, 'could not remove a stamped copy');
+      });
     await storage.delete(file.storageKey).catch((cause: unknown) => {
       logger.warn(
         { err: cause, storageKey: file.storageKey },

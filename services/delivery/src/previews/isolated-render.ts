@@ -5,6 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PreviewImage } from './image.js';
+import {
+  UNSTAMPABLE_EXIT_CODE,
+  UnstampablePdfError,
+  type UnstampableReason,
+} from './unstampable.js';
 
 export interface IsolatedRenderJob {
   kind: 'image' | 'pdf' | 'video';
@@ -13,6 +18,17 @@ export interface IsolatedRenderJob {
   blurPercentage: number;
   ffmpegPath: string | null;
 }
+
+/** A buyer's copy of a PDF with `text` in every page's footer (stamp-pdf.ts). */
+export interface IsolatedStampJob {
+  kind: 'stamp';
+  inputPath: string;
+  outputPath: string;
+  text: string;
+}
+
+/** What the isolated process is asked to do with an untrusted file. */
+export type IsolatedJob = IsolatedRenderJob | IsolatedStampJob;
 
 export interface RenderLimits {
   /**
@@ -84,7 +100,7 @@ async function bundleChild(source: string): Promise<string> {
 
 /** How the render process is started: exported so a test can see what it is given. */
 export async function renderCommand(
-  job: IsolatedRenderJob,
+  job: IsolatedJob,
   limits: RenderLimits,
 ): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
   const node = [process.execPath, await childScript(), JSON.stringify(job)];
@@ -128,6 +144,24 @@ export async function renderIsolated(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Writes the stamped copy of the PDF at `inputPath` to `outputPath`, in the same isolated
+ * process as a preview render. A PDF that cannot be stamped (encrypted, malformed, or more than
+ * the process's limits) is an `UnstampablePdfError`: stamping it again would fail the same way.
+ */
+export async function stampIsolated(
+  job: Omit<IsolatedStampJob, 'kind'>,
+  limits: RenderLimits,
+): Promise<void> {
+  const { command, args, env } = await renderCommand({ ...job, kind: 'stamp' }, limits);
+  const { code, signal, stderr } = await run(command, args, env, limits.timeoutMs);
+  if (code === 0) return;
+  if (code === UNSTAMPABLE_EXIT_CODE)
+    throw new UnstampablePdfError(stderr.trim() as UnstampableReason);
+  if (signal) throw new UnstampablePdfError('too_large');
+  throw new Error(`stamp process exited ${code}: ${stderr.slice(-500)}`);
 }
 
 function run(command: string, args: string[], env: Record<string, string>, timeoutMs: number) {

@@ -70,7 +70,7 @@ export function cardFor(file: StoredFile): Promise<PreviewImage> {
  * The filesystem backend has one; an object from remote storage is copied to a temporary file
  * for the duration of the render.
  */
-async function withLocalFile<T>(
+export async function withLocalFile<T>(
   storage: ObjectStorage,
   key: string,
   work: (filePath: string) => Promise<T>,

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import {
   errorBodySchema,
+  pdfStampingSchema,
   uploadedFileSchema,
   uploadUsageSchema,
   type UploadedFile,
@@ -9,7 +10,16 @@ import { AppError, type HttpServer } from '@lockdrop/http';
 import { PLANS } from '@lockdrop/plans';
 import { z } from 'zod';
 import { previewStatusSchema } from '../domain/preview-status.js';
+import type { StampedCopies } from '../domain/stamped-copies.js';
 import type { StoredFile, Uploads } from '../domain/uploads.js';
+
+const STAMPING_MESSAGES = {
+  available: null,
+  not_pdf: 'Stamping applies to PDF files only',
+  encrypted: 'This PDF is password-protected, so buyers get it unstamped',
+  malformed: 'This PDF could not be read, so buyers get it unstamped',
+  too_large: 'This PDF is too large to stamp, so buyers get it unstamped',
+} as const;
 
 const fileDetailsSchema = uploadedFileSchema.extend({
   /** Of the most recently changed product preview made from this file; null while no product uses it. */
@@ -28,7 +38,10 @@ function toUploadedFile(file: StoredFile): UploadedFile {
  * `/api/uploads`: a seller's files. The body of an upload is streamed, never buffered. The
  * multipart parser is registered in a scope of its own: only these routes accept multipart.
  */
-export function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uploads }): void {
+export function uploadRoutes(
+  app: HttpServer,
+  { uploads, stampedCopies }: { uploads: Uploads; stampedCopies: Pick<StampedCopies, 'statusOf'> },
+): void {
   app.register(async (scope: HttpServer) => {
     await scope.register(multipart, {
       limits: {
@@ -105,6 +118,24 @@ export function uploadRoutes(app: HttpServer, { uploads }: { uploads: Uploads })
       async (request) => {
         const file = await uploads.describe(request.user!, request.params.fileId);
         return { ...toUploadedFile(file), previewStatus: file.previewStatus };
+      },
+    );
+
+    scope.get(
+      '/api/uploads/:fileId/pdf-stamping',
+      {
+        preHandler: scope.authenticate,
+        schema: {
+          summary:
+            "Whether buyers get this PDF stamped with their e-mail (a product's stampPdfs option)",
+          params: fileParams,
+          response: { 200: pdfStampingSchema, 404: errorBodySchema },
+        },
+      },
+      async (request) => {
+        const file = await uploads.describe(request.user!, request.params.fileId);
+        const status = await stampedCopies.statusOf(file);
+        return { status, message: STAMPING_MESSAGES[status] };
       },
     );
 

@@ -52,7 +52,11 @@ const headersOf = (caller: Caller = {}): Record<string, string> => ({
 
 /** The buyer's side of delivery over real HTTP: sell a file, buy it, ask for links and access. */
 export function shop(delivery: DeliveryHarness, baseUrl: string) {
-  async function sellFile(content: Buffer, fileName = 'file.bin') {
+  async function sellFile(
+    content: Buffer,
+    fileName = 'file.bin',
+    productOverrides: Partial<EventData<'product.updated'>> = {},
+  ) {
     const seller = await delivery.user('pro');
     const form = multipart(fileName, content);
     const uploaded = await fetch(`${baseUrl}/api/uploads`, {
@@ -74,6 +78,7 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
       fileName,
       fileSizeBytes: content.length,
       status: 'published',
+      ...productOverrides,
     });
     await delivery.publishProduct('product.created', product);
     await waitFor(

@@ -85,4 +85,11 @@ export const migrations: Migration[] = [
           minimum_price_minor IS NULL OR (minimum_price_minor <= price_minor AND pricing_type = 'one_time'));
     `,
   },
+  {
+    id: '0006_stamp_pdfs',
+    sql: `
+      -- Delivery stamps each buyer's copy of a PDF file with their e-mail.
+      ALTER TABLE products ADD COLUMN stamp_pdfs boolean NOT NULL DEFAULT false;
+    `,
+  },
 ];

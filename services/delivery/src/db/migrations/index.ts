@@ -162,4 +162,24 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0007_stamped_pdfs',
+    sql: `
+      ALTER TABLE products ADD COLUMN stamp_pdfs boolean NOT NULL DEFAULT false;
+      -- Whether a PDF can be stamped, learned the first time it is tried; null until then.
+      ALTER TABLE files ADD COLUMN pdf_stamp text
+        CHECK (pdf_stamp IN ('available', 'encrypted', 'malformed', 'too_large'));
+      -- Each buyer's stamped copy of a file, made on their first download. A changed file is a
+      -- new file id, so its copies are made afresh.
+      CREATE TABLE stamped_copies (
+        file_id uuid NOT NULL,
+        buyer_email text NOT NULL CHECK (buyer_email = lower(buyer_email)),
+        storage_key text NOT NULL UNIQUE,
+        size_bytes bigint NOT NULL,
+        sha256 text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (file_id, buyer_email)
+      );
+    `,
+  },
 ];

@@ -1,0 +1,154 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfDocument } from './support/fixtures.js';
+import { startDelivery, type DeliveryHarness } from './support/harness.js';
+import { bytesOf, sha256, shop } from './support/purchases.js';
+
+/**
+ * A product's `stampPdfs` option through delivery's HTTP API: each buyer downloads their own
+ * copy of the PDF with "Licensed to <their e-mail>" on every page, made once and served like any
+ * file; a PDF that cannot be stamped falls back to the original and the seller is told why.
+ */
+let delivery: DeliveryHarness;
+let baseUrl: string;
+let store: ReturnType<typeof shop>;
+
+beforeAll(async () => {
+  delivery = await startDelivery();
+  baseUrl = await delivery.app.listen({ port: 0, host: '127.0.0.1' });
+  store = shop(delivery, baseUrl);
+});
+afterAll(() => delivery?.close());
+
+/** Every page's text, as a reader extracts it (pdf.js, which previews use too). */
+async function pageTexts(pdf: Buffer): Promise<string[]> {
+  const require = createRequire(import.meta.url);
+  const pdfjs = (await import(
+    pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href
+  )) as typeof import('pdfjs-dist');
+  const document = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise;
+  const texts: string[] = [];
+  for (let number = 1; number <= document.numPages; number += 1) {
+    const content = await (await document.getPage(number)).getTextContent();
+    texts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  await document.destroy();
+  return texts;
+}
+
+async function download(purchase: Awaited<ReturnType<typeof store.buy>>, range?: string) {
+  const buyer = await store.buyerAccount(purchase);
+  const link = await store.link(purchase.paid.purchaseId, buyer);
+  return fetch(`${baseUrl}${link.downloadUrl}`, range ? { headers: { range } } : {});
+}
+
+async function stamping(sellerAuth: string, fileId: string) {
+  const response = await fetch(`${baseUrl}/api/uploads/${fileId}/pdf-stamping`, {
+    headers: { authorization: sellerAuth },
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('stamped PDFs', () => {
+  it('gives each buyer their own stamped copy, made once, with Range and ETag of that copy', async () => {
+    const original = pdfDocument('Secret chapter one');
+    const { file, product, seller } = await store.sellFile(original, 'ebook.pdf', {
+      stampPdfs: true,
+    });
+    const ada = await store.buy(product, { buyerEmail: 'ada@example.com' });
+    const bayo = await store.buy(product, { buyerEmail: 'bayo@example.com' });
+
+    const first = await download(ada);
+    expect(first.status).toBe(200);
+    const adaCopy = await bytesOf(first);
+    expect(sha256(adaCopy)).not.toBe(file.sha256);
+    expect(first.headers.get('etag')).toBe(`"${sha256(adaCopy)}"`);
+    expect(first.headers.get('content-length')).toBe(String(adaCopy.length));
+    expect(first.headers.get('content-type')).toBe('application/pdf');
+    const [page] = await pageTexts(adaCopy);
+    expect(page).toContain('Secret chapter one');
+    expect(page).toContain('Licensed to ada@example.com');
+
+    // The second download is the same copy, not a new one; a Range resumes inside it.
+    const again = await bytesOf(await download(ada));
+    expect(sha256(again)).toBe(sha256(adaCopy));
+    const partial = await download(ada, 'bytes=100-199');
+    expect(partial.status).toBe(206);
+    expect(await bytesOf(partial)).toEqual(adaCopy.subarray(100, 200));
+
+    const bayoCopy = await bytesOf(await download(bayo));
+    expect((await pageTexts(bayoCopy))[0]).toContain('Licensed to bayo@example.com');
+    expect((await pageTexts(bayoCopy))[0]).not.toContain('ada@example.com');
+
+    const { rows } = await delivery.db.query(
+      'SELECT buyer_email FROM stamped_copies WHERE file_id = $1 ORDER BY buyer_email',
+      [file.id],
+    );
+    expect(rows).toEqual([{ buyer_email: 'ada@example.com' }, { buyer_email: 'bayo@example.com' }]);
+    expect(await stamping(seller.auth, file.id)).toEqual({
+      status: 200,
+      body: { status: 'available', message: null },
+    });
+  });
+
+  it('makes one copy when a buyer’s first downloads race', async () => {
+    const { file, product } = await store.sellFile(pdfDocument(), 'race.pdf', { stampPdfs: true });
+    const purchase = await store.buy(product);
+    const bodies = await Promise.all(
+      Array.from({ length: 4 }, async () => bytesOf(await download(purchase))),
+    );
+    expect(new Set(bodies.map(sha256)).size).toBe(1);
+    const { rows } = await delivery.db.query(
+      'SELECT count(*)::int AS copies FROM stamped_copies WHERE file_id = $1',
+      [file.id],
+    );
+    expect(rows[0].copies).toBe(1);
+  });
+
+  it('sends the original when the option is off', async () => {
+    const original = pdfDocument();
+    const { product } = await store.sellFile(original, 'plain.pdf');
+    const purchase = await store.buy(product);
+    expect(sha256(await bytesOf(await download(purchase)))).toBe(sha256(original));
+  });
+
+  it('falls back to the original for a password-protected PDF, and tells the seller why', async () => {
+    const original = pdfDocument('Locked', { encrypted: true });
+    const { file, product, seller } = await store.sellFile(original, 'locked.pdf', {
+      stampPdfs: true,
+    });
+    expect(await stamping(seller.auth, file.id)).toEqual({
+      status: 200,
+      body: {
+        status: 'encrypted',
+        message: 'This PDF is password-protected, so buyers get it unstamped',
+      },
+    });
+    const purchase = await store.buy(product);
+    expect(sha256(await bytesOf(await download(purchase)))).toBe(sha256(original));
+  });
+
+  it('falls back to the original for a damaged PDF, found on the first download', async () => {
+    const original = Buffer.from('%PDF-1.7\n% nothing after the header\n');
+    const { file, product, seller } = await store.sellFile(original, 'broken.pdf', {
+      stampPdfs: true,
+    });
+    const purchase = await store.buy(product);
+    expect(sha256(await bytesOf(await download(purchase)))).toBe(sha256(original));
+    expect((await stamping(seller.auth, file.id)).body).toEqual({
+      status: 'malformed',
+      message: 'This PDF could not be read, so buyers get it unstamped',
+    });
+  });
+
+  it('answers only the file’s owner, and says stamping is for PDFs', async () => {
+    const { file, seller } = await store.sellFile(Buffer.from('just text'), 'notes.txt');
+    expect((await stamping(seller.auth, file.id)).body).toEqual({
+      status: 'not_pdf',
+      message: 'Stamping applies to PDF files only',
+    });
+    const stranger = await delivery.user('pro');
+    expect((await stamping(stranger.auth, file.id)).status).toBe(404);
+  });
+});
