@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import type * as Pdfjs from 'pdfjs-dist';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfDocument } from './support/fixtures.js';
 import { startDelivery, type DeliveryHarness } from './support/harness.js';
@@ -26,7 +27,7 @@ async function pageTexts(pdf: Buffer): Promise<string[]> {
   const require = createRequire(import.meta.url);
   const pdfjs = (await import(
     pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href
-  )) as typeof import('pdfjs-dist');
+  )) as typeof Pdfjs;
   const document = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise;
   const texts: string[] = [];
   for (let number = 1; number <= document.numPages; number += 1) {
