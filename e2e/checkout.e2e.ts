@@ -180,6 +180,7 @@ describe('/payment/success while the webhook is on its way', () => {
                 testMode: true,
                 subscriptionId: null,
                 renewal: false,
+                discount: null,
               }
             : null,
         }),

@@ -271,6 +271,21 @@ describe('a buyer uses a code', () => {
           event.data.amountMinor === 400_000,
       ),
     );
+    // The buyer's receipt and purchase say which code took what off.
+    const result = await (
+      await started.buyer.request(`/api/purchases/by-reference?tx_ref=${started.body.txRef}`)
+    ).json();
+    expect(result.purchase).toMatchObject({
+      amountMinor: 400_000,
+      discount: { code, amountOffMinor: 100_000 },
+    });
+    const buyerEmail = (
+      await harness.pool.query('SELECT buyer_email FROM purchases WHERE id = $1', [purchase.id])
+    ).rows[0].buyer_email;
+    await waitFor(async () => (await mailTo(harness.pool, buyerEmail)).length === 1);
+    const receipt = (await mailTo(harness.pool, buyerEmail))[0]!.text_body;
+    expect(receipt).toContain('Amount paid: NGN\u00a04,000.00');
+    expect(receipt).toContain(`Discount code ${code}: NGN\u00a01,000.00 off`);
     expect(await listedCode(seller, id)).toMatchObject({
       uses: 1,
       reserved: 0,
@@ -569,7 +584,9 @@ describe('a buyer uses a code', () => {
     );
     expect(result.status).toBe(200);
     await waitFor(async () => (await mailTo(harness.pool, buyerEmail)).length === 1);
-    expect((await mailTo(harness.pool, buyerEmail))[0]!.text_body).toContain('/receipt/');
+    const receipt = (await mailTo(harness.pool, buyerEmail))[0]!.text_body;
+    expect(receipt).toContain('/receipt/');
+    expect(receipt).toContain('Amount paid: nothing, this one is free.');
     expect(await listedCode(seller, id)).toMatchObject({ uses: 1, revenue: [{ amountMinor: 0 }] });
 
     const refund = await seller.call('POST', `/api/purchases/${rows[0].id}/refund`);

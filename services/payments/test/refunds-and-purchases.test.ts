@@ -218,6 +218,7 @@ describe('GET /api/purchases', () => {
       testMode: true,
       subscriptionId: null,
       renewal: false,
+      discount: null,
     });
   });
 

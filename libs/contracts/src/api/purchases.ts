@@ -23,6 +23,8 @@ export const purchaseViewSchema = z.object({
   /** Set when the purchase is a charge of this subscription; `renewal` when not its first. */
   subscriptionId: z.uuid().nullable(),
   renewal: z.boolean(),
+  /** The seller's discount code used, and what it took off (in `currency`). */
+  discount: z.object({ code: z.string(), amountOffMinor: z.number().int() }).nullable(),
 });
 export type PurchaseView = z.infer<typeof purchaseViewSchema>;
 

@@ -31,6 +31,9 @@ export interface Purchase {
   receiptTokenHash: string;
   /** When the seller's earnings moved from pending to available (refund window + hold passed). */
   earningsReleasedAt: Date | null;
+  /** The discount code the checkout used, and what it took off (in `currency`). */
+  discountCode: string | null;
+  discountMinor: number;
 }
 
 const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id AS "productId", seller_id AS "sellerId",
@@ -39,7 +42,8 @@ const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id 
   fee_processor_minor AS "feeProcessorMinor", seller_earnings_minor AS "sellerEarningsMinor", provider,
   provider_transaction_id AS "providerTransactionId", status, paid_at AS "paidAt", refunded_at AS "refundedAt",
   receipt_token_hash AS "receiptTokenHash", test_mode AS "testMode",
-  earnings_released_at AS "earningsReleasedAt", subscription_id AS "subscriptionId", renewal`;
+  earnings_released_at AS "earningsReleasedAt", subscription_id AS "subscriptionId", renewal,
+  discount_code AS "discountCode", discount_minor AS "discountMinor"`;
 
 export async function insertPurchase(
   db: Queryable,
@@ -48,8 +52,10 @@ export async function insertPurchase(
   await db.query(
     `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,
        amount_minor, currency, fee_platform_minor, fee_processor_minor, seller_earnings_minor, provider,
-       provider_transaction_id, status, paid_at, receipt_token_hash, test_mode, subscription_id, renewal)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+       provider_transaction_id, status, paid_at, receipt_token_hash, test_mode, subscription_id, renewal,
+       discount_code, discount_minor)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+       $23, $24)`,
     [
       purchase.id,
       purchase.checkoutId,
@@ -73,6 +79,8 @@ export async function insertPurchase(
       purchase.testMode,
       purchase.subscriptionId,
       purchase.renewal,
+      purchase.discountCode,
+      purchase.discountMinor,
     ],
   );
 }

@@ -23,6 +23,8 @@ export function receiptEmail(input: {
   testMode: boolean;
   /** A charge of a subscription: the first (`renewal: false`) or a renewal. */
   subscription?: { interval: 'monthly' | 'yearly'; renewal: boolean } | null;
+  /** The seller's discount code the buyer used, and what it took off. */
+  discount?: { code: string; amountOffMinor: number } | null;
 }): MailMessage {
   const { subscription } = input;
   const per = subscription?.interval === 'yearly' ? 'year' : 'month';
@@ -40,7 +42,14 @@ export function receiptEmail(input: {
           ? `Your subscription to "${input.productTitle}" renewed for another ${per}.`
           : `Thank you for subscribing to "${input.productTitle}". It renews every ${per} until you cancel it from your purchases.`
         : `Thank you for buying "${input.productTitle}".`,
-      `Amount paid: ${formatMoney(input.amountMinor, input.currency)}`,
+      input.amountMinor === 0
+        ? 'Amount paid: nothing, this one is free.'
+        : `Amount paid: ${formatMoney(input.amountMinor, input.currency)}`,
+      ...(input.discount
+        ? [
+            `Discount code ${input.discount.code}: ${formatMoney(input.discount.amountOffMinor, input.currency)} off`,
+          ]
+        : []),
       `Reference: ${input.txRef}`,
       'Use the button below to download your file whenever you like, without an account. Download links are valid for 1 hour; come back here for a fresh one.',
     ],

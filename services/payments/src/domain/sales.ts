@@ -60,6 +60,8 @@ export async function recordSale(
     status: 'paid',
     paidAt,
     receiptTokenHash: receipt.tokenHash,
+    discountCode: checkout.discountCode,
+    discountMinor: checkout.discountMinor,
   });
   // A free claim moved no money: it has a purchase (the entitlement's source) and no journal.
   if (split.amountMinor > 0) {
@@ -111,6 +113,9 @@ export async function recordSale(
       receiptUrl: `${deps.publicUrl}/receipt/${receipt.token}`,
       refundWindowHours: deps.refundWindowHours,
       testMode: deps.provider.testMode,
+      discount: checkout.discountCode
+        ? { code: checkout.discountCode, amountOffMinor: checkout.discountMinor }
+        : null,
       subscription: checkout.billingInterval
         ? { interval: checkout.billingInterval, renewal: checkout.renewsPeriodStart !== null }
         : null,

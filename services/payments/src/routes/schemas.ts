@@ -16,6 +16,9 @@ export const toPurchaseView = (purchase: Purchase): PurchaseView => ({
   testMode: purchase.testMode,
   subscriptionId: purchase.subscriptionId,
   renewal: purchase.renewal,
+  discount: purchase.discountCode
+    ? { code: purchase.discountCode, amountOffMinor: purchase.discountMinor }
+    : null,
 });
 
 export const toSaleView = (purchase: Purchase): SaleView => ({

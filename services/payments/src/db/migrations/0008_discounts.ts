@@ -45,7 +45,10 @@ export const discounts: Migration = {
 
     ALTER TABLE purchases
       DROP CONSTRAINT purchases_amount_minor_check,
-      ADD CONSTRAINT purchases_amount_minor_check CHECK (amount_minor >= 0);
+      ADD CONSTRAINT purchases_amount_minor_check CHECK (amount_minor >= 0),
+      -- The code as the checkout snapshotted it, for receipts and the seller's sales.
+      ADD COLUMN discount_code text,
+      ADD COLUMN discount_minor bigint NOT NULL DEFAULT 0 CHECK (discount_minor >= 0);
 
     ALTER TABLE products ADD COLUMN minimum_price_minor bigint CHECK (minimum_price_minor >= 0);
 
