@@ -115,6 +115,7 @@ export async function buildApp(
     logger,
   };
   const webhookDeps = {
+    settleSoon: () => reconciler.wake(),
     ...settlement,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     onEventExhausted: () => exhaustedEvents.inc(),

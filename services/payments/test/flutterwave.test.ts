@@ -53,12 +53,29 @@ async function purchasesOf(txRef: string) {
   return rows;
 }
 
+async function eventStatuses(txRef: string): Promise<string[]> {
+  const { rows } = await harness.pool.query<{ status: string }>(
+    'SELECT status FROM provider_events WHERE tx_ref = $1 ORDER BY id',
+    [txRef],
+  );
+  return rows.map((row) => row.status);
+}
+
+/** Waits until the event drain has settled every stored notification of this checkout. */
+async function eventsSettled(txRef: string): Promise<void> {
+  await waitFor(async () => {
+    const statuses = await eventStatuses(txRef);
+    return statuses.length > 0 && statuses.every((status) => status === 'processed');
+  });
+}
+
 let refundsBefore = 0;
 
 /** A purchase paid through a verified webhook, and its seller's refund button. */
 async function paidPurchase() {
   const { txRef, product } = await checkout();
   await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+  await eventsSettled(txRef);
   const [purchase] = await purchasesOf(txRef);
   const seller = await harness.token({ id: product.ownerId, email: 'seller@example.com' });
   refundsBefore = fake.refunds.length;
@@ -118,7 +135,9 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const transaction = { ...fake.pay(txRef), id: transactionId };
     const response = await deliver(fake.envelopeWebhook(transaction));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ received: true, outcome: 'processed' });
+    // Acknowledged once stored; the event drain verifies and settles it right after.
+    expect(await response.json()).toEqual({ received: true, outcome: 'accepted' });
+    await waitFor(async () => (await purchasesOf(txRef)).length === 1);
     const [purchase] = await purchasesOf(txRef);
     // NGN 5,000.00: platform 5% = 250.00; Flutterwave app_fee 1.4% = 70.00; seller 4,680.00.
     expect(purchase).toMatchObject({
@@ -143,6 +162,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       body: raw,
     });
     expect(response.status).toBe(200);
+    await eventsSettled(txRef);
     expect((await purchasesOf(txRef))[0].status).toBe('paid');
   });
 
@@ -205,6 +225,12 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     );
     const responses = await Promise.all(bodies.map((body) => deliver(body)));
     expect(responses.map((r) => r.status)).toEqual(Array(replays).fill(200));
+    // One notification per shape was new; every other delivery was a duplicate of it.
+    const outcomes = await Promise.all(responses.map(async (r) => (await r.json()).outcome));
+    expect(outcomes.filter((outcome) => outcome === 'accepted')).toHaveLength(2);
+    expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(replays - 2);
+    await waitFor(async () => (await purchasesOf(txRef)).length === 1);
+    await eventsSettled(txRef);
     const purchases = await purchasesOf(txRef);
     expect(purchases).toHaveLength(1);
     const entries = await ledgerOf(harness.pool, purchases[0].id);
@@ -241,6 +267,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       fake.failures.verify = failure;
       const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
       expect(response.status).toBe(200);
+      await eventsSettled(txRef);
       expect(await purchasesOf(txRef)).toHaveLength(0);
       const { rows } = await harness.pool.query(
         `SELECT m.reasons FROM payment_mismatches m JOIN checkouts c ON c.id = m.checkout_id WHERE c.tx_ref = $1`,
@@ -254,22 +281,19 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const { txRef } = await checkout();
     fake.failures.verify = 'pending';
     expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(200);
+    await eventsSettled(txRef);
     expect(await purchasesOf(txRef)).toHaveLength(0);
   });
 
   it.each(['5xx', 'timeout'] as const)(
-    'keeps a webhook whose verify fails (%s): 503 now, settled once the provider answers',
+    'keeps a webhook whose verify fails (%s): stored, retried, settled once the provider answers',
     async (failure) => {
       const { txRef } = await checkout();
       fake.failures.verify = failure;
       const response = await deliver(fake.envelopeWebhook(fake.pay(txRef)));
-      expect(response.status).toBe(503);
-      expect((await response.json()).error.code).toBe('retry_later');
-      const { rows } = await harness.pool.query(
-        `SELECT status FROM provider_events WHERE tx_ref = $1`,
-        [txRef],
-      );
-      expect(rows[0].status).toBe('retry');
+      expect(response.status).toBe(200);
+      expect((await response.json()).outcome).toBe('accepted');
+      await waitFor(async () => (await eventStatuses(txRef))[0] === 'retry', 20_000);
       expect(await purchasesOf(txRef)).toHaveLength(0);
       fake.failures.verify = 'none';
       // No second delivery: our own reconciler retries the stored event.
@@ -285,7 +309,8 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const before = await metric();
     const { txRef } = await checkout();
     fake.failures.verify = '5xx';
-    expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(503);
+    expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(200);
+    await waitFor(async () => (await eventStatuses(txRef))[0] === 'retry');
     // As if the provider had been failing for hours: one attempt left, due now.
     await harness.pool.query(
       `UPDATE provider_events SET attempts = 19, next_attempt_at = now() WHERE tx_ref = $1`,
@@ -304,12 +329,8 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const txRef = `ld_early_${randomUUID().slice(0, 8)}`;
     const transaction = fake.pay(txRef, { amount: 5000, currency: 'NGN' });
     const early = await deliver(fake.envelopeWebhook(transaction));
-    expect(early.status).toBe(503);
-    const { rows } = await harness.pool.query(
-      `SELECT status FROM provider_events WHERE tx_ref = $1`,
-      [txRef],
-    );
-    expect(rows[0].status).toBe('parked');
+    expect(early.status).toBe(200);
+    await waitFor(async () => (await eventStatuses(txRef))[0] === 'parked');
 
     await insertCheckout(harness.pool, {
       id: randomUUID(),
@@ -562,6 +583,7 @@ describe('subscriptions through Flutterwave payment plans (payments-contract §7
     expect([...fake.plans.values()].filter((p) => p.amount === 2500)).toHaveLength(1);
 
     expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(200);
+    await eventsSettled(txRef);
     const { rows: subs } = await harness.pool.query(
       `SELECT s.id, s.provider_plan_id, s.current_period_end FROM subscriptions s
        JOIN checkouts c ON c.id = s.first_checkout_id WHERE c.tx_ref = $1`,
@@ -579,6 +601,7 @@ describe('subscriptions through Flutterwave payment plans (payments-contract §7
     const webhook = fake.envelopeWebhook(renewal);
     const answers = await Promise.all([deliver(webhook), deliver(webhook)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200]);
+    await eventsSettled(renewal.tx_ref);
     const { rows: charges } = await harness.pool.query(
       `SELECT p.renewal, p.amount_minor FROM purchases p WHERE p.subscription_id = $1 ORDER BY p.paid_at`,
       [subscriptionId],
@@ -623,6 +646,7 @@ describe('subscriptions through Flutterwave payment plans (payments-contract §7
       })
     ).json();
     await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+    await eventsSettled(txRef);
     const { rows } = await harness.pool.query(
       `SELECT s.id, s.current_period_end FROM subscriptions s JOIN checkouts c ON c.id = s.first_checkout_id
        WHERE c.tx_ref = $1`,

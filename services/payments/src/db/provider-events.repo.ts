@@ -23,18 +23,20 @@ const COLUMNS = `id, provider, status, transaction_id AS "transactionId", tx_ref
 
 /**
  * Stores the raw notification once per (provider, event key). Returns the stored row and
- * whether this call created it; a duplicate gets the existing row so an unfinished one can be
- * processed again.
+ * whether this call created it. A charge notification is due at `dueAt` (now: the event drain
+ * settles it right after the provider has its answer).
  */
 export async function storeProviderEvent(
   db: Queryable,
   provider: string,
   notice: WebhookNotice,
   payload: unknown,
+  dueAt: Date | null = null,
 ): Promise<{ event: ProviderEvent; created: boolean }> {
   const inserted = await db.query<ProviderEvent>(
-    `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, status,
+       next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7 = 'received' THEN $8::timestamptz END)
      ON CONFLICT (provider, event_key) DO NOTHING
      RETURNING ${COLUMNS}`,
     [
@@ -45,6 +47,7 @@ export async function storeProviderEvent(
       storable(notice.charge?.txRef),
       JSON.stringify(payload),
       notice.charge ? 'received' : 'ignored',
+      dueAt,
     ],
   );
   if (inserted.rows[0]) return { event: inserted.rows[0], created: true };
@@ -83,13 +86,14 @@ export async function scheduleEventRetry(
   );
 }
 
-/**
- * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
- * ones). Also takes events left `received` for minutes: the process handling them died midway.
- */
 /** Attempts a stored provider event gets; then it waits for an operator (and is reported). */
 export const PROVIDER_EVENT_MAX_ATTEMPTS = 20;
 
+/**
+ * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
+ * ones); a process that dies holding one leaves it due again when the lease ends. Also takes
+ * events stored without a due time (before acknowledging on store) and left for minutes.
+ */
 export async function claimDueEvents(
   db: Queryable,
   now: Date,
@@ -100,9 +104,10 @@ export async function claimDueEvents(
     `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int)
      WHERE id IN (
        SELECT id FROM provider_events
-       WHERE status IN ('parked', 'retry', 'received')
-         AND COALESCE(next_attempt_at, received_at + interval '2 minutes') <= $1 AND attempts < $4
-       ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       WHERE status IN ('parked', 'retry', 'received') AND attempts < $4
+         AND (next_attempt_at <= $1
+              OR (next_attempt_at IS NULL AND received_at <= $1::timestamptz - interval '2 minutes'))
+       ORDER BY next_attempt_at NULLS FIRST LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
     [now, limit, leaseSeconds, PROVIDER_EVENT_MAX_ATTEMPTS],
   );

@@ -28,6 +28,8 @@ export interface WebhookDeps extends SettlementDeps {
   onEventExhausted?: () => void;
   /** For refund and dispute notifications. */
   refunds: RefundDeps;
+  /** Told when a charge notification was stored: the event drain settles it now. */
+  settleSoon?: () => void;
 }
 
 const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
@@ -86,9 +88,11 @@ export async function processChargeEvent(
 }
 
 /**
- * `POST /api/webhooks/:provider`: authenticate the raw body, store the event once, act on it.
- * Answers 200 only when the event needs nothing more from the provider; otherwise 503 so the
- * provider retries (we retry on our own as well).
+ * `POST /api/webhooks/:provider`: authenticate the raw body, store the event once, answer.
+ * A charge is acknowledged as soon as it is stored (`accepted`) and settled right after by the
+ * event drain (jobs/reconciler.ts), which verifies it with the provider, retries with backoff
+ * and survives restarts: the provider's delivery never waits on its own verify API or on our
+ * settlement, and its retries of a stored event are duplicates (issue 11).
  */
 export async function receiveWebhook(
   deps: WebhookDeps,
@@ -111,15 +115,17 @@ export async function receiveWebhook(
   const notice = deps.provider.parseWebhook(body);
   if (notice.transfer) return reportTransfer(deps, notice, notice.transfer.reference, body);
   if (notice.refund || notice.dispute) return receiveRefundNotice(deps, notice, body);
-  const { event, created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
+  const { event, created } = await storeProviderEvent(
+    deps.pool,
+    deps.provider.name,
+    notice,
+    body,
+    deps.now(),
+  );
   if (event.status === 'ignored') return { outcome: 'ignored' };
-  if (event.status === 'processed') return { outcome: created ? 'processed' : 'duplicate' };
-
-  const processing = await processChargeEvent(deps, event);
-  if (processing !== 'done') {
-    throw new AppError('retry_later', 503, 'The event was stored and will be processed later');
-  }
-  return { outcome: 'processed' };
+  if (!created) return { outcome: 'duplicate' };
+  deps.settleSoon?.();
+  return { outcome: 'accepted' };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

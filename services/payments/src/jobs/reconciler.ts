@@ -11,12 +11,17 @@ import { processChargeEvent, type WebhookDeps } from '../domain/webhooks.js';
 import { isOutage } from '@lockdrop/db';
 
 const BATCH = 20;
-const EVENT_LEASE_SECONDS = 120;
+/** Longer than a verify call may take (PROVIDER_TIMEOUT_MS) plus a settlement. */
+const EVENT_LEASE_SECONDS = 45;
 const CHECKOUT_POLL_SECONDS = 120;
+/** Stored events settled at once per process: verify calls wait on the provider, not the CPU. */
+const EVENT_CONCURRENCY = 8;
 
 export interface Reconciler {
-  /** One pass: parked and failed webhooks, unconfirmed checkouts, unsettled refunds. */
+  /** One pass: due webhooks, unconfirmed checkouts, unsettled refunds. */
   runOnce(): Promise<void>;
+  /** A webhook was stored: settle due events now rather than at the next pass. */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -48,11 +53,61 @@ export function startReconciler(
     if (verified) await settleTransaction(deps, txRef, verified);
   };
 
-  const runOnce = async () => {
-    for (const event of await claimDueEvents(deps.pool, deps.now(), BATCH, EVENT_LEASE_SECONDS)) {
-      if (stopped) return;
-      await processChargeEvent(deps, event);
+  /** Claims due events and settles them, several at a time, until none is due. */
+  const drainEvents = async () => {
+    while (!stopped) {
+      const events = await claimDueEvents(
+        deps.pool,
+        deps.now(),
+        EVENT_CONCURRENCY * 2,
+        EVENT_LEASE_SECONDS,
+      );
+      if (events.length === 0) return;
+      let next = 0;
+      const lane = async () => {
+        while (next < events.length && !stopped) {
+          const event = events[next++]!;
+          // A failure (the database went away) leaves the event leased; it is due again after.
+          await processChargeEvent(deps, event).catch((error: unknown) =>
+            deps.logger[isOutage(error) ? 'warn' : 'error'](
+              { eventId: event.id, err: (error as Error).message },
+              'provider event could not be settled; will retry',
+            ),
+          );
+        }
+      };
+      await Promise.all(Array.from({ length: EVENT_CONCURRENCY }, lane));
     }
+  };
+
+  // One drain at a time per process; a wake during one makes it look again when it ends.
+  let draining: Promise<void> | null = null;
+  let wokenAgain = false;
+  const wake = () => {
+    if (stopped) return;
+    if (draining) {
+      wokenAgain = true;
+      return;
+    }
+    draining = (async () => {
+      do {
+        wokenAgain = false;
+        await drainEvents();
+      } while (wokenAgain && !stopped);
+    })()
+      .catch((error: unknown) =>
+        deps.logger[isOutage(error) ? 'warn' : 'error'](
+          { err: (error as Error).message },
+          'event drain failed',
+        ),
+      )
+      .finally(() => {
+        draining = null;
+      });
+  };
+
+  const runOnce = async () => {
+    await drainEvents();
     for (const txRef of await dueUnconfirmedCheckouts(deps.pool, deps.now(), BATCH)) {
       if (stopped) return;
       await pollCheckout(txRef).catch((error: unknown) =>
@@ -78,10 +133,12 @@ export function startReconciler(
 
   return {
     runOnce,
+    wake,
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await running;
+      await draining;
     },
   };
 }

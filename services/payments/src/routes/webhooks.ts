@@ -20,7 +20,8 @@ export async function webhookRoutes(
       {
         schema: {
           tags: ['webhooks'],
-          summary: 'Provider notifications (signed); 200 once handled, 503 to be retried',
+          summary:
+            'Provider notifications (signed): 200 once stored (settled right after), 401 when the signature is wrong',
           params: z.object({ provider: z.string().max(40) }),
           response: {
             200: z.object({ received: z.literal(true), outcome: z.string() }),

@@ -8,6 +8,7 @@ import { refunds } from './0005_refunds.js';
 import { subscriptions } from './0006_subscriptions.js';
 import { ledgerJournalIndex } from './0007_ledger_journal_index.js';
 import { discounts } from './0008_discounts.js';
+import { providerEventsPendingIndex } from './0009_provider_events_pending_index.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   subscriptions,
   ledgerJournalIndex,
   discounts,
+  providerEventsPendingIndex,
 ];
