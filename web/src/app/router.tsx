@@ -19,6 +19,7 @@ const DashboardHome = lazyPage(() => import('./routes/dashboard'));
 const DashboardDeliveries = lazyPage(() => import('./routes/dashboard-deliveries'));
 const DashboardPayments = lazyPage(() => import('./routes/dashboard-payments'));
 const DashboardAnalytics = lazyPage(() => import('./routes/dashboard-analytics'));
+const DashboardDiscounts = lazyPage(() => import('./routes/dashboard-discounts'));
 const DashboardSettings = lazyPage(() => import('./routes/dashboard-settings'));
 const CreateProduct = lazyPage(() => import('./routes/create-product'));
 const MyProducts = lazyPage(() => import('./routes/my-products'));
@@ -78,6 +79,7 @@ export const routes: RouteObject[] = [
           page(paths.dashboard.deliveries.path, DashboardDeliveries, {}),
           page(paths.dashboard.payments.path, DashboardPayments, {}),
           page(paths.dashboard.analytics.path, DashboardAnalytics, {}),
+          page(paths.dashboard.discounts.path, DashboardDiscounts, {}),
           page(paths.dashboard.settings.path, DashboardSettings, {}),
         ],
       },

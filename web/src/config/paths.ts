@@ -31,6 +31,7 @@ export const paths = {
     deliveries: { path: '/dashboard/deliveries', getHref: () => '/dashboard/deliveries' },
     payments: { path: '/dashboard/payments', getHref: () => '/dashboard/payments' },
     analytics: { path: '/dashboard/analytics', getHref: () => '/dashboard/analytics' },
+    discounts: { path: '/dashboard/discounts', getHref: () => '/dashboard/discounts' },
     settings: { path: '/dashboard/settings', getHref: () => '/dashboard/settings' },
     brand: { path: '/lockdrop/dashboard', getHref: () => '/lockdrop/dashboard' },
   },

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { Seo } from '@/components/seo/seo';
 import { useSession } from '@/features/auth';
 import { PURCHASE_CARD_ID, PurchaseCard } from '@/features/checkout/components/purchase-card';
@@ -20,6 +20,7 @@ function scrollToPurchase() {
 
 export default function ProductRoute() {
   const { id = '' } = useParams();
+  const [searchParams] = useSearchParams();
   const [currency, setCurrency] = useState<string>();
   const product = useProduct(id, currency);
   const access = useAccess(id);
@@ -59,8 +60,10 @@ export default function ProductRoute() {
             <PurchaseCard
               key={user?.email ?? ''}
               productId={detail.id}
-              priceLabel={priceLabel(detail.display.formatted, detail.pricing)}
-              currency={detail.display.currency}
+              price={detail.display}
+              labelPrice={(formatted) => priceLabel(formatted, detail.pricing)}
+              minimum={detail.displayMinimum}
+              initialCode={searchParams.get('code') ?? undefined}
               file={{ name: detail.fileName, sizeBytes: detail.fileSizeBytes }}
               defaultEmail={user?.email}
               recurring={detail.pricing.type === 'recurring'}

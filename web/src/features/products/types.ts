@@ -10,7 +10,16 @@ export type {
   ProductStatus,
 } from '@lockdrop/contracts';
 
-/** What the create and edit forms send: a complete create request, with text fields as typed. */
+/**
+ * What the create and edit forms send: a complete create request, with text fields as typed.
+ * `minimumPrice` set turns pay what you want on (`price` is then the suggested price).
+ */
 export type ProductInput = Required<
-  Omit<CreateProductRequest, 'title' | 'description' | 'price' | 'currency'>
-> & { title: string; description: string | null; price: string; currency: string };
+  Omit<CreateProductRequest, 'title' | 'description' | 'price' | 'currency' | 'minimumPrice'>
+> & {
+  title: string;
+  description: string | null;
+  price: string;
+  currency: string;
+  minimumPrice: string | null;
+};

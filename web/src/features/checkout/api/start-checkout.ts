@@ -8,8 +8,14 @@ export type CheckoutInput = StartCheckoutRequest;
 export const startCheckout = (input: CheckoutInput) =>
   api<CheckoutStarted>('/api/checkout', { method: 'POST', body: input });
 
-/** Sends the buyer to the provider's hosted payment page (ARCHITECTURE §3 step 1). */
-export function useStartCheckout() {
+/**
+ * Sends the buyer to the provider's hosted payment page (ARCHITECTURE §3 step 1), or straight to
+ * the success page when nothing is to be paid. `showInline` takes the refusals the card shows
+ * under a field (a discount code, a pay-what-you-want amount) and returns true for those.
+ */
+export function useStartCheckout({
+  showInline,
+}: { showInline?: (error: ApiError) => boolean } = {}) {
   return useMutation({
     mutationFn: startCheckout,
     onSuccess: ({ link }) => {
@@ -17,11 +23,13 @@ export function useStartCheckout() {
       window.location.assign(link);
     },
     // The e-mail and 'not published' answers say what to fix; the rest is the spec's text.
-    onError: (error) =>
+    onError: (error) => {
+      if (error instanceof ApiError && showInline?.(error)) return;
       notify.error(
         error instanceof ApiError && error.status >= 400 && error.status < 500
           ? error
           : 'Failed to start checkout',
-      ),
+      );
+    },
   });
 }

@@ -1,19 +1,33 @@
+import type { PriceDisplay } from '@lockdrop/contracts';
+import { formatMoney } from '@lockdrop/money';
 import { formatFileSize } from '@lockdrop/plans';
 import { FileDown, Lock, ShieldCheck } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { TestModeNotice } from '@/components/test-mode-notice';
+import type { ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
 import { useStartCheckout } from '../api/start-checkout';
-import { TestModeNotice } from '@/components/test-mode-notice';
+import { buyLabel } from '../lib/amount';
+import { useAmount } from '../lib/use-amount';
+import { useDiscountCode } from '../lib/use-discount-code';
+import { AmountField } from './amount-field';
+import { DiscountCodeField } from './discount-code-field';
+import { fieldClass, labelClass } from './field-styles';
 
 /** The element 'Purchase Now' scrolls to. */
 export const PURCHASE_CARD_ID = 'purchase';
 
 interface PurchaseCardProps {
   productId: string;
-  /** 'Buy now for {price}' in the currency on screen. */
-  priceLabel: string;
-  currency: string;
+  /** The price in the currency on screen (for pay what you want, the suggested price). */
+  price: PriceDisplay;
+  /** "$19.99" → "$19.99 per month" for recurring pricing. */
+  labelPrice: (formatted: string) => string;
+  /** Pay what you want: the least the buyer may pay, in the price's currency. */
+  minimum: PriceDisplay | null;
+  /** A discount code to apply at once (the page's `?code=`). */
+  initialCode?: string;
   /** What the buyer gets, shown before paying (a slow connection wants to know the size). */
   file: { name: string; sizeBytes: number };
   /** Prefilled for a signed-in visitor. */
@@ -22,11 +36,18 @@ interface PurchaseCardProps {
   recurring?: boolean;
 }
 
-/** Spec §2 Product detail: buyer e-mail and 'Buy now for {price}' → the provider's page. */
+const AMOUNT_REFUSALS = new Set(['amount_below_minimum', 'invalid_amount']);
+
+/**
+ * Spec §2 Product detail: buyer e-mail and 'Buy now for {price}' → the provider's page; with a
+ * discount code, or the buyer's own amount for pay what you want.
+ */
 export function PurchaseCard({
   productId,
-  priceLabel,
-  currency,
+  price,
+  labelPrice,
+  minimum,
+  initialCode,
   file,
   defaultEmail = '',
   recurring = false,
@@ -34,15 +55,42 @@ export function PurchaseCard({
   const id = useId();
   const [email, setEmail] = useState(defaultEmail);
   const [missing, setMissing] = useState(false);
-  const checkout = useStartCheckout();
+  // Codes are for one-time, fixed-price purchases (payments refuses them elsewhere).
+  const codesApply = minimum === null && !recurring;
+  const code = useDiscountCode(productId, price.currency, initialCode, codesApply);
+  const amount = useAmount(price, minimum);
+  const checkout = useStartCheckout({
+    showInline: (error: ApiError) => {
+      if (error.code.startsWith('discount_')) code.refuse(error.message);
+      else if (AMOUNT_REFUSALS.has(error.code)) amount.refuse(error.message);
+      else return false;
+      return true;
+    },
+  });
   const busy = checkout.isPending || checkout.isSuccess;
+  const typedMinor = amount.reading?.minor ?? null;
+  // What the buy button names: the typed amount, the quoted total with a code, or the price.
+  const total = amount.reading
+    ? typedMinor === null
+      ? null
+      : { minor: typedMinor, label: formatMoney(typedMinor, price.currency) }
+    : code.quote
+      ? { minor: code.quote.total.amountMinor, label: labelPrice(code.quote.total.formatted) }
+      : { minor: price.amountMinor, label: labelPrice(price.formatted) };
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const buyerEmail = email.trim();
     setMissing(!buyerEmail);
     if (!buyerEmail) return notify.error('Please enter your email');
-    checkout.mutate({ productId, buyerEmail, currency });
+    const reading = amount.reading;
+    if (reading && reading.problem !== null) return amount.refuse(reading.problem);
+    checkout.mutate({
+      productId,
+      buyerEmail,
+      currency: price.currency,
+      ...(reading ? { amount: reading.amount } : { discountCode: code.code }),
+    });
   }
 
   return (
@@ -70,7 +118,7 @@ export function PurchaseCard({
         </span>
       </p>
       <form noValidate onSubmit={submit} className="mt-5">
-        <label htmlFor={`${id}-email`} className="block text-sm font-medium text-slate-900">
+        <label htmlFor={`${id}-email`} className={labelClass}>
           E-mail
         </label>
         <input
@@ -82,19 +130,41 @@ export function PurchaseCard({
           aria-invalid={missing || undefined}
           aria-describedby={missing ? `${id}-email-error` : undefined}
           placeholder="you@example.com"
-          className={`mt-2 block w-full rounded-lg border-0 px-3.5 py-2.5 text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600 focus:outline-none ${missing ? 'ring-rose-400' : 'ring-slate-300'}`}
+          className={fieldClass(missing)}
         />
         {missing && (
           <p id={`${id}-email-error`} className="mt-2 text-sm text-rose-700">
             Please enter your email
           </p>
         )}
-        <Button type="submit" size="lg" className="mt-4 w-full" disabled={busy}>
+        {minimum ? (
+          <AmountField
+            value={amount.text}
+            onChange={amount.change}
+            currency={price.currency}
+            minimum={minimum}
+            problem={amount.problem}
+          />
+        ) : (
+          codesApply && (
+            <DiscountCodeField
+              value={code.input}
+              onChange={code.setInput}
+              onApply={code.apply}
+              onRemove={code.remove}
+              checking={code.checking}
+              problem={code.problem}
+              quote={code.quote}
+              labelPrice={labelPrice}
+            />
+          )
+        )}
+        <Button type="submit" size="lg" className="mt-4 w-full" disabled={busy || code.checking}>
           {busy
-            ? 'Redirecting to payment…'
-            : recurring
-              ? `Subscribe for ${priceLabel}`
-              : `Buy now for ${priceLabel}`}
+            ? total?.minor === 0
+              ? 'Getting your file…'
+              : 'Redirecting to payment…'
+            : buyLabel(total, recurring)}
         </Button>
       </form>
       {recurring && (

@@ -6,6 +6,7 @@ import {
   Menu,
   PackageCheck,
   Settings,
+  TicketPercent,
   X,
 } from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
@@ -19,6 +20,7 @@ const menu = [
   { label: 'Deliveries', to: paths.dashboard.deliveries.getHref(), icon: PackageCheck, end: false },
   { label: 'Payments', to: paths.dashboard.payments.getHref(), icon: CreditCard, end: false },
   { label: 'Analytics', to: paths.dashboard.analytics.getHref(), icon: BarChart3, end: false },
+  { label: 'Discounts', to: paths.dashboard.discounts.getHref(), icon: TicketPercent, end: false },
   { label: 'Settings', to: paths.dashboard.settings.getHref(), icon: Settings, end: false },
 ];
 

@@ -5,6 +5,7 @@ import type { ProductInput } from '../types';
 import { CurrencySelect } from './currency-select';
 import { FileUpload } from './file-upload';
 import { cardClass, inputClass, labelClass } from './form-styles';
+import { PayWhatYouWant } from './pay-what-you-want';
 import { PreviewSettings } from './preview-settings';
 
 interface ProductFormProps {
@@ -46,6 +47,7 @@ export function ProductForm({
       ...input,
       title: input.title.trim(),
       description: input.description?.trim() || null,
+      minimumPrice: input.minimumPrice?.trim() ?? null,
     });
   }
 
@@ -83,7 +85,8 @@ export function ProductForm({
         <div className="grid gap-6 sm:grid-cols-2">
           <div>
             <label htmlFor={`${id}-price`} className={labelClass}>
-              Price <span className="text-rose-600">*</span>
+              {input.minimumPrice === null ? 'Price' : 'Suggested price'}{' '}
+              <span className="text-rose-600">*</span>
             </label>
             <input
               id={`${id}-price`}
@@ -118,7 +121,14 @@ export function ProductForm({
                   name={`${id}-pricing`}
                   value={choice.value}
                   checked={choiceOf(input.pricing) === choice.value}
-                  onChange={() => set('pricing', pricingOf(choice.value))}
+                  onChange={() =>
+                    setInput((current) => ({
+                      ...current,
+                      pricing: pricingOf(choice.value),
+                      // Pay what you want is for one-time pricing only.
+                      minimumPrice: choice.value === 'one_time' ? current.minimumPrice : null,
+                    }))
+                  }
                   className="sr-only"
                 />
                 {choice.label}
@@ -126,6 +136,12 @@ export function ProductForm({
             ))}
           </div>
         </fieldset>
+        {input.pricing.type === 'one_time' && (
+          <PayWhatYouWant
+            minimumPrice={input.minimumPrice}
+            onChange={(minimumPrice) => set('minimumPrice', minimumPrice)}
+          />
+        )}
         <FileUpload
           maxBytes={maxFileBytes}
           currentFileName={currentFileName}

@@ -3,7 +3,7 @@ import { AlertTriangle } from 'lucide-react';
 import { useId } from 'react';
 import { useExchangeRates } from '../api/get-exchange-rates';
 import { ratesAsOfNote } from '../lib/exchange-rates';
-import { priceLabel } from '../lib/pricing';
+import { payWhatYouWantLabel, priceLabel } from '../lib/pricing';
 import type { ProductDetail } from '../types';
 import { CurrencySelect } from './currency-select';
 
@@ -20,7 +20,7 @@ interface ProductPriceProps {
  */
 export function ProductPrice({ product, selectedCurrency, onCurrencyChange }: ProductPriceProps) {
   const id = useId();
-  const { display } = product;
+  const { display, displayMinimum } = product;
   const original = formatMoney(product.priceMinor, product.currency);
   const showingOtherCurrency =
     selectedCurrency !== undefined && selectedCurrency !== product.currency;
@@ -29,12 +29,22 @@ export function ProductPrice({ product, selectedCurrency, onCurrencyChange }: Pr
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div>
-        <p className="text-3xl font-bold tracking-tight text-slate-900">
-          {priceLabel(display.formatted, product.pricing)}
-        </p>
+        {displayMinimum ? (
+          <>
+            <p className="text-3xl font-bold tracking-tight text-slate-900">
+              {payWhatYouWantLabel(displayMinimum.amountMinor, displayMinimum.formatted)}
+            </p>
+            <p className="mt-1 text-sm text-slate-600">Suggested price {display.formatted}</p>
+          </>
+        ) : (
+          <p className="text-3xl font-bold tracking-tight text-slate-900">
+            {priceLabel(display.formatted, product.pricing)}
+          </p>
+        )}
         {display.converted && (
           <p className="mt-1 text-sm text-slate-500">
-            Originally {priceLabel(original, product.pricing)} ({product.currency})
+            Originally {displayMinimum ? 'suggested ' : ''}
+            {priceLabel(original, product.pricing)} ({product.currency})
           </p>
         )}
         {asOfNote && <p className="mt-1 text-xs text-slate-500">{asOfNote}</p>}

@@ -5,3 +5,8 @@ export function priceLabel(formatted: string, pricing: Pricing): string {
   if (pricing.type === 'one_time') return formatted;
   return `${formatted} per ${pricing.interval === 'yearly' ? 'year' : 'month'}`;
 }
+
+/** Pay what you want, honestly: "$2.00+ (pay what you want)", or any amount when the minimum is 0. */
+export function payWhatYouWantLabel(minimumMinor: number, minimumFormatted: string): string {
+  return minimumMinor === 0 ? 'Pay what you want' : `${minimumFormatted}+ (pay what you want)`;
+}

@@ -18,6 +18,8 @@ export const emptyInput: ProductInput = {
   previewEnabled: true,
   previewBlurPercentage: 50,
   pricing: { type: 'one_time' },
+  minimumPrice: null,
+  stampPdfs: false,
 };
 
 export const inputOf = (product: Product): ProductInput => ({
@@ -29,6 +31,9 @@ export const inputOf = (product: Product): ProductInput => ({
   previewEnabled: product.previewEnabled,
   previewBlurPercentage: product.previewBlurPercentage,
   pricing: product.pricing,
+  minimumPrice: product.payWhatYouWant?.minimum ?? null,
+  // No control for it yet: an edit keeps what the product has.
+  stampPdfs: product.stampPdfs,
 });
 
 /** Spec §5: the message to show, or null when the form may be sent. */
@@ -36,7 +41,27 @@ export function validationMessage(input: ProductInput, requireFile: boolean): st
   if (!input.title.trim() || !input.price.trim()) return 'Please fill in all required fields';
   const priceProblem = priceMessage(input.price, input.currency);
   if (priceProblem) return priceProblem;
+  if (input.minimumPrice !== null) {
+    const minimumProblem = minimumMessage(input);
+    if (minimumProblem) return minimumProblem;
+  }
   if (requireFile && !input.fileId) return 'Please upload a file for your product';
+  return null;
+}
+
+/** Pay what you want: a minimum from 0 up to the suggested price, one-time pricing only. */
+function minimumMessage({ minimumPrice, price, currency, pricing }: ProductInput): string | null {
+  if (pricing.type !== 'one_time') return 'Pay what you want is for one-time pricing only';
+  let minimum: number;
+  try {
+    minimum = toMinor(minimumPrice ?? '', currency);
+  } catch (error) {
+    if (error instanceof AmbiguousAmountError) return error.message;
+    return 'Minimum price must be a number of at least 0';
+  }
+  if (minimum < 0) return 'Minimum price must be a number of at least 0';
+  if (minimum > toMinor(price, currency))
+    return 'The minimum price cannot be more than the suggested price';
   return null;
 }
 

@@ -7,12 +7,19 @@ import { paths } from '@/config/paths';
 import type { Purchase } from '../types';
 import { DownloadButton } from './download-button';
 
+/** "LAUNCH20, $2.00 off" when the buyer used a seller's discount code. */
+const discountRows = ({ discount, currency }: Purchase): [string, string][] =>
+  discount
+    ? [['Discount', `${discount.code}, ${formatMoney(discount.amountOffMinor, currency)} off`]]
+    : [];
+
 export function PaymentSuccess({ purchase, txRef }: { purchase: Purchase; txRef: string }) {
   const rows: [string, string][] = [
     ['Status', 'Paid'],
     ['Reference', txRef],
     ['Product', purchase.productTitle],
     ['Amount', formatMoney(purchase.amountMinor, purchase.currency)],
+    ...discountRows(purchase),
     ['File', purchase.fileName ?? '—'],
   ];
   return (

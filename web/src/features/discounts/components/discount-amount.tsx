@@ -1,0 +1,90 @@
+import type { DiscountKind } from '@lockdrop/contracts';
+import { useId } from 'react';
+import type { DiscountFormValues } from '../lib/discount-form';
+import type { CurrencySelectComponent } from '../types';
+import { choiceClass, inputClass, labelClass } from './form-styles';
+
+type AmountValues = Pick<DiscountFormValues, 'kind' | 'percentOff' | 'amountOff' | 'currency'>;
+
+interface DiscountAmountProps {
+  values: AmountValues;
+  onChange: (change: Partial<AmountValues>) => void;
+  CurrencySelect: CurrencySelectComponent;
+}
+
+const KINDS: { value: DiscountKind; label: string }[] = [
+  { value: 'percent', label: 'Percentage' },
+  { value: 'fixed', label: 'Fixed amount' },
+];
+
+/** A percentage off, or an amount off in one currency (then only that currency's products). */
+export function DiscountAmount({ values, onChange, CurrencySelect }: DiscountAmountProps) {
+  const id = useId();
+  return (
+    <>
+      <fieldset>
+        <legend className={labelClass}>Type</legend>
+        <div className="mt-2 grid grid-cols-2 gap-2">
+          {KINDS.map((kind) => (
+            <label key={kind.value} className={choiceClass}>
+              <input
+                type="radio"
+                name={`${id}-kind`}
+                value={kind.value}
+                checked={values.kind === kind.value}
+                onChange={() => onChange({ kind: kind.value })}
+                className="sr-only"
+              />
+              {kind.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {values.kind === 'percent' ? (
+        <div>
+          <label htmlFor={`${id}-percent`} className={labelClass}>
+            Percentage off
+          </label>
+          <input
+            id={`${id}-percent`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={100}
+            step={1}
+            value={values.percentOff}
+            onChange={(event) => onChange({ percentOff: event.target.value })}
+            className={inputClass}
+            placeholder="20"
+          />
+        </div>
+      ) : (
+        <div className="grid gap-6 sm:grid-cols-2">
+          <div>
+            <label htmlFor={`${id}-amount`} className={labelClass}>
+              Amount off
+            </label>
+            <input
+              id={`${id}-amount`}
+              type="text"
+              inputMode="decimal"
+              value={values.amountOff}
+              onChange={(event) => onChange({ amountOff: event.target.value })}
+              className={inputClass}
+              placeholder="5.00"
+            />
+          </div>
+          <CurrencySelect
+            id={`${id}-currency`}
+            label="Currency"
+            value={values.currency}
+            onChange={(currency) => onChange({ currency })}
+          />
+          <p className="text-sm text-slate-600 sm:col-span-2">
+            A fixed amount applies only to products priced in {values.currency}.
+          </p>
+        </div>
+      )}
+    </>
+  );
+}

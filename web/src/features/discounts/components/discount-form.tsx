@@ -1,0 +1,102 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { notify } from '@/lib/toast';
+import type { DiscountFormValues } from '../lib/discount-form';
+import { validationMessage } from '../lib/validation';
+import type { CurrencySelectComponent, SellerProduct } from '../types';
+import { DiscountAmount } from './discount-amount';
+import { inputClass, labelClass } from './form-styles';
+import { ProductChoice } from './product-choice';
+
+interface DiscountFormProps {
+  initial: DiscountFormValues;
+  /** Editing a saved code (the submit button says so). */
+  editing: boolean;
+  products: SellerProduct[];
+  CurrencySelect: CurrencySelectComponent;
+  busy: boolean;
+  onSubmit: (values: DiscountFormValues) => void;
+  onCancel: () => void;
+}
+
+type TextField = 'code' | 'startsAt' | 'endsAt' | 'maxUses' | 'maxUsesPerBuyer';
+
+export function DiscountForm({
+  initial,
+  editing,
+  products,
+  CurrencySelect,
+  busy,
+  onSubmit,
+  onCancel,
+}: DiscountFormProps) {
+  const id = useId();
+  const [values, setValues] = useState(initial);
+  const change = (next: Partial<DiscountFormValues>) =>
+    setValues((current) => ({ ...current, ...next }));
+  const field = (name: TextField, label: string, type = 'text', hint?: string) => (
+    <div>
+      <label htmlFor={`${id}-${name}`} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={`${id}-${name}`}
+        type={type}
+        min={type === 'number' ? 1 : undefined}
+        step={type === 'number' ? 1 : undefined}
+        value={values[name]}
+        onChange={(event) => change({ [name]: event.target.value })}
+        aria-describedby={hint ? `${id}-${name}-hint` : undefined}
+        className={inputClass}
+      />
+      {hint && (
+        <p id={`${id}-${name}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const message = validationMessage(values);
+    if (message) return notify.error(message);
+    onSubmit(values);
+  }
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-6" aria-busy={busy}>
+      {field('code', 'Code', 'text', 'Letters, digits, - and _; buyers may type it in any case.')}
+      <DiscountAmount values={values} onChange={change} CurrencySelect={CurrencySelect} />
+      <ProductChoice
+        products={products}
+        allProducts={values.allProducts}
+        productIds={values.productIds}
+        onChange={change}
+      />
+      <div className="grid gap-6 sm:grid-cols-2">
+        {field('startsAt', 'Starts (optional)', 'datetime-local')}
+        {field('endsAt', 'Ends (optional)', 'datetime-local')}
+        {field('maxUses', 'Total uses (optional)', 'number', 'Leave empty for no limit.')}
+        {field('maxUsesPerBuyer', 'Uses per buyer (optional)', 'number')}
+      </div>
+      <label className="flex items-center gap-2 text-sm font-medium text-slate-900">
+        <input
+          type="checkbox"
+          checked={values.active}
+          onChange={(event) => change({ active: event.target.checked })}
+          className="size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
+        />
+        Active
+      </label>
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving...' : editing ? 'Save changes' : 'Create code'}
+        </Button>
+      </div>
+    </form>
+  );
+}
