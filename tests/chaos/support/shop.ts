@@ -158,7 +158,7 @@ export interface WebhookStorm {
 /**
  * Posts every notification, plus 20% duplicates, `inFlight` at a time, to the given bases in
  * turn; a delivery that is not answered 200 is sent again after a pause until it is, as
- * Flutterwave retries a failed webhook.
+ * Flutterwave retries a failed webhook. Returns once every charge is a purchase.
  */
 export async function webhookStorm(
   cluster: Cluster,
@@ -213,5 +213,25 @@ export async function webhookStorm(
     }),
   );
   await during;
+  // Payments acknowledges a delivery once stored and settles it right after (its event drain;
+  // a replica killed mid-settlement leaves the event to another when the lease ends).
+  const txRefs = [
+    ...new Set(
+      bodies.map(
+        (raw) => (JSON.parse(raw.toString('utf8')) as { data: { tx_ref: string } }).data.tx_ref,
+      ),
+    ),
+  ];
+  await waitFor(
+    async () =>
+      (
+        await cluster.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM payments.purchases WHERE tx_ref = ANY($1)',
+          [txRefs],
+        )
+      ).rows[0]!.n === txRefs.length,
+    120_000,
+    'every accepted charge to be settled',
+  );
   return { deliveries: deliveries.length, retried };
 }

@@ -12,7 +12,7 @@ import { isOutage } from '@lockdrop/db';
 
 const BATCH = 20;
 /** Longer than a verify call may take (PROVIDER_TIMEOUT_MS) plus a settlement. */
-const EVENT_LEASE_SECONDS = 45;
+const EVENT_LEASE_SECONDS = 30;
 const CHECKOUT_POLL_SECONDS = 120;
 /** Stored events settled at once per process: verify calls wait on the provider, not the CPU. */
 const EVENT_CONCURRENCY = 8;
