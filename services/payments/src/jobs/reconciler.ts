@@ -15,7 +15,7 @@ const BATCH = 20;
 const EVENT_LEASE_SECONDS = 30;
 const CHECKOUT_POLL_SECONDS = 120;
 /** Stored events settled at once per process: verify calls wait on the provider, not the CPU. */
-const EVENT_CONCURRENCY = 8;
+const EVENT_CONCURRENCY = 16;
 
 export interface Reconciler {
   /** One pass: due webhooks, unconfirmed checkouts, unsettled refunds. */
