@@ -262,6 +262,16 @@ describe('pay what you want', () => {
     await page.getByRole('button', { name: 'Create Product' }).click();
     await page.getByText('Product created successfully!').waitFor();
     await page.waitForURL('**/dashboard');
+    // The seller's lists word it as the product page does, not as a fixed $5.00.
+    const recent = page.getByRole('region', { name: 'Recent Products' });
+    await recent.getByText(pwywTitle).waitFor();
+    expect(
+      await recent
+        .getByRole('listitem')
+        .filter({ hasText: pwywTitle })
+        .getByText('$2.00+ (pay what you want)')
+        .isVisible(),
+    ).toBe(true);
 
     await page.goto('/my-products', { waitUntil: 'networkidle' });
     const card = page.getByRole('article').filter({ hasText: pwywTitle });

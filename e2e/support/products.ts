@@ -11,20 +11,24 @@ export async function publishProduct(
     price = '7.00',
     currency = 'USD',
     fileName = 'field-notes.zip',
+    mimeType = 'application/zip',
     description = 'Ten pages of field notes.',
     pricing = { type: 'one_time' },
+    stampPdfs = false,
   }: {
     bytes: Buffer;
     title: string;
     price?: string;
     currency?: string;
     fileName?: string;
+    mimeType?: string;
     description?: string;
     pricing?: { type: 'one_time' } | { type: 'recurring'; interval: 'monthly' | 'yearly' };
+    stampPdfs?: boolean;
   },
 ): Promise<string> {
   const upload = await context.request.post(`${baseUrl}/api/uploads`, {
-    multipart: { file: { name: fileName, mimeType: 'application/zip', buffer: bytes } },
+    multipart: { file: { name: fileName, mimeType, buffer: bytes } },
   });
   expect(upload.status()).toBe(201);
   const { id: fileId } = (await upload.json()) as { id: string };
@@ -37,6 +41,7 @@ export async function publishProduct(
       fileId,
       previewEnabled: false,
       pricing,
+      stampPdfs,
     },
   });
   expect(created.status()).toBe(201);

@@ -27,7 +27,11 @@ function EditProduct({ id }: { id: string }) {
     <AppPage title="Edit product" description={product.data.title} meta={meta}>
       <ProductForm
         initial={inputOf(product.data)}
-        currentFileName={product.data.fileName}
+        currentFile={{
+          id: product.data.fileId,
+          name: product.data.fileName,
+          kind: product.data.fileKind,
+        }}
         maxFileBytes={maxFileBytes}
         busy={update.isPending}
         onSubmit={({ fileId, ...changes }) =>

@@ -7,9 +7,9 @@ import { useProduct } from '@/features/products/api/get-product';
 import { PageSpinner } from '@/features/products/components/page-spinner';
 import { ProductDetail } from '@/features/products/components/product-detail';
 import { ProductNotFound } from '@/features/products/components/product-not-found';
-import { priceLabel } from '@/features/products/lib/pricing';
 import { useAccess } from '@/features/purchases/api/get-access';
 import { FullAccessCard } from '@/features/purchases/components/full-access-card';
+import { priceLabel } from '@/lib/pricing';
 import { notify } from '@/lib/toast';
 
 function scrollToPurchase() {

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { productPriceLabel } from '@/lib/pricing';
 import type { Product } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useProductFigures, type ProductFigures } from '../api/get-product-figures';
@@ -86,7 +87,7 @@ export function DeliveriesScreen({ products }: { products: UseQueryResult<Produc
                           {product.status === 'published' ? 'Live' : 'Draft'}
                         </span>
                       </td>
-                      <td className="py-3 pr-4">{product.priceFormatted}</td>
+                      <td className="py-3 pr-4">{productPriceLabel(product)}</td>
                       <td className="py-3 pr-4 text-right">{formatCount(entry?.views ?? 0)}</td>
                       <td className="py-3 pr-4 text-right">{formatCount(entry?.sales ?? 0)}</td>
                       <td className="py-3 pr-4 text-right">{formatCount(entry?.downloads ?? 0)}</td>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { productPriceLabel } from '@/lib/pricing';
 import type { Product } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { formatDate } from '../lib/format';
@@ -55,7 +56,7 @@ export function RecentProducts({ products }: { products: UseQueryResult<Product[
                 </p>
               </div>
               <span className="shrink-0 text-sm font-semibold text-slate-900">
-                {product.priceFormatted}
+                {productPriceLabel(product)}
               </span>
             </li>
           ))}

@@ -3,8 +3,8 @@ import { CalendarDays, ExternalLink, FileText, Pencil } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { productPriceLabel } from '@/lib/pricing';
 import { useSetProductStatus } from '../api/set-product-status';
-import { payWhatYouWantLabel, priceLabel } from '../lib/pricing';
 import type { Product } from '../types';
 import { StatusBadge } from './status-badge';
 
@@ -28,21 +28,12 @@ export function ProductCard({ product }: { product: Product }) {
       {product.description && (
         <p className="mt-2 line-clamp-2 text-sm text-slate-600">{product.description}</p>
       )}
-      {product.payWhatYouWant ? (
-        <div className="mt-4">
-          <p className="text-2xl font-bold text-slate-900">
-            {payWhatYouWantLabel(
-              product.payWhatYouWant.minimumMinor,
-              product.payWhatYouWant.minimumFormatted,
-            )}
-          </p>
+      <div className="mt-4">
+        <p className="text-2xl font-bold text-slate-900">{productPriceLabel(product)}</p>
+        {product.payWhatYouWant && (
           <p className="text-sm text-slate-600">Suggested price {product.priceFormatted}</p>
-        </div>
-      ) : (
-        <p className="mt-4 text-2xl font-bold text-slate-900">
-          {priceLabel(product.priceFormatted, product.pricing)}
-        </p>
-      )}
+        )}
+      </div>
       <dl className="mt-4 space-y-2 text-sm text-slate-600">
         <div className="flex items-center gap-2">
           <dt>

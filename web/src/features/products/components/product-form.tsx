@@ -1,18 +1,27 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { notify } from '@/lib/toast';
-import { choiceOf, pricingOf, validationMessage, type PricingChoice } from '../lib/product-form';
+import {
+  choiceOf,
+  offersStamping,
+  pricingOf,
+  submissionOf,
+  validationMessage,
+  type ChosenFile,
+  type PricingChoice,
+} from '../lib/product-form';
 import type { ProductInput } from '../types';
 import { CurrencySelect } from './currency-select';
 import { FileUpload } from './file-upload';
 import { cardClass, inputClass, labelClass } from './form-styles';
 import { PayWhatYouWant } from './pay-what-you-want';
 import { PreviewSettings } from './preview-settings';
+import { StampPdfs } from './stamp-pdfs';
 
 interface ProductFormProps {
   initial: ProductInput;
   maxFileBytes: number;
   /** Edit screen: the product's file, which an upload replaces; create requires an upload. */
-  currentFileName?: string;
+  currentFile?: ChosenFile & { name: string };
   busy: boolean;
   onSubmit: (input: ProductInput) => void;
   /** The submit and cancel buttons; `canSubmit` is false until the form may be sent. */
@@ -28,27 +37,24 @@ const PRICING_CHOICES: { value: PricingChoice; label: string }[] = [
 export function ProductForm({
   initial,
   maxFileBytes,
-  currentFileName,
+  currentFile,
   busy,
   onSubmit,
   actions,
 }: ProductFormProps) {
   const id = useId();
   const [input, setInput] = useState(initial);
+  const [uploaded, setUploaded] = useState<ChosenFile | null>(null);
   const set = <K extends keyof ProductInput>(key: K, value: ProductInput[K]) =>
     setInput((current) => ({ ...current, [key]: value }));
-  const requireFile = currentFileName === undefined;
+  const requireFile = currentFile === undefined;
+  const file = uploaded ?? currentFile ?? null;
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const message = validationMessage(input, requireFile);
     if (message) return notify.error(message);
-    onSubmit({
-      ...input,
-      title: input.title.trim(),
-      description: input.description?.trim() || null,
-      minimumPrice: input.minimumPrice?.trim() ?? null,
-    });
+    onSubmit(submissionOf(input, file));
   }
 
   return (
@@ -144,9 +150,19 @@ export function ProductForm({
         )}
         <FileUpload
           maxBytes={maxFileBytes}
-          currentFileName={currentFileName}
-          onUploadedChange={(file) => set('fileId', file?.id ?? null)}
+          currentFileName={currentFile?.name}
+          onUploadedChange={(upload) => {
+            setUploaded(upload);
+            set('fileId', upload?.id ?? null);
+          }}
         />
+        {offersStamping(file) && (
+          <StampPdfs
+            checked={input.stampPdfs}
+            onChange={(stampPdfs) => set('stampPdfs', stampPdfs)}
+            fileId={file.id}
+          />
+        )}
       </section>
       <PreviewSettings
         enabled={input.previewEnabled}

@@ -1,9 +1,9 @@
 import { formatMoney } from '@lockdrop/money';
 import { AlertTriangle } from 'lucide-react';
 import { useId } from 'react';
+import { payWhatYouWantLabel, priceLabel } from '@/lib/pricing';
 import { useExchangeRates } from '../api/get-exchange-rates';
 import { ratesAsOfNote } from '../lib/exchange-rates';
-import { payWhatYouWantLabel, priceLabel } from '../lib/pricing';
 import type { ProductDetail } from '../types';
 import { CurrencySelect } from './currency-select';
 

@@ -1,9 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductInput } from '../types';
-import { choiceOf, emptyInput, pricingOf, validationMessage } from './product-form';
-import { payWhatYouWantLabel, priceLabel } from './pricing';
+import type { Product, ProductInput } from '../types';
+import {
+  choiceOf,
+  emptyInput,
+  inputOf,
+  offersStamping,
+  pricingOf,
+  submissionOf,
+  validationMessage,
+} from './product-form';
 
 const filled: ProductInput = { ...emptyInput, title: 'Presets', price: '9.99', fileId: 'file-1' };
+
+const makeProduct = (overrides: Partial<Product> = {}): Product => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  ownerId: '00000000-0000-4000-8000-000000000002',
+  title: 'Field guide',
+  description: null,
+  priceMinor: 999,
+  currency: 'USD',
+  price: '9.99',
+  priceFormatted: '$9.99',
+  pricing: { type: 'one_time' },
+  payWhatYouWant: null,
+  status: 'draft',
+  fileId: '00000000-0000-4000-8000-000000000003',
+  fileName: 'guide.pdf',
+  fileSizeBytes: 1024,
+  fileKind: 'pdf',
+  previewEnabled: true,
+  previewBlurPercentage: 50,
+  stampPdfs: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  publishedAt: null,
+  ...overrides,
+});
 
 describe('create-product validation (spec §5)', () => {
   it('asks for the required fields first', () => {
@@ -85,15 +117,35 @@ describe('pricing', () => {
     for (const choice of ['one_time', 'monthly', 'yearly'] as const)
       expect(choiceOf(pricingOf(choice))).toBe(choice);
   });
+});
 
-  it('labels recurring prices per interval', () => {
-    expect(priceLabel('$5.00', { type: 'one_time' })).toBe('$5.00');
-    expect(priceLabel('$5.00', { type: 'recurring', interval: 'monthly' })).toBe('$5.00 per month');
-    expect(priceLabel('$50.00', { type: 'recurring', interval: 'yearly' })).toBe('$50.00 per year');
+describe('stamped PDFs', () => {
+  const pdf = { id: 'file-1', kind: 'pdf' } as const;
+  const zip = { id: 'file-2', kind: 'document' } as const;
+
+  it('is offered for a PDF only', () => {
+    expect(offersStamping(pdf)).toBe(true);
+    expect(offersStamping(zip)).toBe(false);
+    expect(offersStamping(null)).toBe(false);
   });
 
-  it('labels pay what you want by its minimum', () => {
-    expect(payWhatYouWantLabel(200, '$2.00')).toBe('$2.00+ (pay what you want)');
-    expect(payWhatYouWantLabel(0, '$0.00')).toBe('Pay what you want');
+  it('is off for a new product and kept from the product on edit', () => {
+    expect(emptyInput.stampPdfs).toBe(false);
+    expect(inputOf(makeProduct({ stampPdfs: true })).stampPdfs).toBe(true);
+    expect(inputOf(makeProduct({ stampPdfs: false })).stampPdfs).toBe(false);
+  });
+
+  it('is sent as ticked for a PDF, and off once the file is no PDF', () => {
+    expect(submissionOf({ ...filled, stampPdfs: true }, pdf).stampPdfs).toBe(true);
+    expect(submissionOf({ ...filled, stampPdfs: false }, pdf).stampPdfs).toBe(false);
+    expect(submissionOf({ ...filled, stampPdfs: true }, zip).stampPdfs).toBe(false);
+  });
+
+  it('sends the typed text trimmed', () => {
+    const sent = submissionOf(
+      { ...filled, title: ' Presets ', description: '  ', minimumPrice: ' 2 ' },
+      pdf,
+    );
+    expect(sent).toMatchObject({ title: 'Presets', description: null, minimumPrice: '2' });
   });
 });

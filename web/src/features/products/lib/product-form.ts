@@ -1,4 +1,5 @@
 import { AmbiguousAmountError, toMinor } from '@lockdrop/money';
+import type { UploadedFile } from '@lockdrop/contracts';
 import type { Pricing, Product, ProductInput } from '../types';
 
 export type PricingChoice = 'one_time' | 'monthly' | 'yearly';
@@ -32,8 +33,22 @@ export const inputOf = (product: Product): ProductInput => ({
   previewBlurPercentage: product.previewBlurPercentage,
   pricing: product.pricing,
   minimumPrice: product.payWhatYouWant?.minimum ?? null,
-  // No control for it yet: an edit keeps what the product has.
   stampPdfs: product.stampPdfs,
+});
+
+/** The file the product will have once the form is sent: a new upload, else its current file. */
+export type ChosenFile = Pick<UploadedFile, 'id' | 'kind'>;
+
+/** Stamping buyers' copies works on PDFs only, so the option exists only for one. */
+export const offersStamping = (file: ChosenFile | null): file is ChosenFile => file?.kind === 'pdf';
+
+/** What the form sends: the typed text trimmed, and stamping on only when the file is a PDF. */
+export const submissionOf = (input: ProductInput, file: ChosenFile | null): ProductInput => ({
+  ...input,
+  title: input.title.trim(),
+  description: input.description?.trim() || null,
+  minimumPrice: input.minimumPrice?.trim() ?? null,
+  stampPdfs: input.stampPdfs && offersStamping(file),
 });
 
 /** Spec §5: the message to show, or null when the form may be sent. */
