@@ -163,11 +163,14 @@ export function createDownloadService({
     const original = await findFile(pool, grant.fileId);
     if (!original) throw downloadErrors.fileUnavailable();
     // With the product's stamping on, this buyer's PDF is their own stamped copy: never the original.
-    const stamped = await stampedCopies.copyFor(
-      await findProduct(pool, entitlement.productId),
-      original,
-      entitlement.buyerEmail,
-    );
+    const stamped =
+      original.kind === 'pdf'
+        ? await stampedCopies.copyFor(
+            await findProduct(pool, entitlement.productId),
+            original,
+            entitlement.buyerEmail,
+          )
+        : null;
     const file = stamped
       ? {
           ...original,
