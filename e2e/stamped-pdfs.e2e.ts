@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { launchBrowser, MOBILE, type Browser } from './support/browser';
-import { pdfDocument, pdfPageTexts } from './support/pdf';
+import { pdfDocument, pdfPageTexts } from '@lockdrop/testing';
 import { publishProduct } from './support/products';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfDocument } from '@lockdrop/delivery/test/support/fixtures.js';
-import { waitFor } from '@lockdrop/testing';
+import { pdfDocument, waitFor } from '@lockdrop/testing';
 import { REPLICAS, SERVICES, startCluster, type Cluster } from './support/cluster';
 import { expectInvariants } from './support/invariants';
 import { requestsServed } from './support/metrics';

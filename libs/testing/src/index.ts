@@ -16,3 +16,4 @@ export {
   sandboxWebhookHeaders,
   type SandboxNotification,
 } from './sandbox-provider.js';
+export { pdfDocument, pdfPageTexts } from './pdf.js';

@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import type * as Pdfjs from 'pdfjs-dist';
+import { pdfPageTexts as pageTexts } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfDocument } from './support/fixtures.js';
 import { startDelivery, type DeliveryHarness } from './support/harness.js';
@@ -21,22 +19,6 @@ beforeAll(async () => {
   store = shop(delivery, baseUrl);
 });
 afterAll(() => delivery?.close());
-
-/** Every page's text, as a reader extracts it (pdf.js, which previews use too). */
-async function pageTexts(pdf: Buffer): Promise<string[]> {
-  const require = createRequire(import.meta.url);
-  const pdfjs = (await import(
-    pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href
-  )) as typeof Pdfjs;
-  const document = await pdfjs.getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise;
-  const texts: string[] = [];
-  for (let number = 1; number <= document.numPages; number += 1) {
-    const content = await (await document.getPage(number)).getTextContent();
-    texts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  await document.destroy();
-  return texts;
-}
 
 async function download(purchase: Awaited<ReturnType<typeof store.buy>>, range?: string) {
   const buyer = await store.buyerAccount(purchase);
