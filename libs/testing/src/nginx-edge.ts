@@ -11,12 +11,21 @@ const template = fileURLToPath(
 
 /** A TCP port nothing listens on right now (for servers that cannot take port 0, like nginx). */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    // The kernel may hand a closed port out again: two replicas given one port would leave
+    // a front sending one service's requests to another (a chaos run saw exactly that).
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
+
+/** Ports this process was given and may not have bound yet. */
+const handedOut = new Set<number>();
 
 export interface NginxEdge {
   /** e.g. http://127.0.0.1:19181 — `/dl/<token>` here reaches delivery through nginx. */
