@@ -150,7 +150,7 @@ export function PurchaseCard({
             <DiscountCodeField
               value={code.input}
               onChange={code.setInput}
-              onApply={code.apply}
+              onApply={() => code.apply(email)}
               onRemove={code.remove}
               checking={code.checking}
               problem={code.problem}

@@ -18,8 +18,10 @@ export function useDiscountCode(
   const [input, setInput] = useState(initialCode?.trim() ?? '');
   const [applied, setApplied] = useState<string | null>(initialCode?.trim() || null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // The e-mail typed when the code was applied: a per-buyer limit is then told at once.
+  const [buyerEmail, setBuyerEmail] = useState<string | undefined>(undefined);
   const quote = useQuote(
-    { productId, currency, discountCode: applied ?? '' },
+    { productId, currency, discountCode: applied ?? '', ...(buyerEmail ? { buyerEmail } : {}) },
     enabled && applied !== null,
   );
   const problem = refusal ?? (quote.error ? messageOf(quote.error) : null);
@@ -29,9 +31,10 @@ export function useDiscountCode(
   return {
     input,
     setInput,
-    apply() {
+    apply(email?: string) {
       const code = input.trim();
       setRefusal(null);
+      setBuyerEmail(email?.trim() || undefined);
       if (code && code === applied) void quote.refetch();
       setApplied(code || null);
     },
