@@ -12,7 +12,8 @@ const HISTORY_LIMIT = 200;
 function RefundControl({ sale }: { sale: Sale }) {
   const [confirming, setConfirming] = useState(false);
   const refund = useRefundSale();
-  if (sale.status !== 'paid') return null;
+  // A free claim (a 100% code, pay what you want at zero) moved no money to give back.
+  if (sale.status !== 'paid' || sale.amountMinor === 0) return null;
   if (!confirming) {
     return (
       <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
@@ -109,6 +110,12 @@ export function PaymentsScreen({ payouts }: { payouts: ReactNode }) {
                       {sale.subscriptionId && (
                         <span className="ml-2 inline-block rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">
                           {sale.renewal ? 'Renewal' : 'New subscription'}
+                        </span>
+                      )}
+                      {sale.discount && (
+                        <span className="block text-xs font-normal text-slate-500">
+                          Code {sale.discount.code} ·{' '}
+                          {formatMoney(sale.discount.amountOffMinor, sale.currency)} off
                         </span>
                       )}
                     </td>
