@@ -26,6 +26,28 @@ export async function findStampedCopy(
   return rows[0] ?? null;
 }
 
+/**
+ * What a redemption needs in one round trip: whether the file can be stamped (null: not yet
+ * known) and this buyer's copy, if one was made.
+ */
+export async function stampingOf(
+  db: Queryable,
+  fileId: string,
+  buyerEmail: string,
+): Promise<{ status: PdfStampStatus | null; copy: StampedCopy | null }> {
+  const { rows } = await db.query<{ status: PdfStampStatus | null } & Partial<StampedCopy>>(
+    `SELECT f.pdf_stamp AS status, s.file_id AS "fileId", s.buyer_email AS "buyerEmail",
+       s.storage_key AS "storageKey", s.size_bytes AS "sizeBytes", s.sha256
+     FROM files f LEFT JOIN stamped_copies s ON s.file_id = f.id AND s.buyer_email = lower($2)
+     WHERE f.id = $1`,
+    [fileId, buyerEmail],
+  );
+  const row = rows[0];
+  if (!row) return { status: null, copy: null };
+  const { status, ...copy } = row;
+  return { status, copy: copy.storageKey ? (copy as StampedCopy) : null };
+}
+
 export async function insertStampedCopy(db: Queryable, copy: StampedCopy): Promise<void> {
   await db.query(
     `INSERT INTO stamped_copies (file_id, buyer_email, storage_key, size_bytes, sha256)

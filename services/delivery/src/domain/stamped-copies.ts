@@ -11,6 +11,7 @@ import {
   insertStampedCopy,
   pdfStampStatus,
   setPdfStampStatus,
+  stampingOf,
   type PdfStampStatus,
   type StampedCopy,
 } from '../db/stamped-copies.repo.js';
@@ -75,9 +76,8 @@ export function createStampedCopies({ pool, storage, limits }: StampedCopiesDeps
       buyerEmail: string,
     ): Promise<StampedCopy | null> {
       if (!product?.stampPdfs || file.kind !== 'pdf') return null;
-      const status = await pdfStampStatus(pool, file.id);
+      const { status, copy: existing } = await stampingOf(pool, file.id, buyerEmail);
       if (status !== null && status !== 'available') return null;
-      const existing = await findStampedCopy(pool, file.id, buyerEmail);
       if (existing) return existing;
       return withTransaction(pool, async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
