@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller, waitForMail } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
-import { publishProduct } from './support/products';
+import { publishFromMyProducts, publishProduct } from './support/products';
 import { expectToast } from './support/toasts';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;
@@ -277,10 +277,7 @@ describe('pay what you want', () => {
     const card = page.getByRole('article').filter({ hasText: pwywTitle });
     await card.getByText('$2.00+ (pay what you want)').waitFor();
     expect(await card.getByText('Suggested price $5.00').isVisible()).toBe(true);
-    await card.getByRole('button', { name: `Publish ${pwywTitle}` }).click();
-    await page.getByText('Product published successfully').waitFor();
-    const href = await card.getByRole('link', { name: `View ${pwywTitle}` }).getAttribute('href');
-    pwywId = href!.split('/').pop()!;
+    pwywId = await publishFromMyProducts(page, card, pwywTitle);
     await page.close();
   }, 60_000);
 

@@ -6,7 +6,7 @@ import { signUpSeller } from './support/accounts';
 import { seriousViolations } from './support/axe';
 import { launchBrowser, MOBILE, type Browser } from './support/browser';
 import { pdfDocument, pdfPageTexts } from '@lockdrop/testing';
-import { publishProduct } from './support/products';
+import { publishFromMyProducts, publishProduct } from './support/products';
 
 const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -91,10 +91,7 @@ describe('stamped PDFs', () => {
 
     await page.goto('/my-products', { waitUntil: 'networkidle' });
     const card = page.getByRole('article').filter({ hasText: title });
-    await card.getByRole('button', { name: `Publish ${title}` }).click();
-    await page.getByText('Product published successfully').waitFor();
-    const href = await card.getByRole('link', { name: `View ${title}` }).getAttribute('href');
-    productId = href!.split('/').pop()!;
+    productId = await publishFromMyProducts(page, card, title);
     await page.close();
   }, 60_000);
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { baseUrl } from './browser';
 
 /** A published product with a file of `bytes`, made through the API as its signed-in seller would. */
@@ -51,4 +51,16 @@ export async function publishProduct(
   });
   expect(published.ok()).toBe(true);
   return id;
+}
+
+/** Publishes `title` from its card on /my-products, as the seller clicks it; returns its id. */
+export async function publishFromMyProducts(
+  page: Page,
+  card: Locator,
+  title: string,
+): Promise<string> {
+  await card.getByRole('button', { name: `Publish ${title}` }).click();
+  await page.getByText('Product published successfully').waitFor();
+  const href = await card.getByRole('link', { name: `View ${title}` }).getAttribute('href');
+  return href!.split('/').pop()!;
 }
