@@ -39,6 +39,7 @@ export * from './api/identity.js';
 export * from './api/downloads.js';
 export * from './api/checkout.js';
 export * from './api/discounts.js';
+export * from './api/buyer-updates.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export { productSnapshotEventTypes, type ProductSnapshotEventType } from './events/catalog.js';

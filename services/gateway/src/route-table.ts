@@ -36,6 +36,8 @@ export const routeTable: ProxyRoute[] = [
   { prefix: '/api/discount-codes', upstream: 'payments' },
   { prefix: '/api/webhooks', upstream: 'payments' },
   { prefix: '/api/purchases', upstream: 'payments' },
+  // Unsubscribe tokens are bearer secrets: the per-IP budget stops guessing.
+  { prefix: '/api/buyer-updates', upstream: 'payments', sensitive: true },
   // Resolving an account asks the provider who holds it: a per-IP budget stops enumeration.
   { prefix: '/api/payouts/resolve-account', upstream: 'payments', sensitive: true },
   { prefix: '/api/payouts', upstream: 'payments' },

@@ -12,6 +12,12 @@ const priceSchema = z.union([z.string().max(32), z.number()]);
 /** 0–100 in steps of 5 (ARCHITECTURE §4: the one blur scale). */
 const blurSchema = z.number().int().min(0).max(100).multipleOf(5);
 
+/** A product holds at most this many files (the edit screen's list; buyers get every one). */
+export const MAX_FILES_PER_PRODUCT = 20;
+
+/** Sellers may tell their buyers about a product's new files once per this many minutes. */
+export const BUYER_UPDATE_INTERVAL_MINUTES = 60;
+
 /**
  * POST /api/products. Title, price and file are optional here on purpose: catalog answers their
  * absence with the spec's own messages ('Please fill in all required fields', 'Please upload a
@@ -38,13 +44,28 @@ export type CreateProductInput = z.infer<typeof createProductSchema>;
 /** What a client sends (defaults not yet applied). */
 export type CreateProductRequest = z.input<typeof createProductSchema>;
 
-/** PATCH /api/products/:id: only what changes; a new fileId replaces the file. */
+/**
+ * PATCH /api/products/:id: only what changes.
+ * - `files` is the product's whole new file list, in order: it adds, replaces, reorders and
+ *   removes in one call. `fileId` then names the list's preview source (default: the current
+ *   one when it stays, else the first).
+ * - `fileId` alone swaps the preview-source file for that upload, in the same place.
+ */
 export const updateProductSchema = z.object({
   title: z.string().max(200).optional(),
   description: z.string().max(5000).nullish(),
   price: priceSchema.nullish(),
   currency: z.string().max(8).optional(),
   fileId: z.string().max(64).nullish(),
+  files: z
+    .array(z.object({ fileId: z.string().max(64) }))
+    .max(MAX_FILES_PER_PRODUCT)
+    .optional(),
+  /**
+   * E-mail past buyers that the product has new files (with this change, which must add one).
+   * Allowed once per BUYER_UPDATE_INTERVAL_MINUTES per product.
+   */
+  notifyBuyers: z.boolean().optional(),
   previewEnabled: z.boolean().optional(),
   previewBlurPercentage: blurSchema.optional(),
   pricing: pricingSchema.optional(),
@@ -53,6 +74,15 @@ export const updateProductSchema = z.object({
   stampPdfs: z.boolean().optional(),
 });
 export type UpdateProductInput = z.infer<typeof updateProductSchema>;
+
+/** One of a product's files, as sellers and buyers see it. */
+export const productFileSchema = z.object({
+  fileId: z.uuid(),
+  fileName: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  kind: fileKindSchema,
+});
+export type ProductFile = z.infer<typeof productFileSchema>;
 
 /** A product as the API returns it; money as minor units plus its exact decimal and display text. */
 export const productSchema = z.object({
@@ -76,6 +106,13 @@ export const productSchema = z.object({
   fileName: z.string(),
   fileSizeBytes: z.number().int(),
   fileKind: fileKindSchema,
+  /**
+   * Every file buyers get, in the seller's order; the one named by `fileId` (and described by
+   * `fileName`, `fileSizeBytes`, `fileKind`) is the preview source.
+   */
+  files: z.array(productFileSchema).min(1),
+  /** When the seller last e-mailed past buyers about new files (null: never). */
+  buyersToldAt: z.iso.datetime().nullable(),
   previewEnabled: z.boolean(),
   previewBlurPercentage: z.number().int(),
   /** Buyers get their own copy of a PDF file, stamped with their e-mail on every page. */

@@ -17,6 +17,16 @@ const productSnapshot = z.object({
   fileId: z.uuid(),
   fileName: z.string(),
   fileSizeBytes: z.number().int().nonnegative(),
+  /** Every file buyers get, in order; `fileId` is the preview source (absent in older events: that one file). */
+  files: z
+    .array(
+      z.object({
+        fileId: z.uuid(),
+        fileName: z.string(),
+        fileSizeBytes: z.number().int().nonnegative(),
+      }),
+    )
+    .optional(),
   previewEnabled: z.boolean(),
   /** 0–100, step 5 (ARCHITECTURE §4: the one blur scale). */
   previewBlurPercentage: z.number().int().min(0).max(100).multipleOf(5),
@@ -43,6 +53,20 @@ export const catalogEvents = {
   'product.published': { version: 1, schema: productSnapshot },
   'product.unpublished': { version: 1, schema: productSnapshot },
   'product.deleted': { version: 1, schema: z.object({ productId: z.uuid(), ownerId: z.uuid() }) },
+  /**
+   * A change gave the product files it did not have (new or replacing ones). Past buyers can
+   * download them at once (delivery reads the snapshot); with `notifyBuyers` payments e-mails them.
+   */
+  'product.files_added': {
+    version: 1,
+    schema: z.object({
+      productId: z.uuid(),
+      ownerId: z.uuid(),
+      productTitle: z.string(),
+      files: z.array(z.object({ fileId: z.uuid(), fileName: z.string() })).min(1),
+      notifyBuyers: z.boolean(),
+    }),
+  },
   'product.viewed': {
     version: 1,
     schema: z.object({
