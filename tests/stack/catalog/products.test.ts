@@ -120,6 +120,7 @@ describe('a product from creation to unpublishing', () => {
       fileId,
       fileName: 'lagos-dawn.txt',
       fileSizeBytes: content.length,
+      files: [{ fileId, fileName: 'lagos-dawn.txt', fileSizeBytes: content.length }],
       previewEnabled: true,
       previewBlurPercentage: 60,
       stampPdfs: false,

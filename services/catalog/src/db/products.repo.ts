@@ -1,5 +1,5 @@
 import type { Queryable } from '@lockdrop/db';
-import type { FileKind, Pricing, Product, ProductStatus } from '../domain/product.js';
+import type { FileKind, Pricing, Product, ProductFile, ProductStatus } from '../domain/product.js';
 
 interface ProductRow {
   id: string;
@@ -22,11 +22,13 @@ interface ProductRow {
   published_at: Date | null;
   minimum_price_minor: number | null;
   stamp_pdfs: boolean;
+  files: ProductFile[];
+  buyers_told_at: Date | null;
 }
 
 const COLUMNS = `id, owner_id, title, description, price_minor, currency, pricing_type, pricing_interval,
   status, file_id, file_name, file_size_bytes, file_kind, preview_enabled, preview_blur_percentage,
-  created_at, updated_at, published_at, minimum_price_minor, stamp_pdfs`;
+  created_at, updated_at, published_at, minimum_price_minor, stamp_pdfs, files, buyers_told_at`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,6 +56,8 @@ function toProduct(row: ProductRow): Product {
     publishedAt: row.published_at,
     minimumPriceMinor: row.minimum_price_minor,
     stampPdfs: row.stamp_pdfs,
+    files: row.files,
+    buyersToldAt: row.buyers_told_at,
   };
 }
 
@@ -79,12 +83,14 @@ function values(product: Product): unknown[] {
     product.publishedAt,
     product.minimumPriceMinor,
     product.stampPdfs,
+    JSON.stringify(product.files),
+    product.buyersToldAt,
   ];
 }
 
 export async function insertProduct(db: Queryable, product: Product): Promise<void> {
   await db.query(
-    `INSERT INTO products (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+    `INSERT INTO products (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
     values(product),
   );
   await notifyProductChanged(db, product.id);
@@ -107,7 +113,7 @@ export async function saveProduct(db: Queryable, product: Product): Promise<void
     `UPDATE products SET title = $3, description = $4, price_minor = $5, currency = $6, pricing_type = $7,
        pricing_interval = $8, status = $9, file_id = $10, file_name = $11, file_size_bytes = $12, file_kind = $13,
        preview_enabled = $14, preview_blur_percentage = $15, updated_at = $16, published_at = $17,
-       minimum_price_minor = $18, stamp_pdfs = $19
+       minimum_price_minor = $18, stamp_pdfs = $19, files = $20, buyers_told_at = $21
      WHERE id = $1 AND owner_id = $2`,
     // Every column but created_at, which never changes.
     values(product).filter((_value, index) => index !== 15),

@@ -6,6 +6,14 @@ export type Pricing = Snapshot['pricing'];
 export type ProductStatus = Snapshot['status'];
 export type { FileKind };
 
+/** One of the files buyers get. */
+export interface ProductFile {
+  fileId: string;
+  fileName: string;
+  sizeBytes: number;
+  kind: FileKind;
+}
+
 export interface Product {
   id: string;
   ownerId: string;
@@ -21,6 +29,10 @@ export interface Product {
   fileName: string;
   fileSizeBytes: number;
   fileKind: FileKind;
+  /** In the seller's order; `fileId` (described by the three fields above) is one of them. */
+  files: ProductFile[];
+  /** When the seller last e-mailed past buyers about new files. */
+  buyersToldAt: Date | null;
   previewEnabled: boolean;
   previewBlurPercentage: number;
   stampPdfs: boolean;
@@ -48,8 +60,36 @@ export function snapshotOf(product: Product): Snapshot {
     fileId: product.fileId,
     fileName: product.fileName,
     fileSizeBytes: product.fileSizeBytes,
+    files: product.files.map((file) => ({
+      fileId: file.fileId,
+      fileName: file.fileName,
+      fileSizeBytes: file.sizeBytes,
+    })),
     previewEnabled: product.previewEnabled,
     previewBlurPercentage: product.previewBlurPercentage,
     stampPdfs: product.stampPdfs,
   };
+}
+
+/**
+ * The product with `files` as its file list and `previewFileId` (one of them) as its preview
+ * source: the one way the list and the preview fields change, so they cannot disagree.
+ */
+export function withFiles(product: Product, files: ProductFile[], previewFileId: string): Product {
+  const preview = files.find((file) => file.fileId === previewFileId);
+  if (!preview) throw new Error(`preview file ${previewFileId} is not among the product's files`);
+  return {
+    ...product,
+    files,
+    fileId: preview.fileId,
+    fileName: preview.fileName,
+    fileSizeBytes: preview.sizeBytes,
+    fileKind: preview.kind,
+  };
+}
+
+/** The files of `after` that `before` did not have (added or replacing ones), in order. */
+export function filesAdded(before: Product, after: Product): ProductFile[] {
+  const had = new Set(before.files.map((file) => file.fileId));
+  return after.files.filter((file) => !had.has(file.fileId));
 }

@@ -9,7 +9,11 @@ import {
   markProductDeleted,
   saveProduct,
 } from '../db/products.repo.js';
-import { enqueueProductDeleted, enqueueProductEvent } from '../events/products.producer.js';
+import {
+  enqueueFilesAdded,
+  enqueueProductDeleted,
+  enqueueProductEvent,
+} from '../events/products.producer.js';
 import {
   DEFAULT_CURRENCY,
   exchangeRates,
@@ -18,8 +22,21 @@ import {
   supportedCurrencies,
 } from './currencies.js';
 import { minimumToMinor, priceToMinor, repriceInCurrency } from './price.js';
-import type { CreateProductInput, PriceDisplay, UpdateProductInput } from '@lockdrop/contracts';
-import { isVisibleTo, snapshotOf, type Product, type ProductStatus } from './product.js';
+import {
+  BUYER_UPDATE_INTERVAL_MINUTES,
+  type CreateProductInput,
+  type PriceDisplay,
+  type UpdateProductInput,
+} from '@lockdrop/contracts';
+import {
+  filesAdded,
+  isVisibleTo,
+  snapshotOf,
+  withFiles,
+  type Product,
+  type ProductFile,
+  type ProductStatus,
+} from './product.js';
 import { createViewCounter, type Visit } from './product-views.js';
 import type { ProductCache } from '../db/product-cache.js';
 
@@ -59,6 +76,63 @@ const fileNotFound = () =>
     'We could not find that upload in your files; please upload it again',
   );
 const productNotFound = () => errors.notFound('product_not_found', 'Product not found');
+const duplicateFile = () =>
+  new AppError('duplicate_file', 400, 'Each file can be in the list only once');
+const previewNotListed = () =>
+  new AppError(
+    'preview_file_not_listed',
+    400,
+    "The preview file must be one of the product's files",
+  );
+const nothingToTell = () =>
+  new AppError('nothing_to_tell', 400, 'Tell my buyers goes with a new or replaced file');
+const BUYER_UPDATE_INTERVAL_MS = BUYER_UPDATE_INTERVAL_MINUTES * 60_000;
+
+const asProductFile = (upload: OwnUpload): ProductFile => ({
+  fileId: upload.id,
+  fileName: upload.fileName,
+  sizeBytes: upload.sizeBytes,
+  kind: upload.kind,
+});
+
+/**
+ * The file list and preview source a PATCH asks for, from the product's current files and the
+ * seller's uploads it newly names (`uploads`, by lower-case id):
+ * - `files` replaces the whole list, and `fileId` picks its preview source (default: the
+ *   current one when it stays, else the first);
+ * - `fileId` alone swaps the preview-source file for that upload, in its place.
+ */
+function fileListFor(
+  product: Product,
+  input: Pick<UpdateProductInput, 'files' | 'fileId'>,
+  uploads: Map<string, ProductFile>,
+): { files: ProductFile[]; previewFileId: string } {
+  const known = (id: string) => {
+    const key = id.trim().toLowerCase();
+    const file =
+      product.files.find((current) => current.fileId.toLowerCase() === key) ?? uploads.get(key);
+    if (!file) throw fileNotFound();
+    return file;
+  };
+  if (input.files) {
+    const files = input.files.map(({ fileId }) => known(fileId));
+    if (new Set(files.map((file) => file.fileId)).size !== files.length) throw duplicateFile();
+    const preview = input.fileId ? known(input.fileId) : undefined;
+    if (preview && !files.includes(preview)) throw previewNotListed();
+    const previewFileId =
+      preview?.fileId ??
+      (files.some((file) => file.fileId === product.fileId) ? product.fileId : files[0]!.fileId);
+    return { files, previewFileId };
+  }
+  if (!input.fileId) return { files: product.files, previewFileId: product.fileId };
+  const replacement = known(input.fileId);
+  if (product.files.includes(replacement))
+    return { files: product.files, previewFileId: replacement.fileId };
+  return {
+    files: product.files.map((file) => (file.fileId === product.fileId ? replacement : file)),
+    previewFileId: replacement.fileId,
+  };
+}
 
 const isBlank = (value: string | number | null | undefined) =>
   value === undefined || value === null || String(value).trim() === '';
@@ -93,6 +167,20 @@ function minimumFor(
   return minimum;
 }
 
+/** Sellers tell their buyers about new files at most once per BUYER_UPDATE_INTERVAL_MINUTES. */
+function requireBuyerUpdateAllowed(product: Product, at: Date): void {
+  if (!product.buyersToldAt) return;
+  const waitMs = product.buyersToldAt.getTime() + BUYER_UPDATE_INTERVAL_MS - at.getTime();
+  if (waitMs <= 0) return;
+  const minutes = Math.ceil(waitMs / 60_000);
+  throw new AppError(
+    'buyer_update_too_soon',
+    429,
+    `You told your buyers about this product less than an hour ago; you can tell them again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+    { retryAfterSeconds: Math.ceil(waitMs / 1000) },
+  );
+}
+
 /**
  * Who may change a product: its owner. Someone else gets 404 for a product they cannot see
  * (a draft: its existence is not revealed) and 403 for a published one they can already see.
@@ -115,6 +203,26 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
     return upload;
   }
 
+  /**
+   * The seller's uploads a PATCH names that the product does not hold yet, asked of delivery
+   * before the product is locked (their ownership cannot change meanwhile).
+   */
+  async function newUploads(
+    seller: Seller,
+    id: string,
+    input: Pick<UpdateProductInput, 'files' | 'fileId'>,
+  ): Promise<Map<string, ProductFile>> {
+    const named = [...(input.files ?? []).map((file) => file.fileId), input.fileId ?? '']
+      .map((fileId) => fileId.trim().toLowerCase())
+      .filter((fileId) => fileId !== '');
+    if (named.length === 0) return new Map();
+    const current = await findProduct(pool, id);
+    const held = new Set(current?.files.map((file) => file.fileId.toLowerCase()));
+    const wanted = [...new Set(named)].filter((fileId) => !held.has(fileId));
+    const found = await Promise.all(wanted.map((fileId) => ownUpload(seller, fileId)));
+    return new Map(found.map((upload) => [upload.id.toLowerCase(), asProductFile(upload)]));
+  }
+
   /** Loads, authorises and locks a product, applies `change`, and commits it with its event. */
   async function changeOwned(
     seller: Seller,
@@ -135,6 +243,11 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
             ? 'product.published'
             : 'product.unpublished';
       await enqueueProductEvent(tx, type, saved, seller.requestId);
+      const added = filesAdded(current, saved);
+      if (added.length > 0) {
+        const notifyBuyers = saved.buyersToldAt !== current.buyersToldAt;
+        await enqueueFilesAdded(tx, saved, added, notifyBuyers, seller.requestId);
+      }
       return saved;
     });
     // This process reads its own write at once; the others hear the commit's notification.
@@ -172,6 +285,8 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
         fileName: upload.fileName,
         fileSizeBytes: upload.sizeBytes,
         fileKind: upload.kind,
+        files: [asProductFile(upload)],
+        buyersToldAt: null,
         previewEnabled: input.previewEnabled,
         previewBlurPercentage: input.previewBlurPercentage,
         stampPdfs: input.stampPdfs,
@@ -228,12 +343,13 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
         throw missingFields();
       if (input.fileId === null || (input.fileId !== undefined && isBlank(input.fileId)))
         throw fileRequired();
+      if (input.files?.length === 0) throw fileRequired();
       const currency =
         input.currency === undefined
           ? undefined
           : requireSupported(input.currency, await supportedCurrencies(pool));
-      const upload = input.fileId ? await ownUpload(seller, input.fileId.trim()) : undefined;
-      return changeOwned(seller, id, (product) => {
+      const uploads = await newUploads(seller, id, input);
+      return changeOwned(seller, id, (product, at) => {
         const nextCurrency = currency ?? product.currency;
         const priceMinor =
           input.price !== undefined
@@ -250,29 +366,30 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
               : repriceInCurrency(product.minimumPriceMinor, product.currency, nextCurrency),
           { priceMinor, currency: nextCurrency, pricing },
         );
-        return {
-          ...product,
-          title: input.title?.trim() ?? product.title,
-          description:
-            input.description === undefined
-              ? product.description
-              : input.description?.trim() || null,
-          priceMinor,
-          currency: nextCurrency,
-          pricing,
-          minimumPriceMinor,
-          previewEnabled: input.previewEnabled ?? product.previewEnabled,
-          previewBlurPercentage: input.previewBlurPercentage ?? product.previewBlurPercentage,
-          stampPdfs: input.stampPdfs ?? product.stampPdfs,
-          ...(upload
-            ? {
-                fileId: upload.id,
-                fileName: upload.fileName,
-                fileSizeBytes: upload.sizeBytes,
-                fileKind: upload.kind,
-              }
-            : {}),
-        };
+        const { files, previewFileId } = fileListFor(product, input, uploads);
+        const changed = withFiles(
+          {
+            ...product,
+            title: input.title?.trim() ?? product.title,
+            description:
+              input.description === undefined
+                ? product.description
+                : input.description?.trim() || null,
+            priceMinor,
+            currency: nextCurrency,
+            pricing,
+            minimumPriceMinor,
+            previewEnabled: input.previewEnabled ?? product.previewEnabled,
+            previewBlurPercentage: input.previewBlurPercentage ?? product.previewBlurPercentage,
+            stampPdfs: input.stampPdfs ?? product.stampPdfs,
+          },
+          files,
+          previewFileId,
+        );
+        if (!input.notifyBuyers) return changed;
+        if (filesAdded(product, changed).length === 0) throw nothingToTell();
+        requireBuyerUpdateAllowed(product, at);
+        return { ...changed, buyersToldAt: at };
       });
     },
 

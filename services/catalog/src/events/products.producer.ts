@@ -1,7 +1,7 @@
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
-import { snapshotOf, type Product } from '../domain/product.js';
+import { snapshotOf, type Product, type ProductFile } from '../domain/product.js';
 
 type SnapshotEvent =
   'product.created' | 'product.updated' | 'product.published' | 'product.unpublished';
@@ -26,6 +26,30 @@ export function enqueueProductDeleted(
     createEvent(
       'product.deleted',
       { productId: product.id, ownerId: product.ownerId },
+      { correlationId },
+    ),
+  );
+}
+
+/** Files `product` gained in this change; `notifyBuyers` asks payments to e-mail its past buyers. */
+export function enqueueFilesAdded(
+  tx: Queryable,
+  product: Product,
+  added: ProductFile[],
+  notifyBuyers: boolean,
+  correlationId: string,
+): Promise<void> {
+  return enqueueEvent(
+    tx,
+    createEvent(
+      'product.files_added',
+      {
+        productId: product.id,
+        ownerId: product.ownerId,
+        productTitle: product.title,
+        files: added.map((file) => ({ fileId: file.fileId, fileName: file.fileName })),
+        notifyBuyers,
+      },
       { correlationId },
     ),
   );

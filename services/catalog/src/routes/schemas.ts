@@ -7,6 +7,7 @@ export const errorResponses = {
   401: errorBodySchema,
   403: errorBodySchema,
   404: errorBodySchema,
+  429: errorBodySchema,
   503: errorBodySchema,
 };
 
@@ -34,6 +35,8 @@ export function toProductDto(product: Product): ProductDto {
     fileName: product.fileName,
     fileSizeBytes: product.fileSizeBytes,
     fileKind: product.fileKind,
+    files: product.files,
+    buyersToldAt: product.buyersToldAt?.toISOString() ?? null,
     previewEnabled: product.previewEnabled,
     previewBlurPercentage: product.previewBlurPercentage,
     stampPdfs: product.stampPdfs,

@@ -92,4 +92,17 @@ export const migrations: Migration[] = [
       ALTER TABLE products ADD COLUMN stamp_pdfs boolean NOT NULL DEFAULT false;
     `,
   },
+  {
+    id: '0007_product_files',
+    sql: `
+      -- Every file buyers get, in the seller's order: [{ fileId, fileName, sizeBytes, kind }].
+      -- file_id (and its name, size, kind) stays the preview source, always one of them.
+      ALTER TABLE products ADD COLUMN files jsonb, ADD COLUMN buyers_told_at timestamptz;
+      UPDATE products SET files = jsonb_build_array(jsonb_build_object(
+        'fileId', file_id, 'fileName', file_name, 'sizeBytes', file_size_bytes, 'kind', file_kind));
+      ALTER TABLE products ALTER COLUMN files SET NOT NULL,
+        ADD CONSTRAINT products_files_check
+          CHECK (jsonb_typeof(files) = 'array' AND jsonb_array_length(files) BETWEEN 1 AND 20);
+    `,
+  },
 ];
