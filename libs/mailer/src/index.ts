@@ -9,5 +9,16 @@ export {
 export { type DkimOptions } from './smtp.js';
 export { openMailbox, mailboxSchema, type MailboxStore, type StoredMail } from './mailbox.js';
 export { renderMailboxPage } from './mailbox-page.js';
-export { renderEmail, type EmailContent, type RenderedEmail } from './template.js';
-export { mailOutboxMigrations, enqueueMail, startMailRelay, type MailRelay } from './outbox.js';
+export {
+  renderEmail,
+  unsubscribeHeaders,
+  type EmailContent,
+  type RenderedEmail,
+} from './template.js';
+export {
+  mailOutboxMigrations,
+  enqueueBulkMail,
+  enqueueMail,
+  startMailRelay,
+  type MailRelay,
+} from './outbox.js';

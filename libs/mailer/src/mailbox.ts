@@ -21,6 +21,10 @@ const mailboxMigrations: Migration[] = [
       CREATE INDEX messages_recipient_idx ON mailbox.messages (lower(recipient), id DESC);
     `,
   },
+  {
+    id: '0002_headers',
+    sql: `ALTER TABLE mailbox.messages ADD COLUMN headers jsonb;`,
+  },
 ];
 
 export interface StoredMail extends MailMessage {
@@ -43,6 +47,7 @@ interface MessageRow {
   subject: string;
   text_body: string;
   html_body: string;
+  headers: Record<string, string> | null;
   created_at: Date;
 }
 
@@ -58,9 +63,17 @@ export async function openMailbox(pool: Pool): Promise<MailboxStore> {
   return {
     async save(from, message) {
       await pool.query(
-        `INSERT INTO mailbox.messages (sender, recipient, reply_to, subject, text_body, html_body)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [from, message.to, message.replyTo ?? null, message.subject, message.text, message.html],
+        `INSERT INTO mailbox.messages (sender, recipient, reply_to, subject, text_body, html_body, headers)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          from,
+          message.to,
+          message.replyTo ?? null,
+          message.subject,
+          message.text,
+          message.html,
+          message.headers ? JSON.stringify(message.headers) : null,
+        ],
       );
     },
     async list({ to, limit = 100 } = {}) {
@@ -78,6 +91,7 @@ export async function openMailbox(pool: Pool): Promise<MailboxStore> {
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
+        ...(row.headers ? { headers: row.headers } : {}),
         createdAt: row.created_at,
       }));
     },

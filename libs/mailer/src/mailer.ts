@@ -10,6 +10,8 @@ export interface MailMessage {
   text: string;
   html: string;
   replyTo?: string;
+  /** Extra header fields, e.g. `List-Unsubscribe` (see `unsubscribeHeaders`). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -21,10 +21,48 @@ export const mailOutboxMigrations: Migration[] = [
       CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at);
     `,
   },
+  {
+    id: '0000_mail_02_bulk',
+    sql: `
+      -- Mail to many (announcements) is released at a set rate, so it never holds up the rest.
+      ALTER TABLE mail_outbox ADD COLUMN bulk boolean NOT NULL DEFAULT false;
+      CREATE INDEX mail_outbox_bulk_idx ON mail_outbox (next_attempt_at) WHERE bulk AND attempts = 0;
+    `,
+  },
 ];
 
 export async function enqueueMail(tx: Queryable, message: MailMessage): Promise<void> {
   await tx.query('INSERT INTO mail_outbox (message) VALUES ($1)', [JSON.stringify(message)]);
+}
+
+/**
+ * Queues mail to many recipients, released `perMinute` at most across every bulk send of this
+ * service: each message is due one interval after the last bulk message still waiting, so
+ * receipts and sign-in links queued meanwhile go out at once. Returns when the last is due.
+ */
+export async function enqueueBulkMail(
+  tx: Queryable,
+  messages: MailMessage[],
+  { perMinute }: { perMinute: number },
+): Promise<Date | null> {
+  if (messages.length === 0) return null;
+  // One bulk schedule per schema: concurrent announcements queue behind each other, not beside.
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.mail_outbox.bulk'))`);
+  const { rows } = await tx.query<{ last: Date }>(
+    `WITH start AS (
+       SELECT greatest(now(), max(next_attempt_at) + $2 * interval '1 millisecond') AS at
+       FROM mail_outbox WHERE bulk AND attempts = 0
+     )
+     INSERT INTO mail_outbox (message, bulk, next_attempt_at)
+     SELECT message, true, start.at + (position - 1) * $2 * interval '1 millisecond'
+     FROM unnest($1::jsonb[]) WITH ORDINALITY AS queued (message, position), start
+     RETURNING next_attempt_at AS last`,
+    [messages.map((message) => JSON.stringify(message)), 60_000 / perMinute],
+  );
+  return rows.reduce<Date | null>(
+    (last, row) => (!last || row.last > last ? row.last : last),
+    null,
+  );
 }
 
 interface Logger {

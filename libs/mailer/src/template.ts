@@ -8,6 +8,8 @@ export interface EmailContent {
   action?: { label: string; url: string };
   /** Smaller print under the button, e.g. why the reader got this e-mail. */
   footnote?: string;
+  /** A bulk e-mail's way out, written under the footnote (send `unsubscribeHeaders` with it). */
+  unsubscribeUrl?: string;
 }
 
 export interface RenderedEmail {
@@ -27,6 +29,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
     ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
     ...(content.action ? [`${content.action.label}: ${content.action.url}`, ''] : []),
     ...(content.footnote ? [content.footnote, ''] : []),
+    ...(content.unsubscribeUrl ? [`Unsubscribe: ${content.unsubscribeUrl}`, ''] : []),
     '—',
     SIGNATURE,
   ].join('\n');
@@ -46,9 +49,21 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 ${content.paragraphs.map((paragraph) => `<p style="font-size:15px;line-height:1.5;margin:0 0 12px">${escapeHtml(paragraph)}</p>`).join('\n')}
 ${button}
 ${content.footnote ? `<p style="font-size:13px;color:#6b7280;margin-top:24px">${escapeHtml(content.footnote)}</p>` : ''}
+${content.unsubscribeUrl ? `<p style="font-size:13px;color:#6b7280"><a href="${escapeHtml(content.unsubscribeUrl)}" style="color:#6b7280">Unsubscribe</a></p>` : ''}
 </td></tr>
 <tr><td style="padding:16px 24px;background:#f9fafb;font-size:12px;color:#6b7280">${escapeHtml(SIGNATURE)}</td></tr>
 </table></td></tr></table>
 </body></html>`;
   return { subject: content.subject, text, html };
+}
+
+/**
+ * RFC 2369 and RFC 8058 header fields: mail apps show their own Unsubscribe button and POST
+ * `List-Unsubscribe=One-Click` to `oneClickUrl`, which must act on that POST alone.
+ */
+export function unsubscribeHeaders(oneClickUrl: string): Record<string, string> {
+  return {
+    'List-Unsubscribe': `<${oneClickUrl}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
 }

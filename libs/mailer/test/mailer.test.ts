@@ -3,6 +3,7 @@ import { openSenderDatabase } from './support.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMailer,
+  enqueueBulkMail,
   enqueueMail,
   openMailbox,
   renderEmail,
@@ -117,6 +118,52 @@ describe('mail relay', () => {
       expect((await pool.query('SELECT 1 FROM mail_outbox')).rowCount).toBe(0);
     } finally {
       await relay.stop();
+    }
+  });
+});
+
+describe('bulk mail', () => {
+  it('is released at the set rate after the bulk mail already waiting, and never holds up other mail', async () => {
+    await pool.query('DELETE FROM mail_outbox');
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      kind: 'mailbox',
+      async send(mail) {
+        sent.push(mail.to);
+      },
+      async close() {},
+    };
+    const recipients = (prefix: string) =>
+      Array.from({ length: 3 }, (_, index) => message(`${prefix}-${index}@example.com`));
+    // 60 a minute: one a second. A second announcement queues behind the first, not beside it.
+    const lastOfFirst = await enqueueBulkMail(pool, recipients('first'), { perMinute: 60 });
+    const lastOfSecond = await enqueueBulkMail(pool, recipients('second'), { perMinute: 60 });
+    const { rows } = await pool.query<{ to: string; due_in_ms: number }>(
+      `SELECT message->>'to' AS to,
+              round(extract(epoch FROM next_attempt_at - min(next_attempt_at) OVER ()) * 1000)::int AS due_in_ms
+       FROM mail_outbox ORDER BY next_attempt_at`,
+    );
+    expect(rows.map((row) => [row.to, row.due_in_ms])).toEqual([
+      ['first-0@example.com', 0],
+      ['first-1@example.com', 1000],
+      ['first-2@example.com', 2000],
+      ['second-0@example.com', 3000],
+      ['second-1@example.com', 4000],
+      ['second-2@example.com', 5000],
+    ]);
+    expect(lastOfSecond!.getTime() - lastOfFirst!.getTime()).toBe(3000);
+
+    // A receipt queued after all of them is sent with the first bulk message, before the rest.
+    await enqueueMail(pool, message('receipt@example.com'));
+    const relay = startMailRelay({ pool, mailer, logger: silent });
+    try {
+      await expect
+        .poll(() => sent, { timeout: 5_000 })
+        .toEqual(expect.arrayContaining(['first-0@example.com', 'receipt@example.com']));
+      expect(sent).not.toContain('second-2@example.com');
+    } finally {
+      await relay.stop();
+      await pool.query('DELETE FROM mail_outbox');
     }
   });
 });

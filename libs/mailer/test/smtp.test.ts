@@ -10,6 +10,7 @@ import {
   dkimFromEnv,
   enqueueMail,
   renderEmail,
+  unsubscribeHeaders,
   startMailRelay,
 } from '../src/index.js';
 
@@ -82,6 +83,7 @@ describe('e-mail through SMTP', () => {
         subject: receipt.subject,
         text: receipt.text,
         html: receipt.html,
+        headers: unsubscribeHeaders('https://lockdrop.test/api/buyer-updates/tok_9/unsubscribe'),
       });
     } finally {
       await mailer.close();
@@ -96,6 +98,12 @@ describe('e-mail through SMTP', () => {
     expect(mail.text).toContain('Download your file: https://lockdrop.test/receipt/tok_123');
     expect(mail.html).toContain('<a href="https://lockdrop.test/receipt/tok_123"');
     expect(mail.headers.get('dkim-signature')).toBeUndefined();
+    // RFC 8058: the header pair mail apps need to offer their own one-click Unsubscribe.
+    const unfolded = raw.replace(/\r\n[ \t]+/g, ' ');
+    expect(unfolded).toContain(
+      'List-Unsubscribe: <https://lockdrop.test/api/buyer-updates/tok_9/unsubscribe>',
+    );
+    expect(unfolded).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
   });
 
   it('is signed with DKIM when the three SMTP_DKIM_* settings are given', async () => {

@@ -7,6 +7,8 @@ import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createSecretBox } from './domain/secret-box.js';
+import { createBuyerUpdatesService } from './domain/buyer-updates.js';
+import { subscribeToBuyerUpdates } from './events/buyer-updates.consumer.js';
 import { subscribeToPayoutEvents } from './events/payouts.consumer.js';
 import { subscribeToReadModelEvents } from './events/read-models.consumer.js';
 import { subscribeToSubscriptionsDue } from './events/subscriptions-due.consumer.js';
@@ -15,6 +17,7 @@ import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
 import type { PaymentProvider } from './providers/types.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { buyerUpdateRoutes } from './routes/buyer-updates.js';
 import { discountRoutes } from './routes/discounts.js';
 import { createDiscountService } from './domain/discounts.js';
 import { payoutRoutes } from './routes/payouts.js';
@@ -136,6 +139,11 @@ export async function buildApp(
   };
 
   await subscribeToReadModelEvents(infra.bus, pool);
+  await subscribeToBuyerUpdates(infra.bus, {
+    pool,
+    publicUrl,
+    bulkMailsPerMinute: config.BULK_MAILS_PER_MINUTE,
+  });
   await subscribeToPayoutEvents(infra.bus, payoutDeps);
   await subscribeToSubscriptionsDue(infra.bus, pool, settlement);
   const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
@@ -162,6 +170,7 @@ export async function buildApp(
     secureCookies: publicUrl.startsWith('https:'),
   });
   discountRoutes(app, createDiscountService({ pool, now }));
+  await buyerUpdateRoutes(app, createBuyerUpdatesService({ pool, now }));
   await webhookRoutes(app, { ...webhookDeps, providers });
   purchaseRoutes(app, { settlement, refunds });
   payoutRoutes(app, {

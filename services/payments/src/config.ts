@@ -83,6 +83,11 @@ export const configSchema = z
      * holds one of the code's uses until then, so a limited code is never used past its limit.
      */
     DISCOUNT_CHECKOUT_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
+    /**
+     * How fast update e-mails to a product's past buyers go out ("Tell my buyers"): mail to
+     * many is spread out so the mail provider's limits are kept and receipts never wait.
+     */
+    BULK_MAILS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
     /** Terms §9: refunds within 24 hours of payment. */
     REFUND_WINDOW_HOURS: positiveInt(24),
     /** Days a subscriber keeps access after a renewal failed, while they can still pay (issue 10). */

@@ -9,6 +9,7 @@ import { subscriptions } from './0006_subscriptions.js';
 import { ledgerJournalIndex } from './0007_ledger_journal_index.js';
 import { discounts } from './0008_discounts.js';
 import { providerEventsPendingIndex } from './0009_provider_events_pending_index.js';
+import { buyerUpdates } from './0010_buyer_updates.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   ledgerJournalIndex,
   discounts,
   providerEventsPendingIndex,
+  buyerUpdates,
 ];
