@@ -4,7 +4,8 @@ import type { Queryable } from '@lockdrop/db';
 export interface DownloadGrant {
   id: string;
   purchaseId: string;
-  fileId: string;
+  /** Null for a ZIP of every file of the purchase. */
+  fileId: string | null;
   expiresAt: Date;
 }
 

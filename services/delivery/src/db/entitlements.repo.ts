@@ -186,11 +186,22 @@ export async function findAccessibleEntitlement(
   return rows[0] ?? null;
 }
 
-/** True while a buyer who has not been refunded (or whose subscription lasts) may still download the file. */
+/**
+ * True while a buyer who has not been refunded (or whose subscription lasts) may still download
+ * the file: the one they bought at checkout, or one of their product's files — a deleted
+ * product's too (`findPurchaseFiles` is the rule this mirrors).
+ */
 export async function isFileEntitled(db: Queryable, fileId: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM ${FROM} WHERE e.file_id = $1 AND ${usableAt('now()')} LIMIT 1`,
+  const subscriptions =
+    'LEFT JOIN subscription_access sa ON sa.subscription_id = e.subscription_id';
+  const { rows } = await db.query<{ entitled: boolean }>(
+    `SELECT EXISTS (
+         SELECT 1 FROM entitlements e ${subscriptions}
+         WHERE e.file_id = $1 AND ${usableAt('now()')})
+       OR EXISTS (
+         SELECT 1 FROM products p JOIN entitlements e ON e.product_id = p.product_id ${subscriptions}
+         WHERE p.file_ids @> ARRAY[$1::uuid] AND ${usableAt('now()')}) AS entitled`,
     [fileId],
   );
-  return rows.length > 0;
+  return rows[0]!.entitled;
 }

@@ -44,6 +44,34 @@ export async function findFile(db: Queryable, fileId: string): Promise<StoredFil
   return rows[0] ?? null;
 }
 
+/**
+ * The files a purchase may download, in the seller's order: its product's current files (a
+ * deleted product's last ones), then the file bought at checkout if the product no longer lists
+ * it — a replaced file stays with whoever bought it. A file removed from the product is gone for
+ * the other buyers; a file deleted from storage's records is skipped.
+ */
+export async function findPurchaseFiles(db: Queryable, purchaseId: string): Promise<StoredFile[]> {
+  const { rows } = await db.query<StoredFile>(
+    `WITH purchase AS (
+       SELECT e.file_id AS bought, COALESCE(p.file_ids, '{}') AS listed
+       FROM entitlements e LEFT JOIN products p ON p.product_id = e.product_id
+       WHERE e.purchase_id = $1
+     ), chosen AS (
+       SELECT listed.file_id, listed.position
+       FROM purchase, unnest(purchase.listed) WITH ORDINALITY AS listed (file_id, position)
+       UNION ALL
+       SELECT bought, cardinality(listed) + 1 FROM purchase
+       WHERE bought IS NOT NULL AND NOT bought = ANY (listed)
+     )
+     SELECT ${COLUMNS} FROM files
+       JOIN (SELECT file_id, min(position) AS position FROM chosen GROUP BY file_id) c
+         ON c.file_id = files.id
+     ORDER BY c.position`,
+    [purchaseId],
+  );
+  return rows;
+}
+
 export async function deleteFile(db: Queryable, fileId: string): Promise<void> {
   await db.query('DELETE FROM files WHERE id = $1', [fileId]);
 }

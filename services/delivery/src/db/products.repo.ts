@@ -14,6 +14,7 @@ export type ProductSnapshot = EventData<'product.updated'>;
 export interface ProductView {
   productId: string;
   ownerId: string;
+  /** The preview source: one of the files buyers get (`file_ids`, see findPurchaseFiles). */
   fileId: string;
   status: ProductSnapshot['status'];
   previewEnabled: boolean;
@@ -51,6 +52,8 @@ export async function applyProductSnapshot(
   const applied = await applyNewestSnapshot(db, PRODUCTS, snapshot.productId, occurredAt, {
     owner_id: snapshot.ownerId,
     file_id: snapshot.fileId,
+    // Events from before products had several files name only the one.
+    file_ids: snapshot.files?.map((file) => file.fileId) ?? [snapshot.fileId],
     status: snapshot.status,
     preview_enabled: snapshot.previewEnabled,
     blur_percentage: snapshot.previewBlurPercentage,
@@ -59,7 +62,10 @@ export async function applyProductSnapshot(
   return { applied, before: before[0] ?? null };
 }
 
-/** A tombstone, so a snapshot delivered after the deletion cannot bring the product back. */
+/**
+ * A tombstone, so a snapshot delivered after the deletion cannot bring the product back. It
+ * keeps the product's files (`file_ids`): its buyers still download them.
+ */
 export async function markProductDeleted(
   db: Queryable,
   productId: string,
@@ -75,9 +81,10 @@ export async function markProductDeleted(
   });
 }
 
+/** True while a live product sells the file, as any of its files. */
 export async function isFileUsedByProduct(db: Queryable, fileId: string): Promise<boolean> {
   const { rows } = await db.query(
-    'SELECT 1 FROM products WHERE file_id = $1 AND NOT deleted LIMIT 1',
+    'SELECT 1 FROM products WHERE file_ids @> ARRAY[$1::uuid] AND NOT deleted LIMIT 1',
     [fileId],
   );
   return rows.length > 0;

@@ -10,7 +10,8 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{71}$/;
 export interface TokenClaims {
   grantId: string;
   purchaseId: string;
-  fileId: string;
+  /** The file; null for a ZIP of every file of the purchase. */
+  fileId: string | null;
   /** Whole seconds. */
   expiresAt: Date;
 }
@@ -19,8 +20,8 @@ export interface TokenClaims {
 export interface TokenHeader {
   grantId: string;
   expiresAt: Date;
-  /** Checks the signature against the grant's purchase and file, in constant time. */
-  signedFor(key: string, purchaseId: string, fileId: string): boolean;
+  /** Checks the signature against the grant's purchase and file (null: all files), in constant time. */
+  signedFor(key: string, purchaseId: string, fileId: string | null): boolean;
 }
 
 const uuidBytes = (uuid: string) => Buffer.from(uuid.replaceAll('-', ''), 'hex');
@@ -30,13 +31,19 @@ function uuidOf(bytes: Buffer): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * What a ZIP token is signed for in place of a file: the nil UUID, which no file has, so a
+ * file's token never passes for a ZIP's, nor a ZIP's for a file's.
+ */
+const ALL_FILES = '00000000-0000-0000-0000-000000000000';
+
 /** The MAC covers the purchase and file too, so a token is bound to them although it does not carry them. */
-function mac(key: string, body: Buffer, purchaseId: string, fileId: string): Buffer {
+function mac(key: string, body: Buffer, purchaseId: string, fileId: string | null): Buffer {
   return createHmac('sha256', key)
     .update('lockdrop.download\0')
     .update(body)
     .update(uuidBytes(purchaseId))
-    .update(uuidBytes(fileId))
+    .update(uuidBytes(fileId ?? ALL_FILES))
     .digest();
 }
 

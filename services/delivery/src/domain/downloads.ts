@@ -1,19 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { enqueueEvent } from '@lockdrop/bus';
-import { createEvent } from '@lockdrop/contracts';
-import { withTransaction, type Pool } from '@lockdrop/db';
+import { createEvent, type PurchaseFiles } from '@lockdrop/contracts';
+import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
-import { findAccessibleEntitlement, findEntitlement } from '../db/entitlements.repo.js';
-import { findGrant, grantsSince, insertDownload, insertGrant } from '../db/downloads.repo.js';
-import { findFile, type StoredFile } from '../db/files.repo.js';
+import {
+  findAccessibleEntitlement,
+  findEntitlement,
+  type Entitlement,
+} from '../db/entitlements.repo.js';
+import {
+  findGrant,
+  grantsSince,
+  insertDownload,
+  insertGrant,
+  type DownloadGrant,
+} from '../db/downloads.repo.js';
+import { findFile, findPurchaseFiles, type StoredFile } from '../db/files.repo.js';
 import { findProduct } from '../db/products.repo.js';
 import { ObjectNotFoundError, type ObjectStorage } from '../storage/storage.js';
 import { accessErrors, accessKeysOf, authorize, type Claimant } from './access.js';
 import { parseRange, type SatisfiableRange } from './byte-range.js';
 import { readDownloadToken, signDownloadToken } from './download-token.js';
 import { isUsable } from './entitlements.js';
+import { archiveFileName } from './file-name.js';
 import type { StampedCopies } from './stamped-copies.js';
+import { archiveSize, streamArchive, uniqueEntryNames } from './zip-archive.js';
 
 /** Spec §9: download links are valid for 1 hour. */
 export const LINK_VALIDITY_MS = 60 * 60 * 1000;
@@ -29,6 +41,8 @@ export const downloadErrors = {
     ),
   fileUnavailable: () =>
     new AppError('file_unavailable', 410, 'The file of this purchase is no longer available'),
+  fileNotInPurchase: () =>
+    new AppError('file_not_in_purchase', 404, 'This file is not part of your purchase'),
   tooManyLinks: (retryAfterSeconds: number) =>
     new AppError(
       'download_rate_limited',
@@ -69,6 +83,16 @@ export type Redemption =
       open(): Promise<Readable>;
       /** Records the completed download and `download.completed` in one transaction. */
       recordCompleted(correlationId: string): Promise<void>;
+    }
+  | {
+      /** Every file of the purchase as one ZIP, made as it is sent; always whole, never offloaded. */
+      kind: 'archive';
+      fileName: string;
+      /** Exact: the Content-Length. */
+      sizeBytes: number;
+      open(): Readable;
+      /** Records a completed download and `download.completed` for each file, in one transaction. */
+      recordCompleted(correlationId: string): Promise<void>;
     };
 
 export interface DownloadsDependencies {
@@ -77,12 +101,16 @@ export interface DownloadsDependencies {
   signingKey: string;
   grantsPerHour: number;
   now: () => Date;
-  stampedCopies: Pick<StampedCopies, 'copyFor'>;
+  stampedCopies: Pick<StampedCopies, 'copyFor' | 'existingCopyFor'>;
 }
 
+/** A file a buyer gets: the stored file, or in its place their own stamped copy (same id and name). */
+type BuyersCopy = StoredFile;
+
 /**
- * Entitlements turned into downloads: one-hour signed links, rate-limited per purchase, and
- * redemptions that re-check the entitlement every time, so a refund stops links already issued.
+ * Entitlements turned into downloads: the files of a purchase, one-hour signed links to one of
+ * them or to a ZIP of all, rate-limited per purchase, and redemptions that re-check the
+ * entitlement every time, so a refund stops links already issued.
  */
 export function createDownloadService({
   pool,
@@ -92,8 +120,67 @@ export function createDownloadService({
   now,
   stampedCopies,
 }: DownloadsDependencies) {
-  /** Locks the entitlement so concurrent requests cannot exceed the hourly link budget. */
-  async function issueLink(claimant: Claimant, purchaseId: string): Promise<DownloadLink> {
+  /**
+   * What each file is for this buyer: with the product's stamping on, a PDF is their own stamped
+   * copy — never the original. `make` stamps copies not made yet; without it they count as the
+   * original (what a buyer is shown before downloading must not start a stamp).
+   */
+  async function buyersCopies(
+    entitlement: Entitlement,
+    files: StoredFile[],
+    { make }: { make: boolean },
+  ): Promise<BuyersCopy[]> {
+    if (!files.some((file) => file.kind === 'pdf')) return files;
+    const product = await findProduct(pool, entitlement.productId);
+    const copies: BuyersCopy[] = [];
+    // One at a time: a first stamp runs in a process of its own, and a purchase may hold many PDFs.
+    for (const file of files) {
+      const stamped = make
+        ? await stampedCopies.copyFor(product, file, entitlement.buyerEmail)
+        : await stampedCopies.existingCopyFor(product, file, entitlement.buyerEmail);
+      copies.push(
+        stamped
+          ? {
+              ...file,
+              storageKey: stamped.storageKey,
+              sizeBytes: stamped.sizeBytes,
+              sha256: stamped.sha256,
+            }
+          : file,
+      );
+    }
+    return copies;
+  }
+
+  /** The archive of these copies: entry names unique, each entry read from storage in its turn. */
+  function archiveEntries(copies: BuyersCopy[]) {
+    const names = uniqueEntryNames(copies.map((copy) => copy.fileName));
+    return copies.map((copy, index) => ({
+      name: names[index]!,
+      sizeBytes: copy.sizeBytes,
+      open: () => openObject(copy.storageKey),
+    }));
+  }
+
+  async function openObject(storageKey: string, range?: SatisfiableRange): Promise<Readable> {
+    try {
+      return await storage.get(storageKey, range);
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) throw downloadErrors.fileUnavailable();
+      throw error;
+    }
+  }
+
+  /**
+   * Authorizes the claimant, spends one link of the purchase's hourly budget (files and ZIPs
+   * alike, counted under a row lock so concurrent requests cannot exceed it) and records a grant
+   * for what `choose` picks: one file, or every file (`fileId` null, a ZIP).
+   */
+  async function issueGrant<Chosen extends { fileId: string | null }>(
+    claimant: Claimant,
+    purchaseId: string,
+    choose: (tx: Queryable, entitlement: Entitlement) => Promise<Chosen>,
+  ): Promise<{ token: string; expiresAt: Date; entitlement: Entitlement; chosen: Chosen }> {
     return withTransaction(pool, async (tx) => {
       const at = now();
       const entitlement = await authorize(
@@ -107,24 +194,96 @@ export function createDownloadService({
         const freesAt = (recent.oldest?.getTime() ?? at.getTime()) + RATE_WINDOW_MS;
         throw downloadErrors.tooManyLinks(Math.max(1, Math.ceil((freesAt - at.getTime()) / 1000)));
       }
-      const file = entitlement.fileId ? await findFile(tx, entitlement.fileId) : null;
-      if (!file) throw downloadErrors.fileUnavailable();
+      const chosen = await choose(tx, entitlement);
       // Whole seconds: the token carries the expiry in seconds and must agree with the record.
       const expiresAt = new Date(Math.floor((at.getTime() + LINK_VALIDITY_MS) / 1000) * 1000);
-      const grant = { id: randomUUID(), purchaseId, fileId: file.id, expiresAt };
-      await insertGrant(tx, { ...grant, createdAt: at });
-      return {
-        token: signDownloadToken(signingKey, {
-          grantId: grant.id,
-          purchaseId,
-          fileId: file.id,
-          expiresAt,
-        }),
-        fileName: file.fileName,
-        sizeBytes: file.sizeBytes,
+      const grantId = randomUUID();
+      await insertGrant(tx, {
+        id: grantId,
+        purchaseId,
+        fileId: chosen.fileId,
         expiresAt,
-      };
+        createdAt: at,
+      });
+      const token = signDownloadToken(signingKey, {
+        grantId,
+        purchaseId,
+        fileId: chosen.fileId,
+        expiresAt,
+      });
+      return { token, expiresAt, entitlement, chosen };
     });
+  }
+
+  /**
+   * A link to one file of the purchase: `fileId` when given (one of the purchase's files, else
+   * 404 file_not_in_purchase), else the file bought at checkout or the product's main file.
+   */
+  async function issueLink(
+    claimant: Claimant,
+    purchaseId: string,
+    fileId?: string,
+  ): Promise<DownloadLink> {
+    const { token, expiresAt, entitlement, chosen } = await issueGrant(
+      claimant,
+      purchaseId,
+      async (tx, entitlement) => {
+        const file =
+          fileId === undefined
+            ? entitlement.fileId && (await findFile(tx, entitlement.fileId))
+            : (await findPurchaseFiles(tx, purchaseId)).find((listed) => listed.id === fileId);
+        if (!file && fileId !== undefined) throw downloadErrors.fileNotInPurchase();
+        if (!file) throw downloadErrors.fileUnavailable();
+        return { fileId: file.id, file };
+      },
+    );
+    const [copy] = await buyersCopies(entitlement, [chosen.file], { make: false });
+    return { token, fileName: copy!.fileName, sizeBytes: copy!.sizeBytes, expiresAt };
+  }
+
+  /** A link to every file of the purchase as one ZIP; its size is exact (copies are stamped now). */
+  async function issueArchiveLink(claimant: Claimant, purchaseId: string): Promise<DownloadLink> {
+    const { token, expiresAt, entitlement, chosen } = await issueGrant(
+      claimant,
+      purchaseId,
+      async (tx) => {
+        const files = await findPurchaseFiles(tx, purchaseId);
+        if (files.length === 0) throw downloadErrors.fileUnavailable();
+        return { fileId: null, files };
+      },
+    );
+    const copies = await buyersCopies(entitlement, chosen.files, { make: true });
+    return {
+      token,
+      fileName: archiveFileName(entitlement.productTitle),
+      sizeBytes: archiveSize(archiveEntries(copies)),
+      expiresAt,
+    };
+  }
+
+  /** What the purchase holds, for the buyer's download screen; it spends no link of the budget. */
+  async function filesOf(claimant: Claimant, purchaseId: string): Promise<PurchaseFiles> {
+    const entitlement = await authorize(
+      pool,
+      await findEntitlement(pool, purchaseId),
+      claimant,
+      now(),
+    );
+    const copies = await buyersCopies(entitlement, await findPurchaseFiles(pool, purchaseId), {
+      make: false,
+    });
+    return {
+      files: copies.map((copy) => ({
+        fileId: copy.id,
+        fileName: copy.fileName,
+        sizeBytes: copy.sizeBytes,
+        kind: copy.kind,
+      })),
+      zip: {
+        fileName: archiveFileName(entitlement.productTitle),
+        sizeBytes: archiveSize(archiveEntries(copies)),
+      },
+    };
   }
 
   /** For the product page: the claimant's usable purchase of the product, if any. */
@@ -141,9 +300,39 @@ export function createDownloadService({
       : { hasAccess: false };
   }
 
+  /** Each completed file as a `downloads` row and `download.completed`, in one transaction. */
+  async function recordCompleted(
+    grant: DownloadGrant,
+    entitlement: Entitlement,
+    completed: { fileId: string; firstByte: number; bytesSent: number }[],
+    correlationId: string,
+  ): Promise<void> {
+    await withTransaction(pool, async (tx) => {
+      for (const { fileId, firstByte, bytesSent } of completed) {
+        await insertDownload(tx, {
+          id: randomUUID(),
+          grantId: grant.id,
+          purchaseId: grant.purchaseId,
+          fileId,
+          firstByte,
+          bytesSent,
+          completedAt: now(),
+        });
+        await enqueueEvent(
+          tx,
+          createEvent(
+            'download.completed',
+            { purchaseId: grant.purchaseId, productId: entitlement.productId, fileId, bytesSent },
+            { correlationId },
+          ),
+        );
+      }
+    });
+  }
+
   /**
-   * Signature, then expiry, then — on every redemption — the entitlement itself. The ETag is
-   * the file's SHA-256, the same under every link, so `If-Range` lets a fresh link resume.
+   * Signature, then expiry, then — on every redemption — the entitlement itself. A file link
+   * then answers that file (or a range of it); a ZIP link every file the purchase holds now.
    */
   async function redeem(
     token: string,
@@ -160,25 +349,22 @@ export function createDownloadService({
     const at = now();
     if (!isUsable(entitlement, at))
       throw entitlement ? accessErrors.unusable(entitlement, at) : accessErrors.purchaseRefunded();
-    const original = await findFile(pool, grant.fileId);
+    return grant.fileId === null
+      ? redeemArchive(grant, entitlement)
+      : redeemFile(grant, grant.fileId, entitlement, request);
+  }
+
+  /** The ETag is the file's SHA-256, the same under every link, so `If-Range` lets a fresh link resume. */
+  async function redeemFile(
+    grant: DownloadGrant,
+    fileId: string,
+    entitlement: Entitlement,
+    request: { range?: string; ifRange?: string },
+  ): Promise<Redemption> {
+    const original = await findFile(pool, fileId);
     if (!original) throw downloadErrors.fileUnavailable();
-    // With the product's stamping on, this buyer's PDF is their own stamped copy: never the original.
-    const stamped =
-      original.kind === 'pdf'
-        ? await stampedCopies.copyFor(
-            await findProduct(pool, entitlement.productId),
-            original,
-            entitlement.buyerEmail,
-          )
-        : null;
-    const file = stamped
-      ? {
-          ...original,
-          storageKey: stamped.storageKey,
-          sizeBytes: stamped.sizeBytes,
-          sha256: stamped.sha256,
-        }
-      : original;
+    const [file] = await buyersCopies(entitlement, [original], { make: true });
+    if (!file) throw downloadErrors.fileUnavailable();
 
     const etag = `"${file.sha256}"`;
     const wanted =
@@ -205,46 +391,42 @@ export function createDownloadService({
           contentType: file.contentType,
           contentDisposition,
         }),
-      async open() {
-        try {
-          return await storage.get(file.storageKey, range ?? undefined);
-        } catch (error) {
-          if (error instanceof ObjectNotFoundError) throw downloadErrors.fileUnavailable();
-          throw error;
-        }
-      },
-      async recordCompleted(correlationId) {
-        const bytesSent = last - first + 1;
-        const download = {
-          id: randomUUID(),
-          grantId: grant.id,
-          purchaseId: grant.purchaseId,
-          fileId: file.id,
-          firstByte: first,
-          bytesSent,
-          completedAt: now(),
-        };
-        await withTransaction(pool, async (tx) => {
-          await insertDownload(tx, download);
-          await enqueueEvent(
-            tx,
-            createEvent(
-              'download.completed',
-              {
-                purchaseId: grant.purchaseId,
-                productId: entitlement.productId,
-                fileId: file.id,
-                bytesSent,
-              },
-              { correlationId },
-            ),
-          );
-        });
-      },
+      open: () => openObject(file.storageKey, range ?? undefined),
+      recordCompleted: (correlationId) =>
+        recordCompleted(
+          grant,
+          entitlement,
+          [{ fileId: file.id, firstByte: first, bytesSent: last - first + 1 }],
+          correlationId,
+        ),
     };
   }
 
-  return { issueLink, accessTo, redeem };
+  /** The purchase's files as they are now (a file added since the link was given is in it). */
+  async function redeemArchive(
+    grant: DownloadGrant,
+    entitlement: Entitlement,
+  ): Promise<Redemption> {
+    const files = await findPurchaseFiles(pool, grant.purchaseId);
+    if (files.length === 0) throw downloadErrors.fileUnavailable();
+    const copies = await buyersCopies(entitlement, files, { make: true });
+    const entries = archiveEntries(copies);
+    return {
+      kind: 'archive',
+      fileName: archiveFileName(entitlement.productTitle),
+      sizeBytes: archiveSize(entries),
+      open: () => streamArchive(entries).body,
+      recordCompleted: (correlationId) =>
+        recordCompleted(
+          grant,
+          entitlement,
+          copies.map((copy) => ({ fileId: copy.id, firstByte: 0, bytesSent: copy.sizeBytes })),
+          correlationId,
+        ),
+    };
+  }
+
+  return { issueLink, issueArchiveLink, filesOf, accessTo, redeem };
 }
 
 export type Downloads = ReturnType<typeof createDownloadService>;

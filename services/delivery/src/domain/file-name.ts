@@ -47,6 +47,15 @@ function truncateKeepingExtension(name: string, extension: string | null): strin
 }
 
 /**
+ * The name of a ZIP of a product's files: its title made safe (a `/` in it is no folder), or
+ * `Files.zip` when no title is known.
+ */
+export function archiveFileName(title: string | null): string {
+  const stem = sanitizeFileName((title ?? '').replace(/[/\\]/g, '-') || 'Files');
+  return sanitizeFileName(`${stem}.zip`);
+}
+
+/**
  * `Content-Disposition` that makes browsers save the file under its (already sanitised) name:
  * an ASCII fallback for old clients and the exact name as RFC 8187 UTF-8.
  */

@@ -105,6 +105,20 @@ export function createStampedCopies({ pool, storage, limits }: StampedCopiesDeps
     },
 
     /**
+     * The copy `copyFor` would send, when it has been made already; never makes one. For the
+     * sizes a buyer is shown before downloading: a copy not yet made counts as the original.
+     */
+    async existingCopyFor(
+      product: { stampPdfs: boolean } | null,
+      file: StoredFile,
+      buyerEmail: string,
+    ): Promise<StampedCopy | null> {
+      if (!product?.stampPdfs || file.kind !== 'pdf') return null;
+      const { status, copy } = await stampingOf(pool, file.id, buyerEmail);
+      return status === null || status === 'available' ? copy : null;
+    },
+
+    /**
      * Whether buyers of `file` would get a stamped copy, for the seller's edit screen: learned
      * by stamping a sample copy the first time it is asked (and kept).
      */

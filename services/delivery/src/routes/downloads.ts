@@ -1,12 +1,16 @@
 import {
   downloadAccessSchema,
+  downloadLinkRequestSchema,
   downloadLinkSchema,
   errorBodySchema,
+  purchaseFilesSchema,
   receiptSessionSchema,
+  zipLinkRequestSchema,
 } from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { Downloads } from '../domain/downloads.js';
+import type { DownloadLink, Downloads } from '../domain/downloads.js';
 import { attachmentDisposition } from '../domain/file-name.js';
 import { RECEIPT_SESSION_MS, type ReceiptSessions } from '../domain/receipt-sessions.js';
 import { hashBrowserKey, RECEIPT_COOKIE } from '@lockdrop/auth';
@@ -29,6 +33,38 @@ const X_ACCEL_PREFIX = '/_lockdrop/files';
 const firstHeader = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value[0] : value;
 
+/** Every answer that may hand out a link. */
+const LINK_RESPONSES = {
+  200: downloadLinkSchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  410: errorBodySchema,
+  429: errorBodySchema,
+};
+
+/** A link as the API answers it; an exhausted hourly budget says when to try again (Retry-After). */
+async function answerLink(reply: FastifyReply, issue: () => Promise<DownloadLink>) {
+  reply.header('cache-control', 'no-store');
+  try {
+    const link = await issue();
+    return {
+      downloadUrl: `/dl/${link.token}`,
+      fileName: link.fileName,
+      sizeBytes: link.sizeBytes,
+      expiresAt: link.expiresAt.toISOString(),
+    };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'download_rate_limited') {
+      reply.header(
+        'retry-after',
+        String((error.details as { retryAfterSeconds: number }).retryAfterSeconds),
+      );
+    }
+    throw error;
+  }
+}
+
 export interface DownloadRouteOptions {
   downloads: Downloads;
   receiptSessions: ReceiptSessions;
@@ -49,37 +85,52 @@ export function downloadRoutes(
     {
       preHandler: app.identify,
       schema: {
-        summary: 'A download link for a purchase, valid 1 hour',
-        body: z.object({ purchaseId: z.uuid() }),
+        summary:
+          'A download link for one file of a purchase (`fileId`, else the main file), valid 1 hour',
+        body: downloadLinkRequestSchema,
+        response: LINK_RESPONSES,
+      },
+    },
+    async (request, reply) =>
+      answerLink(reply, () =>
+        downloads.issueLink(claimantOf(request), request.body.purchaseId, request.body.fileId),
+      ),
+  );
+
+  app.post(
+    '/api/downloads/zip',
+    {
+      preHandler: app.identify,
+      schema: {
+        summary: 'A download link for every file of a purchase as one ZIP, valid 1 hour',
+        body: zipLinkRequestSchema,
+        response: LINK_RESPONSES,
+      },
+    },
+    async (request, reply) =>
+      answerLink(reply, () =>
+        downloads.issueArchiveLink(claimantOf(request), request.body.purchaseId),
+      ),
+  );
+
+  app.get(
+    '/api/downloads/files',
+    {
+      preHandler: app.identify,
+      schema: {
+        summary: 'Every file a purchase may download, and the size of all of them as one ZIP',
+        querystring: z.object({ purchaseId: z.uuid() }),
         response: {
-          200: downloadLinkSchema,
+          200: purchaseFilesSchema,
           401: errorBodySchema,
           403: errorBodySchema,
           404: errorBodySchema,
-          410: errorBodySchema,
-          429: errorBodySchema,
         },
       },
     },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      try {
-        const link = await downloads.issueLink(claimantOf(request), request.body.purchaseId);
-        return {
-          downloadUrl: `/dl/${link.token}`,
-          fileName: link.fileName,
-          sizeBytes: link.sizeBytes,
-          expiresAt: link.expiresAt.toISOString(),
-        };
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'download_rate_limited') {
-          reply.header(
-            'retry-after',
-            String((error.details as { retryAfterSeconds: number }).retryAfterSeconds),
-          );
-        }
-        throw error;
-      }
+      reply.header('cache-control', 'private, no-store');
+      return downloads.filesOf(claimantOf(request), request.query.purchaseId);
     },
   );
 
@@ -130,7 +181,8 @@ export function downloadRoutes(
     method: ['GET', 'HEAD'],
     url: '/dl/:token',
     schema: {
-      summary: 'The purchased file (Range requests resume); the link is the credential',
+      summary:
+        'The purchased file (Range requests resume), or a ZIP of all its files; the link is the credential',
       // Any string: whatever is not a token of ours is answered 403 download_link_invalid, like a forged one.
       params: z.object({ token: z.string() }),
       response: {
@@ -157,6 +209,20 @@ export function downloadRoutes(
               message: 'The requested range is outside the file',
             },
           });
+      }
+      if (redemption.kind === 'archive') {
+        // Made as it is sent, so there is no range to resume and nothing for nginx or S3 to send.
+        reply
+          .type('application/zip')
+          .header('content-disposition', attachmentDisposition(redemption.fileName))
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('accept-ranges', 'none')
+          .header('content-length', redemption.sizeBytes);
+        if (request.method === 'HEAD') return reply.send();
+        const body = redemption.open();
+        // Same rule as a file: counted once every byte was handed over ('finish', not 'close').
+        reply.raw.once('finish', () => track(redemption.recordCompleted(request.id)));
+        return reply.send(body);
       }
       const { file, range } = redemption;
       reply

@@ -123,11 +123,26 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
     await entitlementWhere(purchase, 'revoked_at IS NOT NULL');
   }
 
-  const requestLink = (purchaseId: string, caller?: Caller) =>
+  /** `POST /api/downloads`: a link to the purchase's `fileId`, or without one its main file. */
+  const requestLink = (purchaseId: string, caller?: Caller, fileId?: string) =>
     fetch(`${baseUrl}/api/downloads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headersOf(caller) },
+      body: JSON.stringify({ purchaseId, fileId }),
+    });
+
+  /** `POST /api/downloads/zip`: a link to every file of the purchase as one ZIP. */
+  const requestZipLink = (purchaseId: string, caller?: Caller) =>
+    fetch(`${baseUrl}/api/downloads/zip`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headersOf(caller) },
       body: JSON.stringify({ purchaseId }),
+    });
+
+  /** `GET /api/downloads/files`: every file the purchase may download. */
+  const requestFiles = (purchaseId: string, caller?: Caller) =>
+    fetch(`${baseUrl}/api/downloads/files?purchaseId=${purchaseId}`, {
+      headers: headersOf(caller),
     });
 
   async function link(
@@ -169,6 +184,8 @@ export function shop(delivery: DeliveryHarness, baseUrl: string) {
     refund,
     entitlementWhere,
     requestLink,
+    requestZipLink,
+    requestFiles,
     link,
     access,
     openReceipt,

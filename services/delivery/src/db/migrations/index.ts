@@ -182,4 +182,21 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0008_product_files',
+    sql: `
+      -- Every file a product's buyers get, in the seller's order; file_id stays the preview source.
+      -- A deletion's tombstone keeps them: buyers keep their downloads after the product is gone.
+      ALTER TABLE products ADD COLUMN file_ids uuid[] NOT NULL DEFAULT '{}';
+      UPDATE products SET file_ids = ARRAY[file_id]
+        WHERE file_id <> '00000000-0000-0000-0000-000000000000';
+      -- Which products hold a file: live ones keep it from deletion, deleted ones for their buyers.
+      CREATE INDEX products_file_ids_idx ON products USING gin (file_ids);
+      DROP INDEX products_file_idx;
+      -- The buyers of a deleted product who still hold one of its files.
+      CREATE INDEX entitlements_product_idx ON entitlements (product_id);
+      -- A ZIP link stands for every file of the purchase, so it names none.
+      ALTER TABLE download_grants ALTER COLUMN file_id DROP NOT NULL;
+    `,
+  },
 ];
