@@ -91,7 +91,7 @@ export async function buildApp(
   });
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool, storage })),
-    ...(await subscribeToPurchaseEvents({ bus, pool })),
+    ...(await subscribeToPurchaseEvents({ bus, pool, storage })),
     await subscribeToPlanChanges({ bus, pool }),
   ];
   // Registered after the infrastructure's hook, so it runs first: consumers and renders stop before the pool closes.

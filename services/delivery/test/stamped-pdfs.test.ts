@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { pdfPageTexts as pageTexts } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfDocument } from './support/fixtures.js';
@@ -87,6 +89,33 @@ describe('stamped PDFs', () => {
       [file.id],
     );
     expect(rows[0].copies).toBe(1);
+  });
+
+  it('forgets a refunded buyer’s copy once no purchase of theirs reaches the file', async () => {
+    const { file, product } = await store.sellFile(pdfDocument(), 'refund.pdf', {
+      stampPdfs: true,
+    });
+    const first = await store.buy(product, { buyerEmail: 'twice@example.com' });
+    const second = await store.buy(product, { buyerEmail: 'twice@example.com' });
+    await bytesOf(await download(first));
+    const copyOf = async () =>
+      (
+        await delivery.db.query<{ storage_key: string }>(
+          'SELECT storage_key FROM stamped_copies WHERE file_id = $1',
+          [file.id],
+        )
+      ).rows[0]?.storage_key;
+    const key = await copyOf();
+    expect(key).toBeDefined();
+    const stored = path.join(delivery.dataDir, key!);
+    expect(existsSync(stored)).toBe(true);
+
+    // The second purchase still reaches the file: the copy stays.
+    await store.refund(first);
+    expect(await copyOf()).toBe(key);
+    await store.refund(second);
+    expect(await copyOf()).toBeUndefined();
+    expect(existsSync(stored)).toBe(false);
   });
 
   it('sends the original when the option is off', async () => {

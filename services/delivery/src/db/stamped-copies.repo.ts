@@ -65,6 +65,28 @@ export async function deleteStampedCopies(db: Queryable, fileId: string): Promis
   return rows.map((row) => row.storage_key);
 }
 
+/**
+ * Forgets the stamped copies `buyerEmail` no longer has a use for: files that no paid, unrevoked
+ * purchase of theirs still reaches (the file bought, or a file of the product bought). Returns
+ * their objects' keys for the caller to delete.
+ */
+export async function deleteUnreachableStampedCopies(
+  db: Queryable,
+  buyerEmail: string,
+): Promise<string[]> {
+  const { rows } = await db.query<{ storage_key: string }>(
+    `DELETE FROM stamped_copies s
+     WHERE s.buyer_email = lower($1)
+       AND NOT EXISTS (
+         SELECT 1 FROM entitlements e LEFT JOIN products p ON p.product_id = e.product_id
+         WHERE e.buyer_email = s.buyer_email AND e.paid_at IS NOT NULL AND e.revoked_at IS NULL
+           AND (e.file_id = s.file_id OR p.file_ids @> ARRAY[s.file_id]))
+     RETURNING s.storage_key`,
+    [buyerEmail],
+  );
+  return rows.map((row) => row.storage_key);
+}
+
 export async function pdfStampStatus(
   db: Queryable,
   fileId: string,

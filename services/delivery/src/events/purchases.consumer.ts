@@ -7,6 +7,8 @@ import {
   releaseRefundHold,
   revokeEntitlement,
 } from '../db/entitlements.repo.js';
+import { deleteUnreachableStampedCopies } from '../db/stamped-copies.repo.js';
+import type { ObjectStorage } from '../storage/storage.js';
 
 /**
  * Entitlements from payments' events. The two consumers run independently, so a refund can be
@@ -15,9 +17,11 @@ import {
 export async function subscribeToPurchaseEvents({
   bus,
   pool,
+  storage,
 }: {
   bus: Bus;
   pool: Pool;
+  storage: ObjectStorage;
 }): Promise<Subscription[]> {
   // Payments waits for this answer before it asks the provider for the money back.
   bus.serve('access.suspend_for_refund', async (hold) => {
@@ -35,7 +39,14 @@ export async function subscribeToPurchaseEvents({
       consumer: 'delivery.purchases-refunded',
       filter: 'purchase.refunded',
       pool,
-      handler: (event, tx) => revokeEntitlement(tx, event.data),
+      handler: async (event, tx) => {
+        await revokeEntitlement(tx, event.data);
+        // A refunded buyer's stamped copies go too, unless another purchase of theirs reaches
+        // the file. Removed before commit: a failed commit redelivers the event, which finds
+        // the rows again (the buyer has no access meanwhile, so nothing asks for them).
+        for (const key of await deleteUnreachableStampedCopies(tx, event.data.buyerEmail))
+          await storage.delete(key);
+      },
     }),
     bus.subscribe({
       consumer: 'delivery.subscriptions',
