@@ -71,7 +71,7 @@ describe('buying a file', () => {
     await page.waitForURL('**/payment/success?**');
     await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
     expect(await page.getByText(title).isVisible()).toBe(true);
-    expect(await page.getByText('field-notes.zip').isVisible()).toBe(true);
+    await page.getByText('field-notes.zip', { exact: true }).waitFor();
     expect(await page.getByText('Download links are valid for 1 hour').isVisible()).toBe(true);
     expect(await downloadedHash(page)).toBe(sha256(file));
     await page.getByText('Downloading field-notes.zip').waitFor();
@@ -126,7 +126,7 @@ describe('buying a file', () => {
     const link = receipt.links.find((href) => href.includes('/receipt/'));
     const page = await member.open(new URL(link!).pathname);
     await page.getByRole('heading', { name: 'Your purchase' }).waitFor();
-    expect(await page.getByText('field-notes.zip').isVisible()).toBe(true);
+    await page.getByText('field-notes.zip', { exact: true }).waitFor();
     expect(await downloadedHash(page)).toBe(sha256(file));
     await shoot(page, 'receipt');
     await page.close();
@@ -146,7 +146,7 @@ describe('buying a file', () => {
     const page = await member.open('/purchases');
     await page.getByRole('heading', { name: 'Your Purchases (1)' }).waitFor();
     expect(await page.getByText('$7.00').isVisible()).toBe(true);
-    expect(await page.getByText('field-notes.zip').isVisible()).toBe(true);
+    await page.getByText('field-notes.zip', { exact: true }).waitFor();
     expect(await downloadedHash(page)).toBe(sha256(file));
     await shoot(page, 'purchases');
     await page.close();
@@ -186,11 +186,27 @@ describe('/payment/success while the webhook is on its way', () => {
         }),
       });
     });
+    await page.route('**/api/downloads/files?*', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          files: [
+            {
+              fileId: '00000000-0000-4000-8000-000000000003',
+              fileName: 'slow.pdf',
+              sizeBytes: 2048,
+              kind: 'pdf',
+            },
+          ],
+          zip: { fileName: 'slow-webhook.zip', sizeBytes: 2200 },
+        }),
+      }),
+    );
     await page.goto('/payment/success?status=successful&txRef=ld_pending_ref');
     await page.getByRole('heading', { name: 'Your payment is being confirmed' }).waitFor();
     await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 10_000 });
     expect(await page.getByText('NGN 15.00').or(page.getByText('₦15.00')).isVisible()).toBe(true);
-    expect(await page.getByText('slow.pdf').isVisible()).toBe(true);
+    await page.getByText('slow.pdf', { exact: true }).waitFor();
     await page.close();
   });
 

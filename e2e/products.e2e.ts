@@ -199,7 +199,8 @@ describe('a seller sells an image', () => {
     await page.getByRole('link', { name: `Edit ${title}` }).click();
     await page.getByRole('heading', { name: 'Edit product' }).waitFor();
     expect(await page.getByLabel('Title').inputValue()).toBe(title);
-    expect(await page.getByText('Current file: poster.png').isVisible()).toBe(true);
+    const files = page.getByRole('region', { name: 'Files' });
+    expect(await files.getByText('poster.png', { exact: true }).isVisible()).toBe(true);
     await page.getByLabel('Blur level').fill('80');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Product updated successfully').waitFor();

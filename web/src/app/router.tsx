@@ -29,6 +29,7 @@ const Purchases = lazyPage(() => import('./routes/purchases'));
 const PaymentSuccess = lazyPage(() => import('./routes/payment-success'));
 const PaymentCancel = lazyPage(() => import('./routes/payment-cancel'));
 const Receipt = lazyPage(() => import('./routes/receipt'));
+const Unsubscribe = lazyPage(() => import('./routes/unsubscribe'));
 const Login = lazyPage(() => import('./routes/login'));
 const Signup = lazyPage(() => import('./routes/signup'));
 const ForgotPassword = lazyPage(() => import('./routes/forgot-password'));
@@ -96,6 +97,7 @@ export const routes: RouteObject[] = [
       page(paths.payment.success.path, PaymentSuccess, {}),
       page(paths.payment.cancel.path, PaymentCancel, {}),
       page(paths.receipt.path, Receipt, {}),
+      page(paths.unsubscribe.path, Unsubscribe, {}),
       {
         element: <RequireAuth />,
         children: [

@@ -55,6 +55,11 @@ export const paths = {
   },
   /** The receipt e-mail's download link (no account needed). */
   receipt: { path: '/receipt/:token', getHref: (token: string) => `/receipt/${token}` },
+  /** The unsubscribe link of a seller's product-update e-mail (no account needed). */
+  unsubscribe: {
+    path: '/unsubscribe/:token',
+    getHref: (token: string) => `/unsubscribe/${encodeURIComponent(token)}`,
+  },
   onboarding: { path: '/onboarding', getHref: () => '/onboarding' },
   settings: { path: '/settings', getHref: () => '/settings' },
 

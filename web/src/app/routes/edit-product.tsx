@@ -9,6 +9,7 @@ import { PageSpinner } from '@/features/products/components/page-spinner';
 import { ProductForm } from '@/features/products/components/product-form';
 import { ProductNotFound } from '@/features/products/components/product-not-found';
 import { inputOf } from '@/features/products/lib/product-form';
+import { updateOf } from '@/features/products/lib/product-files';
 import { useMaxFileBytes } from '@/features/products/lib/use-max-file-bytes';
 
 const meta = {
@@ -27,16 +28,10 @@ function EditProduct({ id }: { id: string }) {
     <AppPage title="Edit product" description={product.data.title} meta={meta}>
       <ProductForm
         initial={inputOf(product.data)}
-        currentFile={{
-          id: product.data.fileId,
-          name: product.data.fileName,
-          kind: product.data.fileKind,
-        }}
+        product={product.data}
         maxFileBytes={maxFileBytes}
         busy={update.isPending}
-        onSubmit={({ fileId, ...changes }) =>
-          update.mutate({ id, ...changes, ...(fileId ? { fileId } : {}) })
-        }
+        onSubmit={(input, files) => update.mutate({ id, ...updateOf(input, files) })}
         actions={(canSubmit) => (
           <>
             <ButtonLink to={paths.products.mine.getHref()} variant="secondary">

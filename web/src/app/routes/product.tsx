@@ -7,6 +7,7 @@ import { useProduct } from '@/features/products/api/get-product';
 import { PageSpinner } from '@/features/products/components/page-spinner';
 import { ProductDetail } from '@/features/products/components/product-detail';
 import { ProductNotFound } from '@/features/products/components/product-not-found';
+import { filesSummaryOf } from '@/features/products/lib/files-summary';
 import { useAccess } from '@/features/purchases/api/get-access';
 import { FullAccessCard } from '@/features/purchases/components/full-access-card';
 import { priceLabel } from '@/lib/pricing';
@@ -51,11 +52,7 @@ export default function ProductRoute() {
               aria-busy="true"
             />
           ) : purchaseId ? (
-            <FullAccessCard
-              purchaseId={purchaseId}
-              fileName={detail.fileName}
-              sizeBytes={detail.fileSizeBytes}
-            />
+            <FullAccessCard purchaseId={purchaseId} />
           ) : (
             <PurchaseCard
               key={user?.email ?? ''}
@@ -64,7 +61,7 @@ export default function ProductRoute() {
               labelPrice={(formatted) => priceLabel(formatted, detail.pricing)}
               minimum={detail.displayMinimum}
               initialCode={searchParams.get('code') ?? undefined}
-              file={{ name: detail.fileName, sizeBytes: detail.fileSizeBytes }}
+              file={filesSummaryOf(detail)}
               defaultEmail={user?.email}
               recurring={detail.pricing.type === 'recurring'}
             />

@@ -10,11 +10,13 @@ import { labelClass } from './form-styles';
 interface FileUploadProps {
   maxBytes: number;
   onUploadedChange: (file: UploadedFile | null) => void;
-  /** Edit screen: the file the product has now, replaced by a new upload. */
-  currentFileName?: string;
+  /** Edit screen's file list: what this upload is for ('Add a file', 'Replace guide.pdf'). */
+  label?: string;
+  /** Opened on request (the edit screen's Add file and Replace): the chooser, then Upload, take focus. */
+  autoFocus?: boolean;
 }
 
-export function FileUpload({ maxBytes, onUploadedChange, currentFileName }: FileUploadProps) {
+export function FileUpload({ maxBytes, onUploadedChange, label, autoFocus }: FileUploadProps) {
   const id = useId();
   const { state, choose, upload, cancel, remove } = useFileUpload(maxBytes, onUploadedChange);
   const usage = useUploadUsage().data;
@@ -25,14 +27,9 @@ export function FileUpload({ maxBytes, onUploadedChange, currentFileName }: File
   return (
     <div>
       <span className={labelClass} id={`${id}-label`}>
-        {currentFileName ? 'Replace file' : 'File'}
-        {!currentFileName && <span className="text-rose-600"> *</span>}
+        {label ?? 'File'}
+        {!label && <span className="text-rose-600"> *</span>}
       </span>
-      {currentFileName && state.phase === 'empty' && (
-        <p className="mt-1 text-sm text-slate-600">
-          Current file: <span className="font-medium text-slate-900">{currentFileName}</span>
-        </p>
-      )}
       {state.phase === 'empty' && (
         <label
           htmlFor={`${id}-input`}
@@ -46,6 +43,7 @@ export function FileUpload({ maxBytes, onUploadedChange, currentFileName }: File
             id={`${id}-input`}
             type="file"
             aria-label="Choose a file"
+            autoFocus={autoFocus}
             className="sr-only"
             onChange={(event) => {
               choose(event.target.files?.[0]);
@@ -56,7 +54,7 @@ export function FileUpload({ maxBytes, onUploadedChange, currentFileName }: File
       )}
       {state.phase === 'selected' && (
         <FileRow name={state.file.name} size={state.file.size}>
-          <Button size="sm" onClick={() => void upload()}>
+          <Button size="sm" onClick={() => void upload()} autoFocus={autoFocus}>
             Upload
           </Button>
           <RemoveButton onClick={remove} label={`Remove ${state.file.name}`} />

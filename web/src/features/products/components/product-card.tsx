@@ -48,6 +48,9 @@ export function ProductCard({ product }: { product: Product }) {
           <dd className="truncate">
             {product.fileName}{' '}
             <span className="text-slate-500">· {formatFileSize(product.fileSizeBytes)}</span>
+            {product.files.length > 1 && (
+              <span className="text-slate-500"> · {product.files.length} files</span>
+            )}
           </dd>
         </div>
       </dl>

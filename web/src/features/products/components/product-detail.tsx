@@ -1,4 +1,4 @@
-import { AlertTriangle, Pencil } from 'lucide-react';
+import { AlertTriangle, Files, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
@@ -73,6 +73,12 @@ export function ProductDetail({
           selectedCurrency={selectedCurrency}
           onCurrencyChange={onCurrencyChange}
         />
+        {product.files.length > 1 && (
+          <p className="flex items-center gap-1.5 text-sm text-slate-600">
+            <Files className="size-4 text-slate-400" aria-hidden="true" /> {product.files.length}{' '}
+            files
+          </p>
+        )}
         {aside}
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { notify } from '@/lib/toast';
+import { draftOf, filesPatchOf, firstPdfOf, type FilesPatch } from '../lib/product-files';
 import {
   choiceOf,
   offersStamping,
@@ -9,21 +10,23 @@ import {
   type ChosenFile,
   type PricingChoice,
 } from '../lib/product-form';
-import type { ProductInput } from '../types';
+import type { Product, ProductInput } from '../types';
 import { CurrencySelect } from './currency-select';
 import { FileUpload } from './file-upload';
 import { cardClass, inputClass, labelClass } from './form-styles';
 import { PayWhatYouWant } from './pay-what-you-want';
 import { PreviewSettings } from './preview-settings';
+import { ProductFiles } from './product-files';
 import { StampPdfs } from './stamp-pdfs';
 
 interface ProductFormProps {
   initial: ProductInput;
   maxFileBytes: number;
-  /** Edit screen: the product's file, which an upload replaces; create requires an upload. */
-  currentFile?: ChosenFile & { name: string };
+  /** Edit screen: the product as saved, whose files the Files section edits; create takes one upload. */
+  product?: Product;
   busy: boolean;
-  onSubmit: (input: ProductInput) => void;
+  /** `files`: what the Files section changed (always empty on create). */
+  onSubmit: (input: ProductInput, files: FilesPatch) => void;
   /** The submit and cancel buttons; `canSubmit` is false until the form may be sent. */
   actions: (canSubmit: boolean) => ReactNode;
 }
@@ -37,7 +40,7 @@ const PRICING_CHOICES: { value: PricingChoice; label: string }[] = [
 export function ProductForm({
   initial,
   maxFileBytes,
-  currentFile,
+  product,
   busy,
   onSubmit,
   actions,
@@ -47,14 +50,18 @@ export function ProductForm({
   const [uploaded, setUploaded] = useState<ChosenFile | null>(null);
   const set = <K extends keyof ProductInput>(key: K, value: ProductInput[K]) =>
     setInput((current) => ({ ...current, [key]: value }));
-  const requireFile = currentFile === undefined;
-  const file = uploaded ?? currentFile ?? null;
+  const [files, setFiles] = useState(() => (product ? draftOf(product) : null));
+  const requireFile = product === undefined;
+  const file = files ? firstPdfOf(files) : uploaded;
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const message = validationMessage(input, requireFile);
     if (message) return notify.error(message);
-    onSubmit(submissionOf(input, file));
+    onSubmit(
+      submissionOf(input, file),
+      product && files ? filesPatchOf(product, files, new Date()) : {},
+    );
   }
 
   return (
@@ -148,14 +155,15 @@ export function ProductForm({
             onChange={(minimumPrice) => set('minimumPrice', minimumPrice)}
           />
         )}
-        <FileUpload
-          maxBytes={maxFileBytes}
-          currentFileName={currentFile?.name}
-          onUploadedChange={(upload) => {
-            setUploaded(upload);
-            set('fileId', upload?.id ?? null);
-          }}
-        />
+        {!files && (
+          <FileUpload
+            maxBytes={maxFileBytes}
+            onUploadedChange={(upload) => {
+              setUploaded(upload);
+              set('fileId', upload?.id ?? null);
+            }}
+          />
+        )}
         {offersStamping(file) && (
           <StampPdfs
             checked={input.stampPdfs}
@@ -164,6 +172,14 @@ export function ProductForm({
           />
         )}
       </section>
+      {product && files && (
+        <ProductFiles
+          saved={product}
+          draft={files}
+          onChange={(update) => setFiles((current) => current && update(current))}
+          maxBytes={maxFileBytes}
+        />
+      )}
       <PreviewSettings
         enabled={input.previewEnabled}
         blur={input.previewBlurPercentage}

@@ -28,6 +28,15 @@ const makeProduct = (overrides: Partial<Product> = {}): Product => ({
   fileName: 'guide.pdf',
   fileSizeBytes: 1024,
   fileKind: 'pdf',
+  files: [
+    {
+      fileId: '00000000-0000-4000-8000-000000000003',
+      fileName: 'guide.pdf',
+      sizeBytes: 1024,
+      kind: 'pdf',
+    },
+  ],
+  buyersToldAt: null,
   previewEnabled: true,
   previewBlurPercentage: 50,
   stampPdfs: false,

@@ -1,18 +1,23 @@
-import type { DownloadLink } from '@lockdrop/contracts';
+import type { DownloadLink, DownloadLinkRequest } from '@lockdrop/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
 
-export const createDownload = (purchaseId: string) =>
-  api<DownloadLink>('/api/downloads', { method: 'POST', body: { purchaseId } });
+/** One file of the purchase (`fileId`), or without it the product's main file. */
+export const createDownload = (request: DownloadLinkRequest) =>
+  api<DownloadLink>('/api/downloads', { method: 'POST', body: request });
+
+/** Every file of the purchase as one ZIP. */
+export const createZipDownload = (purchaseId: string) =>
+  api<DownloadLink>('/api/downloads/zip', { method: 'POST', body: { purchaseId } });
 
 /**
  * Sends the browser to the link: the file streams straight to disk (resumable, never held in
  * memory) and, being an attachment, the page stays where it is.
  */
-export function useDownload() {
+function useDownloadLink<Request>(mutationFn: (request: Request) => Promise<DownloadLink>) {
   return useMutation({
-    mutationFn: createDownload,
+    mutationFn,
     onSuccess: (link) => {
       window.location.assign(link.downloadUrl);
       notify.success(`Downloading ${link.fileName}`);
@@ -26,3 +31,6 @@ export function useDownload() {
       ),
   });
 }
+
+export const useDownload = () => useDownloadLink(createDownload);
+export const useZipDownload = () => useDownloadLink(createZipDownload);

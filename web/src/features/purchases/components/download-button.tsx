@@ -5,14 +5,18 @@ import { useDownload } from '../api/create-download';
 
 interface DownloadButtonProps {
   purchaseId: string;
+  /** One file of the purchase; without it, the product's main file. */
+  fileId?: string;
   /** Shown before the download starts, so a buyer on a slow connection knows what is coming. */
   sizeBytes?: number | null;
   size?: 'sm' | 'md' | 'lg';
   className?: string;
 }
 
+/** A purchase's only file: 'Download File' (spec §2). */
 export function DownloadButton({
   purchaseId,
+  fileId,
   sizeBytes,
   size = 'md',
   className = '',
@@ -23,7 +27,7 @@ export function DownloadButton({
       size={size}
       className={className}
       disabled={download.isPending}
-      onClick={() => download.mutate(purchaseId)}
+      onClick={() => download.mutate({ purchaseId, fileId })}
     >
       <Download className="size-4" aria-hidden="true" />
       {download.isPending ? 'Preparing download…' : 'Download File'}

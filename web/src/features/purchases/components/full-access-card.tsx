@@ -1,14 +1,8 @@
 import { ShieldCheck } from 'lucide-react';
-import { DownloadButton } from './download-button';
+import { PurchaseFiles } from './purchase-files';
 
-interface FullAccessCardProps {
-  purchaseId: string;
-  fileName: string;
-  sizeBytes: number;
-}
-
-/** Product page, for a buyer who has paid (spec §2 Product detail). */
-export function FullAccessCard({ purchaseId, fileName, sizeBytes }: FullAccessCardProps) {
+/** Product page, for a buyer who has paid (spec §2 Product detail): every file of the purchase. */
+export function FullAccessCard({ purchaseId }: { purchaseId: string }) {
   return (
     <section
       aria-labelledby="full-access-title"
@@ -23,13 +17,9 @@ export function FullAccessCard({ purchaseId, fileName, sizeBytes }: FullAccessCa
       <p className="mt-2 text-sm text-emerald-800">
         Full access unlocked. Download links are valid for 1 hour.
       </p>
-      <p className="mt-4 truncate text-sm font-medium text-slate-900">{fileName}</p>
-      <DownloadButton
-        purchaseId={purchaseId}
-        sizeBytes={sizeBytes}
-        className="mt-3 w-full"
-        size="lg"
-      />
+      <div className="mt-4">
+        <PurchaseFiles purchaseId={purchaseId} />
+      </div>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { buttonClass } from '@/components/ui/button';
 import { TestModeNotice } from '@/components/test-mode-notice';
 import { paths } from '@/config/paths';
 import type { Purchase } from '../types';
-import { DownloadButton } from './download-button';
+import { PurchaseFiles } from './purchase-files';
 
 /** "LAUNCH20, $2.00 off" when the buyer used a seller's discount code. */
 const discountRows = ({ discount, currency }: Purchase): [string, string][] =>
@@ -20,7 +20,6 @@ export function PaymentSuccess({ purchase, txRef }: { purchase: Purchase; txRef:
     ['Product', purchase.productTitle],
     ['Amount', formatMoney(purchase.amountMinor, purchase.currency)],
     ...discountRows(purchase),
-    ['File', purchase.fileName ?? '—'],
   ];
   return (
     <div>
@@ -40,7 +39,9 @@ export function PaymentSuccess({ purchase, txRef }: { purchase: Purchase; txRef:
           </div>
         ))}
       </dl>
-      <DownloadButton purchaseId={purchase.id} size="lg" className="mt-6 w-full" />
+      <div className="mt-6">
+        <PurchaseFiles purchaseId={purchase.id} />
+      </div>
       <p className="mt-3 text-center text-sm text-slate-500">Download links are valid for 1 hour</p>
       <div className="mt-8 flex justify-center gap-3">
         <Link to={paths.dashboard.root.getHref()} className={buttonClass('secondary')}>

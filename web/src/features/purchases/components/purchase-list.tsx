@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import type { Purchase } from '../types';
-import { DownloadButton } from './download-button';
+import { PurchaseFiles } from './purchase-files';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
@@ -26,41 +26,43 @@ export function PurchaseList({ purchases }: { purchases: Purchase[] }) {
   return (
     <ul className="space-y-4">
       {purchases.map((purchase) => (
-        <li
-          key={purchase.id}
-          className="flex flex-col gap-4 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:flex-row sm:items-center"
-        >
-          <div className="min-w-0 flex-1">
-            <Link
-              to={paths.products.detail.getHref(purchase.productId)}
-              className="font-semibold text-slate-900 hover:text-indigo-700"
-            >
-              {purchase.productTitle}
-            </Link>
-            <p className="mt-1 flex flex-wrap gap-x-3 text-sm text-slate-600">
-              <span>{dateFormat.format(new Date(purchase.createdAt))}</span>
-              <span aria-hidden="true">·</span>
-              <span className="font-medium text-slate-900">
-                {formatMoney(purchase.amountMinor, purchase.currency)}
-              </span>
-              {purchase.testMode && (
-                <>
-                  <span aria-hidden="true">·</span>
-                  <span className="font-medium text-amber-700">Test payment</span>
-                </>
-              )}
-              {purchase.fileName && (
-                <>
-                  <span aria-hidden="true">·</span>
-                  <span className="truncate">{purchase.fileName}</span>
-                </>
-              )}
-            </p>
+        <li key={purchase.id} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+          <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
+            <div className="min-w-0 flex-1">
+              <Link
+                to={paths.products.detail.getHref(purchase.productId)}
+                className="font-semibold text-slate-900 hover:text-indigo-700"
+              >
+                {purchase.productTitle}
+              </Link>
+              <p className="mt-1 flex flex-wrap gap-x-3 text-sm text-slate-600">
+                <span>{dateFormat.format(new Date(purchase.createdAt))}</span>
+                <span aria-hidden="true">·</span>
+                <span className="font-medium text-slate-900">
+                  {formatMoney(purchase.amountMinor, purchase.currency)}
+                </span>
+                {purchase.testMode && (
+                  <>
+                    <span aria-hidden="true">·</span>
+                    <span className="font-medium text-amber-700">Test payment</span>
+                  </>
+                )}
+                {purchase.status !== 'paid' && purchase.fileName && (
+                  <>
+                    <span aria-hidden="true">·</span>
+                    <span className="truncate">{purchase.fileName}</span>
+                  </>
+                )}
+              </p>
+            </div>
+            {purchase.status !== 'paid' && (
+              <span className="text-sm font-medium text-slate-500">Refunded</span>
+            )}
           </div>
-          {purchase.status === 'paid' ? (
-            <DownloadButton purchaseId={purchase.id} size="sm" />
-          ) : (
-            <span className="text-sm font-medium text-slate-500">Refunded</span>
+          {purchase.status === 'paid' && (
+            <div className="mt-4">
+              <PurchaseFiles purchaseId={purchase.id} compact />
+            </div>
           )}
         </li>
       ))}

@@ -1,10 +1,9 @@
-import { formatFileSize } from '@lockdrop/plans';
 import { Receipt } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useReceipt } from '../api/open-receipt';
-import { DownloadButton } from './download-button';
+import { PurchaseFiles } from './purchase-files';
 import { TestModeNotice } from '@/components/test-mode-notice';
 
 /** /receipt/:token: the receipt e-mail's link; downloads work without an account. */
@@ -41,17 +40,10 @@ export function ReceiptView({ token }: { token: string }) {
           <dt className="text-slate-600">Product</dt>
           <dd className="font-medium text-slate-900">{purchase.productTitle ?? '—'}</dd>
         </div>
-        <div className="flex justify-between gap-4 py-3">
-          <dt className="text-slate-600">File</dt>
-          <dd className="min-w-0 truncate font-medium text-slate-900">
-            {purchase.fileName ?? '—'}
-            {purchase.sizeBytes != null && (
-              <span className="text-slate-500"> · {formatFileSize(purchase.sizeBytes)}</span>
-            )}
-          </dd>
-        </div>
       </dl>
-      <DownloadButton purchaseId={purchase.id} size="lg" className="mt-6 w-full" />
+      <div className="mt-6">
+        <PurchaseFiles purchaseId={purchase.id} />
+      </div>
       <p className="mt-3 text-center text-sm text-slate-500">Download links are valid for 1 hour</p>
     </div>
   );
