@@ -132,7 +132,7 @@ describe('telling past buyers about new files', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     expect(oneClick.status).toBe(200);
-    expect((await oneClick.json()).subscribed).toBe(false);
+    expect(((await oneClick.json()) as { subscribed: boolean }).subscribed).toBe(false);
 
     // The next update reaches Bayo (with the same link as before) and not Ada.
     const second = filesAdded(product, true, 'bonus-recipes.pdf');
@@ -148,7 +148,7 @@ describe('telling past buyers about new files', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ subscribed: true }),
     });
-    expect((await again.json()).subscribed).toBe(true);
+    expect(((await again.json()) as { subscribed: boolean }).subscribed).toBe(true);
     await harness.publish(filesAdded(product, true, 'bonus-3.pdf'));
     await waitFor(async () => (await updateMailsTo(ada)).length === 2, 10_000);
   });

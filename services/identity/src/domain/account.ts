@@ -16,7 +16,9 @@ export interface Client {
 }
 
 export async function loadAccount(db: Queryable, userId: string): Promise<Account | null> {
-  const [user, profile] = await Promise.all([findUserById(db, userId), findProfile(db, userId)]);
+  // One after another: `db` may be a transaction's one connection, which runs one query at a time.
+  const user = await findUserById(db, userId);
+  const profile = await findProfile(db, userId);
   return user && profile ? { user, profile } : null;
 }
 

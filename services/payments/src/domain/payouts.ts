@@ -98,11 +98,11 @@ export async function getBalances(deps: PayoutDeps, sellerId: string): Promise<P
   const now = deps.now();
   return withTransaction(deps.pool, async (tx) => {
     await releaseMaturedEarnings(tx, deps, sellerId);
-    const [totals, paidOut, lastWithdrawal] = await Promise.all([
-      sellerAccountTotals(tx, sellerId),
-      paidOutTotals(tx, sellerId),
-      lastWithdrawalAt(tx, sellerId),
-    ]);
+    // One after another: a transaction is one connection, which runs one query at a time
+    // (node-postgres warns of overlapping ones and will refuse them).
+    const totals = await sellerAccountTotals(tx, sellerId);
+    const paidOut = await paidOutTotals(tx, sellerId);
+    const lastWithdrawal = await lastWithdrawalAt(tx, sellerId);
     const currencies = [...new Set([...totals.map((t) => t.currency), ...paidOut.keys()])].sort();
     const withdrawAt = lastWithdrawal
       ? new Date(lastWithdrawal.getTime() + WITHDRAW_INTERVAL_HOURS * HOUR_MS)
