@@ -3,19 +3,12 @@ import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, signUpSeller, verifyEmail, waitForMail } from './support/accounts';
-import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
+import { baseUrl, launchBrowser, type Browser } from './support/browser';
+import { shoot } from './support/screenshots';
 import { publishProduct } from './support/products';
 import { expectToast } from './support/toasts';
 
-const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function shoot(page: Page, name: string) {
-  if (!screenshotDir) return;
-  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-  await page.setViewportSize(MOBILE);
-  await page.screenshot({ path: `${screenshotDir}/${name}-375.png`, fullPage: true });
-}
 
 /** A published product with a file of `bytes`, made through the API as its seller would. */
 async function publishedProduct(

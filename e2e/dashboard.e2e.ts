@@ -5,15 +5,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller, type TestAccount } from './support/accounts';
 import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
+import { shoot } from './support/screenshots';
 import { publishProduct as publishSmallProduct } from './support/products';
 import { PROCESSOR_FEE_BPS } from './support/fees';
-
-const screenshotDir = process.env.E2E_SCREENSHOTS;
-
-async function shoot(page: Page, name: string) {
-  if (!screenshotDir) return;
-  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-}
 
 const PRICE = '7.00';
 const PRICE_MINOR = 700;
@@ -156,7 +150,7 @@ describe('seller dashboard', () => {
     // One upload went into the product.
     await expect.poll(() => planFigure(page, 'Used this month')).toBe('1');
     expect(await planFigure(page, 'Remaining')).toBe(String(planById('free').uploadsPerMonth! - 1));
-    await shoot(page, 'dashboard');
+    await shoot(page, 'dashboard', { mobile: false });
 
     await page
       .getByRole('navigation', { name: 'Seller' })
@@ -164,7 +158,7 @@ describe('seller dashboard', () => {
       .click();
     const row = page.locator('tr', { hasText: title });
     await row.waitFor();
-    await shoot(page, 'dashboard-payments');
+    await shoot(page, 'dashboard-payments', { mobile: false });
     const cells = await row.locator('td').allInnerTexts();
     expect(cells).toEqual(
       expect.arrayContaining([
@@ -183,7 +177,7 @@ describe('seller dashboard', () => {
     await analyticsRow.waitFor();
     expect(await analyticsRow.innerText()).toContain(formatMoney(split.netMinor, 'USD'));
     await page.getByRole('img', { name: 'Views per day' }).waitFor();
-    await shoot(page, 'dashboard-analytics');
+    await shoot(page, 'dashboard-analytics', { mobile: false });
     await page.close();
   }, 90_000);
 
@@ -199,7 +193,7 @@ describe('seller dashboard', () => {
     expect(await statValue(page, 'Deliveries')).toBe('0');
     expect(await page.getByText(title).count()).toBe(0);
     await page.getByText('No sales yet').waitFor();
-    await shoot(page, 'dashboard-empty');
+    await shoot(page, 'dashboard-empty', { mobile: false });
     const figures = await otherSeller.context.request.get(`${baseUrl}/api/analytics/products`);
     expect(await figures.json()).toEqual({ products: [] });
     await page.close();

@@ -4,19 +4,13 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller, waitForMail } from './support/accounts';
 import { seriousViolations } from './support/axe';
-import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
+import { baseUrl, launchBrowser, type Browser } from './support/browser';
+import { payInSandbox } from './support/checkout';
+import { shoot } from './support/screenshots';
 import { publishFromMyProducts, publishProduct } from './support/products';
 import { expectToast } from './support/toasts';
 
-const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function shoot(page: Page, name: string) {
-  if (!screenshotDir) return;
-  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-  await page.setViewportSize(MOBILE);
-  await page.screenshot({ path: `${screenshotDir}/${name}-375.png`, fullPage: true });
-}
 
 /** A code nobody else in the run has: letters, digits and '-', as a seller would type it. */
 const uniqueCode = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex').toUpperCase()}`;
@@ -53,22 +47,10 @@ async function createPercentCode(
     await form.getByLabel(productTitle).check();
   }
   expect(await seriousViolations(page)).toEqual([]);
-  if (screenshotDir)
-    await page.screenshot({
-      path: `${screenshotDir}/discount-form-${percent}.png`,
-      fullPage: true,
-    });
+  await shoot(page, `discount-form-${percent}`, { mobile: false });
   await form.getByRole('button', { name: 'Create code' }).click();
   await page.getByText(`Discount code ${code} created`).waitFor();
   await codeRow(page, code).waitFor();
-}
-
-/** Pays on the sandbox provider's page and waits for 'Payment Successful!'. */
-async function payInSandbox(page: Page, amount: string) {
-  await page.waitForURL('**/sandbox/checkout/**');
-  await page.getByRole('button', { name: `Pay ${amount}` }).click();
-  await page.waitForURL('**/payment/success?**');
-  await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
 }
 
 let seller: Browser;

@@ -5,20 +5,14 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, signUpSeller, waitForMail } from './support/accounts';
 import { seriousViolations } from './support/axe';
-import { launchBrowser, MOBILE, type Browser } from './support/browser';
+import { shoot } from './support/screenshots';
+import { payInSandbox } from './support/checkout';
+import { launchBrowser, type Browser } from './support/browser';
 import { publishFromMyProducts } from './support/products';
 import { expectToast } from './support/toasts';
 import { zipEntries } from './support/zip';
 
-const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function shoot(page: Page, name: string) {
-  if (!screenshotDir) return;
-  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-  await page.setViewportSize(MOBILE);
-  await page.screenshot({ path: `${screenshotDir}/${name}-375.png`, fullPage: true });
-}
 
 type UploadFile = { name: string; mimeType: string; buffer: Buffer };
 
@@ -103,10 +97,7 @@ describe('several files per product', () => {
     const page = await buyer.open(`/product/${productId}`);
     await page.getByLabel('E-mail', { exact: true }).fill(buyerEmail);
     await page.getByRole('button', { name: 'Buy now for $9.00' }).click();
-    await page.waitForURL('**/sandbox/checkout/**');
-    await page.getByRole('button', { name: 'Pay $9.00' }).click();
-    await page.waitForURL('**/payment/success?**');
-    await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
+    await payInSandbox(page, '$9.00');
     successPath = new URL(page.url()).pathname + new URL(page.url()).search;
 
     await page.getByText(notes.name, { exact: true }).waitFor();

@@ -3,13 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
+import { shoot } from './support/screenshots';
 import { launchBrowser, MOBILE, type Browser } from './support/browser';
 
 // Screens of this journey are saved here when set (for looking at them, not for asserting).
-const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -54,11 +53,6 @@ function checkerboardPng(width = 160, height = 120): Buffer {
   ]);
 }
 
-async function shoot(page: Page, name: string) {
-  if (!screenshotDir) return;
-  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-}
-
 let seller: Browser;
 let visitor: Browser;
 beforeAll(async () => {
@@ -78,7 +72,7 @@ describe('a seller sells an image', () => {
     await signUpSeller(page);
     await page.goto('/my-products', { waitUntil: 'networkidle' });
     await page.getByText('No products yet').waitFor();
-    await shoot(page, 'my-products-empty-1280');
+    await shoot(page, 'my-products-empty-1280', { mobile: false });
     await page.getByRole('link', { name: 'Create your first product' }).click();
     await page.waitForURL('**/create-product');
     await page.getByText('0 of 15 uploads used this month.').waitFor();
@@ -94,9 +88,9 @@ describe('a seller sells an image', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText('File uploaded successfully!').waitFor();
     await page.getByLabel('Blur level').fill('60');
-    await shoot(page, 'create-product-1280');
+    await shoot(page, 'create-product-1280', { mobile: false });
     await page.setViewportSize(MOBILE);
-    await shoot(page, 'create-product-375');
+    await shoot(page, 'create-product-375', { mobile: false });
 
     await create.click();
     await page.getByText('Product created successfully!').waitFor();
@@ -117,9 +111,9 @@ describe('a seller sells an image', () => {
     await card.getByRole('button', { name: `Publish ${title}` }).click();
     await page.getByText('Product published successfully').waitFor();
     await card.getByText('Live').waitFor();
-    await shoot(page, 'my-products-1280');
+    await shoot(page, 'my-products-1280', { mobile: false });
     await page.setViewportSize(MOBILE);
-    await shoot(page, 'my-products-375');
+    await shoot(page, 'my-products-375', { mobile: false });
     await page.close();
   });
 
@@ -136,9 +130,9 @@ describe('a seller sells an image', () => {
     const served = await visitor.context.request.get(src!);
     expect(served.status()).toBe(200);
     expect(sha256(await served.body())).not.toBe(sha256(image));
-    await shoot(page, 'product-1280');
+    await shoot(page, 'product-1280', { mobile: false });
     await page.setViewportSize(MOBILE);
-    await shoot(page, 'product-375');
+    await shoot(page, 'product-375', { mobile: false });
     await page.close();
   });
 

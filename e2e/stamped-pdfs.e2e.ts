@@ -4,19 +4,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
 import { seriousViolations } from './support/axe';
-import { launchBrowser, MOBILE, type Browser } from './support/browser';
+import { shoot } from './support/screenshots';
+import { payInSandbox } from './support/checkout';
+import { launchBrowser, type Browser } from './support/browser';
 import { pdfDocument, pdfPageTexts } from '@lockdrop/testing';
 import { publishFromMyProducts, publishProduct } from './support/products';
 
-const screenshotDir = process.env.E2E_SCREENSHOTS;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function shoot(page: Page, name: string) {
-  if (!screenshotDir) return;
-  await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
-  await page.setViewportSize(MOBILE);
-  await page.screenshot({ path: `${screenshotDir}/${name}-375.png`, fullPage: true });
-}
 
 const STAMP_OPTION = "Stamp each buyer's copy with their e-mail";
 const stampingStatus = (page: Page, text: string) =>
@@ -99,10 +93,7 @@ describe('stamped PDFs', () => {
     const page = await buyer.open(`/product/${productId}`);
     await page.getByLabel('E-mail', { exact: true }).fill(buyerEmail);
     await page.getByRole('button', { name: 'Buy now for $6.00' }).click();
-    await page.waitForURL('**/sandbox/checkout/**');
-    await page.getByRole('button', { name: 'Pay $6.00' }).click();
-    await page.waitForURL('**/payment/success?**');
-    await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
+    await payInSandbox(page, '$6.00');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browser, startHarness, waitFor, type Harness } from './support.js';
+import { buy, startHarness, waitFor, type Harness } from './support.js';
 
 /**
  * "Tell my buyers" (issue 13): catalog's product.files_added with notifyBuyers becomes one
@@ -15,22 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.close());
 
-async function buy(productId: string, buyerEmail: string): Promise<string> {
-  const buyer = browser(harness.url);
-  const started = await buyer.postJson('/api/checkout', { productId, buyerEmail });
-  const { txRef } = await started.json();
-  await buyer.submitForm(`/sandbox/checkout/${txRef}/pay`);
-  let purchaseId = '';
-  await waitFor(async () => {
-    const { rows } = await harness.pool.query(
-      `SELECT id FROM purchases WHERE tx_ref = $1 AND status = 'paid'`,
-      [txRef],
-    );
-    purchaseId = rows[0]?.id;
-    return Boolean(purchaseId);
-  });
-  return purchaseId;
-}
+const purchase = async (productId: string, buyerEmail: string) =>
+  (await buy(harness, productId, buyerEmail)).purchaseId;
 
 function filesAdded(
   product: EventData<'product.published'>,
@@ -85,17 +71,17 @@ describe('telling past buyers about new files', () => {
     const ada = email('ada');
     const bayo = email('bayo');
     const refunded = email('refunded');
-    await buy(product.productId, ada);
-    await buy(product.productId, ada.toUpperCase()); // the same person twice: one e-mail
-    await buy(product.productId, bayo);
-    const refundedPurchase = await buy(product.productId, refunded);
+    await purchase(product.productId, ada);
+    await purchase(product.productId, ada.toUpperCase()); // the same person twice: one e-mail
+    await purchase(product.productId, bayo);
+    const refundedPurchase = await purchase(product.productId, refunded);
     // As the refund flow leaves a refunded sale (refunds-and-purchases.test.ts drives that flow).
     await harness.pool.query(
       `UPDATE purchases SET status = 'refunded', refunded_at = now() WHERE id = $1`,
       [refundedPurchase],
     );
     const stranger = await harness.publishProduct({ title: 'Another product' });
-    await buy(stranger.productId, email('other-buyer'));
+    await purchase(stranger.productId, email('other-buyer'));
 
     const event = filesAdded(product, true);
     await harness.publish(event);
@@ -156,7 +142,7 @@ describe('telling past buyers about new files', () => {
   it('sends nothing when the seller did not tick Tell my buyers', async () => {
     const product = await harness.publishProduct({ title: 'Quiet update' });
     const buyer = email('quiet');
-    await buy(product.productId, buyer);
+    await purchase(product.productId, buyer);
     const event = filesAdded(product, false);
     await harness.publish(event);
     await consumed(event.id);

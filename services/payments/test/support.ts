@@ -211,10 +211,13 @@ export async function sell(
   buyerEmail = `buyer-${randomUUID()}@example.com`,
 ) {
   const product = await harness.publishProduct(productOverrides);
+  return { product, buyerEmail, ...(await buy(harness, product.productId, buyerEmail)) };
+}
+
+/** `buyerEmail` buys product `productId` in the sandbox; resolves once the purchase is paid. */
+export async function buy(harness: Harness, productId: string, buyerEmail: string) {
   const buyer = browser(harness.url);
-  const { txRef } = await (
-    await buyer.postJson('/api/checkout', { productId: product.productId, buyerEmail })
-  ).json();
+  const { txRef } = await (await buyer.postJson('/api/checkout', { productId, buyerEmail })).json();
   await buyer.submitForm(`/sandbox/checkout/${txRef}/pay`);
   let purchaseId = '';
   await waitFor(async () => {
@@ -225,7 +228,7 @@ export async function sell(
     purchaseId = rows[0]?.id;
     return Boolean(purchaseId);
   });
-  return { product, buyer, txRef, buyerEmail, purchaseId };
+  return { buyer, txRef, purchaseId };
 }
 
 /** E-mails the mail relay delivered to `recipient` (the development mailbox), oldest first. */
