@@ -8,7 +8,7 @@ import { seriousViolations } from './support/axe';
 import { shoot } from './support/screenshots';
 import { payInSandbox } from './support/checkout';
 import { launchBrowser, type Browser } from './support/browser';
-import { publishFromMyProducts } from './support/products';
+import { publishCreatedProduct } from './support/products';
 import { expectToast } from './support/toasts';
 import { zipEntries } from './support/zip';
 
@@ -84,12 +84,7 @@ describe('several files per product', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByLabel('Uploaded', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Create Product' }).click();
-    await page.getByText('Product created successfully!').waitFor();
-    await page.waitForURL('**/dashboard');
-
-    await page.goto('/my-products', { waitUntil: 'networkidle' });
-    const card = page.getByRole('article').filter({ hasText: title });
-    productId = await publishFromMyProducts(page, card, title);
+    productId = await publishCreatedProduct(page, title);
     await page.close();
   }, 60_000);
 

@@ -8,7 +8,7 @@ import { shoot } from './support/screenshots';
 import { payInSandbox } from './support/checkout';
 import { launchBrowser, type Browser } from './support/browser';
 import { pdfDocument, pdfPageTexts } from '@lockdrop/testing';
-import { publishFromMyProducts, publishProduct } from './support/products';
+import { publishCreatedProduct, publishProduct } from './support/products';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -80,12 +80,7 @@ describe('stamped PDFs', () => {
     );
     await page.getByRole('button', { name: 'Create Product' }).click();
     expect((await created).postDataJSON()).toMatchObject({ stampPdfs: true });
-    await page.getByText('Product created successfully!').waitFor();
-    await page.waitForURL('**/dashboard');
-
-    await page.goto('/my-products', { waitUntil: 'networkidle' });
-    const card = page.getByRole('article').filter({ hasText: title });
-    productId = await publishFromMyProducts(page, card, title);
+    productId = await publishCreatedProduct(page, title);
     await page.close();
   }, 60_000);
 

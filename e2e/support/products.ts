@@ -64,3 +64,15 @@ export async function publishFromMyProducts(
   const href = await card.getByRole('link', { name: `View ${title}` }).getAttribute('href');
   return href!.split('/').pop()!;
 }
+
+/**
+ * After Create Product was clicked on /create-product: waits for its toast and /dashboard, then
+ * publishes the product from its /my-products card; returns its id.
+ */
+export async function publishCreatedProduct(page: Page, title: string): Promise<string> {
+  await page.getByText('Product created successfully!').waitFor();
+  await page.waitForURL('**/dashboard');
+  await page.goto('/my-products', { waitUntil: 'networkidle' });
+  const card = page.getByRole('article').filter({ hasText: title });
+  return publishFromMyProducts(page, card, title);
+}
