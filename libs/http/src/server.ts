@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pino } from 'pino';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, {
@@ -6,6 +7,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerFactory,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -39,7 +41,15 @@ export interface HttpServerOptions {
   trustProxy?: boolean | string;
   /** Replaces the JSON 404 for unmatched paths (the gateway falls back to the SPA). */
   notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  /**
+   * Answers a request before Fastify builds anything for it, and says whether it did: the
+   * gateway's storefront reads served from memory (issue 11). Only requests on the real socket
+   * pass here; `inject` goes straight to Fastify.
+   */
+  answerEarly?: EarlyAnswer;
 }
+
+export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 export type HttpServer = FastifyInstance<
   RawServerDefault,
@@ -76,6 +86,8 @@ declare module 'fastify' {
  * `/openapi.json`. Routes are registered by the caller afterwards.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  /** Fastify's logger, once it exists, for an early answer that throws. */
+  const logged: { by?: FastifyBaseLogger } = {};
   const app = Fastify({
     logger: {
       level: options.logLevel ?? 'info',
@@ -93,6 +105,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     forceCloseConnections: options.forceCloseConnections ?? 'idle',
     trustProxy: options.trustProxy ?? false,
+    ...(options.answerEarly
+      ? { serverFactory: serverAnsweringEarly(options.answerEarly, () => logged.by) }
+      : {}),
     // Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, garbage).
     clientErrorHandler: writeClientError,
     // Router-level refusals (a malformed URL, an over-long path parameter) in the same shape.
@@ -106,6 +121,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
     },
   }).withTypeProvider<ZodTypeProvider>();
 
+  logged.by = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -174,6 +190,33 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   return app;
+}
+
+/** Fastify's own HTTP/1 server, with `answerEarly` in front of its handler. */
+function serverAnsweringEarly(
+  answerEarly: EarlyAnswer,
+  log: () => FastifyBaseLogger | undefined,
+): FastifyServerFactory {
+  return (handler, fastifyOptions) => {
+    const server = createServer((request, response) => {
+      try {
+        if (answerEarly(request, response)) return;
+      } catch (error) {
+        log()?.error({ err: error, req: requestSummary(request) }, 'early answer failed');
+        if (response.headersSent) return void response.destroy();
+      }
+      handler(request, response);
+    });
+    // What Fastify sets on the server it makes itself (fastify/lib/server.js).
+    const timeouts = fastifyOptions as Record<
+      'keepAliveTimeout' | 'requestTimeout' | 'connectionTimeout',
+      number
+    >;
+    server.keepAliveTimeout = timeouts.keepAliveTimeout;
+    server.requestTimeout = timeouts.requestTimeout;
+    server.setTimeout(timeouts.connectionTimeout);
+    return server;
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -239,3 +239,43 @@ describe('log lines', () => {
     expect(lines.join('\n')).not.toMatch(/token-secret|cookie-secret|refresh-secret/);
   });
 });
+
+describe('answerEarly', () => {
+  it('answers what it can before Fastify, and leaves the rest (even a throw) to the routes', async () => {
+    const lines: string[] = [];
+    const early = await createHttpServer({
+      name: 'early',
+      logLevel: 'error',
+      logStream: { write: (line) => void lines.push(line) },
+      answerEarly: (request, response) => {
+        if (request.url === '/boom') throw new Error('early answer broke');
+        if (request.url !== '/early') return false;
+        response.writeHead(200, ['content-type', 'text/plain']).end('from memory');
+        return true;
+      },
+    });
+    early.get('/boom', async () => ({ answeredBy: 'route' }));
+    const origin = await early.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const answered = await fetch(`${origin}/early`);
+      expect(await answered.text()).toBe('from memory');
+      expect(answered.headers.get('x-served-by')).toBeNull();
+
+      const fallback = await fetch(`${origin}/boom`);
+      expect(fallback.status).toBe(200);
+      expect(await fallback.json()).toEqual({ answeredBy: 'route' });
+      expect(fallback.headers.get('x-served-by')).toBe('early');
+      expect(lines.join('')).toContain('early answer broke');
+
+      expect((await fetch(`${origin}/elsewhere`)).status).toBe(404);
+      // Fastify's own timeouts still apply to the server made for it.
+      // (Node's own defaults differ: requestTimeout 300 s against Fastify's 0, keep-alive 5 s
+      // against 72 s.)
+      expect(early.server.requestTimeout).toBe(0);
+      expect(early.server.keepAliveTimeout).toBe(early.initialConfig.keepAliveTimeout);
+      expect(early.server.keepAliveTimeout).toBe(72_000);
+    } finally {
+      await early.close();
+    }
+  });
+});

@@ -1,7 +1,14 @@
 import fastifyProxy from '@fastify/http-proxy';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { AppError, createHttpServer, sendRouteNotFound, type HttpServer } from '@lockdrop/http';
+import {
+  AppError,
+  createHttpServer,
+  sendRouteNotFound,
+  type EarlyAnswer,
+  type HttpServer,
+} from '@lockdrop/http';
 import { Redis } from 'ioredis';
+import { clientOf } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
@@ -11,12 +18,21 @@ import { securityHeaders } from './http/security-headers.js';
 import { registerSharePage } from './routes/share-page.js';
 import { htmlFileFor, registerSpa } from './routes/spa.js';
 import { registerStorefront } from './routes/storefront.js';
+import { createEarlyAnswers } from './storefront/early-answers.js';
+import { createReadBudget, rateLimitedError } from './storefront/read-budget.js';
+import { createSharePages } from './storefront/share-pages.js';
 import { startStorefront } from './storefront/storefront.js';
+import { createVisitors } from './storefront/visitors.js';
+
+const GATEWAY = 'gateway';
 
 /** The one public entry point: the SPA, the API routed by prefix, security headers, limits. */
 export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
+  /** Set once the storefront is up; until then Fastify answers everything. */
+  let earlyAnswer: EarlyAnswer | null = null;
   const app = await createHttpServer({
-    name: 'gateway',
+    name: GATEWAY,
+    answerEarly: (request, response) => earlyAnswer?.(request, response) ?? false,
     logLevel: config.LOG_LEVEL,
     // Keep-alive proxy connections would otherwise hold `close()` open (stack notes #7).
     forceCloseConnections: true,
@@ -86,8 +102,9 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   });
 
   const upstreams = upstreamUrls(config);
-  const rateLimited = (error: unknown) =>
-    new AppError('rate_limited', 429, `Too many requests, please try again in ${String(error)}`);
+  const client = clientOf(config.TRUST_PROXY);
+  const visitors = createVisitors(config.VISITOR_ID_SECRET);
+  const readBudget = createReadBudget({ max: config.RATE_LIMIT_PER_MINUTE });
   // Two budgets, two stores. Sensitive routes (sign-in, checkout…) count in Redis, shared by
   // every gateway replica, and refuse while Redis is down. Everything else counts in this
   // process's memory: a coarse flood limit needs no network round trip per request (issue 11),
@@ -99,7 +116,8 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         ...(sensitive ? { redis, skipOnError: false } : {}),
         nameSpace: `${config.REDIS_KEY_PREFIX}rate:`,
         timeWindow: 60_000,
-        errorResponseBuilder: (_request, context) => rateLimited(context.after),
+        errorResponseBuilder: (_request, context) =>
+          rateLimitedError(Math.ceil(context.ttl / 1000)),
       });
       const rateLimit = (prefix: string) => ({
         max: sensitive ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_PER_MINUTE,
@@ -111,8 +129,9 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
           catalogUrl: config.CATALOG_URL,
           reads: storefront.reads,
           views: storefront.views,
-          visitorSecret: config.VISITOR_ID_SECRET,
-          rateLimit: rateLimit('api'),
+          visitors,
+          budget: readBudget,
+          clientOf: client,
         });
       for (const route of routeTable.filter((entry) => Boolean(entry.sensitive) === sensitive)) {
         await scope.register(fastifyProxy, {
@@ -133,12 +152,24 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.
   await registerApiDocs(app, upstreams);
   // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
-  await registerSharePage(app, {
+  const sharePages = createSharePages({
     webDist: config.WEB_DIST,
     reads: storefront.reads,
     publicUrl: config.PUBLIC_URL,
   });
+  await registerSharePage(app, sharePages);
   await registerSpa(app, config.WEB_DIST);
+
+  earlyAnswer = createEarlyAnswers({
+    reads: storefront.reads,
+    views: storefront.views,
+    visitors,
+    budget: readBudget,
+    sharePages,
+    clientOf: client,
+    headers: { ...headers, 'x-served-by': GATEWAY },
+    metrics: app.metricsRegistry,
+  });
 
   return app;
 }

@@ -7,7 +7,7 @@ import {
 } from '../catalog/support.js';
 import type { HttpServer } from '@lockdrop/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHELL, createStorefrontHarness, type StorefrontHarness } from './support.js';
+import { SHELL, createStorefrontHarness, httpGetter, type StorefrontHarness } from './support.js';
 
 let harness: StorefrontHarness;
 let catalog: CatalogHarness;
@@ -17,13 +17,17 @@ let seller: Seller;
 beforeAll(async () => {
   harness = await createStorefrontHarness();
   ({ catalog, gateway } = harness);
+  get = httpGetter(gateway);
   seller = await catalog.seller();
 });
 
 afterAll(() => harness?.close());
 
+// Over a real socket: kept pages are answered before Fastify, where `inject` never goes.
+let get: ReturnType<typeof httpGetter>;
+
 const page = async (id: string) => {
-  const response = await gateway.inject({ url: `/product/${id}` });
+  const response = await get(`/product/${id}`);
   expect(response.statusCode).toBe(200);
   expect(response.headers['content-type']).toContain('text/html');
   return response.body;
@@ -130,6 +134,34 @@ describe('share page /product/:id', () => {
     const response = await cut.inject({ url: `/product/${product.id}` });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe(SHELL);
+  });
+
+  it('answers a kept page before the framework with the same headers and bytes', async () => {
+    const product = await makeProduct(catalog, seller, { title: 'Kept page' });
+    await publish(catalog, seller, product.id);
+    const earlyPages = async () =>
+      Number(
+        /gateway_early_answers_total\{[^}]*route="\/product\/:id"[^}]*\} (\d+)/.exec(
+          (await gateway.inject({ url: '/metrics' })).body,
+        )?.[1] ?? 0,
+      );
+    await harness.published(product.id);
+    const before = await earlyPages();
+    const loaded = await get(`/product/${product.id}?ref=chat`);
+    expect(await earlyPages()).toBe(before);
+    const kept = await get(`/product/${product.id}?ref=chat`);
+    expect(await earlyPages()).toBe(before + 1);
+    expect(tag(kept.body, 'og:title')).toBe('Kept page — $19.99');
+    expect(kept.body).toBe(loaded.body);
+    const comparable = ({ date: _date, 'x-request-id': _id, ...rest }: Record<string, string>) =>
+      rest;
+    expect(comparable(kept.headers)).toEqual(comparable(loaded.headers));
+    expect(kept.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-served-by': 'gateway',
+      'x-frame-options': 'SAMEORIGIN',
+    });
   });
 
   it('does not count building a link preview as a product view', async () => {

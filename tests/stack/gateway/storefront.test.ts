@@ -8,7 +8,7 @@ import {
 } from '../catalog/support.js';
 import type { HttpServer } from '@lockdrop/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStorefrontHarness, type StorefrontHarness } from './support.js';
+import { createStorefrontHarness, httpGetter, type StorefrontHarness } from './support.js';
 
 // GET /api/products/:id through a real gateway in front of a real catalog on a real bus.
 let harness: StorefrontHarness;
@@ -19,18 +19,23 @@ let seller: Seller;
 beforeAll(async () => {
   harness = await createStorefrontHarness();
   ({ catalog, gateway } = harness);
+  get = httpGetter(gateway);
   seller = await catalog.seller();
 });
 afterAll(() => harness?.close());
 
+/** A published product whose events have gone by (see `published` in support.ts). */
 async function publishedProduct(overrides: Record<string, unknown> = {}): Promise<string> {
   const product = await makeProduct(catalog, seller, overrides);
   await publish(catalog, seller, product.id);
+  await harness.published(product.id);
   return product.id;
 }
 
+// Over a real socket: kept reads are answered before Fastify, where `inject` never goes.
+let get: ReturnType<typeof httpGetter>;
 const read = (id: string, headers: Record<string, string> = {}, query = '') =>
-  gateway.inject({ url: `/api/products/${id}${query}`, headers });
+  get(`/api/products/${id}${query}`, headers);
 
 /**
  * Reads through the gateway until `accept` holds. The change must arrive by its event, well
@@ -45,14 +50,16 @@ async function seenWithinASecond(
   expect(Date.now() - changedAt).toBeLessThan(600);
 }
 
-async function catalogReads(): Promise<number> {
-  const metrics = (await catalog.app.inject({ url: '/metrics' })).body;
+async function productReadsCounted(app: HttpServer, metric: string): Promise<number> {
+  const metrics = (await app.inject({ url: '/metrics' })).body;
   return [
     ...metrics.matchAll(
-      /http_request_duration_seconds_count\{[^}]*route="\/api\/products\/:id"[^}]*\} (\d+)/g,
+      new RegExp(`${metric}\\{[^}]*route="/api/products/:id"[^}]*\\} (\\d+)`, 'g'),
     ),
   ].reduce((sum, match) => sum + Number(match[1]), 0);
 }
+const catalogReads = () => productReadsCounted(catalog.app, 'http_request_duration_seconds_count');
+const earlyAnswers = (app = gateway) => productReadsCounted(app, 'gateway_early_answers_total');
 
 describe('anonymous product reads', () => {
   it('are answered by the gateway with the bytes catalog answers, a visitor cookie and an ETag', async () => {
@@ -124,6 +131,95 @@ describe('anonymous product reads', () => {
     );
     expect(views[0]!.data.visitorId).toMatch(/^[a-f0-9]{64}$/);
     expect(views[0]!.data.visitorId).not.toContain(cookie);
+  });
+});
+
+describe('kept reads answered before the framework', () => {
+  /** What may differ between two answers of the same read a moment apart. */
+  const perAnswer = ['date', 'x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+  const comparable = (headers: Record<string, string>) =>
+    Object.fromEntries(Object.entries(headers).filter(([name]) => !perAnswer.includes(name)));
+
+  it('carry the same headers, visitor cookie and bytes as the read that loaded the product', async () => {
+    const id = await publishedProduct();
+    const browser = { 'user-agent': 'Phone B' };
+    const before = await earlyAnswers();
+    const loaded = await read(id, browser);
+    expect(await earlyAnswers()).toBe(before);
+    const kept = await read(id, browser);
+    expect(await earlyAnswers()).toBe(before + 1);
+
+    expect(kept.statusCode).toBe(200);
+    expect(kept.body).toBe(loaded.body);
+    expect(comparable(kept.headers)).toEqual(comparable(loaded.headers));
+    expect(kept.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(kept.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(kept.headers['x-request-id']).not.toBe(loaded.headers['x-request-id']);
+    expect(Number(kept.headers['x-ratelimit-remaining'])).toBe(
+      Number(loaded.headers['x-ratelimit-remaining']) - 1,
+    );
+    // The same browser gets the same visitor key whichever path answered.
+    expect(kept.cookies).toEqual(loaded.cookies);
+
+    const revalidated = await read(id, { ...browser, 'if-none-match': kept.headers.etag! });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+    expect(await earlyAnswers()).toBe(before + 2);
+  });
+
+  it('count into the same per-client budget as the route, and leave refusals to it', async () => {
+    const limited = await harness.buildGateway({ RATE_LIMIT_PER_MINUTE: '3' });
+    const limitedGet = httpGetter(limited);
+    const id = await publishedProduct();
+    const answers = [];
+    for (let n = 0; n < 4; n += 1) answers.push(await limitedGet(`/api/products/${id}`));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((answer) => answer.headers['x-ratelimit-remaining'])).toEqual([
+      '2',
+      '1',
+      '0',
+      '0',
+    ]);
+    expect(answers[3]!.json().error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(
+        /^Too many requests, please try again in \d+ (seconds?|minute)$/,
+      ),
+    });
+    expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await earlyAnswers(limited)).toBe(2);
+  });
+
+  it('see the client and scheme behind a trusted proxy as Fastify does', async () => {
+    const proxied = await harness.buildGateway({ TRUST_PROXY: 'true' });
+    const proxiedGet = httpGetter(proxied);
+    const id = await publishedProduct();
+    const from = (address: string) => ({
+      'user-agent': 'Shared UA',
+      'x-forwarded-for': `${address}, 10.0.0.1`,
+      'x-forwarded-proto': 'https',
+    });
+    const first = await proxiedGet(`/api/products/${id}`, from('198.51.100.7'));
+    const again = await proxiedGet(`/api/products/${id}`, from('198.51.100.7'));
+    const other = await proxiedGet(`/api/products/${id}`, from('203.0.113.9'));
+    expect(await earlyAnswers(proxied)).toBe(2);
+    expect(again.cookies).toEqual(first.cookies);
+    expect(other.cookies[0]!.value).not.toBe(first.cookies[0]!.value);
+    expect(first.cookies[0]).toMatchObject({ secure: true });
+    expect(again.cookies[0]).toMatchObject({ secure: true });
+  });
+
+  it('leave signed-in readers, odd queries and HEAD to the route', async () => {
+    const id = await publishedProduct();
+    await read(id);
+    const before = await earlyAnswers();
+    expect((await read(id, seller.auth)).headers['x-served-by']).toBe('catalog');
+    expect((await read(id, {}, '?currency=XYZ')).statusCode).toBe(400);
+    expect((await read(id, {}, '?referrer=a&referrer=b')).statusCode).toBe(400);
+    expect((await read(id, {}, '?referrer=%00')).statusCode).toBe(400);
+    const head = await gateway.inject({ method: 'HEAD', url: `/api/products/${id}` });
+    expect(head.statusCode).toBe(200);
+    expect(await earlyAnswers()).toBe(before);
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createCatalogHarness, type CatalogHarness } from '../catalog/support.js';
 import { loadConfig } from '@lockdrop/config';
 import type { HttpServer } from '@lockdrop/http';
-import { testEnv } from '@lockdrop/testing';
+import { testEnv, waitUntil } from '@lockdrop/testing';
 import { buildApp } from '@lockdrop/gateway/src/app.js';
 import { configSchema } from '@lockdrop/gateway/src/config.js';
 
@@ -19,6 +19,53 @@ export const SHELL = `<!doctype html>
 </html>
 `;
 
+export interface HttpAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field, like inject's
+  json(): any;
+  cookies: { name: string; value: string; [attribute: string]: string | boolean }[];
+}
+
+/**
+ * GET over a real socket. The storefront answers kept reads before Fastify
+ * (storefront/early-answers.ts), which `inject` never reaches, so what a browser gets is
+ * tested this way.
+ */
+export function httpGetter(
+  app: HttpServer,
+): (url: string, headers?: Record<string, string>) => Promise<HttpAnswer> {
+  let origin: Promise<string> | undefined;
+  return async (url, headers = {}) => {
+    origin ??= app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${await origin}${url}`, { headers });
+    const body = await response.text();
+    return {
+      statusCode: response.status,
+      headers: Object.fromEntries(response.headers),
+      body,
+      json: () => JSON.parse(body),
+      cookies: response.headers.getSetCookie().map(parseSetCookie),
+    };
+  };
+}
+
+function parseSetCookie(header: string): HttpAnswer['cookies'][number] {
+  const [pair = '', ...attributes] = header.split(/;\s*/);
+  const separator = pair.indexOf('=');
+  const cookie: HttpAnswer['cookies'][number] = {
+    name: pair.slice(0, separator),
+    value: pair.slice(separator + 1),
+  };
+  for (const attribute of attributes) {
+    const [name = '', value] = attribute.split('=');
+    const key = name.charAt(0).toLowerCase() + name.slice(1).replace('-', '');
+    cookie[key] = value ?? true;
+  }
+  return cookie;
+}
+
 export interface StorefrontHarness {
   /** The real catalog (own database and bus namespace), reachable at `catalogUrl`. */
   catalog: CatalogHarness;
@@ -26,6 +73,11 @@ export interface StorefrontHarness {
   gateway: HttpServer;
   /** Another gateway on the same bus and web build (e.g. in front of an unreachable catalog). */
   buildGateway(env?: Record<string, string>): Promise<HttpServer>;
+  /**
+   * Resolves once the product's `product.published` event has gone by on the bus: the gateway
+   * drops a read that overlapped it, so a test counting catalog reads or kept answers waits.
+   */
+  published(productId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,11 +106,28 @@ export async function createStorefrontHarness(): Promise<StorefrontHarness> {
     return gateway;
   };
   const gateway = await buildGateway();
+  const announced = new Set<string>();
+  const bus = await catalog.connectBus();
+  bus.watch({
+    filters: ['product.published'],
+    onEvent: (event) => {
+      if ('productId' in event.data) announced.add(event.data.productId);
+    },
+    onGap: () => undefined,
+  });
   return {
     catalog,
     catalogUrl,
     gateway,
     buildGateway,
+    async published(productId) {
+      await waitUntil(
+        async () => announced.has(productId),
+        (seen) => seen,
+      );
+      // The gateway's subscription gets the same message as this one; give it a moment more.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    },
     async close() {
       await Promise.all(gateways.map((app) => app.close()));
       await catalog.close();

@@ -27,6 +27,7 @@ export interface ProductRead {
 export interface ProductReads {
   /** The anonymous read of `id` (price shown in `currency` when given). */
   get(id: string, currency: string | null, requestId: string): Promise<ProductRead>;
+  peek(id: string, currency: string | null): ProductRead | undefined;
   /** A product or rates event arrived: drop what it may have changed. */
   onEvent(event: DomainEvent): void;
   /** Events may have been missed: drop everything. */
@@ -105,6 +106,10 @@ export function createProductReads({
   }
 
   return {
+    peek(id, currency) {
+      const cached = entries.get(keyOf(id, currency));
+      return cached && Date.now() - cached.at < maxAgeMs ? cached.read : undefined;
+    },
     async get(id, currency, requestId) {
       const key = keyOf(id, currency);
       const cached = entries.get(key);

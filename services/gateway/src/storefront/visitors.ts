@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Client } from '../http/client.js';
 
 export const VISITOR_COOKIE = 'ld_vid';
 const VISITOR_KEY = /^[a-f0-9]{32}$/;
@@ -15,7 +16,7 @@ export interface Visitor {
 }
 
 export interface Visitors {
-  identify(request: FastifyRequest): Visitor;
+  identify(headers: IncomingHttpHeaders, client: Client): Visitor;
 }
 
 /**
@@ -44,14 +45,14 @@ export function createVisitors(secret: string): Visitors {
     );
 
   return {
-    identify(request) {
-      const cookie = COOKIE_PATTERN.exec(request.headers.cookie ?? '')?.[1];
+    identify(headers, client) {
+      const cookie = COOKIE_PATTERN.exec(headers.cookie ?? '')?.[1];
       if (cookie && VISITOR_KEY.test(cookie)) return { id: idOf(cookie), setCookie: null };
-      const client = `ip-ua:${request.ip}\n${request.headers['user-agent'] ?? ''}`;
-      const key = remembered(keysByClient, client, () =>
-        createHmac('sha256', secret).update(client).digest('hex').slice(0, 32),
+      const browser = `ip-ua:${client.ip}\n${headers['user-agent'] ?? ''}`;
+      const key = remembered(keysByClient, browser, () =>
+        createHmac('sha256', secret).update(browser).digest('hex').slice(0, 32),
       );
-      const secure = request.protocol === 'https' ? '; Secure' : '';
+      const secure = client.protocol === 'https' ? '; Secure' : '';
       return {
         id: idOf(key),
         setCookie: `${VISITOR_COOKIE}=${key}; Max-Age=${ONE_YEAR_S}; Path=/; HttpOnly; SameSite=Lax${secure}`,
