@@ -23,7 +23,7 @@ export const configSchema = z.object({
   PUBLIC_URL: env.url('http://localhost:8080'),
   /** The built SPA (`npm run build -w web`). */
   WEB_DIST: z.string().min(1).default(defaultWebDist),
-  /** Requests per minute per client IP across the API. */
+  /** Requests per minute per client IP, counted per route (storefront reads have their own). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Stricter budget for sign-in/sign-up and checkout, which attackers hammer. */
   SENSITIVE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),

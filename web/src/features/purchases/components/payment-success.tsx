@@ -28,7 +28,9 @@ export function PaymentSuccess({ purchase, txRef }: { purchase: Purchase; txRef:
         <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">
           Payment Successful!
         </h1>
-        <p className="mt-2 text-slate-600">Thank you for your purchase. Your file is unlocked.</p>
+        <p className="mt-2 text-slate-600">
+          Thank you for your purchase. Everything you bought is unlocked below.
+        </p>
       </div>
       <TestModeNotice testMode={purchase.testMode} className="mt-6" />
       <dl className="mt-8 divide-y divide-slate-100 rounded-xl bg-slate-50 px-5 ring-1 ring-slate-200">
