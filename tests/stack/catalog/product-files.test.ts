@@ -1,6 +1,12 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogHarness, makeProduct, type CatalogHarness, type Seller } from './support.js';
+import {
+  createCatalogHarness,
+  makeProduct,
+  publish,
+  type CatalogHarness,
+  type Seller,
+} from './support.js';
 
 /**
  * A product's ordered file list through catalog's HTTP API (issue 13): add, replace, reorder
@@ -177,6 +183,14 @@ describe('several files per product', () => {
       });
       expect(told.statusCode).toBe(200);
       expect(told.json().buyersToldAt).toBe(at.toISOString());
+      // When a seller last wrote to their buyers is the seller's business alone.
+      const readBy = async (headers: Record<string, string>) =>
+        (await harness.app.inject({ url: `/api/products/${product.id}`, headers })).json();
+      expect((await readBy(seller.auth)).buyersToldAt).toBe(at.toISOString());
+      await publish(harness, seller, product.id);
+      const stranger = await harness.seller();
+      expect((await readBy(stranger.auth)).buyersToldAt).toBeNull();
+      expect((await readBy({})).buyersToldAt).toBeNull();
       const [event] = await harness.outbox('product.files_added', product.id);
       expect(event!.data).toMatchObject({ notifyBuyers: true, files: [{ fileId: first }] });
 

@@ -111,7 +111,7 @@ export const productSchema = z.object({
    * `fileName`, `fileSizeBytes`, `fileKind`) is the preview source.
    */
   files: z.array(productFileSchema).min(1),
-  /** When the seller last e-mailed past buyers about new files (null: never). */
+  /** When the seller last e-mailed past buyers about new files (null: never, or not the owner reading). */
   buyersToldAt: z.iso.datetime().nullable(),
   previewEnabled: z.boolean(),
   previewBlurPercentage: z.number().int(),

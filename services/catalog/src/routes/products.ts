@@ -78,6 +78,8 @@ export function productRoutes(app: HttpServer, products: ProductService): void {
       });
       return {
         ...toProductDto(detail.product),
+        // When the seller last e-mailed their buyers is theirs to know, not every visitor's.
+        ...(detail.viewerIsOwner ? {} : { buyersToldAt: null }),
         viewerIsOwner: detail.viewerIsOwner,
         display: detail.display,
         displayMinimum: detail.displayMinimum,
