@@ -111,7 +111,8 @@ export async function createStorefrontHarness(): Promise<StorefrontHarness> {
   bus.watch({
     filters: ['product.published'],
     onEvent: (event) => {
-      if ('productId' in event.data) announced.add(event.data.productId);
+      if ('productId' in event.data && typeof event.data.productId === 'string')
+        announced.add(event.data.productId);
     },
     onGap: () => undefined,
   });
