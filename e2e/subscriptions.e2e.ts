@@ -42,7 +42,8 @@ describe("a seller's own plan", () => {
     await signUpSeller(seller.context);
     const page = await seller.open('/dashboard');
     const card = page.getByRole('region', { name: 'Current plan' });
-    expect(await card.getByText('Free', { exact: true }).isVisible()).toBe(true);
+    // The card renders after the plan arrives: wait for it rather than look once.
+    await card.getByText('Free', { exact: true }).waitFor();
     await card.getByRole('button', { name: 'Upgrade to Pro' }).click();
 
     await page.waitForURL('**/sandbox/checkout/**');
@@ -59,7 +60,7 @@ describe("a seller's own plan", () => {
     );
 
     await page.goto('/dashboard', { waitUntil: 'networkidle' });
-    expect(await card.getByText('Pro', { exact: true }).isVisible()).toBe(true);
+    await card.getByText('Pro', { exact: true }).waitFor();
     expect(await planFigure(page, 'Uploads')).toBe(formatUploads(planById('pro')));
     expect(await planFigure(page, 'Platform fee')).toBe('2.5%');
     await expect
