@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PreparingClient } from './prepared-statements.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -34,6 +35,7 @@ export function createPool({
 }: PoolOptions): Pool {
   assertIdentifier(schema);
   const pool = new pg.Pool({
+    Client: PreparingClient,
     connectionString,
     max,
     application_name: applicationName ?? schema,
