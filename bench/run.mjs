@@ -8,7 +8,7 @@
 //   npm run bench -- --only product,share --rounds 5 --seconds 15
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -326,6 +326,19 @@ async function cpuAndRss(pid) {
   } catch {
     return { cpuMs: 0, rssMiB: 0 };
   }
+}
+
+/**
+ * CPU milliseconds every process on the machine but this one (the load generator) has spent:
+ * the services, Postgres, NATS and Redis together, for "what does one payment cost in all".
+ */
+async function machineCpuMsButOurs() {
+  let total = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    total += (await cpuAndRss(entry)).cpuMs;
+  }
+  return total;
 }
 
 /** CPU milliseconds each process spent (and its peak RSS) while `work` ran. */
@@ -697,6 +710,7 @@ async function webhookScenario({ productId }) {
     let errors = 0;
     let cursor = 0;
     const pids = stack.pids();
+    const machineCpuBefore = await machineCpuMsButOurs();
     const figures = await profiled({ gateway: pids.gateway, payments: pids.payments }, async () => {
       const started = performance.now();
       await Promise.all(
@@ -741,6 +755,8 @@ async function webhookScenario({ productId }) {
       'every entitlement',
       120_000,
     );
+    // Everything a payment cost until its entitlement existed, over every process but ours.
+    const cpuPerPaymentMs = ((await machineCpuMsButOurs()) - machineCpuBefore) / bodies.length;
     const { rows: purchases } = await db.query(
       'SELECT count(*)::int AS n FROM payments.purchases WHERE tx_ref = ANY($1)',
       [txRefs],
@@ -749,13 +765,13 @@ async function webhookScenario({ productId }) {
       .map((row) => Number(row.at) - firstSent.get(row.tx_ref))
       .sort((a, b) => a - b);
     process.stdout.write(
-      `  webhooks: ${summary(figures)}; ${purchases[0].n} purchases for ${bodies.length} payments; ${checkoutsPerSecond} checkouts opened/s before; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms\n`,
+      `  webhooks: ${summary(figures)}; ${purchases[0].n} purchases for ${bodies.length} payments; ${checkoutsPerSecond} checkouts opened/s before; ${cpuPerPaymentMs.toFixed(1)} ms CPU per payment in all; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms\n`,
     );
     return [
       {
         key: 'webhooks',
         label: `${bodies.length} signed payment webhooks + ${duplicates} duplicates, 20 in flight, through the gateway`,
-        baselineLabel: `the 2,000/s target; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms; ${purchases[0].n} purchases for ${bodies.length} payments; the ${count} checkouts opened at ${checkoutsPerSecond}/s, ${inFlight} in flight`,
+        baselineLabel: `the 2,000/s target; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms; ${purchases[0].n} purchases for ${bodies.length} payments; ${cpuPerPaymentMs.toFixed(1)} ms of CPU per payment over every process (services, Postgres, NATS, Redis) until its entitlement; the ${count} checkouts opened at ${checkoutsPerSecond}/s, ${inFlight} in flight`,
         runs: { target: [figures], baseline: [{ rps: 2000, mbps: 0, p99: 0 }] },
         unit: 'rps',
       },

@@ -63,6 +63,10 @@ const OUTAGE_ALARM_ATTEMPTS = 10;
 // JSConsumerAlreadyExists: servers from 2.10 refuse a create that differs from the existing durable.
 const CONSUMER_EXISTS_WITH_OTHER_CONFIG = 10148;
 const ACK_WAIT_MS = 30_000;
+/** Events one transaction takes at most when a backlog has formed; alone, an event is a batch of one. */
+const BATCH_LIMIT = 32;
+/** A batch that would wait longer for a row lock (another batch holds it) gives way instead. */
+const BATCH_LOCK_TIMEOUT = '50ms';
 
 async function ensureConsumer(
   jsm: JetStreamManager,
@@ -135,17 +139,24 @@ export async function subscribe<F extends EventFilter>(
     }
   };
 
-  const handle = async (msg: JsMsg): Promise<void> => {
+  /** The message's event, or undefined once it was dead-lettered as invalid. */
+  const validEvent = async (msg: JsMsg): Promise<DomainEvent | undefined> => {
     let event: DomainEvent;
     try {
       event = parseEvent(msg.json());
     } catch (error) {
       // Poison input never becomes valid by retrying.
-      return deadLetter(msg, `invalid event: ${errorMessage(error)}`);
+      await deadLetter(msg, `invalid event: ${errorMessage(error)}`);
+      return undefined;
     }
     if (msg.subject !== eventSubject(namespace, event.type)) {
-      return deadLetter(msg, `invalid event: type ${event.type} published on ${msg.subject}`);
+      await deadLetter(msg, `invalid event: type ${event.type} published on ${msg.subject}`);
+      return undefined;
     }
+    return event;
+  };
+
+  const handleOne = async (msg: JsMsg, event: DomainEvent): Promise<void> => {
     try {
       await withTransaction(pool, async (tx) => {
         const { rowCount } = await tx.query(
@@ -170,28 +181,101 @@ export async function subscribe<F extends EventFilter>(
     }
   };
 
-  let stopping = false;
-  const loop = (async () => {
-    for await (const msg of messages) {
+  /**
+   * Events that queued up while the consumer was busy commit in one transaction: one BEGIN,
+   * one processed-event insert and one COMMIT for all of them instead of one each (issue 11:
+   * round trips were most of a paid webhook's cost). When anything in the batch fails,
+   * including a wait for a row lock another batch holds, nothing of it stays and each event
+   * gets its own transaction as before, which finds the culprit and deals with it alone.
+   */
+  const handleBatch = async (batch: JsMsg[]): Promise<void> => {
+    const valid: { msg: JsMsg; event: DomainEvent }[] = [];
+    for (const msg of batch) {
+      const event = await validEvent(msg);
+      if (event) valid.push({ msg, event });
+    }
+    if (valid.length > 1) {
       try {
+        await withTransaction(pool, async (tx) => {
+          await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [BATCH_LOCK_TIMEOUT]);
+          const { rows } = await tx.query<{ event_id: string }>(
+            `INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
+             ON CONFLICT DO NOTHING RETURNING event_id`,
+            [consumer, valid.map(({ event }) => event.id)],
+          );
+          const fresh = new Set(rows.map((row) => row.event_id));
+          for (const { event } of valid)
+            if (fresh.delete(event.id.toLowerCase())) await handler(event as EventMatching<F>, tx);
+        });
+        for (const { msg } of valid) msg.ack();
+        return;
+      } catch (error) {
+        logger.debug(
+          { ...log, events: valid.length, err: errorMessage(error) },
+          'batch rolled back; handling its events one by one',
+        );
+      }
+    }
+    for (const { msg, event } of valid) await handleOne(msg, event);
+  };
+
+  // The reader queues what the server sends; the worker takes everything queued at once.
+  let stopping = false;
+  let reading = true;
+  const queued: JsMsg[] = [];
+  let arrived: (() => void) | undefined;
+  let drained: (() => void) | undefined;
+  const reader = (async () => {
+    try {
+      for await (const msg of messages) {
         // Buffered but not started: hand it straight back so another replica need not wait out ack_wait.
-        if (stopping) msg.nak();
-        else await handle(msg);
+        if (stopping) {
+          msg.nak();
+          continue;
+        }
+        queued.push(msg);
+        arrived?.();
+        if (queued.length >= BATCH_LIMIT) await new Promise<void>((resolve) => (drained = resolve));
+      }
+    } finally {
+      reading = false;
+      arrived?.();
+    }
+  })();
+  const worker = (async () => {
+    for (;;) {
+      if (queued.length === 0) {
+        if (!reading) return;
+        await new Promise<void>((resolve) => (arrived = resolve));
+        arrived = undefined;
+        continue;
+      }
+      const batch = queued.splice(0, BATCH_LIMIT);
+      drained?.();
+      drained = undefined;
+      try {
+        if (stopping) for (const msg of batch) msg.nak();
+        else await handleBatch(batch);
       } catch (error) {
         // An ack or nak that could not be sent (connection closing): the server redelivers after ack_wait.
         logger.error({ ...log, err: errorMessage(error) }, 'message left unacknowledged');
       }
     }
   })();
-  loop.catch((error: unknown) =>
-    logger.error({ ...log, err: errorMessage(error) }, 'consumer stopped unexpectedly'),
-  );
+  for (const [part, loop] of [
+    ['reader', reader],
+    ['worker', worker],
+  ] as const)
+    loop.catch((error: unknown) =>
+      logger.error({ ...log, part, err: errorMessage(error) }, 'consumer stopped unexpectedly'),
+    );
 
   return {
     async stop() {
       stopping = true;
       await messages.close();
-      await loop.catch(() => undefined);
+      await reader.catch(() => undefined);
+      await worker.catch(() => undefined);
     },
   };
 }

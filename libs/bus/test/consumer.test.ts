@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@lockdrop/contracts';
+import type { PoolClient } from '@lockdrop/db';
 import { headers } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { busHeaders, deadLetterSubject, eventSubject, streamNames } from '../src/index.js';
+import {
+  busHeaders,
+  deadLetterSubject,
+  eventSubject,
+  PoisonEventError,
+  streamNames,
+} from '../src/index.js';
 import {
   createHarness,
   makeProductEvent,
@@ -15,7 +22,10 @@ import {
 // A side table the handlers write to; no unique constraint, so a repeated effect would show.
 const effectsMigration = {
   id: '0001_test_effects',
-  sql: 'CREATE TABLE effects (consumer text NOT NULL, event_id uuid NOT NULL, type text NOT NULL)',
+  sql: `CREATE TABLE effects (consumer text NOT NULL, event_id uuid NOT NULL, type text NOT NULL);
+    CREATE TABLE effect_transactions (
+      id bigserial PRIMARY KEY, consumer text NOT NULL, event_id uuid NOT NULL, tx bigint NOT NULL
+    )`,
 };
 
 describe('idempotent consumer', () => {
@@ -262,5 +272,80 @@ describe('idempotent consumer', () => {
     await subscription.stop();
     expect(await effectsOf(consumer, event.id)).toBe(1);
     await settledThrough('test_slow', seq);
+  });
+  describe('a backlog', () => {
+    const recordTransaction = (consumer: string) => async (event: DomainEvent, tx: PoolClient) => {
+      await tx.query(
+        'INSERT INTO effect_transactions (consumer, event_id, tx) VALUES ($1, $2, txid_current())',
+        [consumer, event.id],
+      );
+    };
+    const transactionsOf = async (consumer: string, ids: string[]) =>
+      (
+        await harness.pool.query<{ event_id: string; tx: string }>(
+          'SELECT event_id, tx FROM effect_transactions WHERE consumer = $1 AND event_id = ANY($2) ORDER BY id',
+          [consumer, ids],
+        )
+      ).rows;
+
+    it('commits what queued up in few transactions, each event once and in order', async () => {
+      const consumer = 'test.backlog';
+      const events = Array.from({ length: 40 }, () => makePurchasePaid());
+      let lastSeq = 0;
+      for (const event of events) lastSeq = await publishCopy(event);
+      lastSeq = await publishCopy(events[5]!); // a redelivery-like copy inside the backlog
+      const subscription = await harness.bus.subscribe({
+        consumer,
+        filter: 'purchase.paid',
+        pool: harness.pool,
+        handler: recordTransaction(consumer),
+      });
+      try {
+        await settledThrough('test_backlog', lastSeq);
+        const rows = await transactionsOf(
+          consumer,
+          events.map((event) => event.id),
+        );
+        expect(rows.map((row) => row.event_id)).toEqual(events.map((event) => event.id));
+        expect(new Set(rows.map((row) => row.tx)).size).toBeLessThan(events.length / 2);
+      } finally {
+        await subscription.stop();
+      }
+    });
+
+    it('keeps the rest of a batch when one event in it fails, and deals with that one alone', async () => {
+      const consumer = 'test.backlog_with_poison';
+      const events = Array.from({ length: 12 }, () => makePurchasePaid());
+      const poisoned = events[4]!;
+      let lastSeq = 0;
+      for (const event of events) lastSeq = await publishCopy(event);
+      const record = recordTransaction(consumer);
+      const subscription = await harness.bus.subscribe({
+        consumer,
+        filter: 'purchase.paid',
+        pool: harness.pool,
+        handler: async (event, tx) => {
+          await record(event, tx);
+          if (event.id === poisoned.id) throw new PoisonEventError('refund of an unknown sale');
+        },
+      });
+      try {
+        await settledThrough('test_backlog_with_poison', lastSeq);
+        const rows = await transactionsOf(
+          consumer,
+          events.map((event) => event.id),
+        );
+        expect(rows.map((row) => row.event_id)).toEqual(
+          events.filter((event) => event !== poisoned).map((event) => event.id),
+        );
+        const dead = await deadLetters(consumer);
+        expect(dead.map((msg) => msg.json<{ id: string }>().id)).toEqual([poisoned.id]);
+        expect(dead[0]!.headers?.get(busHeaders.deadLetterReason)).toBe(
+          'refund of an unknown sale',
+        );
+      } finally {
+        await subscription.stop();
+      }
+    });
   });
 });
