@@ -329,16 +329,31 @@ async function cpuAndRss(pid) {
 }
 
 /**
- * CPU milliseconds every process on the machine but this one (the load generator) has spent:
- * the services, Postgres, NATS and Redis together, for "what does one payment cost in all".
+ * CPU milliseconds every process on the machine but this one (the load generator) has spent,
+ * by who spent it: the stack's services by name, the rest by program (postgres, nats-server,
+ * redis-server), for "what does one payment cost in all, and where".
  */
-async function machineCpuMsButOurs() {
-  let total = 0;
+async function machineCpuMsButOurs(servicePids) {
+  const serviceOf = new Map(Object.entries(servicePids).map(([name, pid]) => [String(pid), name]));
+  const spent = {};
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    total += (await cpuAndRss(entry)).cpuMs;
+    const who =
+      serviceOf.get(entry) ??
+      (await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => 'gone')).trim();
+    spent[who] = (spent[who] ?? 0) + (await cpuAndRss(entry)).cpuMs;
   }
-  return total;
+  return spent;
+}
+
+/** Per payment, largest first: "postgres 2.1, payments 1.6, …" and the total. */
+function cpuPerPayment(before, after, payments) {
+  const shares = Object.keys(after)
+    .map((who) => [who, (after[who] - (before[who] ?? 0)) / payments])
+    .filter(([, ms]) => ms >= 0.05)
+    .sort((a, b) => b[1] - a[1]);
+  const total = shares.reduce((sum, [, ms]) => sum + ms, 0);
+  return { total, shares: shares.map(([who, ms]) => `${who} ${ms.toFixed(1)}`).join(', ') };
 }
 
 /** CPU milliseconds each process spent (and its peak RSS) while `work` ran. */
@@ -710,7 +725,7 @@ async function webhookScenario({ productId }) {
     let errors = 0;
     let cursor = 0;
     const pids = stack.pids();
-    const machineCpuBefore = await machineCpuMsButOurs();
+    const machineCpuBefore = await machineCpuMsButOurs(pids);
     const figures = await profiled({ gateway: pids.gateway, payments: pids.payments }, async () => {
       const started = performance.now();
       await Promise.all(
@@ -756,7 +771,7 @@ async function webhookScenario({ productId }) {
       120_000,
     );
     // Everything a payment cost until its entitlement existed, over every process but ours.
-    const cpuPerPaymentMs = ((await machineCpuMsButOurs()) - machineCpuBefore) / bodies.length;
+    const cpu = cpuPerPayment(machineCpuBefore, await machineCpuMsButOurs(pids), bodies.length);
     const { rows: purchases } = await db.query(
       'SELECT count(*)::int AS n FROM payments.purchases WHERE tx_ref = ANY($1)',
       [txRefs],
@@ -765,13 +780,13 @@ async function webhookScenario({ productId }) {
       .map((row) => Number(row.at) - firstSent.get(row.tx_ref))
       .sort((a, b) => a - b);
     process.stdout.write(
-      `  webhooks: ${summary(figures)}; ${purchases[0].n} purchases for ${bodies.length} payments; ${checkoutsPerSecond} checkouts opened/s before; ${cpuPerPaymentMs.toFixed(1)} ms CPU per payment in all; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms\n`,
+      `  webhooks: ${summary(figures)}; ${purchases[0].n} purchases for ${bodies.length} payments; ${checkoutsPerSecond} checkouts opened/s before; ${cpu.total.toFixed(1)} ms CPU per payment in all (${cpu.shares}); webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms\n`,
     );
     return [
       {
         key: 'webhooks',
         label: `${bodies.length} signed payment webhooks + ${duplicates} duplicates, 20 in flight, through the gateway`,
-        baselineLabel: `the 2,000/s target; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms; ${purchases[0].n} purchases for ${bodies.length} payments; ${cpuPerPaymentMs.toFixed(1)} ms of CPU per payment over every process (services, Postgres, NATS, Redis) until its entitlement; the ${count} checkouts opened at ${checkoutsPerSecond}/s, ${inFlight} in flight`,
+        baselineLabel: `the 2,000/s target; webhook → entitlement p50 ${Math.round(toEntitlement[Math.floor(toEntitlement.length / 2)])} ms, p99 ${Math.round(toEntitlement[Math.floor(toEntitlement.length * 0.99)])} ms; ${purchases[0].n} purchases for ${bodies.length} payments; ${cpu.total.toFixed(1)} ms of CPU per payment over every process until its entitlement (${cpu.shares}); the ${count} checkouts opened at ${checkoutsPerSecond}/s, ${inFlight} in flight`,
         runs: { target: [figures], baseline: [{ rps: 2000, mbps: 0, p99: 0 }] },
         unit: 'rps',
       },

@@ -111,21 +111,20 @@ export function startMailRelay({
   };
 
   // The idle poll is a plain query: a transaction (a checked-out client) is opened only when there is mail.
-  const deliverDue = async () => {
-    if (!(await anyDue())) return 0;
-    return withTransaction(pool, async (tx) => {
+  /** One claimed batch: how many rows it claimed, how many of them went out. */
+  const deliverBatch = async () =>
+    withTransaction(pool, async (tx) => {
       const { rows } = await tx.query<{ id: string; message: MailMessage; attempts: number }>(
         `SELECT id, message, attempts FROM mail_outbox
          WHERE next_attempt_at <= now() AND attempts < $1
          ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [MAX_ATTEMPTS, BATCH_SIZE],
       );
-      let sent = 0;
+      const sent: string[] = [];
       for (const row of rows) {
         try {
           await mailer.send(row.message);
-          await tx.query('DELETE FROM mail_outbox WHERE id = $1', [row.id]);
-          sent += 1;
+          sent.push(row.id);
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
           const log = row.attempts + 1 >= MAX_ATTEMPTS ? logger.error : logger.warn;
@@ -138,14 +137,33 @@ export function startMailRelay({
           );
         }
       }
-      return sent;
+      if (sent.length > 0)
+        await tx.query('DELETE FROM mail_outbox WHERE id = ANY($1::bigint[])', [sent]);
+      return { claimed: rows.length, sent: sent.length };
     });
+
+  const deliverDue = async () => {
+    if (!(await anyDue())) return 0;
+    let total = 0;
+    for (;;) {
+      const { claimed, sent } = await deliverBatch();
+      total += sent;
+      if (claimed < BATCH_SIZE || stopped) return total;
+    }
   };
 
+  // A wake while a pass is waiting to start is already answered by that pass: a burst of
+  // committed e-mails (one wake each) costs a few passes, not one query per e-mail.
+  let passQueued = false;
   const pass = () => {
     clearTimeout(timer);
+    if (passQueued) return;
+    passQueued = true;
     running = running
-      .then(deliverDue)
+      .then(() => {
+        passQueued = false;
+        return deliverDue();
+      })
       .catch((error: unknown) =>
         logger[isOutage(error) ? 'warn' : 'error'](
           { err: error instanceof Error ? error.message : error },

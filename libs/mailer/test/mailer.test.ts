@@ -122,6 +122,30 @@ describe('mail relay', () => {
   });
 });
 
+describe('mail relay under a burst', () => {
+  it('sends a burst bigger than one batch in one pass, not one batch per poll', async () => {
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      kind: 'mailbox',
+      async send(mail) {
+        sent.push(mail.to);
+      },
+      async close() {},
+    };
+    const burst = Array.from({ length: 65 }, (_, index) => `buyer-${index}@example.com`);
+    for (const to of burst) await enqueueMail(pool, message(to));
+    const relay = startMailRelay({ pool, mailer, logger: silent });
+    try {
+      // The relay polls every 2 s; all of it going out well before then means one pass did it.
+      await expect.poll(() => sent.length, { timeout: 1_500 }).toBe(burst.length);
+      expect([...sent].sort()).toEqual([...burst].sort());
+      expect((await pool.query('SELECT 1 FROM mail_outbox')).rowCount).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+});
+
 describe('bulk mail', () => {
   it('is released at the set rate after the bulk mail already waiting, and never holds up other mail', async () => {
     await pool.query('DELETE FROM mail_outbox');

@@ -138,6 +138,29 @@ export async function findCheckoutByTxRef(
   return rows[0] ?? null;
 }
 
+/**
+ * The checkout a verified payment settles, locked, with the provider transaction that already
+ * paid it (its purchase's, or its subscription charge's). Two statements, not one: a single
+ * `SELECT … FOR UPDATE` with the lookup as a subquery would read purchases in the snapshot
+ * taken before it waited for the lock, and miss the purchase the lock's holder just committed
+ * (READ COMMITTED): the concurrent-deliveries test caught exactly that.
+ */
+export async function lockCheckoutToSettle(
+  db: Queryable,
+  txRef: string,
+): Promise<{ checkout: Checkout; settledTransactionId: string | null } | null> {
+  const checkout = await findCheckoutByTxRef(db, txRef, { forUpdate: true });
+  if (!checkout) return null;
+  const { rows } = await db.query<{ settledTransactionId: string | null }>(
+    `SELECT COALESCE(
+       (SELECT provider_transaction_id FROM purchases WHERE checkout_id = $1),
+       (SELECT provider_transaction_id FROM subscription_charges WHERE tx_ref = $2 LIMIT 1)
+     ) AS "settledTransactionId"`,
+    [checkout.id, checkout.txRef],
+  );
+  return { checkout, settledTransactionId: rows[0]!.settledTransactionId };
+}
+
 /** Moves a checkout to `status`, but only from one of `from` (a paid checkout never goes back). */
 export async function setCheckoutStatus(
   db: Queryable,

@@ -328,17 +328,6 @@ export async function insertCharge(
   );
 }
 
-export async function findChargeByTxRef(
-  db: Queryable,
-  txRef: string,
-): Promise<SubscriptionCharge | null> {
-  const { rows } = await db.query<SubscriptionCharge>(
-    `SELECT ${CHARGE_COLUMNS} FROM subscription_charges WHERE tx_ref = $1`,
-    [txRef],
-  );
-  return rows[0] ?? null;
-}
-
 export async function findChargeForPeriod(
   db: Queryable,
   subscriptionId: string,

@@ -1,8 +1,7 @@
 import { withTransaction, type Pool } from '@lockdrop/db';
-import { findCheckoutByTxRef, setCheckoutStatus, type Checkout } from '../db/checkouts.repo.js';
+import { lockCheckoutToSettle, setCheckoutStatus, type Checkout } from '../db/checkouts.repo.js';
 import { markEventProcessed, recordMismatch } from '../db/provider-events.repo.js';
-import { findPurchaseByCheckout } from '../db/purchases.repo.js';
-import { findChargeByTxRef, type Subscription } from '../db/subscriptions.repo.js';
+import type { Subscription } from '../db/subscriptions.repo.js';
 import type { PaymentProvider, VerifiedTransaction } from '../providers/types.js';
 import { recordSale } from './sales.js';
 import {
@@ -53,12 +52,14 @@ export async function settleTransaction(
   let mailQueued = false;
   let replacedSubscription: Subscription | null = null;
   const outcome = await withTransaction(deps.pool, async (tx): Promise<SettlementOutcome> => {
-    const checkout =
-      (await findCheckoutByTxRef(tx, txRef, { forUpdate: true })) ??
-      (verified.status === 'successful'
-        ? await adoptProviderRenewal(tx, deps, txRef, verified)
+    // A renewal the provider charged on its own has no checkout yet: adopting makes one.
+    const locked =
+      (await lockCheckoutToSettle(tx, txRef)) ??
+      (verified.status === 'successful' && (await adoptProviderRenewal(tx, deps, txRef, verified))
+        ? await lockCheckoutToSettle(tx, txRef)
         : null);
-    if (!checkout) return 'checkout_missing';
+    if (!locked) return 'checkout_missing';
+    const { checkout, settledTransactionId } = locked;
     const done = async (result: SettlementOutcome) => {
       if (providerEventId !== undefined)
         await markEventProcessed(tx, providerEventId, result, deps.now());
@@ -78,9 +79,6 @@ export async function settleTransaction(
         reported: verified,
       });
 
-    const settledTransactionId =
-      (await findPurchaseByCheckout(tx, checkout.id))?.providerTransactionId ??
-      (await findChargeByTxRef(tx, checkout.txRef))?.providerTransactionId;
     if (settledTransactionId) {
       // A second successful charge on a paid checkout is money to hand back, not a second sale.
       if (verified.status === 'successful' && verified.transactionId !== settledTransactionId) {
