@@ -338,9 +338,10 @@ async function machineCpuMsButOurs(servicePids) {
   const spent = {};
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const program = (await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => 'gone')).trim();
+    // The kernel's workers (disk writeback for the WAL, mostly) under one name, not one per thread.
     const who =
-      serviceOf.get(entry) ??
-      (await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => 'gone')).trim();
+      serviceOf.get(entry) ?? (program.startsWith('kworker') ? 'kernel workers' : program);
     spent[who] = (spent[who] ?? 0) + (await cpuAndRss(entry)).cpuMs;
   }
   return spent;
