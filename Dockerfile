@@ -29,12 +29,14 @@ RUN npm run build \
  && mkdir -p /out/web \
  && cp package.json /out/ \
  && cp -r web/dist /out/web/dist \
+ && cp -r web/.ssr /out/web/.ssr \
  && for dir in services/*/; do \
       test -f "$dir/dist/main.js" || { echo "missing $dir/dist/main.js" >&2; exit 1; }; \
       mkdir -p "/out/$dir" && cp -r "$dir/dist" "$dir/package.json" "/out/$dir"; \
     done
 
-# The services' production dependencies only (the SPA is static files: none of web's). Our
+# The services' production dependencies only (the SPA is static files, and web's server entry in
+# web/.ssr, which the gateway runs to render product pages, carries its own: none of web's). Our
 # own @lockdrop/* libs are bundled into each dist by esbuild, so their workspace links go;
 # every third-party package stays external and is loaded from here.
 FROM base AS prod-deps

@@ -22,8 +22,9 @@ export default defineConfig({
       },
     },
   },
-  // Workspace libs ship TypeScript sources, so the prerender bundle must compile them in.
-  ssr: { noExternal: ['@lockdrop/money', '@lockdrop/plans'] },
+  // The server entry carries every dependency it imports: the gateway runs it to render product
+  // pages (storefront/share-pages.ts), and the gateway's image has none of web's packages.
+  ssr: { noExternal: true },
   server: { proxy: api },
   preview: { proxy: api },
 });

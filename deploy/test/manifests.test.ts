@@ -973,6 +973,8 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^\s*FROM \$\{NODE_IMAGE\} AS runtime/);
     expect(runtime).toMatch(/^USER (?!0\b|root\b)\S+/m);
     expect(dockerfile).toContain('web/dist');
+    // web's server entry: the gateway renders product pages with it (WEB_RENDERER's default).
+    expect(dockerfile).toContain('cp -r web/.ssr /out/web/.ssr');
   });
 
   it('starts services/$SERVICE/dist/main.js and health-checks /healthz on each service port', () => {

@@ -52,6 +52,10 @@ function chunkFiles(manifest, key, seen = new Set()) {
 const BOOT_SCRIPT =
   "(function(t){requestAnimationFrame(function(){setTimeout(function(){var h=document.head;t.dataset.preload.split(' ').forEach(function(f){if(!f)return;var l=document.createElement('link');l.rel='modulepreload';l.href=f;h.appendChild(l)});var s=document.createElement('script');s.type='module';s.src=t.dataset.entry;h.appendChild(s)})})})(document.currentScript)";
 
+function bootTag({ preload, entry }) {
+  return `<script data-entry="${escapeAttr(entry)}" data-preload="${escapeAttr(preload.map((file) => `/${file}`).join(' '))}">${BOOT_SCRIPT}</script>`;
+}
+
 function head({ meta, preload, entry }, siteName) {
   const og = [
     ['og:type', 'website'],
@@ -64,7 +68,7 @@ function head({ meta, preload, entry }, siteName) {
       ([property, content]) => `<meta property="${property}" content="${escapeAttr(content)}" />`,
     ),
     '<meta name="twitter:card" content="summary" />',
-    `<script data-entry="${escapeAttr(entry)}" data-preload="${escapeAttr(preload.map((file) => `/${file}`).join(' '))}">${BOOT_SCRIPT}</script>`,
+    bootTag({ preload, entry }),
   ].join('\n    ');
 }
 
@@ -102,15 +106,21 @@ const {
 } = withoutScripts(await inlineStylesheet(await readFile(join(dist, 'index.html'), 'utf8')));
 const manifest = JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8'));
 const entryFiles = new Set(chunkFiles(manifest, 'index.html'));
-const { renderPage, prerenderedPages, site } = await import(pathToFileURL(ssrEntry).href);
+const { renderPage, prerenderedPages, site, PRODUCT_OUTLET } = await import(
+  pathToFileURL(ssrEntry).href
+);
 
-for (const page of prerenderedPages) {
-  const module = `src/app/routes/${pageModules[page.file]}.tsx`;
-  if (!manifest[module]) throw new Error(`No built chunk for ${module} (page ${page.path})`);
-  const preload = [
+/** What to preload for a page: the entry's modules and the page's own chunks. */
+function preloadFor(module) {
+  if (!manifest[module]) throw new Error(`No built chunk for ${module}`);
+  return [
     ...entryPreloads,
     ...chunkFiles(manifest, module).filter((file) => !entryFiles.has(file)),
   ];
+}
+
+for (const page of prerenderedPages) {
+  const preload = preloadFor(`src/app/routes/${pageModules[page.file]}.tsx`);
   const body = await renderPage(page.path);
   let html = template;
   html = replaceOnce(
@@ -134,6 +144,23 @@ for (const page of prerenderedPages) {
   await writeFile(target, html);
   console.log(`prerendered ${page.path} → dist/prerendered/${page.file}.html`);
 }
+
+// The product page's frame: the gateway renders each product into it (storefront/share-pages.ts)
+// and adds the product's title and link-preview tags.
+await writeFile(
+  // The underscore keeps it from ever being served as the page of a path (routes/spa.ts).
+  join(dist, 'prerendered', '_product.html'),
+  replaceOnce(
+    replaceOnce(
+      template,
+      '</head>',
+      () => `  ${bootTag({ preload: preloadFor('src/app/routes/product.tsx'), entry })}\n  </head>`,
+    ),
+    '<div id="root"></div>',
+    () => `<div id="root">${PRODUCT_OUTLET}</div>`,
+  ),
+);
+console.log('product page frame → dist/prerendered/_product.html');
 
 // Inline scripts the gateway's Content-Security-Policy allows, by hash.
 const bootHash = createHash('sha256').update(BOOT_SCRIPT).digest('base64');

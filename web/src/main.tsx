@@ -4,13 +4,19 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AppProvider } from './app/provider';
 import { AppRoutes, preloadRoute } from './app/router';
+import { createQueryClient, RENDERED_QUERIES_ID, seedRenderedQueries } from './lib/query-client';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
+// A page the gateway rendered (a product) carries the answers it was rendered with.
+const queryClient = createQueryClient();
+const rendered = document.getElementById(RENDERED_QUERIES_ID)?.textContent;
+if (rendered) seedRenderedQueries(queryClient, JSON.parse(rendered));
+
 const app = (
   <StrictMode>
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>

@@ -1,20 +1,32 @@
-/** Server entry used only at build time (scripts/prerender.mjs) to render the public pages. */
+/**
+ * Server entry: used at build time (scripts/prerender.mjs) to render the public pages, and by
+ * the gateway to render a product's page from its kept product read (storefront/share-pages.ts).
+ */
+import type { QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { AppProvider } from './app/provider';
 import { AppRoutes, preloadRoute } from './app/router';
+import { productQueryOptions } from './features/products/api/get-product';
+import type { ProductDetail } from './features/products/types';
+import { createQueryClient, seedRenderedQueries, type RenderedQuery } from './lib/query-client';
+import { paths } from './config/paths';
 
 export { prerenderedPages } from './config/seo';
 export { site } from './config/site';
+export { RENDERED_QUERIES_ID } from './lib/query-client';
 
-export async function renderPage(url: string): Promise<string> {
+/** Where a product's rendered HTML goes in the product page's frame (prerendered/_product.html). */
+export const PRODUCT_OUTLET = '<!--lockdrop:product-->';
+
+async function render(url: string, queryClient?: QueryClient): Promise<string> {
   // With the page's code loaded nothing suspends, so the HTML needs no inline script to reveal it
   // (the gateway's CSP allows no inline script).
   await preloadRoute(url);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <AppProvider>
+      <AppProvider queryClient={queryClient}>
         <StaticRouter location={url}>
           <AppRoutes />
         </StaticRouter>
@@ -25,4 +37,22 @@ export async function renderPage(url: string): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks).toString('utf8');
+}
+
+export function renderPage(url: string): Promise<string> {
+  return render(url);
+}
+
+/**
+ * A product's page as an anonymous visitor first sees it, from catalog's public read of it (the
+ * JSON `GET /api/products/:id` answers): the HTML for `#root`, and the queries the browser seeds
+ * its cache with before it hydrates, so both render the same thing.
+ */
+export async function renderProductPage(
+  product: ProductDetail,
+): Promise<{ html: string; queries: RenderedQuery[] }> {
+  const queries = [{ queryKey: productQueryOptions(product.id).queryKey, data: product }];
+  const queryClient = createQueryClient();
+  seedRenderedQueries(queryClient, queries);
+  return { html: await render(paths.products.detail.getHref(product.id), queryClient), queries };
 }

@@ -154,8 +154,10 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
   const sharePages = createSharePages({
     webDist: config.WEB_DIST,
+    rendererPath: config.WEB_RENDERER,
     reads: storefront.reads,
     publicUrl: config.PUBLIC_URL,
+    logger: app.log,
   });
   await registerSharePage(app, sharePages);
   await registerSpa(app, config.WEB_DIST);

@@ -3,6 +3,9 @@ import { baseServiceEnv, env } from '@lockdrop/config';
 import { z } from 'zod';
 
 const defaultWebDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+const defaultWebRenderer = fileURLToPath(
+  new URL('../../../web/.ssr/prerender.js', import.meta.url),
+);
 
 export const configSchema = z.object({
   ...baseServiceEnv,
@@ -23,6 +26,11 @@ export const configSchema = z.object({
   PUBLIC_URL: env.url('http://localhost:8080'),
   /** The built SPA (`npm run build -w web`). */
   WEB_DIST: z.string().min(1).default(defaultWebDist),
+  /**
+   * web's server entry (built with it), which renders a product's page from its product read;
+   * without it product pages render in the browser, as every page did before.
+   */
+  WEB_RENDERER: z.string().min(1).default(defaultWebRenderer),
   /** Requests per minute per client IP, counted per route (storefront reads have their own). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Stricter budget for sign-in/sign-up and checkout, which attackers hammer. */

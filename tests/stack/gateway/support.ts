@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCatalogHarness, type CatalogHarness } from '../catalog/support.js';
@@ -17,6 +17,30 @@ export const SHELL = `<!doctype html>
   </head>
   <body><div id="root"></div><!-- spa shell --></body>
 </html>
+`;
+
+/** web's product frame (prerendered/_product.html): the shell with the outlet in its root. */
+export const FRAME = SHELL.replace(
+  '<div id="root"></div>',
+  '<div id="root"><!--lockdrop:product--></div>',
+);
+
+/**
+ * Stands in for web's server entry (web/.ssr/prerender.js, which needs a web build): the same
+ * exports, rendering a product's title, and failing for a product titled "Renderer breaks".
+ * The real entry is exercised in the browser by e2e/product-page.e2e.ts.
+ */
+export const RENDERER = `
+export const PRODUCT_OUTLET = '<!--lockdrop:product-->';
+export const RENDERED_QUERIES_ID = 'ld-rendered-queries';
+const escape = (text) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+export async function renderProductPage(product) {
+  if (product.title === 'Renderer breaks') throw new Error('cannot render this product');
+  return {
+    html: '<main><h1>' + escape(product.title) + '</h1></main>',
+    queries: [{ queryKey: ['products', product.id, { currency: null }], data: product }],
+  };
+}
 `;
 
 export interface HttpAnswer {
@@ -87,6 +111,9 @@ export async function createStorefrontHarness(): Promise<StorefrontHarness> {
   const catalogUrl = await catalog.app.listen({ port: 0, host: '127.0.0.1' });
   const webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-storefront-'));
   await writeFile(path.join(webDist, 'index.html'), SHELL);
+  await mkdir(path.join(webDist, 'prerendered'));
+  await writeFile(path.join(webDist, 'prerendered', '_product.html'), FRAME);
+  await writeFile(path.join(webDist, 'renderer.mjs'), RENDERER);
   const gateways: HttpServer[] = [];
   const buildGateway = async (env: Record<string, string> = {}) => {
     const gateway = await buildApp(
@@ -97,6 +124,7 @@ export async function createStorefrontHarness(): Promise<StorefrontHarness> {
         NATS_URL: testEnv.natsUrl,
         BUS_NAMESPACE: catalog.namespace,
         WEB_DIST: webDist,
+        WEB_RENDERER: path.join(webDist, 'renderer.mjs'),
         PUBLIC_URL: 'https://lockdrop.example/',
         LOG_LEVEL: 'silent',
         ...env,

@@ -1,12 +1,44 @@
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
-import type { SharePages } from '../storefront/share-pages.js';
+import type { SharePage, SharePages } from '../storefront/share-pages.js';
 
 export const SHARE_PAGE_ROUTE = '/product/:id';
-export const SHARE_PAGE_HEADERS = {
+const SHARE_PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-cache',
+  vary: 'accept-encoding',
 } as const;
+const ENCODED_HEADERS = {
+  br: { ...SHARE_PAGE_HEADERS, 'content-encoding': 'br' },
+  gzip: { ...SHARE_PAGE_HEADERS, 'content-encoding': 'gzip' },
+} as const;
+
+/** Whether `accept-encoding` takes `coding` (listed, and not with q=0). */
+function accepts(acceptEncoding: string, coding: string): boolean {
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...parameters] = part.split(';');
+    if (name.trim().toLowerCase() !== coding) continue;
+    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+/**
+ * The headers and body of a share page, compressed as the client accepts (brotli, else gzip):
+ * a rendered product page carries the app's stylesheet inline. Both the route and the answer
+ * before Fastify (storefront/early-answers.ts) send it this way.
+ */
+export function sharePageAnswer(
+  page: SharePage,
+  acceptEncoding: string | undefined,
+): { headers: Readonly<Record<string, string>>; body: string | Buffer } {
+  if (acceptEncoding && accepts(acceptEncoding, 'br'))
+    return { headers: ENCODED_HEADERS.br, body: page.br };
+  if (acceptEncoding && accepts(acceptEncoding, 'gzip'))
+    return { headers: ENCODED_HEADERS.gzip, body: page.gzip };
+  return { headers: SHARE_PAGE_HEADERS, body: page.html };
+}
 
 /** `/product/:id` with the product's link-preview tags (storefront/share-pages.ts). */
 export async function registerSharePage(app: HttpServer, pages: SharePages): Promise<void> {
@@ -20,7 +52,8 @@ export async function registerSharePage(app: HttpServer, pages: SharePages): Pro
         request.log.warn({ err: error }, 'share-page tags unavailable');
         return pages.shell();
       });
-      return reply.headers(SHARE_PAGE_HEADERS).send(page);
+      const answer = sharePageAnswer(page, request.headers['accept-encoding']);
+      return reply.headers(answer.headers).send(answer.body);
     },
   );
 }

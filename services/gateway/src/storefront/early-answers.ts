@@ -7,7 +7,7 @@ import {
 } from '@lockdrop/http';
 import { Counter, type Histogram, type Registry } from 'prom-client';
 import type { Client } from '../http/client.js';
-import { SHARE_PAGE_HEADERS, SHARE_PAGE_ROUTE } from '../routes/share-page.js';
+import { SHARE_PAGE_ROUTE, sharePageAnswer } from '../routes/share-page.js';
 import {
   PRODUCT_READ_PREFIX,
   PRODUCT_READ_ROUTE,
@@ -72,8 +72,8 @@ export function createEarlyAnswers({
     response: ServerResponse,
     requestId: string,
     statusCode: number,
-    answerHeaders: Record<string, string>,
-    body: string,
+    answerHeaders: Readonly<Record<string, string>>,
+    body: string | Buffer,
   ): void {
     const list = [...common, REQUEST_ID_HEADER, requestId];
     for (const name in answerHeaders) list.push(name, answerHeaders[name]!);
@@ -121,7 +121,8 @@ export function createEarlyAnswers({
     const id = url.slice(SHARE_PAGE_PREFIX.length, search === -1 ? undefined : search);
     const page = sharePages.keptPage(id);
     if (page === undefined) return false;
-    send(response, requestIdFrom(request), 200, SHARE_PAGE_HEADERS, page);
+    const answer = sharePageAnswer(page, request.headers['accept-encoding']);
+    send(response, requestIdFrom(request), 200, answer.headers, answer.body);
     return true;
   }
 

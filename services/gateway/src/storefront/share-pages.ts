@@ -1,5 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { previewImagePath } from '@lockdrop/contracts';
 import type { ProductRead, ProductReads, PublicProduct } from './product-reads.js';
 import { UUID } from './product-answers.js';
@@ -80,81 +82,211 @@ export function withShareTags(shell: string, tags: string): string {
 }
 
 /**
- * The built `index.html`, read once and again only when the file changed (a rebuild while the
- * gateway runs); looked at no more than once a second. `current()` is the shell while it was
- * looked at within the second, for answers that cannot wait for the disk.
+ * A built HTML file (`index.html`, the product frame), read once and again only when the file
+ * changed (a rebuild while the gateway runs); looked at no more than once a second.
+ * `current()` is the file as last read, for answers that cannot wait for the disk; when that
+ * look is over a second old it also starts the next one, so a rebuild shows within a request.
  */
 function createShell(shellPath: string) {
   let html = '';
   let modifiedMs = -1;
   let checkedAt = 0;
   const fresh = () => modifiedMs >= 0 && Date.now() - checkedAt < 1_000;
+  const load = async (): Promise<string> => {
+    if (fresh()) return html;
+    checkedAt = Date.now();
+    const { mtimeMs } = await stat(shellPath);
+    if (mtimeMs !== modifiedMs) {
+      html = await readFile(shellPath, 'utf8');
+      modifiedMs = mtimeMs;
+    }
+    return html;
+  };
   return {
-    current: (): string | undefined => (fresh() ? html : undefined),
-    async load(): Promise<string> {
-      if (fresh()) return html;
-      checkedAt = Date.now();
-      const { mtimeMs } = await stat(shellPath);
-      if (mtimeMs !== modifiedMs) {
-        html = await readFile(shellPath, 'utf8');
-        modifiedMs = mtimeMs;
-      }
+    current(): string | undefined {
+      if (modifiedMs < 0) return undefined;
+      if (!fresh()) void load().catch(() => undefined);
       return html;
     },
+    load,
+  };
+}
+
+/** What web's server entry (web/.ssr/prerender.js, built by `npm run build`) gives the gateway. */
+interface ProductPageRenderer {
+  renderProductPage(product: unknown): Promise<{ html: string; queries: unknown[] }>;
+  /** The frame's placeholder for the product's HTML. */
+  PRODUCT_OUTLET: string;
+  /** The id of the JSON block the browser seeds its query cache from. */
+  RENDERED_QUERIES_ID: string;
+}
+
+/** JSON inside `<script>`: `<` escaped, so no value can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
+
+/** A page as sent: the HTML, and the same compressed once for every request that takes it. */
+export interface SharePage {
+  html: string;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** Brotli at 5: a product's page is made at most once a second, and must not hold reads up. */
+function sharePage(html: string): SharePage {
+  const bytes = Buffer.from(html);
+  return {
+    html,
+    br: brotliCompressSync(bytes, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
+    gzip: gzipSync(bytes),
   };
 }
 
 /**
- * `/product/:id` for link previews: chat apps and social sites read Open Graph / Twitter tags
- * from the HTML and never run the SPA, so the gateway writes the product's tags into the shell.
- * Only published products get tags; anything else gets the plain shell and the SPA decides.
+ * `/product/:id`: a published product's page is rendered here, from the kept product read,
+ * into the product frame the web build writes (prerendered/_product.html: inline stylesheet,
+ * scripts started after the first paint), with the read as the queries the browser hydrates
+ * from. The buyer sees the product from the first response instead of after the app's code
+ * and a second request (Lighthouse mobile: 89 with the page rendered in the browser, issue 11).
+ * Link previews (chat apps, social sites read the tags and never run the SPA) get the product's
+ * Open Graph / Twitter tags either way. Anything not published gets the plain shell and the SPA
+ * decides; without the server entry or the frame (an old build), or when rendering fails,
+ * the shell carries the tags alone.
  */
 export interface SharePages {
-  /** The page for `id`: the shell with the product's tags, or the plain shell. */
-  page(id: string, requestId: string): Promise<string>;
+  /** The page for `id`. */
+  page(id: string, requestId: string): Promise<SharePage>;
   /** The plain shell (the page when the product's read fails). */
-  shell(): Promise<string>;
-  /** The page for `id` when it can be given from memory now (the shell and the read are kept). */
-  keptPage(id: string): string | undefined;
+  shell(): Promise<SharePage>;
+  /**
+   * The page for `id` when it can be given from memory now (the shell, the read and its
+   * page are kept); otherwise undefined, and the page is made for the next request.
+   */
+  keptPage(id: string): SharePage | undefined;
+}
+
+interface Logger {
+  warn(object: object, message: string): void;
 }
 
 export function createSharePages({
   webDist,
+  rendererPath,
   reads,
   publicUrl,
+  logger,
 }: {
   webDist: string;
+  /** web's server entry (`WEB_RENDERER`). */
+  rendererPath: string;
   /** The storefront's product reads (kept fresh by product events). */
   reads: ProductReads;
   /** Absolute origin the tags point at (og:url, og:image). */
   publicUrl: string;
+  logger: Logger;
 }): SharePages {
-  const shell = createShell(path.join(path.resolve(webDist), 'index.html'));
-  /** The page made from each read, for as long as the read (and the shell) stays current. */
-  const pages = new WeakMap<ProductRead, { html: string; page: string }>();
+  const dist = path.resolve(webDist);
+  const shell = createShell(path.join(dist, 'index.html'));
+  const frame = createShell(path.join(dist, 'prerendered', '_product.html'));
+  let renderer: Promise<ProductPageRenderer | null> | undefined;
+  const loadRenderer = () =>
+    (renderer ??= import(pathToFileURL(rendererPath).href).then(
+      (module: ProductPageRenderer) =>
+        typeof module.renderProductPage === 'function' ? module : null,
+      (error: unknown) => {
+        logger.warn(
+          { err: (error as Error).message, rendererPath },
+          'no product page renderer: product pages carry their tags and render in the browser',
+        );
+        return null;
+      },
+    ));
 
-  const pageOf = (read: ProductRead, html: string): string => {
-    if (!read.published) return html;
-    const made = pages.get(read);
-    if (made?.html === html) return made.page;
-    const page = withShareTags(html, shareTags(read.published, publicUrl));
-    pages.set(read, { html, page });
-    return page;
+  // What a product's page is made in: the frame, or the shell in a build without one.
+  let frameFound = true;
+  const base = {
+    current: (): string | undefined => (frameFound ? frame.current() : shell.current()),
+    async load(): Promise<string> {
+      const html = await frame.load().catch(() => undefined);
+      frameFound = html !== undefined;
+      return html ?? shell.load();
+    },
+  };
+
+  let plain: SharePage | undefined;
+  /** The shell as a page, compressed once per version of it. */
+  const plainPage = (html: string): SharePage =>
+    plain?.html === html ? plain : (plain = sharePage(html));
+
+  /** The page made from each read, with the frame (or shell) it was made in. */
+  const made = new WeakMap<ProductRead, { in: string; page: SharePage }>();
+  const making = new WeakMap<ProductRead, Promise<SharePage>>();
+
+  /** The HTML of a published product's page, made in `inHtml`. */
+  const render = async (read: ProductRead, published: PublicProduct, inHtml: string) => {
+    const tags = shareTags(published, publicUrl);
+    const module = await loadRenderer();
+    if (!module || !inHtml.includes(module.PRODUCT_OUTLET))
+      return withShareTags(await shell.load(), tags);
+    try {
+      const rendered = await module.renderProductPage(JSON.parse(read.body));
+      const body = `${rendered.html}</div><script type="application/json" id="${module.RENDERED_QUERIES_ID}">${scriptJson(rendered.queries)}</script>`;
+      // A replacer function: a replacement string would expand `$&`, `$\`` … in a seller's text.
+      return withShareTags(
+        inHtml.replace(`${module.PRODUCT_OUTLET}</div>`, () => body),
+        tags,
+      );
+    } catch (error) {
+      logger.warn(
+        { err: (error as Error).message, productId: published.id },
+        'product page not rendered here; the browser renders it',
+      );
+      return withShareTags(await shell.load(), tags);
+    }
+  };
+
+  const productPage = (read: ProductRead, inHtml: string): Promise<SharePage> => {
+    const kept = made.get(read);
+    if (kept?.in === inHtml) return Promise.resolve(kept.page);
+    let pending = making.get(read);
+    if (!pending) {
+      pending = render(read, read.published!, inHtml)
+        .then((html) => {
+          const page = sharePage(html);
+          made.set(read, { in: inHtml, page });
+          return page;
+        })
+        .finally(() => making.delete(read));
+      making.set(read, pending);
+    }
+    return pending;
   };
 
   return {
     async page(id, requestId) {
       const html = await shell.load();
-      if (!UUID.test(id)) return html;
+      if (!UUID.test(id)) return plainPage(html);
       const read = await reads.get(id.toLowerCase(), null, requestId);
-      return pageOf(read, html);
+      if (!read.published) return plainPage(html);
+      return productPage(read, await base.load());
     },
-    shell: () => shell.load(),
+    shell: async () => plainPage(await shell.load()),
     keptPage(id) {
       const html = shell.current();
       if (html === undefined || !UUID.test(id)) return undefined;
       const read = reads.peek(id.toLowerCase(), null);
-      return read && pageOf(read, html);
+      if (!read) return undefined;
+      if (!read.published) return plainPage(html);
+      const inHtml = base.current();
+      if (inHtml === undefined) return undefined;
+      const kept = made.get(read);
+      if (kept?.in === inHtml) return kept.page;
+      void productPage(read, inHtml).catch(() => undefined);
+      return undefined;
     },
   };
 }
