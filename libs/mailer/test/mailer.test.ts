@@ -88,6 +88,21 @@ describe('development mailbox', () => {
   });
 });
 
+/** A mailer that only notes whom it sent to. */
+function recordingMailer(): { mailer: Mailer; sent: string[] } {
+  const sent: string[] = [];
+  return {
+    sent,
+    mailer: {
+      kind: 'mailbox',
+      async send(mail) {
+        sent.push(mail.to);
+      },
+      async close() {},
+    },
+  };
+}
+
 describe('mail relay', () => {
   it('delivers queued mail once and retries a failed send later', async () => {
     const sent: string[] = [];
@@ -124,14 +139,7 @@ describe('mail relay', () => {
 
 describe('mail relay under a burst', () => {
   it('sends a burst bigger than one batch in one pass, not one batch per poll', async () => {
-    const sent: string[] = [];
-    const mailer: Mailer = {
-      kind: 'mailbox',
-      async send(mail) {
-        sent.push(mail.to);
-      },
-      async close() {},
-    };
+    const { mailer, sent } = recordingMailer();
     const burst = Array.from({ length: 65 }, (_, index) => `buyer-${index}@example.com`);
     for (const to of burst) await enqueueMail(pool, message(to));
     const relay = startMailRelay({ pool, mailer, logger: silent });
@@ -149,14 +157,7 @@ describe('mail relay under a burst', () => {
 describe('bulk mail', () => {
   it('is released at the set rate after the bulk mail already waiting, and never holds up other mail', async () => {
     await pool.query('DELETE FROM mail_outbox');
-    const sent: string[] = [];
-    const mailer: Mailer = {
-      kind: 'mailbox',
-      async send(mail) {
-        sent.push(mail.to);
-      },
-      async close() {},
-    };
+    const { mailer, sent } = recordingMailer();
     const recipients = (prefix: string) =>
       Array.from({ length: 3 }, (_, index) => message(`${prefix}-${index}@example.com`));
     // 60 a minute: one a second. A second announcement queues behind the first, not beside it.
