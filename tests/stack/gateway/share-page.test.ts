@@ -194,6 +194,32 @@ describe('share page /product/:id', () => {
     );
   });
 
+  it('renders a product again when it changed, not every time its read is fetched again', async () => {
+    const product = await makeProduct(catalog, seller, { title: 'Rendered once' });
+    await publish(catalog, seller, product.id);
+    const rendered = () =>
+      (globalThis as { productPagesRendered?: number }).productPagesRendered ?? 0;
+    const first = await page(product.id);
+    const before = rendered();
+    // Past the second a read is kept: the gateway reads the product again, unchanged.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await page(product.id)).toBe(first);
+    expect(rendered()).toBe(before);
+
+    const edited = await catalog.app.inject({
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+      payload: { title: 'Rendered twice' },
+    });
+    expect(edited.statusCode).toBe(200);
+    await waitUntil(
+      () => page(product.id),
+      (html) => html.includes('<h1>Rendered twice</h1>'),
+    );
+    expect(rendered()).toBe(before + 1);
+  });
+
   it('gives the shell with the tags when the product cannot be rendered, or there is no renderer', async () => {
     const product = await makeProduct(catalog, seller, { title: 'Renderer breaks' });
     await publish(catalog, seller, product.id);

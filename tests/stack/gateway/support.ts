@@ -27,7 +27,8 @@ export const FRAME = SHELL.replace(
 
 /**
  * Stands in for web's server entry (web/.ssr/prerender.js, which needs a web build): the same
- * exports, rendering a product's title, and failing for a product titled "Renderer breaks".
+ * exports, rendering a product's title, failing for a product titled "Renderer breaks", and
+ * counting its renders in `globalThis.productPagesRendered` (it runs in the test's process).
  * The real entry is exercised in the browser by e2e/product-page.e2e.ts.
  */
 export const RENDERER = `
@@ -35,6 +36,7 @@ export const PRODUCT_OUTLET = '<!--lockdrop:product-->';
 export const RENDERED_QUERIES_ID = 'ld-rendered-queries';
 const escape = (text) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
 export async function renderProductPage(product) {
+  globalThis.productPagesRendered = (globalThis.productPagesRendered ?? 0) + 1;
   if (product.title === 'Renderer breaks') throw new Error('cannot render this product');
   return {
     html: '<main><h1>' + escape(product.title) + '</h1></main>',

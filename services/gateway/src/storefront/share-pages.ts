@@ -131,7 +131,10 @@ export interface SharePage {
   gzip: Buffer;
 }
 
-/** Brotli at 5: a product's page is made at most once a second, and must not hold reads up. */
+/** Made product pages kept in memory, most recently made first to stay. */
+const MADE_PAGES = 256;
+
+/** Brotli at 5: a product's page is made again whenever the product changes; reads wait on it. */
 function sharePage(html: string): SharePage {
   const bytes = Buffer.from(html);
   return {
@@ -222,9 +225,19 @@ export function createSharePages({
   const plainPage = (html: string): SharePage =>
     plain?.html === html ? plain : (plain = sharePage(html));
 
-  /** The page made from each read, with the frame (or shell) it was made in. */
-  const made = new WeakMap<ProductRead, { in: string; page: SharePage }>();
-  const making = new WeakMap<ProductRead, Promise<SharePage>>();
+  /**
+   * Made pages by the read's content (its etag, a hash of catalog's answer), with the frame
+   * (or shell) each was made in. A read is kept a second at most and then read again; keyed by
+   * content, a product is rendered again only when it changed, not every second it is viewed.
+   * The most recently made MADE_PAGES stay (a page and its two encodings: ≈90 KB).
+   */
+  const made = new Map<string, { in: string; page: SharePage }>();
+  const making = new Map<string, Promise<SharePage>>();
+  const keep = (etag: string, entry: { in: string; page: SharePage }) => {
+    made.delete(etag);
+    made.set(etag, entry);
+    if (made.size > MADE_PAGES) made.delete(made.keys().next().value!);
+  };
 
   /** The HTML of a published product's page, made in `inHtml`. */
   const render = async (read: ProductRead, published: PublicProduct, inHtml: string) => {
@@ -250,18 +263,18 @@ export function createSharePages({
   };
 
   const productPage = (read: ProductRead, inHtml: string): Promise<SharePage> => {
-    const kept = made.get(read);
+    const kept = made.get(read.etag);
     if (kept?.in === inHtml) return Promise.resolve(kept.page);
-    let pending = making.get(read);
+    let pending = making.get(read.etag);
     if (!pending) {
       pending = render(read, read.published!, inHtml)
         .then((html) => {
           const page = sharePage(html);
-          made.set(read, { in: inHtml, page });
+          keep(read.etag, { in: inHtml, page });
           return page;
         })
-        .finally(() => making.delete(read));
-      making.set(read, pending);
+        .finally(() => making.delete(read.etag));
+      making.set(read.etag, pending);
     }
     return pending;
   };
@@ -283,7 +296,7 @@ export function createSharePages({
       if (!read.published) return plainPage(html);
       const inHtml = base.current();
       if (inHtml === undefined) return undefined;
-      const kept = made.get(read);
+      const kept = made.get(read.etag);
       if (kept?.in === inHtml) return kept.page;
       void productPage(read, inHtml).catch(() => undefined);
       return undefined;
