@@ -4,14 +4,35 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@lockdrop/testing';
-import { canConnect } from '../../../tools/reachable.mjs';
 
-async function untilAccepting(port: number, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await canConnect(`http://127.0.0.1:${port}`, 500))) {
-    if (Date.now() > deadline) throw new Error(`${what} did not listen on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/**
+ * What a server of this kind says first: a launch counts only when the process at the port
+ * answers in its own protocol, not when something, anything, accepts a connection there.
+ */
+interface Greeting {
+  send?: string;
+  expect: string;
+}
+
+function greets(port: number, greeting: Greeting, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    let heard = '';
+    const socket = net.connect({ host: '127.0.0.1', port }, () => {
+      if (greeting.send) socket.write(greeting.send);
+    });
+    const settle = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => settle(false));
+    socket.on('error', () => settle(false));
+    socket.on('close', () => settle(false));
+    socket.on('data', (chunk) => {
+      heard += chunk.toString('latin1');
+      if (heard.startsWith(greeting.expect)) settle(true);
+      else if (heard.length >= greeting.expect.length) settle(false);
+    });
+  });
 }
 
 /**
@@ -33,27 +54,57 @@ async function ownServer(
   what: string,
   scheme: string,
   command: string,
+  greeting: Greeting,
   args: (port: number, directory: string) => string[],
 ): Promise<OwnedServer> {
-  const port = await freePort();
   const directory = await mkdtemp(path.join(tmpdir(), `lockdrop-chaos-${what}-`));
+  let port = 0;
   let child: ChildProcess;
-  const launch = async () => {
-    child = spawn(command, args(port, directory), { stdio: 'ignore' });
-    await untilAccepting(port, what);
+  let output = '';
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  /**
+   * Starts the server and waits until it answers. Between `freePort()` and the server's own
+   * bind, another listener of this process may take the port (the kernel hands port 0 out
+   * again); the server then exits, and the launch says so instead of reporting the other
+   * listener as ours.
+   */
+  const launch = async (timeoutMs = 15_000) => {
+    output = '';
+    child = spawn(command, args(port, directory), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (exited()) throw new Error(`${what} exited on port ${port}:\n${output}`);
+      if (await greets(port, greeting)) {
+        if (!exited()) return;
+      }
+      if (Date.now() > deadline) throw new Error(`${what} did not answer on ${port}:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const firstLaunch = async (attempt = 1): Promise<void> => {
+    port = await freePort();
+    try {
+      await launch();
+    } catch (error) {
+      if (!exited() || attempt >= 3) throw error;
+      await firstLaunch(attempt + 1);
+    }
   };
   const kill = async (signal: NodeJS.Signals) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (exited()) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
-    await exited;
+    await gone;
   };
-  await launch();
+  await firstLaunch();
   return {
     url: `${scheme}://127.0.0.1:${port}`,
     port,
     crash: () => kill('SIGKILL'),
-    restart: launch,
+    restart: () => launch(),
     async crashAndRestart(downMs = 2_000) {
       await kill('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, downMs));
@@ -68,7 +119,7 @@ async function ownServer(
 
 /** NATS with JetStream storing to disk: streams and consumers survive a restart. */
 export const startNats = () =>
-  ownServer('nats', 'nats', 'nats-server', (port, directory) => [
+  ownServer('nats', 'nats', 'nats-server', { expect: 'INFO {' }, (port, directory) => [
     '-js',
     '-a',
     '127.0.0.1',
@@ -83,20 +134,26 @@ export const startNats = () =>
  * jobs survive a restart.
  */
 export const startRedis = () =>
-  ownServer('redis', 'redis', 'redis-server', (port, directory) => [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--dir',
-    directory,
-    '--save',
-    '',
-    '--appendonly',
-    'yes',
-    '--appendfsync',
-    'always',
-  ]);
+  ownServer(
+    'redis',
+    'redis',
+    'redis-server',
+    { send: 'PING\r\n', expect: '+PONG' },
+    (port, directory) => [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      directory,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+    ],
+  );
 
 /**
  * A TCP front for several back ends, as a Kubernetes Service is for a Deployment's pods:
