@@ -6,7 +6,7 @@ import { startFxJobs } from './jobs/fx.jobs.js';
 import { createJobRuntime } from './jobs/runtime.js';
 import type { PayoutAdapters } from './domain/payouts/index.js';
 import { startPayoutJobs } from './jobs/payouts.jobs.js';
-import { createQueueConnection } from './jobs/redis.js';
+import { createQueueConnection, untilRedisReady } from './jobs/redis.js';
 import { startAnnouncements } from './jobs/announcements.jobs.js';
 
 /** What tests (and only tests) substitute: payout adapters that talk to local fakes. */
@@ -23,7 +23,7 @@ export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Pro
   const { app, infra } = await createServiceApp({ name: 'worker', config, migrations });
   const redis = createQueueConnection(config.REDIS_URL);
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-  await redis.connect();
+  await untilRedisReady(redis, app.log);
   const jobs = createJobRuntime({
     connection: redis,
     prefix: config.BUS_NAMESPACE,

@@ -4,3 +4,22 @@ import { Redis } from 'ioredis';
 export function createQueueConnection(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
 }
+
+/**
+ * Resolves once Redis answers. A worker may start before Redis does (a cluster coming up,
+ * Redis restarting): ioredis keeps reconnecting on its own, so start-up waits for it, saying
+ * so, rather than dying on the first refused connection.
+ */
+export async function untilRedisReady(
+  redis: Redis,
+  logger: { warn(object: object, message: string): void },
+): Promise<void> {
+  if (redis.status === 'ready') return;
+  const ready = new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+  redis
+    .connect()
+    .catch((error: Error) =>
+      logger.warn({ err: error }, 'Redis not reachable yet; waiting for it before starting jobs'),
+    );
+  await ready;
+}
