@@ -14,7 +14,7 @@ import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
 import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
-import { securityHeaders } from './http/security-headers.js';
+import { isApiAnswer, securityHeaders } from './http/security-headers.js';
 import { registerSharePage } from './routes/share-page.js';
 import { htmlFileFor, registerSpa } from './routes/spa.js';
 import { registerStorefront } from './routes/storefront.js';
@@ -86,7 +86,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   // One hook taking `done` (no promise per request): security headers on every answer, and
   // sensitive routes paused while their attempts cannot be counted.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(headers);
+    reply.headers(isApiAnswer(request.url) ? headers.api : headers.documents);
     if (
       redis.status !== 'ready' &&
       routeTable.some((route) => route.sensitive && request.url.startsWith(route.prefix))
@@ -169,7 +169,10 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     budget: readBudget,
     sharePages,
     clientOf: client,
-    headers: { ...headers, 'x-served-by': GATEWAY },
+    headers: {
+      api: { ...headers.api, 'x-served-by': GATEWAY },
+      documents: { ...headers.documents, 'x-served-by': GATEWAY },
+    },
     metrics: app.metricsRegistry,
   });
 

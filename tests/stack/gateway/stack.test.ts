@@ -195,6 +195,23 @@ describe('gateway serving the SPA', () => {
     expect(csp).toContain("script-src 'self'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
+
+  it("sends API answers the API's security headers, not a page's", async () => {
+    const response = await get('/api/products/not-a-uuid');
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('same-site');
+    // Only pages use these; an API answer is never rendered as one.
+    expect(response.headers.get('cross-origin-opener-policy')).toBeNull();
+    expect(response.headers.get('referrer-policy')).toBeNull();
+    // The API reference is a page (Swagger UI) and keeps a page's policy.
+    const docs = await get('/api/docs/');
+    expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
 });
 
 describe('gateway limits', () => {

@@ -152,7 +152,10 @@ describe('kept reads answered before the framework', () => {
     expect(kept.statusCode).toBe(200);
     expect(kept.body).toBe(loaded.body);
     expect(comparable(kept.headers)).toEqual(comparable(loaded.headers));
-    expect(kept.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(kept.headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(kept.headers['x-content-type-options']).toBe('nosniff');
     expect(kept.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(kept.headers['x-request-id']).not.toBe(loaded.headers['x-request-id']);
     expect(Number(kept.headers['x-ratelimit-remaining'])).toBe(

@@ -52,8 +52,8 @@ export function createEarlyAnswers({
   budget: ReadBudget;
   sharePages: SharePages;
   clientOf: (request: IncomingMessage) => Client;
-  /** What every answer carries (security headers, `x-served-by`). */
-  headers: Record<string, string>;
+  /** What every answer carries (security headers, `x-served-by`): a product read is an API answer, a share page a document. */
+  headers: { api: Record<string, string>; documents: Record<string, string> };
   /** The app's registry, holding libs/http's request histogram. */
   metrics: Registry;
 }): EarlyAnswer {
@@ -66,10 +66,12 @@ export function createEarlyAnswers({
     labelNames: ['route'],
     registers: [metrics],
   });
-  const common = Object.entries(headers).flat();
+  const apiHeaders = Object.entries(headers.api).flat();
+  const documentHeaders = Object.entries(headers.documents).flat();
 
   function send(
     response: ServerResponse,
+    common: readonly string[],
     requestId: string,
     statusCode: number,
     answerHeaders: Readonly<Record<string, string>>,
@@ -108,6 +110,7 @@ export function createEarlyAnswers({
     );
     send(
       response,
+      apiHeaders,
       requestId,
       answer.statusCode,
       { ...allowed.headers, ...answer.headers },
@@ -122,7 +125,7 @@ export function createEarlyAnswers({
     const page = sharePages.keptPage(id);
     if (page === undefined) return false;
     const answer = sharePageAnswer(page, request.headers['accept-encoding']);
-    send(response, requestIdFrom(request), 200, answer.headers, answer.body);
+    send(response, documentHeaders, requestIdFrom(request), 200, answer.headers, answer.body);
     return true;
   }
 
