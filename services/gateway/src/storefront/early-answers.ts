@@ -52,7 +52,10 @@ export function createEarlyAnswers({
   budget: ReadBudget;
   sharePages: SharePages;
   clientOf: (request: IncomingMessage) => Client;
-  /** What every answer carries (security headers, `x-served-by`): a product read is an API answer, a share page a document. */
+  /**
+   * What every answer carries (security headers, `x-served-by`): a product read gets the API's
+   * set, a share page a page's.
+   */
   headers: { api: Record<string, string>; documents: Record<string, string> };
   /** The app's registry, holding libs/http's request histogram. */
   metrics: Registry;
