@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import moduleBoundaries from './tools/eslint/module-boundaries.mjs';
 
 const SERVICES = ['analytics', 'catalog', 'delivery', 'gateway', 'identity', 'payments', 'worker'];
 
@@ -54,6 +55,17 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Inside a project, imports run one way: no file reaches itself again through its imports
+    // (issue 26), and a service split into src/modules/<name>/ is entered only through a
+    // module's index.ts (tools/eslint/module-boundaries.mjs).
+    files: ['services/*/{src,test}/**/*.ts', 'libs/*/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    plugins: { modules: moduleBoundaries },
+    rules: {
+      'modules/no-cycle': ['error', { aliases: { '@/': 'web/src/' } }],
+      'modules/through-index': 'error',
     },
   },
   {

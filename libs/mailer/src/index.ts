@@ -1,11 +1,5 @@
-export {
-  createMailer,
-  dkimFromEnv,
-  mailEnv,
-  type Mailer,
-  type MailerOptions,
-  type MailMessage,
-} from './mailer.js';
+export { createMailer, dkimFromEnv, mailEnv, type MailerOptions } from './mailer.js';
+export { type Mailer, type MailMessage } from './types.js';
 export { type DkimOptions } from './smtp.js';
 export { openMailbox, mailboxSchema, type MailboxStore, type StoredMail } from './mailbox.js';
 export { renderMailboxPage } from './mailbox-page.js';

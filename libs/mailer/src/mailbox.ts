@@ -1,5 +1,5 @@
 import { migrate, type Migration, type Pool } from '@lockdrop/db';
-import type { Mailer, MailMessage } from './mailer.js';
+import type { Mailer, MailMessage } from './types.js';
 
 /** The development mailbox: its own schema, so every service in the database can share one page. */
 const MAILBOX_SCHEMA = 'mailbox';

@@ -2,24 +2,7 @@ import type { Pool } from '@lockdrop/db';
 import { z } from 'zod';
 import { createMailboxMailer } from './mailbox.js';
 import { createSmtpMailer, type DkimOptions } from './smtp.js';
-
-/** One e-mail, already rendered (see `renderEmail`). */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  replyTo?: string;
-  /** Extra header fields, e.g. `List-Unsubscribe` (see `unsubscribeHeaders`). */
-  headers?: Record<string, string>;
-}
-
-export interface Mailer {
-  /** `smtp` delivers for real; `mailbox` keeps messages in the database for `/dev/mailbox`. */
-  readonly kind: 'smtp' | 'mailbox';
-  send(message: MailMessage): Promise<void>;
-  close(): Promise<void>;
-}
+import type { Mailer } from './types.js';
 
 export interface MailerOptions {
   /** `smtp://user:pass@host:587` or `smtps://…`; unset means the development mailbox. */

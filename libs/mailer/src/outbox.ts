@@ -1,5 +1,5 @@
 import { withTransaction, type Migration, type Pool, type Queryable, isOutage } from '@lockdrop/db';
-import type { Mailer, MailMessage } from './mailer.js';
+import type { Mailer, MailMessage } from './types.js';
 
 /**
  * The mail outbox lives in the sending service's own schema (run these with its migrations):

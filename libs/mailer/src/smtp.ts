@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer } from './mailer.js';
+import type { Mailer } from './types.js';
 
 /** DKIM signing of every message (the public key is published at `<selector>._domainkey.<domain>`). */
 export interface DkimOptions {

@@ -6,27 +6,29 @@ import { createMailer, dkimFromEnv, mailboxSchema, startMailRelay } from '@lockd
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { createSecretBox } from './domain/secret-box.js';
-import { createBuyerUpdatesService } from './domain/buyer-updates.js';
-import { subscribeToBuyerUpdates } from './events/buyer-updates.consumer.js';
-import { subscribeToPayoutEvents } from './events/payouts.consumer.js';
-import { subscribeToReadModelEvents } from './events/read-models.consumer.js';
-import { subscribeToSubscriptionsDue } from './events/subscriptions-due.consumer.js';
-import { startReconciler } from './jobs/reconciler.js';
+import { createSecretBox } from './modules/payouts/index.js';
+import { createBuyerUpdatesService } from './modules/buyer-updates/index.js';
+import { subscribeToBuyerUpdates } from './modules/buyer-updates/index.js';
+import { subscribeToPayoutEvents } from './modules/payouts/index.js';
+import { subscribeToReadModelEvents } from './modules/read-models/index.js';
+import { subscribeToSubscriptionsDue } from './modules/renewals/index.js';
+import { startReconciler } from './modules/settlement/index.js';
 import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
 import type { PaymentProvider } from './providers/types.js';
-import { checkoutRoutes } from './routes/checkout.js';
-import { buyerUpdateRoutes } from './routes/buyer-updates.js';
-import { discountRoutes } from './routes/discounts.js';
-import { createDiscountService } from './domain/discounts.js';
-import { payoutRoutes } from './routes/payouts.js';
-import { purchaseRoutes } from './routes/purchases.js';
-import { sandboxRoutes } from './routes/sandbox.js';
-import { subscriptionRoutes } from './routes/subscriptions.js';
-import { webhookRoutes } from './routes/webhooks.js';
+import { checkoutRoutes } from './modules/checkout/index.js';
+import { buyerUpdateRoutes } from './modules/buyer-updates/index.js';
+import { discountRoutes } from './modules/discounts/index.js';
+import { createDiscountService } from './modules/discounts/index.js';
+import { payoutRoutes } from './modules/payouts/index.js';
+import { salesRoutes } from './modules/sales/index.js';
+import { refundRoutes } from './modules/refunds/index.js';
+import { paymentStatusRoutes } from './modules/settlement/index.js';
+import { sandboxRoutes } from './providers/sandbox.routes.js';
+import { subscriptionRoutes } from './modules/renewals/index.js';
+import { webhookRoutes } from './modules/settlement/index.js';
 import { Counter } from 'prom-client';
-import { pruneSettledProviderEvents } from './db/retention.repo.js';
+import { pruneSettledProviderEvents } from './modules/settlement/index.js';
 
 /** What tests (and only tests) substitute: token verification and the clock. */
 export interface PaymentsDeps {
@@ -172,7 +174,13 @@ export async function buildApp(
   discountRoutes(app, createDiscountService({ pool, now }));
   await buyerUpdateRoutes(app, createBuyerUpdatesService({ pool, now }));
   await webhookRoutes(app, { ...webhookDeps, providers });
-  purchaseRoutes(app, { settlement, refunds });
+  salesRoutes(app, {
+    pool,
+    testMode: provider.testMode,
+    processorFeeBps: config.PROCESSOR_FEE_BPS,
+  });
+  paymentStatusRoutes(app, settlement);
+  refundRoutes(app, refunds);
   payoutRoutes(app, {
     destinations: { pool, provider, box, now, onMailQueued: () => mailRelay.wake() },
     payouts: payoutDeps,

@@ -4,7 +4,7 @@ import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
 import { DEFAULT_PROCESSOR_FEE_BPS } from '@lockdrop/plans';
 import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
-import { parseSecretKeys } from './domain/secret-box.js';
+import { parseSecretKeys } from './modules/payouts/index.js';
 import { isFlutterwaveTestKey } from './providers/flutterwave.js';
 
 const optionalSecret = z

@@ -1,6 +1,6 @@
 import { planById, platformFeeMinor, splitSale } from '@lockdrop/plans';
 import { describe, expect, it } from 'vitest';
-import { paymentJournal, refundJournal, reversalJournal } from '../src/domain/fees.js';
+import { paymentJournal, refundJournal, reversalJournal } from '../src/modules/ledger/index.js';
 
 const sum = (lines: { amountMinor: number }[]) =>
   lines.reduce((total, line) => total + line.amountMinor, 0);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { insertCheckout } from '../src/db/checkouts.repo.js';
+import { insertCheckout } from '../src/modules/sales/index.js';
 import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
 import { browser, fetchJson, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
 

@@ -4,8 +4,8 @@ import type { WorkerConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { startFxJobs } from './jobs/fx.jobs.js';
 import { createJobRuntime } from './jobs/runtime.js';
-import type { PayoutAdapters } from './domain/payouts/index.js';
-import { startPayoutJobs } from './jobs/payouts.jobs.js';
+import type { PayoutAdapters } from './payouts/providers/index.js';
+import { startPayoutJobs } from './payouts/payouts.jobs.js';
 import { createQueueConnection, untilRedisReady } from './jobs/redis.js';
 import { startAnnouncements } from './jobs/announcements.jobs.js';
 

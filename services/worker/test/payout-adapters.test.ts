@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { PayoutInstruction } from '@lockdrop/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createFlutterwaveTransfers } from '../src/domain/payouts/flutterwave.js';
-import { createPayoneerPayouts } from '../src/domain/payouts/payoneer.js';
-import { createWiseTransfers } from '../src/domain/payouts/wise.js';
+import { createFlutterwaveTransfers } from '../src/payouts/providers/flutterwave.js';
+import { createPayoneerPayouts } from '../src/payouts/providers/payoneer.js';
+import { createWiseTransfers } from '../src/payouts/providers/wise.js';
 import {
   PayoutProviderUnavailableError,
   PayoutRejectedError,
-} from '../src/domain/payouts/types.js';
+} from '../src/payouts/providers/types.js';
 import {
   startFakeFlutterwaveTransfers,
   type FakeFlutterwaveTransfers,

@@ -4,13 +4,13 @@ import { createPool, type Pool } from '@lockdrop/db';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSandboxPayouts } from '../src/domain/payouts/sandbox.js';
+import { createSandboxPayouts } from '../src/payouts/providers/sandbox.js';
 import {
   PayoutProviderUnavailableError,
   PayoutRejectedError,
   type PayoutAdapter,
   type Transfer,
-} from '../src/domain/payouts/types.js';
+} from '../src/payouts/providers/types.js';
 import { startWorkerHarness, waitFor, type WorkerHarness } from './support.js';
 
 /**

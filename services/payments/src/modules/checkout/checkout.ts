@@ -1,0 +1,304 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { enqueueEvent } from '@lockdrop/bus';
+import { createEvent } from '@lockdrop/contracts';
+import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
+import { AppError, errors } from '@lockdrop/http';
+import { formatMoney } from '@lockdrop/money';
+import { planById, platformFeeMinor } from '@lockdrop/plans';
+import { z } from 'zod';
+import {
+  countRecentCheckouts,
+  findOpenDiscountCheckout,
+  findProviderPlan,
+  insertCheckout,
+  rememberProviderPlan,
+  setCheckoutStatus,
+  type Checkout,
+} from '../sales/index.js';
+import { findSellerPlan } from '../read-models/index.js';
+import type { PaymentProvider } from '../../providers/types.js';
+import { checkoutableProduct, currencyOf, isBlank, priceCheckout } from './pricing.js';
+import { recordSale } from '../sales/index.js';
+import type { SettlementDeps } from '../settlement/index.js';
+
+export interface CheckoutDeps {
+  pool: Pool;
+  provider: PaymentProvider;
+  publicUrl: string;
+  emailLimit: number;
+  emailWindowSeconds: number;
+  now: () => Date;
+  logger: { error(object: object, message: string): void };
+}
+
+/** A buyer's checkout of a product also needs what records a sale (free claims settle at once). */
+export interface ProductCheckoutDeps extends CheckoutDeps {
+  sale: SettlementDeps;
+  /** How long a discounted checkout's payment page takes payment (and holds the code's use). */
+  discountCheckoutMinutes: number;
+}
+
+export interface CheckoutRequest {
+  productId: string;
+  buyerEmail: string | undefined;
+  currency: string | undefined;
+  discountCode: string | undefined;
+  /** Pay what you want: the amount typed, in major units of the currency. */
+  amount: string | number | undefined;
+  /** sha256 of the buyer's browser cookie: that browser may see the result without signing in. */
+  browserKeyHash: string | null;
+  correlationId: string;
+}
+
+const emailSchema = z.email().max(254);
+
+/** Spec §5/§8: a missing or malformed e-mail gets the same message. */
+function buyerEmailOf(value: string | undefined): string {
+  const parsed = emailSchema.safeParse(value?.trim());
+  if (!parsed.success) throw errors.badRequest('email_required', 'Please enter your email');
+  return parsed.data;
+}
+
+/**
+ * Starts a checkout: prices it (code, pay-what-you-want amount, exchange rate — the same rule
+ * the quote shows), snapshots the seller's plan fee, and records it under a fresh `tx_ref`, then
+ * asks the provider for its hosted page. A checkout that costs nothing is a purchase at once,
+ * recorded like a paid one, and its link is our success page. A code's uses are counted under
+ * the code's row lock in the transaction that records the checkout, so racing checkouts never
+ * use a limited code past its limit.
+ */
+export async function startCheckout(
+  deps: ProductCheckoutDeps,
+  request: CheckoutRequest,
+): Promise<{ link: string; txRef: string }> {
+  const buyerEmail = buyerEmailOf(request.buyerEmail);
+  const product = await checkoutableProduct(deps.pool, request.productId);
+  const billingInterval = product.pricingType === 'one_time' ? null : product.billingInterval;
+  const plan = planById(await findSellerPlan(deps.pool, product.ownerId));
+  const now = deps.now();
+
+  const recorded = await withTransaction(deps.pool, async (tx) => {
+    await requireCheckoutBudget(tx, deps, buyerEmail, now);
+    if (!isBlank(request.discountCode)) {
+      const open = await findOpenDiscountCheckout(
+        tx,
+        {
+          discountCode: request.discountCode,
+          productId: product.id,
+          buyerEmail,
+          currency: currencyOf(request.currency, product.currency),
+        },
+        now,
+      );
+      if (open?.link) return { checkout: open, link: open.link };
+    }
+    const priced = await priceCheckout(tx, product, {
+      currency: request.currency,
+      discountCode: request.discountCode,
+      amount: request.amount,
+      buyerEmail,
+      now,
+      lock: true,
+    });
+    const checkout: Omit<Checkout, 'link'> = {
+      id: randomUUID(),
+      txRef: newTxRef(),
+      provider: priced.amountMinor === 0 ? FREE_CLAIM_PROVIDER : deps.provider.name,
+      status: 'creating',
+      productId: product.id,
+      sellerId: product.ownerId,
+      productTitle: product.title,
+      fileId: product.fileId,
+      fileName: product.fileName,
+      buyerEmail,
+      priceMinor: product.priceMinor,
+      priceCurrency: product.currency,
+      amountMinor: priced.amountMinor,
+      currency: priced.currency,
+      fxRate: priced.fxRate,
+      plan: plan.id,
+      platformFeeBps: plan.platformFeeBps,
+      platformFeeMinor: platformFeeMinor(plan, priced.amountMinor),
+      browserKeyHash: request.browserKeyHash,
+      correlationId: request.correlationId,
+      createdAt: now,
+      kind: 'product',
+      billingInterval,
+      userId: null,
+      planBought: null,
+      subscriptionId: null,
+      renewsPeriodStart: null,
+      discountCodeId: priced.discount?.code.id ?? null,
+      discountCode: priced.discount?.code.code ?? null,
+      discountMinor: priced.discount?.offMinor ?? 0,
+      expiresAt: priced.discount
+        ? new Date(now.getTime() + deps.discountCheckoutMinutes * 60_000)
+        : null,
+    };
+    await insertCheckout(tx, checkout);
+    if (checkout.amountMinor > 0) return { checkout, link: null };
+    await enqueueCheckoutStarted(tx, checkout);
+    await recordSale(
+      tx,
+      deps.sale,
+      { ...checkout, link: null },
+      {
+        transactionId: `free_${checkout.id}`,
+        txRef: checkout.txRef,
+        status: 'successful',
+        amountMinor: 0,
+        currency: checkout.currency,
+        processorFeeMinor: 0,
+      },
+    );
+    return { checkout, link: successUrl(deps.publicUrl, checkout.txRef) };
+  });
+  if (recorded.link) {
+    if (recorded.checkout.amountMinor === 0) deps.sale.onMailQueued();
+    return { link: recorded.link, txRef: recorded.checkout.txRef };
+  }
+  return requestPaymentLink(deps, recorded.checkout, {
+    sessionMinutes: recorded.checkout.expiresAt ? deps.discountCheckoutMinutes : null,
+  });
+}
+
+/** `checkouts.provider` of a purchase that cost nothing: no provider took part. */
+export const FREE_CLAIM_PROVIDER = 'free';
+
+function successUrl(publicUrl: string, txRef: string): string {
+  const url = new URL(`${publicUrl}/payment/success`);
+  url.searchParams.set('status', 'successful');
+  url.searchParams.set('tx_ref', txRef);
+  return url.toString();
+}
+
+/**
+ * Records a checkout (under the per-e-mail limit), then asks the provider for its hosted page.
+ * The row is committed before the provider hears of the `tx_ref`, so its webhook can always
+ * find it.
+ */
+export async function openCheckout(
+  deps: CheckoutDeps,
+  checkout: Omit<Checkout, 'link'>,
+): Promise<{ link: string; txRef: string }> {
+  await withTransaction(deps.pool, async (tx) => {
+    await requireCheckoutBudget(tx, deps, checkout.buyerEmail, checkout.createdAt);
+    await insertCheckout(tx, checkout);
+  });
+  return requestPaymentLink(deps, checkout, { sessionMinutes: null });
+}
+
+/** Checkouts one e-mail may start per window, counted under a per-e-mail lock. */
+async function requireCheckoutBudget(
+  tx: PoolClient,
+  deps: CheckoutDeps,
+  buyerEmail: string,
+  now: Date,
+): Promise<void> {
+  const since = new Date(now.getTime() - deps.emailWindowSeconds * 1000);
+  if ((await countRecentCheckouts(tx, buyerEmail, since)) >= deps.emailLimit) {
+    throw errors.tooManyRequests('Too many checkouts for this e-mail, please try again later');
+  }
+}
+
+/**
+ * Asks the provider for the hosted page of a recorded checkout. Product checkouts then announce
+ * `checkout.started` (analytics' funnel).
+ */
+async function requestPaymentLink(
+  deps: CheckoutDeps,
+  checkout: Omit<Checkout, 'link'>,
+  { sessionMinutes }: { sessionMinutes: number | null },
+): Promise<{ link: string; txRef: string }> {
+  const { buyerEmail, currency } = checkout;
+  let link: string;
+  try {
+    const recurring = checkout.billingInterval
+      ? {
+          interval: checkout.billingInterval,
+          providerPlanId: await providerPlanFor(deps, checkout),
+        }
+      : null;
+    ({ link } = await deps.provider.createPaymentLink({
+      checkoutId: checkout.id,
+      txRef: checkout.txRef,
+      amountMinor: checkout.amountMinor,
+      currency,
+      buyerEmail,
+      productTitle: checkout.productTitle,
+      redirectUrl:
+        checkout.kind === 'plan'
+          ? `${deps.publicUrl}/settings?plan_payment=1`
+          : `${deps.publicUrl}/payment/success`,
+      recurring,
+      sessionMinutes,
+    }));
+  } catch (error) {
+    deps.logger.error(
+      { err: error, txRef: checkout.txRef },
+      'provider did not create a payment link',
+    );
+    // Never retried: Flutterwave may still be creating it (payments-contract: 503 after 28 s).
+    await setCheckoutStatus(deps.pool, checkout.id, 'not_started', ['creating']);
+    throw new AppError('checkout_failed', 502, 'Failed to start checkout');
+  }
+
+  await withTransaction(deps.pool, async (tx) => {
+    await setCheckoutStatus(tx, checkout.id, 'open', ['creating'], link);
+    if (checkout.kind === 'product') await enqueueCheckoutStarted(tx, checkout);
+  });
+  return { link, txRef: checkout.txRef };
+}
+
+async function enqueueCheckoutStarted(
+  tx: PoolClient,
+  checkout: Omit<Checkout, 'link'>,
+): Promise<void> {
+  await enqueueEvent(
+    tx,
+    createEvent(
+      'checkout.started',
+      {
+        checkoutId: checkout.id,
+        txRef: checkout.txRef,
+        productId: checkout.productId!,
+        sellerId: checkout.sellerId!,
+        buyerEmail: checkout.buyerEmail,
+        amountMinor: checkout.amountMinor,
+        currency: checkout.currency,
+      },
+      { correlationId: checkout.correlationId },
+    ),
+  );
+}
+
+/**
+ * The provider's payment plan for this price (providers that charge renewals themselves), made
+ * once per amount, currency and interval and remembered; null for providers we charge through.
+ */
+async function providerPlanFor(
+  deps: CheckoutDeps,
+  checkout: Pick<Checkout, 'billingInterval' | 'amountMinor' | 'currency' | 'productTitle'>,
+): Promise<string | null> {
+  if (!deps.provider.ensurePaymentPlan || !checkout.billingInterval) return null;
+  const key = {
+    provider: deps.provider.name,
+    interval: checkout.billingInterval,
+    amountMinor: checkout.amountMinor,
+    currency: checkout.currency,
+  };
+  const known = await findProviderPlan(deps.pool, key);
+  if (known) return known;
+  const created = await deps.provider.ensurePaymentPlan({
+    name: `Lockdrop ${formatMoney(checkout.amountMinor, checkout.currency)} ${checkout.billingInterval}`,
+    interval: checkout.billingInterval,
+    amountMinor: checkout.amountMinor,
+    currency: checkout.currency,
+  });
+  return rememberProviderPlan(deps.pool, key, created);
+}
+
+/** A fresh, unguessable `tx_ref` (our reference for one payment attempt at the provider). */
+export function newTxRef(): string {
+  return `ld_${randomBytes(12).toString('hex')}`;
+}

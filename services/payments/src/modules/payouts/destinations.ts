@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthUser } from '@lockdrop/auth';
+import type {
+  PayoutDestination,
+  PayoutDestinationInput,
+  PayoutInstruction,
+  PayoutMethod,
+} from '@lockdrop/contracts';
+import { withTransaction, type Pool } from '@lockdrop/db';
+import { AppError } from '@lockdrop/http';
+import { enqueueMail } from '@lockdrop/mailer';
+import {
+  findCurrentDestination,
+  replaceDestination,
+  type StoredDestination,
+} from './payouts.repository.js';
+import type { PaymentProvider } from '../../providers/types.js';
+import { destinationChangedEmail } from './payout-emails.js';
+import type { SecretBox } from './secret-box.js';
+
+/**
+ * Which currencies each kind of destination receives. A balance in another currency is
+ * converted at payout time (into the first one listed), shown to the seller and journaled.
+ */
+export const RECEIVABLE_CURRENCIES: Record<PayoutMethod, readonly string[]> = {
+  bank: ['NGN'],
+  payoneer: ['USD', 'EUR', 'GBP'],
+  wise: ['USD', 'EUR', 'GBP', 'NGN', 'CAD', 'AUD'],
+};
+
+/** A changed destination holds payouts this long, so a hijacked account cannot redirect them at once. */
+export const CHANGE_HOLD_HOURS = 24;
+
+export type DestinationSecret = Extract<PayoutInstruction['destination'], object>;
+
+export function maskTail(value: string, visible = 4): string {
+  return `•••• ${value.slice(-visible)}`;
+}
+
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}•••@${domain}`;
+}
+
+export interface DestinationDeps {
+  pool: Pool;
+  provider: PaymentProvider;
+  box: SecretBox;
+  now: () => Date;
+  onMailQueued: () => void;
+}
+
+export function toDestinationView(destination: StoredDestination, now: Date): PayoutDestination {
+  const held = destination.payoutsHeldUntil && destination.payoutsHeldUntil > now;
+  return {
+    method: destination.method,
+    label: destination.label,
+    bankCode: destination.bankCode,
+    bankName: destination.bankName,
+    accountName: destination.accountName,
+    accountNumberMasked: destination.accountNumberMasked,
+    emailMasked: destination.emailMasked,
+    accountIdMasked: destination.accountIdMasked,
+    currencies: [...RECEIVABLE_CURRENCIES[destination.method]],
+    updatedAt: destination.createdAt.toISOString(),
+    payoutsHeldUntil: held ? destination.payoutsHeldUntil!.toISOString() : null,
+  };
+}
+
+export async function getDestination(
+  deps: DestinationDeps,
+  sellerId: string,
+): Promise<PayoutDestination | null> {
+  const destination = await findCurrentDestination(deps.pool, sellerId);
+  return destination ? toDestinationView(destination, deps.now()) : null;
+}
+
+/** The bank's name for the account, checked with the provider while the seller waits. */
+export async function resolveAccountName(
+  deps: Pick<DestinationDeps, 'provider'>,
+  account: { bankCode: string; accountNumber: string },
+): Promise<string> {
+  const name = await deps.provider.resolveBankAccount(account);
+  if (!name)
+    throw new AppError(
+      'account_not_found',
+      422,
+      'We could not find that account. Check the bank and the number.',
+    );
+  return name;
+}
+
+/**
+ * Saves the seller's destination, sealed. A bank account is resolved again here and must match
+ * the name the seller confirmed. Replacing an existing destination e-mails the seller and holds
+ * payouts for CHANGE_HOLD_HOURS; the first one does not.
+ */
+export async function saveDestination(
+  deps: DestinationDeps,
+  user: AuthUser,
+  input: PayoutDestinationInput,
+): Promise<PayoutDestination> {
+  const now = deps.now();
+  const base = {
+    id: randomUUID(),
+    sellerId: user.id,
+    method: input.method,
+    bankCode: null,
+    bankName: null,
+    accountName: null,
+    accountNumberMasked: null,
+    emailMasked: null,
+    accountIdMasked: null,
+    notifyEmail: user.email,
+    createdAt: now,
+    payoutsHeldUntil: null,
+  } satisfies Partial<StoredDestination>;
+  let destination: StoredDestination;
+  if (input.method === 'bank') {
+    const banks = await deps.provider.listBanks();
+    const bank = banks.find((candidate) => candidate.code === input.bankCode);
+    if (!bank) throw new AppError('unknown_bank', 400, 'Please choose your bank from the list');
+    const resolved = await resolveAccountName(deps, input);
+    if (normalizeName(resolved) !== normalizeName(input.accountName))
+      throw new AppError(
+        'account_name_mismatch',
+        422,
+        `The bank says this account belongs to ${resolved}. Check the number, or confirm that name.`,
+      );
+    const secret: DestinationSecret = {
+      method: 'bank',
+      bankCode: bank.code,
+      accountNumber: input.accountNumber,
+      accountName: resolved,
+    };
+    destination = {
+      ...base,
+      bankCode: bank.code,
+      bankName: bank.name,
+      accountName: resolved,
+      accountNumberMasked: maskTail(input.accountNumber),
+      label: `${bank.name} ${maskTail(input.accountNumber)}`,
+      sealedSecret: deps.box.seal(JSON.stringify(secret)),
+    };
+  } else if (input.method === 'payoneer') {
+    const secret: DestinationSecret = { method: 'payoneer', email: input.email };
+    destination = {
+      ...base,
+      emailMasked: maskEmail(input.email),
+      label: `Payoneer ${maskEmail(input.email)}`,
+      sealedSecret: deps.box.seal(JSON.stringify(secret)),
+    };
+  } else {
+    const secret: DestinationSecret = {
+      method: 'wise',
+      email: input.email,
+      accountId: input.accountId,
+    };
+    destination = {
+      ...base,
+      emailMasked: maskEmail(input.email),
+      accountIdMasked: maskTail(input.accountId, Math.min(4, input.accountId.length - 1)),
+      label: `Wise ${maskEmail(input.email)}`,
+      sealedSecret: deps.box.seal(JSON.stringify(secret)),
+    };
+  }
+
+  let mailQueued = false;
+  await withTransaction(deps.pool, async (tx) => {
+    const previous = await findCurrentDestination(tx, user.id, { forUpdate: true });
+    if (previous) {
+      destination.payoutsHeldUntil = new Date(now.getTime() + CHANGE_HOLD_HOURS * 3_600_000);
+      // Both addresses hear of it: the old one may be the real owner's.
+      const recipients = new Set([previous.notifyEmail, user.email]);
+      for (const to of recipients) {
+        await enqueueMail(
+          tx,
+          destinationChangedEmail({
+            to,
+            previousLabel: previous.label,
+            newLabel: destination.label,
+            heldUntil: destination.payoutsHeldUntil,
+          }),
+        );
+      }
+      mailQueued = true;
+    }
+    await replaceDestination(tx, destination);
+  });
+  if (mailQueued) deps.onMailQueued();
+  return toDestinationView(destination, now);
+}
+
+export function openDestination(box: SecretBox, destination: StoredDestination): DestinationSecret {
+  return JSON.parse(box.open(destination.sealedSecret)) as DestinationSecret;
+}
+
+function normalizeName(name: string): string {
+  return name.normalize('NFKC').toUpperCase().replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,4 @@
+export { subscribeToPayoutEvents } from './payouts.consumer.js';
+export { findPayout } from './payouts.repository.js';
+export { payoutRoutes } from './payouts.routes.js';
+export { createSecretBox, parseSecretKeys } from './secret-box.js';

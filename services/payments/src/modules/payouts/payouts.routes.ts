@@ -1,0 +1,204 @@
+import {
+  bankAccountSchema,
+  bankSchema,
+  payoutBalancesSchema,
+  payoutDestinationInputSchema,
+  payoutDestinationSchema,
+  payoutSchema,
+  type Payout,
+} from '@lockdrop/contracts';
+import type { HttpServer } from '@lockdrop/http';
+import { minorToDecimalString } from '@lockdrop/money';
+import { z } from 'zod';
+import {
+  getDestination,
+  resolveAccountName,
+  saveDestination,
+  type DestinationDeps,
+} from './destinations.js';
+import { getBalances, listSellerPayouts, withdrawNow, type PayoutDeps } from './payouts.js';
+import { errorResponses } from '../../http/error-schema.js';
+const security: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
+const EXPORT_LIMIT = 10_000;
+
+/** Spreadsheet-safe CSV cell: quoted, and never starting with a formula character. */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replaceAll('"', '""')}"`;
+}
+
+export function payoutsCsv(payouts: Payout[]): string {
+  const header = [
+    'created_at',
+    'status',
+    'amount',
+    'currency',
+    'source_amount',
+    'source_currency',
+    'fx_rate',
+    'trigger',
+    'destination',
+    'failure_reason',
+    'completed_at',
+    'payout_id',
+  ];
+  const rows = payouts.map((payout) => [
+    payout.createdAt,
+    payout.status,
+    minorToDecimalString(payout.amountMinor, payout.currency),
+    payout.currency,
+    minorToDecimalString(payout.sourceAmountMinor, payout.sourceCurrency),
+    payout.sourceCurrency,
+    payout.fxRate ?? '',
+    payout.trigger,
+    payout.destinationLabel,
+    payout.failureReason ?? '',
+    payout.completedAt ?? '',
+    payout.id,
+  ]);
+  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** The signed-in seller's payout destination, balances and payouts. */
+export function payoutRoutes(
+  app: HttpServer,
+  deps: { destinations: DestinationDeps; payouts: PayoutDeps },
+): void {
+  const auth = { preHandler: app.authenticate };
+
+  app.get(
+    '/api/payouts/banks',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary: 'Banks a payout can be sent to (from the payment provider)',
+        security,
+        response: { 200: z.object({ banks: z.array(bankSchema) }), ...errorResponses },
+      },
+    },
+    async () => ({ banks: await deps.destinations.provider.listBanks() }),
+  );
+
+  app.post(
+    '/api/payouts/resolve-account',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary: "The account holder's name as the bank knows it, for the seller to confirm",
+        security,
+        body: bankAccountSchema,
+        response: { 200: z.object({ accountName: z.string() }), ...errorResponses },
+      },
+    },
+    async (request) => ({ accountName: await resolveAccountName(deps.destinations, request.body) }),
+  );
+
+  app.get(
+    '/api/payouts/destination',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary: "The seller's payout destination, masked",
+        security,
+        response: {
+          200: z.object({ destination: payoutDestinationSchema.nullable() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({
+      destination: await getDestination(deps.destinations, request.user!.id),
+    }),
+  );
+
+  app.put(
+    '/api/payouts/destination',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary:
+          'Sets where payouts go (a change e-mails the seller and holds payouts for 24 hours)',
+        security,
+        body: payoutDestinationInputSchema,
+        response: { 200: z.object({ destination: payoutDestinationSchema }), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      destination: await saveDestination(deps.destinations, request.user!, request.body),
+    }),
+  );
+
+  app.get(
+    '/api/payouts/balances',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary:
+          'Pending, available, in-transit and paid-out balances per currency, from the ledger',
+        security,
+        response: { 200: payoutBalancesSchema, ...errorResponses },
+      },
+    },
+    (request) => getBalances(deps.payouts, request.user!.id),
+  );
+
+  app.get(
+    '/api/payouts',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary: "The seller's payouts, newest first",
+        security,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+        response: { 200: z.object({ payouts: z.array(payoutSchema) }), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      payouts: await listSellerPayouts(deps.payouts, request.user!.id, request.query.limit),
+    }),
+  );
+
+  app.post(
+    '/api/payouts/withdraw',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary: 'Withdraw now: pays out the available balance (once a day)',
+        security,
+        response: { 202: z.object({ payouts: z.array(payoutSchema) }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const payouts = await withdrawNow(deps.payouts, request.user!.id, request.id);
+      return reply.code(202).send({ payouts });
+    },
+  );
+
+  app.get(
+    '/api/payouts/export.csv',
+    {
+      ...auth,
+      schema: {
+        tags: ['payouts'],
+        summary: "The seller's payouts as CSV",
+        security,
+        response: { 200: z.string(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const payouts = await listSellerPayouts(deps.payouts, request.user!.id, EXPORT_LIMIT);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="lockdrop-payouts.csv"')
+        .header('cache-control', 'no-store')
+        .send(payoutsCsv(payouts));
+    },
+  );
+}

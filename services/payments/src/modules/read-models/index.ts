@@ -1,0 +1,8 @@
+export { subscribeToReadModelEvents } from './read-models.consumer.js';
+export {
+  type ProductView,
+  findProduct,
+  findSellerPlan,
+  listExchangeRates,
+  upsertSellerPlan,
+} from './read-models.repository.js';

@@ -1,0 +1,65 @@
+import type { Bus, Subscription } from '@lockdrop/bus';
+import { productSnapshotEventTypes } from '@lockdrop/contracts';
+import type { Pool } from '@lockdrop/db';
+import {
+  markProductDeleted,
+  upsertExchangeRates,
+  upsertProduct,
+  upsertSellerPlan,
+} from './read-models.repository.js';
+
+/**
+ * What checkout needs from other services, kept locally from their events so a buyer never
+ * waits on catalog or identity: products (price, status, file), sellers' plans, FX rates.
+ */
+export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<Subscription[]> {
+  return Promise.all([
+    // One durable per product event (nats-server 2.9 filters on one subject), so the busiest
+    // event on the bus, product.viewed, never reaches payments. Order across them does not
+    // matter: the read model keeps the newest write and deletions are tombstones.
+    ...productSnapshotEventTypes.map((type) =>
+      bus.subscribe({
+        consumer: `payments.${type.replace('product.', 'products-')}`,
+        filter: type,
+        pool,
+        handler: (event, tx) => upsertProduct(tx, event.data, event.occurredAt),
+      }),
+    ),
+    bus.subscribe({
+      consumer: 'payments.products-deleted',
+      filter: 'product.deleted',
+      pool,
+      handler: async (event, tx) => {
+        const data = event.data;
+        await markProductDeleted(tx, data.productId, data.ownerId, event.occurredAt);
+      },
+    }),
+    bus.subscribe({
+      consumer: 'payments.sellers',
+      filter: 'profile.updated',
+      pool,
+      handler: async (event, tx) => {
+        const data = event.data;
+        await upsertSellerPlan(tx, data.userId, data.plan, event.occurredAt);
+      },
+    }),
+    bus.subscribe({
+      consumer: 'payments.plans',
+      filter: 'plan.changed',
+      pool,
+      handler: async (event, tx) => {
+        const data = event.data;
+        await upsertSellerPlan(tx, data.userId, data.plan, event.occurredAt);
+      },
+    }),
+    bus.subscribe({
+      consumer: 'payments.fx',
+      filter: 'fx.rates.updated',
+      pool,
+      handler: async (event, tx) => {
+        const data = event.data;
+        await upsertExchangeRates(tx, data.rates, event.occurredAt);
+      },
+    }),
+  ]);
+}

@@ -1,0 +1,3 @@
+export { refundsDueNowFor } from './refunds.repository.js';
+export { type RefundDeps, reconcileRefunds, recordChargeback, refundPurchase } from './refunds.js';
+export { refundRoutes } from './refunds.routes.js';

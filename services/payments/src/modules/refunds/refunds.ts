@@ -1,0 +1,368 @@
+import { endRefundedSubscription, type SubscriptionRules } from '../subscriptions/index.js';
+import { randomUUID } from 'node:crypto';
+import type { AuthUser } from '@lockdrop/auth';
+import { enqueueEvent } from '@lockdrop/bus';
+import { createEvent, type CommandRequest } from '@lockdrop/contracts';
+import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
+import { AppError, errors } from '@lockdrop/http';
+import { journalLines, postJournal } from '../ledger/index.js';
+import { findPurchase, setPurchaseStatus, type Purchase } from '../sales/index.js';
+import {
+  claimDueRefunds,
+  findRefund,
+  finishRefund,
+  insertRefund,
+  markRefundPending,
+  scheduleRefundCheck,
+  type Refund,
+} from './refunds.repository.js';
+import {
+  ProviderRejectedError,
+  type PaymentProvider,
+  type ProviderRefund,
+} from '../../providers/types.js';
+import { refundJournal } from '../ledger/index.js';
+
+export interface RefundDeps {
+  pool: Pool;
+  /** Asks delivery to stop this purchase's downloads and waits for it (throws when it cannot). */
+  suspendAccess: (hold: CommandRequest<'access.suspend_for_refund'>) => Promise<unknown>;
+  providers: ReadonlyMap<string, PaymentProvider>;
+  refundWindowHours: number;
+  /** Whether the provider gives its fee back on a refund (Flutterwave does not). */
+  processorFeeRefunded: boolean;
+  supportEmails: string[];
+  /** A refunded or charged-back charge of a subscription ends it (see reverseSale). */
+  subscriptions: SubscriptionRules;
+  now: () => Date;
+  logger: {
+    error(object: object, message: string): void;
+    warn(object: object, message: string): void;
+  };
+}
+
+/** First look at an unanswered refund; the wait doubles per check, capped. */
+const FIRST_CHECK_MS = 30_000;
+const MAX_CHECK_MS = 6 * 3_600_000;
+/** A refund the provider still has no record of this long after we asked never reached it. */
+const NEVER_ARRIVED_MS = 30 * 60_000;
+
+function mayRefund(deps: RefundDeps, user: AuthUser, purchase: Purchase): boolean {
+  if (user.id === purchase.sellerId) return true;
+  return user.emailVerified && deps.supportEmails.includes(user.email.toLowerCase());
+}
+
+const nextCheck = (deps: Pick<RefundDeps, 'now'>, checks: number) =>
+  new Date(deps.now().getTime() + Math.min(FIRST_CHECK_MS * 2 ** checks, MAX_CHECK_MS));
+
+/**
+ * Seller- or support-initiated refund within the refund window (terms: 24 hours), as a record
+ * of its own: requested → pending → succeeded | failed.
+ *
+ * The refund row and the purchase's `refunding` state commit first (one live refund per
+ * purchase, so a double click cannot refund twice), with a check already scheduled: a crash at
+ * any later point leaves a refund the reconciler asks the provider about. Delivery then stops
+ * every download of the purchase before the provider is asked for the money. Only a definite
+ * answer ends the refund: the provider's refusal (money stays, buyer keeps the file) or its
+ * confirmation (reversing journal, `purchase.refunded`). A timeout or an outage is not a
+ * refusal — the provider may still refund — so access stays cut and the reconciler finds out.
+ */
+export async function refundPurchase(
+  deps: RefundDeps,
+  user: AuthUser,
+  purchaseId: string,
+  correlationId: string,
+): Promise<Purchase> {
+  const refundId = randomUUID();
+  const purchase = await withTransaction(deps.pool, async (tx) => {
+    const found = await findPurchase(tx, purchaseId, { forUpdate: true });
+    if (!found || !mayRefund(deps, user, found))
+      throw errors.notFound('purchase_not_found', 'Purchase not found');
+    if (found.status === 'refunded')
+      throw errors.conflict('already_refunded', 'This purchase was already refunded');
+    if (found.status === 'refunding')
+      throw errors.conflict('refund_in_progress', 'A refund of this purchase is in progress');
+    if (found.amountMinor === 0)
+      throw errors.conflict(
+        'nothing_to_refund',
+        'This purchase was free; there is nothing to refund',
+      );
+    const windowEnds = found.paidAt.getTime() + deps.refundWindowHours * 3_600_000;
+    if (deps.now().getTime() > windowEnds) {
+      throw errors.conflict(
+        'refund_window_closed',
+        `Refunds are only possible within ${deps.refundWindowHours} hours of payment`,
+      );
+    }
+    await insertRefund(tx, {
+      id: refundId,
+      purchaseId: found.id,
+      kind: 'refund',
+      status: 'requested',
+      amountMinor: found.amountMinor,
+      currency: found.currency,
+      provider: found.provider,
+      providerRefundId: null,
+      requestedBy: user.id,
+      requestedAt: deps.now(),
+      nextCheckAt: nextCheck(deps, 0),
+      correlationId,
+    });
+    await setPurchaseStatus(tx, found.id, 'refunding');
+    return found;
+  });
+  const refund = (await findRefund(deps.pool, refundId))!;
+
+  try {
+    await deps.suspendAccess({
+      purchaseId: purchase.id,
+      productId: purchase.productId,
+      sellerId: purchase.sellerId,
+      buyerEmail: purchase.buyerEmail,
+      refundId,
+    });
+  } catch (error) {
+    deps.logger.error({ err: error, purchaseId }, 'downloads could not be suspended for a refund');
+    await settleRefund(deps, refund, { failed: 'downloads could not be stopped' });
+    throw new AppError(
+      'refund_unavailable',
+      503,
+      'Downloads of this purchase could not be stopped, so nothing was refunded; please try again',
+    );
+  }
+
+  const provider = deps.providers.get(purchase.provider);
+  let answer: ProviderRefund;
+  try {
+    if (!provider) throw new Error(`provider ${purchase.provider} is not configured`);
+    answer = await provider.refund(
+      purchase.providerTransactionId,
+      purchase.amountMinor,
+      purchase.currency,
+    );
+  } catch (error) {
+    if (error instanceof ProviderRejectedError) {
+      deps.logger.error({ err: error, purchaseId }, 'provider refused the refund');
+      await settleRefund(deps, refund, { failed: 'the provider refused the refund' });
+      throw new AppError(
+        'refund_failed',
+        502,
+        'The payment provider could not refund this payment; please try again',
+      );
+    }
+    // No answer is not "no": the reconciler asks the provider until it knows.
+    deps.logger.warn(
+      { err: error, purchaseId, refundId },
+      'refund outcome unknown; the reconciler will ask the provider',
+    );
+    return (await findPurchase(deps.pool, purchase.id))!;
+  }
+  await applyProviderRefund(deps, refund, answer, user.id);
+  return (await findPurchase(deps.pool, purchase.id))!;
+}
+
+/** Moves a refund on from what the provider reported about it. */
+async function applyProviderRefund(
+  deps: RefundDeps,
+  refund: Refund,
+  answer: ProviderRefund,
+  refundedBy: string | null,
+): Promise<void> {
+  if (answer.status === 'succeeded') {
+    await settleRefund(deps, refund, {
+      succeeded: answer.providerRefundId,
+      refundedBy,
+    });
+  } else if (answer.status === 'failed') {
+    await settleRefund(deps, refund, {
+      failed: answer.failureReason ?? 'the provider could not refund the payment',
+      providerRefundId: answer.providerRefundId,
+    });
+  } else {
+    await markRefundPending(
+      deps.pool,
+      refund.id,
+      answer.providerRefundId,
+      nextCheck(deps, refund.checks),
+    );
+  }
+}
+
+type Settlement =
+  { succeeded: string; refundedBy: string | null } | { failed: string; providerRefundId?: string };
+
+/**
+ * Ends a refund in one transaction under the purchase's lock. Succeeded: the reversing journal
+ * (from wherever the seller's earnings now sit), the purchase refunded, `purchase.refunded`.
+ * Failed: the purchase is paid again and `purchase.refund_failed` gives the buyer the file back.
+ * A refund already ended is left alone, so a late or repeated answer changes nothing.
+ */
+async function settleRefund(deps: RefundDeps, refund: Refund, outcome: Settlement): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    const purchase = await findPurchase(tx, refund.purchaseId, { forUpdate: true });
+    const current = await findRefund(tx, refund.id, { forUpdate: true });
+    if (!purchase || !current || current.status === 'succeeded' || current.status === 'failed')
+      return;
+    const at = deps.now();
+    if ('succeeded' in outcome) {
+      await finishRefund(tx, refund.id, {
+        status: 'succeeded',
+        providerRefundId: outcome.succeeded,
+        reason: null,
+        at,
+      });
+      await reverseSale(tx, deps, purchase, {
+        at,
+        reference: outcome.succeeded,
+        refundedBy: outcome.refundedBy,
+        correlationId: refund.correlationId,
+      });
+      return;
+    }
+    await finishRefund(tx, refund.id, {
+      status: 'failed',
+      providerRefundId: outcome.providerRefundId ?? null,
+      reason: outcome.failed,
+      at,
+    });
+    if (purchase.status !== 'refunding') return;
+    await setPurchaseStatus(tx, purchase.id, 'paid');
+    await enqueueEvent(
+      tx,
+      createEvent(
+        'purchase.refund_failed',
+        {
+          purchaseId: purchase.id,
+          productId: purchase.productId,
+          sellerId: purchase.sellerId,
+          buyerEmail: purchase.buyerEmail,
+          refundId: refund.id,
+          reason: outcome.failed,
+        },
+        { correlationId: refund.correlationId },
+      ),
+    );
+  });
+}
+
+/** The money went back to the buyer: reversing journal, purchase refunded, access revoked. */
+async function reverseSale(
+  tx: Queryable,
+  deps: Pick<RefundDeps, 'processorFeeRefunded' | 'providers' | 'subscriptions' | 'logger'>,
+  purchase: Purchase,
+  refund: { at: Date; reference: string; refundedBy: string | null; correlationId: string },
+): Promise<void> {
+  const payment = await journalLines(tx, purchase.id, 'payment');
+  const journal = refundJournal(payment, {
+    processorFeeReturned: deps.processorFeeRefunded,
+    // Once released, the earnings sit in the seller's available balance: the refund comes
+    // out of it (below zero if already paid out, recovered from the next payouts).
+    sellerAccount: purchase.earningsReleasedAt ? 'seller_available' : 'seller_earnings',
+  });
+  await postJournal(tx, { purchaseId: purchase.id }, 'refund', purchase.currency, journal);
+  await setPurchaseStatus(tx, purchase.id, 'refunded', {
+    refundedAt: refund.at,
+    reference: refund.reference,
+    refundedBy: refund.refundedBy,
+  });
+  await enqueueEvent(
+    tx,
+    createEvent(
+      'purchase.refunded',
+      {
+        purchaseId: purchase.id,
+        productId: purchase.productId,
+        sellerId: purchase.sellerId,
+        buyerEmail: purchase.buyerEmail,
+        amountMinor: purchase.amountMinor,
+        currency: purchase.currency,
+        refundedAt: refund.at.toISOString(),
+        txRef: purchase.txRef,
+        fileId: purchase.fileId,
+      },
+      { correlationId: refund.correlationId },
+    ),
+  );
+  // A subscription's charges share one access: the money of one of them back means the
+  // subscription ends, or the older charges would keep the file open.
+  if (purchase.subscriptionId) {
+    await endRefundedSubscription(tx, deps, purchase.subscriptionId, refund.at);
+  }
+}
+
+/**
+ * The reconciler's pass over refunds the provider has not settled: asks the provider (by the
+ * refund's id when known, else by the transaction) and applies its answer. A refund the provider
+ * has never heard of, long after we asked, never reached it: it fails and the buyer keeps access.
+ */
+export async function reconcileRefunds(deps: RefundDeps, batch: number): Promise<void> {
+  for (const refund of await claimDueRefunds(deps.pool, deps.now(), batch, 120)) {
+    const purchase = await findPurchase(deps.pool, refund.purchaseId);
+    const provider = deps.providers.get(refund.provider);
+    if (!purchase || !provider) continue;
+    try {
+      const answer = await provider.findRefund(
+        purchase.providerTransactionId,
+        refund.providerRefundId,
+        refund.requestedAt,
+      );
+      if (answer) {
+        await applyProviderRefund(deps, refund, answer, refund.requestedBy);
+      } else if (deps.now().getTime() - refund.requestedAt.getTime() > NEVER_ARRIVED_MS) {
+        await settleRefund(deps, refund, { failed: 'the provider never received the refund' });
+      } else {
+        await scheduleRefundCheck(deps.pool, refund.id, nextCheck(deps, refund.checks));
+      }
+    } catch (error) {
+      deps.logger.warn(
+        { refundId: refund.id, err: (error as Error).message },
+        'refund check failed; will ask again',
+      );
+      await scheduleRefundCheck(deps.pool, refund.id, nextCheck(deps, refund.checks));
+    }
+  }
+}
+
+/**
+ * A chargeback (the buyer's bank took the money back): access is revoked and the sale reversed
+ * at once, as a refund record of kind `chargeback`. A sale already refunded changes nothing.
+ */
+export async function recordChargeback(
+  deps: RefundDeps,
+  purchase: Purchase,
+  disputeReference: string,
+): Promise<boolean> {
+  return withTransaction(deps.pool, async (tx) => {
+    const locked = await findPurchase(tx, purchase.id, { forUpdate: true });
+    if (!locked || locked.status === 'refunded') return false;
+    const at = deps.now();
+    // A refund under way is overtaken: the money is already gone through the bank.
+    await tx.query(
+      `UPDATE refunds SET status = 'failed', failure_reason = 'overtaken by a chargeback', completed_at = $2,
+         next_check_at = NULL WHERE purchase_id = $1 AND status IN ('requested', 'pending')`,
+      [locked.id, at],
+    );
+    const id = randomUUID();
+    await insertRefund(tx, {
+      id,
+      purchaseId: locked.id,
+      kind: 'chargeback',
+      status: 'succeeded',
+      amountMinor: locked.amountMinor,
+      currency: locked.currency,
+      provider: locked.provider,
+      providerRefundId: disputeReference,
+      requestedBy: null,
+      requestedAt: at,
+      nextCheckAt: null,
+      correlationId: id,
+    });
+    await reverseSale(tx, deps, locked, {
+      at,
+      reference: disputeReference,
+      refundedBy: null,
+      correlationId: id,
+    });
+    return true;
+  });
+}

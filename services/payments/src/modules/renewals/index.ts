@@ -1,0 +1,2 @@
+export { subscribeToSubscriptionsDue } from './subscriptions-due.consumer.js';
+export { subscriptionRoutes } from './subscriptions.routes.js';

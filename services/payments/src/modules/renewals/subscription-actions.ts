@@ -1,0 +1,185 @@
+import type { AuthUser } from '@lockdrop/auth';
+import type { SubscriptionView } from '@lockdrop/contracts';
+import { withTransaction } from '@lockdrop/db';
+import { AppError, errors } from '@lockdrop/http';
+import {
+  findSubscription,
+  listBuyerSubscriptions,
+  noteSubscription,
+  updateSubscription,
+  type Subscription,
+} from '../subscriptions/index.js';
+import { ProviderRejectedError } from '../../providers/types.js';
+import { newTxRef, openCheckout, type CheckoutDeps } from '../checkout/index.js';
+import { renewNow, type ClockDeps } from './subscription-clock.js';
+import {
+  accessUntil,
+  buildRenewalCheckout,
+  emitSubscriptionEvent,
+  providerRefOf,
+  type SubscriptionRules,
+} from '../subscriptions/index.js';
+
+export interface SubscriptionActionDeps extends ClockDeps {
+  checkout: CheckoutDeps;
+}
+
+export function toSubscriptionView(
+  sub: Subscription,
+  rules: SubscriptionRules,
+  testMode: boolean,
+): SubscriptionView {
+  const renews = sub.status !== 'expired' && !sub.cancelAtPeriodEnd;
+  return {
+    id: sub.id,
+    productId: sub.productId,
+    title: sub.title,
+    interval: sub.billingInterval,
+    amountMinor: sub.amountMinor,
+    currency: sub.currency,
+    status: sub.status,
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    currentPeriodEnd: sub.currentPeriodEnd.toISOString(),
+    nextRenewalAt: renews ? sub.currentPeriodEnd.toISOString() : null,
+    accessUntil: accessUntil(sub, rules).toISOString(),
+    graceUntil: sub.status === 'past_due' ? (sub.graceUntil?.toISOString() ?? null) : null,
+    endedAt: sub.endedAt?.toISOString() ?? null,
+    testMode: testMode && sub.provider === 'sandbox',
+  };
+}
+
+/** The signed-in buyer's product subscriptions, matched by their verified e-mail (as purchases are). */
+export async function listMySubscriptions(
+  deps: SubscriptionActionDeps,
+  user: AuthUser,
+): Promise<SubscriptionView[]> {
+  if (!user.emailVerified) return [];
+  const subs = await listBuyerSubscriptions(deps.pool, user.email);
+  return subs.map((sub) => toSubscriptionView(sub, deps.subscriptions, deps.provider.testMode));
+}
+
+const notFound = () => errors.notFound('subscription_not_found', 'Subscription not found');
+
+/** The subscription if this user holds it: a product's by verified e-mail, a plan's by account. */
+export function isHolder(sub: Subscription, user: AuthUser): boolean {
+  if (sub.kind === 'plan') return sub.userId === user.id;
+  return user.emailVerified && sub.buyerEmail.toLowerCase() === user.email.toLowerCase();
+}
+
+async function heldSubscription(
+  deps: SubscriptionActionDeps,
+  user: AuthUser,
+  id: string,
+): Promise<Subscription> {
+  const sub = await findSubscription(deps.pool, id);
+  if (!sub || !isHolder(sub, user)) throw notFound();
+  return sub;
+}
+
+/** The provider could not be told: nothing changed here, so the subscriber can simply retry. */
+export function providerFailure(error: unknown): AppError {
+  if (error instanceof ProviderRejectedError)
+    return errors.conflict('provider_refused', 'The payment provider refused this change');
+  return new AppError(
+    'provider_unavailable',
+    502,
+    'The payment provider could not be reached, please try again',
+  );
+}
+
+/**
+ * Cancel at period end (`cancel`), or take that back while the period lasts. The provider is
+ * told first, so a failure leaves the subscription as it was; access lasts until the period ends.
+ */
+async function setCancelAtPeriodEnd(
+  deps: SubscriptionActionDeps,
+  user: AuthUser,
+  id: string,
+  cancel: boolean,
+): Promise<SubscriptionView> {
+  const held = await heldSubscription(deps, user, id);
+  if (held.status === 'expired' || (!cancel && held.currentPeriodEnd <= deps.now()))
+    throw errors.conflict(
+      'subscription_ended',
+      cancel
+        ? 'This subscription has already ended'
+        : 'This subscription has ended; subscribe again to continue',
+    );
+  if (held.cancelAtPeriodEnd !== cancel) {
+    try {
+      const ref = providerRefOf(held);
+      await (cancel
+        ? deps.provider.cancelSubscription(ref)
+        : deps.provider.resumeSubscription(ref));
+    } catch (error) {
+      throw providerFailure(error);
+    }
+  }
+  const sub = await withTransaction(deps.pool, async (tx) => {
+    const current = (await findSubscription(tx, id, { forUpdate: true }))!;
+    if (current.cancelAtPeriodEnd === cancel || current.status === 'expired') return current;
+    const changed = await updateSubscription(
+      tx,
+      id,
+      // A cancelled plan keeps no scheduled change.
+      cancel
+        ? { cancelAtPeriodEnd: true, pendingPlan: null, pendingInterval: null }
+        : { cancelAtPeriodEnd: false },
+      deps.now(),
+    );
+    await emitSubscriptionEvent(
+      tx,
+      cancel ? 'subscription.cancelled' : 'subscription.resumed',
+      changed,
+      deps.subscriptions,
+    );
+    return changed;
+  });
+  return toSubscriptionView(sub, deps.subscriptions, deps.provider.testMode);
+}
+
+export const cancelAtPeriodEnd = (deps: SubscriptionActionDeps, user: AuthUser, id: string) =>
+  setCancelAtPeriodEnd(deps, user, id, true);
+
+export const resumeSubscription = (deps: SubscriptionActionDeps, user: AuthUser, id: string) =>
+  setCancelAtPeriodEnd(deps, user, id, false);
+
+/** A past-due subscription's "Pay now": a checkout for the unpaid period, on the provider's page. */
+export async function payPastDue(
+  deps: SubscriptionActionDeps,
+  user: AuthUser,
+  id: string,
+): Promise<{ link: string; txRef: string }> {
+  const sub = await heldSubscription(deps, user, id);
+  if (sub.status !== 'past_due')
+    throw errors.conflict('nothing_to_pay', 'This subscription has nothing to pay');
+  const checkout = await buildRenewalCheckout(deps.pool, deps, sub, newTxRef(), 'creating');
+  return openCheckout(deps.checkout, checkout);
+}
+
+/** Sandbox test controls, so the renewal paths can be tried in seconds instead of a month. */
+export async function sandboxControl(
+  deps: SubscriptionActionDeps & { failNextCharge: (token: string) => Promise<void> },
+  user: AuthUser,
+  id: string,
+  action: 'renew_now' | 'fail_next_renewal',
+): Promise<SubscriptionView> {
+  const held = await heldSubscription(deps, user, id);
+  if (held.provider !== 'sandbox' || !held.providerSubscriptionId)
+    throw errors.conflict(
+      'not_a_test_subscription',
+      'Only sandbox subscriptions have test controls',
+    );
+  if (action === 'fail_next_renewal') await deps.failNextCharge(held.providerSubscriptionId);
+  else {
+    if (held.status === 'expired' || held.cancelAtPeriodEnd)
+      throw errors.conflict('subscription_ended', 'This subscription does not renew');
+    await noteSubscription(deps.pool, id, { nextAttemptAt: null });
+    await renewNow(deps, id);
+  }
+  return toSubscriptionView(
+    (await findSubscription(deps.pool, id))!,
+    deps.subscriptions,
+    deps.provider.testMode,
+  );
+}

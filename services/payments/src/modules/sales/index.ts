@@ -1,0 +1,27 @@
+export {
+  type BillingInterval,
+  type Checkout,
+  type CheckoutStatus,
+  claimVerification,
+  countRecentCheckouts,
+  dueUnconfirmedCheckouts,
+  findCheckoutByTxRef,
+  findOpenDiscountCheckout,
+  findOpenRenewalCheckout,
+  findProviderPlan,
+  insertCheckout,
+  lockCheckoutToSettle,
+  rememberProviderPlan,
+  setCheckoutStatus,
+} from './checkouts.repository.js';
+export {
+  type Purchase,
+  findPurchase,
+  findPurchaseByCheckout,
+  findPurchaseByTransaction,
+  setPurchaseStatus,
+} from './purchases.repository.js';
+export { TEST_PAYMENT_NOTICE } from './receipts.js';
+export { recordSale, type SaleDeps } from './record-sale.js';
+export { salesRoutes } from './sales.routes.js';
+export { toPurchaseView, toSaleView } from './views.js';

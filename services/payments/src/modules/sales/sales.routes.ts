@@ -1,0 +1,62 @@
+import { paymentModeSchema, purchaseViewSchema, saleViewSchema } from '@lockdrop/contracts';
+import type { HttpServer } from '@lockdrop/http';
+import { z } from 'zod';
+import type { Pool } from '@lockdrop/db';
+import { errorResponses } from '../../http/error-schema.js';
+import { listMyPurchases, listMySales } from './purchases.js';
+import { toPurchaseView, toSaleView } from './views.js';
+
+/** What buyers and sellers read of sales: the payment mode, a buyer's purchases, a seller's sales. */
+export function salesRoutes(
+  app: HttpServer,
+  deps: { pool: Pool; testMode: boolean; processorFeeBps: number },
+): void {
+  app.get(
+    '/api/purchases/payment-mode',
+    {
+      schema: {
+        tags: ['purchases'],
+        summary:
+          'Whether checkout here moves real money, so buying screens can say when it does not',
+        response: { 200: paymentModeSchema },
+      },
+    },
+    async () => ({
+      testMode: deps.testMode,
+      processorFeeBps: deps.processorFeeBps,
+    }),
+  );
+
+  app.get(
+    '/api/purchases',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['purchases'],
+        summary: "The signed-in user's paid purchases (matched by verified e-mail), newest first",
+        security: [{ bearer: [] }, { cookie: [] }],
+        response: { 200: z.object({ purchases: z.array(purchaseViewSchema) }), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      purchases: (await listMyPurchases(deps.pool, request.user!)).map(toPurchaseView),
+    }),
+  );
+
+  app.get(
+    '/api/purchases/sales',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['purchases'],
+        summary: "The signed-in seller's own sales, newest first",
+        security: [{ bearer: [] }, { cookie: [] }],
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+        response: { 200: z.object({ sales: z.array(saleViewSchema) }), ...errorResponses },
+      },
+    },
+    async (request) => ({
+      sales: (await listMySales(deps.pool, request.user!, request.query.limit)).map(toSaleView),
+    }),
+  );
+}

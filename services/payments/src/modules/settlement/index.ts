@@ -1,0 +1,5 @@
+export { startReconciler } from './reconciler.js';
+export { pruneSettledProviderEvents } from './retention.repository.js';
+export { type SettlementDeps, settleTransaction } from './settlement.js';
+export { webhookRoutes } from './webhooks.routes.js';
+export { paymentStatusRoutes } from './payment-status.routes.js';

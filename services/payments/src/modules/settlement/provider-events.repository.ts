@@ -1,0 +1,140 @@
+import type { Queryable } from '@lockdrop/db';
+import type { WebhookNotice } from '../../providers/types.js';
+
+export type ProviderEventStatus = 'received' | 'parked' | 'retry' | 'processed' | 'ignored';
+
+export interface ProviderEvent {
+  id: number;
+  provider: string;
+  status: ProviderEventStatus;
+  transactionId: string | null;
+  txRef: string | null;
+  attempts: number;
+}
+
+/**
+ * Identifiers copied out of a provider payload into text columns, which cannot hold U+0000. None
+ * of ours contains one, so a stand-in keeps the row storable and can never match a checkout.
+ */
+const storable = (value: string | null | undefined) =>
+  value?.replaceAll('\u0000', '\uFFFD') ?? null;
+
+const COLUMNS = `id, provider, status, transaction_id AS "transactionId", tx_ref AS "txRef", attempts`;
+
+/**
+ * Stores the raw notification once per (provider, event key). Returns the stored row and
+ * whether this call created it. A charge notification is due at `dueAt` (now: the event drain
+ * settles it right after the provider has its answer).
+ */
+export async function storeProviderEvent(
+  db: Queryable,
+  provider: string,
+  notice: WebhookNotice,
+  payload: unknown,
+  dueAt: Date | null = null,
+): Promise<{ event: ProviderEvent; created: boolean }> {
+  const inserted = await db.query<ProviderEvent>(
+    `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, status,
+       next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7 = 'received' THEN $8::timestamptz END)
+     ON CONFLICT (provider, event_key) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      provider,
+      storable(notice.eventKey),
+      storable(notice.eventType),
+      storable(notice.charge?.transactionId),
+      storable(notice.charge?.txRef),
+      JSON.stringify(payload),
+      notice.charge ? 'received' : 'ignored',
+      dueAt,
+    ],
+  );
+  if (inserted.rows[0]) return { event: inserted.rows[0], created: true };
+  const { rows } = await db.query<ProviderEvent>(
+    `SELECT ${COLUMNS} FROM provider_events WHERE provider = $1 AND event_key = $2`,
+    [provider, storable(notice.eventKey)],
+  );
+  return { event: rows[0]!, created: false };
+}
+
+export async function markEventProcessed(
+  db: Queryable,
+  id: number,
+  outcome: string,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE provider_events SET status = 'processed', outcome = $2, processed_at = $3, next_attempt_at = NULL,
+       last_error = NULL WHERE id = $1`,
+    [id, outcome, now],
+  );
+}
+
+/** Keeps the event for another attempt after `delayMs` (parked: checkout not there yet; retry: provider down). */
+export async function scheduleEventRetry(
+  db: Queryable,
+  id: number,
+  status: 'parked' | 'retry',
+  reason: string,
+  nextAttemptAt: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE provider_events SET status = $2, last_error = $3, attempts = attempts + 1, next_attempt_at = $4
+     WHERE id = $1 AND status <> 'processed'`,
+    [id, status, reason, nextAttemptAt],
+  );
+}
+
+/** Attempts a stored provider event gets; then it waits for an operator (and is reported). */
+export const PROVIDER_EVENT_MAX_ATTEMPTS = 20;
+
+/**
+ * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
+ * ones); a process that dies holding one leaves it due again when the lease ends. Also takes
+ * events stored without a due time (before acknowledging on store) and left for minutes.
+ */
+export async function claimDueEvents(
+  db: Queryable,
+  now: Date,
+  limit: number,
+  leaseSeconds: number,
+): Promise<ProviderEvent[]> {
+  const { rows } = await db.query<ProviderEvent>(
+    `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int)
+     WHERE id IN (
+       SELECT id FROM provider_events
+       WHERE status IN ('parked', 'retry', 'received') AND attempts < $4
+         AND (next_attempt_at <= $1
+              OR (next_attempt_at IS NULL AND received_at <= $1::timestamptz - interval '2 minutes'))
+       ORDER BY next_attempt_at NULLS FIRST LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING ${COLUMNS}`,
+    [now, limit, leaseSeconds, PROVIDER_EVENT_MAX_ATTEMPTS],
+  );
+  return rows;
+}
+
+export async function recordMismatch(
+  db: Queryable,
+  mismatch: {
+    checkoutId: string;
+    provider: string;
+    transactionId: string;
+    reasons: string[];
+    expected: unknown;
+    reported: unknown;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO payment_mismatches (checkout_id, provider, transaction_id, reasons, expected, reported)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+    [
+      mismatch.checkoutId,
+      mismatch.provider,
+      mismatch.transactionId,
+      mismatch.reasons,
+      JSON.stringify(mismatch.expected),
+      JSON.stringify(mismatch.reported),
+    ],
+  );
+}

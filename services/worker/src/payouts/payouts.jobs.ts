@@ -1,0 +1,137 @@
+import { enqueueEvent, type Bus } from '@lockdrop/bus';
+import { createEvent, type EventData, type EventType } from '@lockdrop/contracts';
+import { withTransaction, type Pool } from '@lockdrop/db';
+import { DelayedError } from 'bullmq';
+import type { WorkerConfig } from '../config.js';
+import { PAYOUT_RUNS_QUEUE, PAYOUTS_QUEUE, type SendPayoutData } from './queues.js';
+import { subscribeToPayoutEvents } from './payouts.consumer.js';
+import type { JobRuntime } from '../jobs/runtime.js';
+import { createPayoutAdapters, type PayoutAdapters } from './providers/index.js';
+import { PayoutRejectedError, type Transfer } from './providers/types.js';
+
+interface Logger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface PayoutJobsOptions {
+  config: WorkerConfig;
+  jobs: JobRuntime;
+  pool: Pool;
+  bus: Bus;
+  logger: Logger;
+  /** Tests substitute adapters that talk to local fakes; the default follows PAYOUT_PROVIDER. */
+  adapters?: PayoutAdapters;
+}
+
+const MAX_POLL_MS = 3_600_000;
+
+/**
+ * The worker's half of payouts (ARCHITECTURE §3): the schedule that starts a run, one BullMQ job
+ * per payout that sends it and follows it to the provider's final word, and the events that tell
+ * payments. A payout job is keyed by the payout id and the provider is asked for a transfer with
+ * that reference before one is created, so retries, crashes and a second worker never pay twice.
+ */
+export async function startPayoutJobs(
+  options: PayoutJobsOptions,
+): Promise<{ stop(): Promise<void> }> {
+  const { config, jobs, pool, bus, logger } = options;
+  const adapters = options.adapters ?? createPayoutAdapters(config, pool);
+  const payoutQueue = jobs.queue<SendPayoutData>(PAYOUTS_QUEUE);
+
+  const emit = <T extends EventType>(type: T, data: EventData<T>, correlationId: string) =>
+    withTransaction(pool, (tx) => enqueueEvent(tx, createEvent(type, data, { correlationId })));
+
+  jobs.process<Record<string, never>>(PAYOUT_RUNS_QUEUE, async (job) => {
+    // The scheduler gives each firing its own job id: one run id per firing, however often the
+    // job is retried (payments makes one payout per seller and currency per run id).
+    const runId = `scheduled:${job.id}`;
+    await emit('payout.run_due', { runId, dueAt: new Date(job.timestamp).toISOString() }, runId);
+    logger.info({ runId }, 'payout run due');
+  });
+  await jobs.schedule(
+    PAYOUT_RUNS_QUEUE,
+    'payout-run',
+    { pattern: config.PAYOUT_CRON, tz: config.PAYOUT_TZ },
+    { name: 'run', data: {} },
+  );
+
+  jobs.process<SendPayoutData>(PAYOUTS_QUEUE, async (job, token) => {
+    const { payoutId } = job.data;
+    const instruction = await bus.request(
+      'payouts.instruction',
+      { payoutId },
+      { timeoutMs: config.INSTRUCTION_TIMEOUT_MS },
+    );
+    if (!instruction.send) return `not sent: payout is ${instruction.status}`;
+    const adapter = adapters.for(instruction.destination.method);
+
+    let transfer: Transfer | null =
+      job.data.providerTransferId && job.data.provider === adapter.name
+        ? await adapter.get(job.data.providerTransferId, payoutId)
+        : await adapter.findByReference(payoutId);
+    if (!transfer) {
+      try {
+        transfer = await adapter.create(instruction);
+      } catch (error) {
+        if (!(error instanceof PayoutRejectedError)) throw error;
+        await emit(
+          'payout.transfer_completed',
+          {
+            payoutId,
+            provider: adapter.name,
+            providerTransferId: null,
+            status: 'failed',
+            reason: error.message,
+          },
+          payoutId,
+        );
+        return 'refused by the provider';
+      }
+    }
+    if (job.data.providerTransferId !== transfer.providerTransferId) {
+      await emit(
+        'payout.transfer_submitted',
+        { payoutId, provider: adapter.name, providerTransferId: transfer.providerTransferId },
+        payoutId,
+      );
+      await job.updateData({
+        ...job.data,
+        provider: adapter.name,
+        providerTransferId: transfer.providerTransferId,
+      });
+    }
+    if (transfer.status === 'pending') {
+      const polls = (job.data.polls ?? 0) + 1;
+      await job.updateData({ ...job.data, polls });
+      const firstPoll = Math.min(
+        adapter.pollAfterMs ?? config.PAYOUT_POLL_MS,
+        config.PAYOUT_POLL_MS,
+      );
+      const delay = Math.min(firstPoll * 2 ** Math.min(polls - 1, 20), MAX_POLL_MS);
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
+    }
+    await emit(
+      'payout.transfer_completed',
+      {
+        payoutId,
+        provider: adapter.name,
+        providerTransferId: transfer.providerTransferId,
+        status: transfer.status,
+        reason: transfer.failureReason,
+      },
+      payoutId,
+    );
+    return transfer.status;
+  });
+
+  const subscriptions = await subscribeToPayoutEvents({ bus, pool, config, payoutQueue });
+
+  return {
+    async stop() {
+      await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    },
+  };
+}
