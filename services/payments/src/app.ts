@@ -147,15 +147,6 @@ export async function buildApp(
     bulkMailsPerMinute: config.BULK_MAILS_PER_MINUTE,
   });
   await subscribeToPayoutEvents(infra.bus, payoutDeps);
-  await subscribeToSubscriptionsDue(infra.bus, pool, settlement);
-  const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
-  app.addHook('preClose', async () => {
-    await reconciler.stop();
-    await sandbox?.stop();
-    await mailRelay.stop();
-    await mailer.close();
-  });
-
   const checkoutDeps = {
     pool,
     provider,
@@ -165,6 +156,16 @@ export async function buildApp(
     now,
     logger,
   };
+  const renewals = { ...settlement, checkout: checkoutDeps };
+  await subscribeToSubscriptionsDue(infra.bus, pool, renewals);
+  const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
+  app.addHook('preClose', async () => {
+    await reconciler.stop();
+    await sandbox?.stop();
+    await mailRelay.stop();
+    await mailer.close();
+  });
+
   checkoutRoutes(app, {
     ...checkoutDeps,
     sale: settlement,
@@ -185,7 +186,7 @@ export async function buildApp(
     destinations: { pool, provider, box, now, onMailQueued: () => mailRelay.wake() },
     payouts: payoutDeps,
   });
-  subscriptionRoutes(app, { ...settlement, checkout: checkoutDeps }, sandbox ?? null);
+  subscriptionRoutes(app, renewals, sandbox ?? null);
   if (sandbox) await sandboxRoutes(app, sandbox);
   return app;
 }

@@ -18,8 +18,7 @@ import {
 import { findSellerPlan } from '../read-models/index.js';
 import type { PaymentProvider } from '../../providers/types.js';
 import { checkoutableProduct, currencyOf, isBlank, priceCheckout } from './pricing.js';
-import { recordSale } from '../sales/index.js';
-import type { SettlementDeps } from '../settlement/index.js';
+import { recordSale, type SaleDeps } from '../sales/index.js';
 
 export interface CheckoutDeps {
   pool: Pool;
@@ -33,7 +32,7 @@ export interface CheckoutDeps {
 
 /** A buyer's checkout of a product also needs what records a sale (free claims settle at once). */
 export interface ProductCheckoutDeps extends CheckoutDeps {
-  sale: SettlementDeps;
+  sale: SaleDeps & { pool: Pool; onMailQueued: () => void };
   /** How long a discounted checkout's payment page takes payment (and holds the code's use). */
   discountCheckoutMinutes: number;
 }

@@ -18,12 +18,8 @@ import {
 import { ProviderRejectedError } from '../../providers/types.js';
 import { newTxRef, openCheckout } from '../checkout/index.js';
 import { planRefundJournal } from '../ledger/index.js';
-import {
-  cancelAtPeriodEnd,
-  providerFailure,
-  toSubscriptionView,
-  type SubscriptionActionDeps,
-} from './subscription-actions.js';
+import { cancelAtPeriodEnd, providerFailure, toSubscriptionView } from './subscription-actions.js';
+import type { RenewalsDeps } from './subscription-clock.js';
 import { expireSubscription, planPrice, stopProviderCharges } from '../subscriptions/index.js';
 
 const DAY_MS = 86_400_000;
@@ -40,10 +36,7 @@ function refundableUntil(sub: Subscription): Date | null {
 }
 
 /** The seller's plan (as identity last told us) and the subscription paying for it. */
-export async function getPlanBilling(
-  deps: SubscriptionActionDeps,
-  user: AuthUser,
-): Promise<PlanBilling> {
+export async function getPlanBilling(deps: RenewalsDeps, user: AuthUser): Promise<PlanBilling> {
   const plan = planById(await findSellerPlan(deps.pool, user.id)).id;
   const sub = await findLivePlanSubscription(deps.pool, user.id);
   return {
@@ -66,7 +59,7 @@ export async function getPlanBilling(
  * credited, and start a new period; downgrades and yearly to monthly wait for the period's end.
  */
 export async function changePlan(
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   user: AuthUser,
   request: PlanChangeRequest,
 ): Promise<PlanChangeResult> {
@@ -130,7 +123,7 @@ export async function changePlan(
 }
 
 async function openPlanCheckout(
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   user: AuthUser,
   request: PlanChangeRequest,
   amountMinor: number,
@@ -179,7 +172,7 @@ async function openPlanCheckout(
  * now, refunding the unused part of the year and going back to Free at once.
  */
 export async function cancelPlan(
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   user: AuthUser,
   { refund }: { refund: boolean },
 ): Promise<{ refundedMinor: number; currency: string; endsAt: string }> {

@@ -10,8 +10,8 @@ import {
   type Subscription,
 } from '../subscriptions/index.js';
 import { ProviderRejectedError } from '../../providers/types.js';
-import { newTxRef, openCheckout, type CheckoutDeps } from '../checkout/index.js';
-import { renewNow, type ClockDeps } from './subscription-clock.js';
+import { newTxRef, openCheckout } from '../checkout/index.js';
+import { renewNow, type RenewalsDeps } from './subscription-clock.js';
 import {
   accessUntil,
   buildRenewalCheckout,
@@ -19,10 +19,6 @@ import {
   providerRefOf,
   type SubscriptionRules,
 } from '../subscriptions/index.js';
-
-export interface SubscriptionActionDeps extends ClockDeps {
-  checkout: CheckoutDeps;
-}
 
 export function toSubscriptionView(
   sub: Subscription,
@@ -50,7 +46,7 @@ export function toSubscriptionView(
 
 /** The signed-in buyer's product subscriptions, matched by their verified e-mail (as purchases are). */
 export async function listMySubscriptions(
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   user: AuthUser,
 ): Promise<SubscriptionView[]> {
   if (!user.emailVerified) return [];
@@ -67,7 +63,7 @@ export function isHolder(sub: Subscription, user: AuthUser): boolean {
 }
 
 async function heldSubscription(
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   user: AuthUser,
   id: string,
 ): Promise<Subscription> {
@@ -92,7 +88,7 @@ export function providerFailure(error: unknown): AppError {
  * told first, so a failure leaves the subscription as it was; access lasts until the period ends.
  */
 async function setCancelAtPeriodEnd(
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   user: AuthUser,
   id: string,
   cancel: boolean,
@@ -138,15 +134,15 @@ async function setCancelAtPeriodEnd(
   return toSubscriptionView(sub, deps.subscriptions, deps.provider.testMode);
 }
 
-export const cancelAtPeriodEnd = (deps: SubscriptionActionDeps, user: AuthUser, id: string) =>
+export const cancelAtPeriodEnd = (deps: RenewalsDeps, user: AuthUser, id: string) =>
   setCancelAtPeriodEnd(deps, user, id, true);
 
-export const resumeSubscription = (deps: SubscriptionActionDeps, user: AuthUser, id: string) =>
+export const resumeSubscription = (deps: RenewalsDeps, user: AuthUser, id: string) =>
   setCancelAtPeriodEnd(deps, user, id, false);
 
 /** A past-due subscription's "Pay now": a checkout for the unpaid period, on the provider's page. */
 export async function payPastDue(
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   user: AuthUser,
   id: string,
 ): Promise<{ link: string; txRef: string }> {
@@ -159,7 +155,7 @@ export async function payPastDue(
 
 /** Sandbox test controls, so the renewal paths can be tried in seconds instead of a month. */
 export async function sandboxControl(
-  deps: SubscriptionActionDeps & { failNextCharge: (token: string) => Promise<void> },
+  deps: RenewalsDeps & { failNextCharge: (token: string) => Promise<void> },
   user: AuthUser,
   id: string,
   action: 'renew_now' | 'fail_next_renewal',

@@ -11,6 +11,7 @@ import {
 } from '../subscriptions/index.js';
 import { ProviderRejectedError } from '../../providers/types.js';
 import { newTxRef } from '../checkout/index.js';
+import type { CheckoutDeps } from '../checkout/index.js';
 import { settleTransaction, type SettlementDeps } from '../settlement/index.js';
 import { renewalReminderEmail } from '../subscriptions/index.js';
 import {
@@ -23,7 +24,9 @@ import {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export interface ClockDeps extends SettlementDeps {
+/** What the renewals module needs: settling a charge, opening a checkout, and a logger. */
+export interface RenewalsDeps extends SettlementDeps {
+  checkout: CheckoutDeps;
   logger: {
     info(object: object, message: string): void;
     warn(object: object, message: string): void;
@@ -50,7 +53,7 @@ type Step =
  * replicas never act twice. Renewals the provider does not charge on its own (the sandbox) are
  * charged here, then settled exactly like a webhook's payment.
  */
-export async function runSubscriptionClock(deps: ClockDeps, limit = 200): Promise<ClockReport> {
+export async function runSubscriptionClock(deps: RenewalsDeps, limit = 200): Promise<ClockReport> {
   const report: ClockReport = { charged: 0, pastDue: 0, expired: 0, reminded: 0 };
   for (const id of await listSubscriptionsDue(deps.pool, deps.now(), limit)) {
     try {
@@ -72,7 +75,7 @@ export async function runSubscriptionClock(deps: ClockDeps, limit = 200): Promis
 }
 
 /** Makes the next renewal due now (sandbox test control), then runs that subscription's step. */
-export async function renewNow(deps: ClockDeps, id: string): Promise<void> {
+export async function renewNow(deps: RenewalsDeps, id: string): Promise<void> {
   await withTransaction(deps.pool, async (tx) => {
     const sub = await findSubscription(tx, id, { forUpdate: true });
     if (!sub || sub.status === 'expired') return;
@@ -87,7 +90,7 @@ export async function renewNow(deps: ClockDeps, id: string): Promise<void> {
   if (step.kind === 'charge') await chargeRenewal(deps, step.sub, step.checkout);
 }
 
-async function advanceSubscription(deps: ClockDeps, id: string): Promise<Step> {
+async function advanceSubscription(deps: RenewalsDeps, id: string): Promise<Step> {
   return withTransaction(deps.pool, async (tx): Promise<Step> => {
     const sub = await findSubscription(tx, id, { forUpdate: true });
     if (!sub || sub.status === 'expired') return { kind: 'none' };
@@ -173,7 +176,7 @@ async function advanceSubscription(deps: ClockDeps, id: string): Promise<Step> {
 }
 
 /** Asks the provider to charge the card on file, then settles what it reports (as a webhook would). */
-async function chargeRenewal(deps: ClockDeps, sub: Subscription, checkout: Checkout) {
+async function chargeRenewal(deps: RenewalsDeps, sub: Subscription, checkout: Checkout) {
   let verified;
   try {
     verified = await deps.provider.chargeSubscription!({

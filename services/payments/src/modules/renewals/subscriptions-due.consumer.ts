@@ -1,6 +1,6 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
 import type { Pool } from '@lockdrop/db';
-import { runSubscriptionClock, type ClockDeps } from './subscription-clock.js';
+import { runSubscriptionClock, type RenewalsDeps } from './subscription-clock.js';
 
 /**
  * The worker's `subscriptions.due` tick (every minute) runs payments' subscription clock. The
@@ -10,7 +10,7 @@ import { runSubscriptionClock, type ClockDeps } from './subscription-clock.js';
 export async function subscribeToSubscriptionsDue(
   bus: Bus,
   pool: Pool,
-  deps: ClockDeps,
+  deps: RenewalsDeps,
 ): Promise<Subscription> {
   return bus.subscribe({
     consumer: 'payments.subscriptions-due',

@@ -18,8 +18,8 @@ import {
   payPastDue,
   resumeSubscription,
   sandboxControl,
-  type SubscriptionActionDeps,
 } from './subscription-actions.js';
+import type { RenewalsDeps } from './subscription-clock.js';
 import { errorResponses } from '../../http/error-schema.js';
 const security: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 const idParams = z.object({ id: z.uuid() });
@@ -32,7 +32,7 @@ const linkSchema = z.object({ link: z.url(), txRef: z.string() });
  */
 export function subscriptionRoutes(
   app: HttpServer,
-  deps: SubscriptionActionDeps,
+  deps: RenewalsDeps,
   sandbox: { failNextCharge(token: string): Promise<void> } | null,
 ): void {
   app.get(
