@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BillingInterval } from '@lockdrop/contracts';
 import { baseUrl } from './browser';
 
 /** A published product with a file of `bytes`, made through the API as its signed-in seller would. */
@@ -23,7 +24,7 @@ export async function publishProduct(
     fileName?: string;
     mimeType?: string;
     description?: string;
-    pricing?: { type: 'one_time' } | { type: 'recurring'; interval: 'monthly' | 'yearly' };
+    pricing?: { type: 'one_time' } | { type: 'recurring'; interval: BillingInterval };
     stampPdfs?: boolean;
   },
 ): Promise<string> {

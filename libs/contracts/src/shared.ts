@@ -19,3 +19,7 @@ export type FileKind = z.infer<typeof fileKindSchema>;
 /** Spec §4: a product is a draft until its seller publishes it. */
 export const productStatusSchema = z.enum(['draft', 'published']);
 export type ProductStatus = z.infer<typeof productStatusSchema>;
+
+/** How often a recurring price bills (products and plans alike). */
+export const billingIntervalSchema = z.enum(['monthly', 'yearly']);
+export type BillingInterval = z.infer<typeof billingIntervalSchema>;

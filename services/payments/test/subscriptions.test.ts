@@ -12,6 +12,7 @@ import {
   type Harness,
   type TestUser,
 } from './support.js';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 let harness: Harness;
 
@@ -380,7 +381,7 @@ describe("a seller's own plan", () => {
   }
 
   /** A new seller who bought `plan` through the sandbox; returns once plan.changed was emitted. */
-  async function sellerOnPlan(plan: string, interval: 'monthly' | 'yearly') {
+  async function sellerOnPlan(plan: string, interval: BillingInterval) {
     const seller = {
       id: randomUUID(),
       email: `seller-${randomUUID()}@example.com`,

@@ -118,3 +118,11 @@ export type Payout = z.infer<typeof payoutSchema>;
  * sellers when the next run is.
  */
 export const DEFAULT_PAYOUT_SCHEDULE = { pattern: '0 9 * * 1-5', tz: 'Africa/Lagos' } as const;
+
+/** The answers of `/api/payouts*` (the web reads the same shapes). */
+export const bankListSchema = z.object({ banks: z.array(bankSchema) });
+export const payoutDestinationAnswerSchema = z.object({
+  destination: payoutDestinationSchema.nullable(),
+});
+export const savedPayoutDestinationSchema = z.object({ destination: payoutDestinationSchema });
+export const payoutListSchema = z.object({ payouts: z.array(payoutSchema) });

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { fileKindSchema, productStatusSchema } from '../shared.js';
+import { billingIntervalSchema, fileKindSchema, productStatusSchema } from '../shared.js';
 
 /** One-time, or a subscription billed monthly or yearly. */
 export const pricingSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('one_time') }),
-  z.object({ type: z.literal('recurring'), interval: z.enum(['monthly', 'yearly']) }),
+  z.object({ type: z.literal('recurring'), interval: billingIntervalSchema }),
 ]);
 export type Pricing = z.infer<typeof pricingSchema>;
 

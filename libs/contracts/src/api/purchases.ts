@@ -60,3 +60,8 @@ export const paymentModeSchema = z.object({
   processorFeeBps: z.number().int().min(0).max(10_000),
 });
 export type PaymentMode = z.infer<typeof paymentModeSchema>;
+
+/** `GET /api/purchases`: the signed-in buyer's purchases. */
+export const purchaseListSchema = z.object({ purchases: z.array(purchaseViewSchema) });
+/** `GET /api/purchases/sales`: the signed-in seller's sales. */
+export const saleListSchema = z.object({ sales: z.array(saleViewSchema) });

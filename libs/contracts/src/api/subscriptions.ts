@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { currencySchema, planIdSchema } from '../shared.js';
+import { billingIntervalSchema, currencySchema, planIdSchema } from '../shared.js';
 
 /**
  * Recurring billing as payments serves it (`/api/subscriptions*`, `/api/billing/plan*`), shared by
  * payments and the web so both read one shape.
  */
 
-export const billingIntervalSchema = z.enum(['monthly', 'yearly']);
-export type BillingInterval = z.infer<typeof billingIntervalSchema>;
+export { billingIntervalSchema, type BillingInterval } from '../shared.js';
 
 export const subscriptionStatusSchema = z.enum(['active', 'past_due', 'expired']);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencySchema, planIdSchema } from '../shared.js';
+import { billingIntervalSchema, currencySchema, planIdSchema } from '../shared.js';
 
 const purchaseRef = {
   purchaseId: z.uuid(),
@@ -27,7 +27,7 @@ export const subscriptionSnapshotSchema = z.object({
   /** kind plan: the plan paid for. */
   plan: planIdSchema.nullable(),
   buyerEmail: z.email(),
-  interval: z.enum(['monthly', 'yearly']),
+  interval: billingIntervalSchema,
   amountMinor: z.number().int().positive(),
   currency: currencySchema,
   status: z.enum(['active', 'past_due', 'expired']),

@@ -1,5 +1,6 @@
 import type { Queryable } from '@lockdrop/db';
 import type { FileKind, Pricing, Product, ProductFile, ProductStatus } from '../domain/product.js';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 interface ProductRow {
   id: string;
@@ -9,7 +10,7 @@ interface ProductRow {
   price_minor: number;
   currency: string;
   pricing_type: Pricing['type'];
-  pricing_interval: 'monthly' | 'yearly' | null;
+  pricing_interval: BillingInterval | null;
   status: ProductStatus;
   file_id: string;
   file_name: string;

@@ -1,13 +1,6 @@
-import { z } from 'zod';
+import { errorBodySchema } from '@lockdrop/contracts';
 
-/** The one error shape every route answers with: `{ "error": { "code", "message" } }`. */
-export const errorSchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    details: z.unknown().optional(),
-    errorId: z.string().optional(),
-  }),
-});
+/** The one error shape every route answers with (libs/contracts): `{ "error": { "code", "message" } }`. */
+export const errorSchema = errorBodySchema;
 
 export const errorResponses = { '4xx': errorSchema, '5xx': errorSchema };

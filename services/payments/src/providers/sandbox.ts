@@ -7,6 +7,7 @@ import {
   webhookSignature,
 } from './flutterwave-webhook.js';
 import { ProviderRejectedError, type PaymentProvider, type VerifiedTransaction } from './types.js';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 export interface SandboxOptions {
   pool: Pool;
@@ -32,7 +33,7 @@ export interface SandboxPayment {
   appFeeMinor: number | null;
   completedAt: Date | null;
   /** Set when paying starts a subscription: the page offers Subscribe. */
-  billingInterval: 'monthly' | 'yearly' | null;
+  billingInterval: BillingInterval | null;
   /** The "card on file" a paid subscription leaves, which renewals charge. */
   subscriptionToken: string | null;
 }
@@ -61,7 +62,7 @@ interface Row {
   status: SandboxPayment['status'];
   app_fee_minor: number | null;
   completed_at: Date | null;
-  billing_interval: 'monthly' | 'yearly' | null;
+  billing_interval: BillingInterval | null;
   subscription_token: string | null;
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Bank, BankAccount } from '@lockdrop/contracts';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 export type ProviderName = 'sandbox' | 'flutterwave';
 
@@ -17,7 +18,7 @@ export interface PaymentLinkRequest {
    * Set when paying starts a subscription: the hosted page offers Subscribe, and a provider that
    * charges renewals itself gets its payment plan (`providerPlanId`, from `ensurePaymentPlan`).
    */
-  recurring?: { interval: 'monthly' | 'yearly'; providerPlanId: string | null } | null;
+  recurring?: { interval: BillingInterval; providerPlanId: string | null } | null;
   /** How long the hosted page may take payment (a checkout holding a discount code's use). */
   sessionMinutes?: number | null;
 }
@@ -97,7 +98,7 @@ export interface PaymentProvider {
    */
   ensurePaymentPlan?(plan: {
     name: string;
-    interval: 'monthly' | 'yearly';
+    interval: BillingInterval;
     amountMinor: number;
     currency: string;
   }): Promise<string>;

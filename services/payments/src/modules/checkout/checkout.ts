@@ -14,6 +14,8 @@ import {
   rememberProviderPlan,
   setCheckoutStatus,
   type Checkout,
+  type NewCheckout,
+  type ProductCheckout,
 } from '../sales/index.js';
 import { findSellerPlan } from '../read-models/index.js';
 import type { PaymentProvider } from '../../providers/types.js';
@@ -99,7 +101,7 @@ export async function startCheckout(
       now,
       lock: true,
     });
-    const checkout: Omit<Checkout, 'link'> = {
+    const checkout: Omit<ProductCheckout, 'link'> = {
       id: randomUUID(),
       txRef: newTxRef(),
       provider: priced.amountMinor === 0 ? FREE_CLAIM_PROVIDER : deps.provider.name,
@@ -178,7 +180,7 @@ function successUrl(publicUrl: string, txRef: string): string {
  */
 export async function openCheckout(
   deps: CheckoutDeps,
-  checkout: Omit<Checkout, 'link'>,
+  checkout: NewCheckout,
 ): Promise<{ link: string; txRef: string }> {
   await withTransaction(deps.pool, async (tx) => {
     await requireCheckoutBudget(tx, deps, checkout.buyerEmail, checkout.createdAt);
@@ -206,7 +208,7 @@ async function requireCheckoutBudget(
  */
 async function requestPaymentLink(
   deps: CheckoutDeps,
-  checkout: Omit<Checkout, 'link'>,
+  checkout: NewCheckout,
   { sessionMinutes }: { sessionMinutes: number | null },
 ): Promise<{ link: string; txRef: string }> {
   const { buyerEmail, currency } = checkout;
@@ -251,7 +253,7 @@ async function requestPaymentLink(
 
 async function enqueueCheckoutStarted(
   tx: PoolClient,
-  checkout: Omit<Checkout, 'link'>,
+  checkout: Omit<ProductCheckout, 'link'>,
 ): Promise<void> {
   await enqueueEvent(
     tx,
@@ -260,8 +262,8 @@ async function enqueueCheckoutStarted(
       {
         checkoutId: checkout.id,
         txRef: checkout.txRef,
-        productId: checkout.productId!,
-        sellerId: checkout.sellerId!,
+        productId: checkout.productId,
+        sellerId: checkout.sellerId,
         buyerEmail: checkout.buyerEmail,
         amountMinor: checkout.amountMinor,
         currency: checkout.currency,

@@ -1,10 +1,11 @@
 import {
   bankAccountSchema,
-  bankSchema,
+  bankListSchema,
   payoutBalancesSchema,
+  payoutDestinationAnswerSchema,
   payoutDestinationInputSchema,
-  payoutDestinationSchema,
-  payoutSchema,
+  payoutListSchema,
+  savedPayoutDestinationSchema,
   type Payout,
 } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
@@ -74,7 +75,7 @@ export function payoutRoutes(
         tags: ['payouts'],
         summary: 'Banks a payout can be sent to (from the payment provider)',
         security,
-        response: { 200: z.object({ banks: z.array(bankSchema) }), ...errorResponses },
+        response: { 200: bankListSchema, ...errorResponses },
       },
     },
     async () => ({ banks: await deps.destinations.provider.listBanks() }),
@@ -104,7 +105,7 @@ export function payoutRoutes(
         summary: "The seller's payout destination, masked",
         security,
         response: {
-          200: z.object({ destination: payoutDestinationSchema.nullable() }),
+          200: payoutDestinationAnswerSchema,
           ...errorResponses,
         },
       },
@@ -124,7 +125,7 @@ export function payoutRoutes(
           'Sets where payouts go (a change e-mails the seller and holds payouts for 24 hours)',
         security,
         body: payoutDestinationInputSchema,
-        response: { 200: z.object({ destination: payoutDestinationSchema }), ...errorResponses },
+        response: { 200: savedPayoutDestinationSchema, ...errorResponses },
       },
     },
     async (request) => ({
@@ -156,7 +157,7 @@ export function payoutRoutes(
         summary: "The seller's payouts, newest first",
         security,
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
-        response: { 200: z.object({ payouts: z.array(payoutSchema) }), ...errorResponses },
+        response: { 200: payoutListSchema, ...errorResponses },
       },
     },
     async (request) => ({
@@ -172,7 +173,7 @@ export function payoutRoutes(
         tags: ['payouts'],
         summary: 'Withdraw now: pays out the available balance (once a day)',
         security,
-        response: { 202: z.object({ payouts: z.array(payoutSchema) }), ...errorResponses },
+        response: { 202: payoutListSchema, ...errorResponses },
       },
     },
     async (request, reply) => {

@@ -6,6 +6,7 @@ import {
 } from '@lockdrop/db';
 import type { EventData } from '@lockdrop/contracts';
 import type { ExchangeRate } from '@lockdrop/money';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 export interface ProductView {
   id: string;
@@ -15,7 +16,7 @@ export interface ProductView {
   currency: string;
   pricingType: string;
   /** Set for recurring prices; null for one-time (and for rows written before it was kept). */
-  billingInterval: 'monthly' | 'yearly' | null;
+  billingInterval: BillingInterval | null;
   /** Pay what you want: the least accepted (`priceMinor` is the suggestion); null for a fixed price. */
   minimumPriceMinor: number | null;
   status: string;

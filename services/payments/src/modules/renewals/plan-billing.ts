@@ -4,7 +4,7 @@ import type { PlanBilling, PlanChangeRequest, PlanChangeResult, PlanId } from '@
 import { withTransaction } from '@lockdrop/db';
 import { errors } from '@lockdrop/http';
 import { planById } from '@lockdrop/plans';
-import type { Checkout } from '../sales/index.js';
+import type { NewCheckout } from '../sales/index.js';
 import { postJournal } from '../ledger/index.js';
 import { findSellerPlan } from '../read-models/index.js';
 import {
@@ -21,13 +21,14 @@ import { planRefundJournal } from '../ledger/index.js';
 import { cancelAtPeriodEnd, providerFailure, toSubscriptionView } from './subscription-actions.js';
 import type { RenewalsDeps } from './subscription-clock.js';
 import { expireSubscription, planPrice, stopProviderCharges } from '../subscriptions/index.js';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 const DAY_MS = 86_400_000;
 /** Terms: annual plans cancelled within 30 days of payment are refunded pro rata. */
 export const ANNUAL_REFUND_DAYS = 30;
 
 /** What a plan costs per month, to compare plans bought per month and per year. */
-const monthlyValue = (plan: PlanId, interval: 'monthly' | 'yearly') =>
+const monthlyValue = (plan: PlanId, interval: BillingInterval) =>
   planPrice(planById(plan), interval) / (interval === 'yearly' ? 12 : 1);
 
 function refundableUntil(sub: Subscription): Date | null {
@@ -130,7 +131,7 @@ async function openPlanCheckout(
   replacing: string | null,
 ): Promise<PlanChangeResult> {
   const plan = planById(request.plan);
-  const checkout: Omit<Checkout, 'link'> = {
+  const checkout: NewCheckout = {
     id: randomUUID(),
     txRef: newTxRef(),
     provider: deps.provider.name,

@@ -1,31 +1,24 @@
 import type { Queryable } from '@lockdrop/db';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 export type CheckoutStatus = 'creating' | 'open' | 'failed' | 'paid' | 'not_started';
 
-export type CheckoutKind = 'product' | 'plan';
-export type BillingInterval = 'monthly' | 'yearly';
+export type { BillingInterval };
 
-export interface Checkout {
+export type CheckoutKind = 'product' | 'plan';
+
+/** What every checkout records, whatever it sells. */
+interface CheckoutRecord {
   id: string;
   txRef: string;
   provider: string;
   status: CheckoutStatus;
-  /** A product (bought once or subscribed to) or a plan for the signed-in seller (`userId`). */
-  kind: CheckoutKind;
   /** Set for a recurring price: paying starts (or continues) a subscription. */
   billingInterval: BillingInterval | null;
-  /** kind plan: the seller buying it, and the plan bought. */
-  userId: string | null;
-  planBought: string | null;
   /** Set when the checkout pays a period of this existing subscription, starting at `renewsPeriodStart`. */
   subscriptionId: string | null;
   renewsPeriodStart: Date | null;
-  /** null for plan checkouts. */
-  productId: string | null;
-  sellerId: string | null;
   productTitle: string;
-  fileId: string | null;
-  fileName: string | null;
   buyerEmail: string;
   priceMinor: number;
   priceCurrency: string;
@@ -39,13 +32,45 @@ export interface Checkout {
   browserKeyHash: string | null;
   correlationId: string;
   createdAt: Date;
+  /** When the payment page stops taking payment (set for checkouts holding a code's use). */
+  expiresAt: Date | null;
+}
+
+/** A buyer's checkout of a seller's product, bought once or subscribed to. */
+export interface ProductCheckout extends CheckoutRecord {
+  kind: 'product';
+  productId: string;
+  sellerId: string;
+  fileId: string | null;
+  fileName: string | null;
   /** The seller's code the buyer used, as typed then, and what it took off (in `currency`). */
   discountCodeId: string | null;
   discountCode: string | null;
   discountMinor: number;
-  /** When the payment page stops taking payment (set for checkouts holding a code's use). */
-  expiresAt: Date | null;
+  userId: null;
+  planBought: null;
 }
+
+/** A signed-in seller's checkout of a Lockdrop plan (always recurring). */
+export interface PlanCheckout extends CheckoutRecord {
+  kind: 'plan';
+  /** The seller buying it, and the plan bought. */
+  userId: string;
+  planBought: string;
+  billingInterval: BillingInterval;
+  productId: null;
+  sellerId: null;
+  fileId: null;
+  fileName: null;
+  discountCodeId: null;
+  discountCode: null;
+  discountMinor: number;
+}
+
+export type Checkout = ProductCheckout | PlanCheckout;
+
+/** A checkout about to be recorded: its payment link comes later. */
+export type NewCheckout = Omit<ProductCheckout, 'link'> | Omit<PlanCheckout, 'link'>;
 
 const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "productId", seller_id AS "sellerId",
   product_title AS "productTitle", file_id AS "fileId", file_name AS "fileName", buyer_email AS "buyerEmail",
@@ -57,10 +82,7 @@ const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "product
   discount_code_id AS "discountCodeId", discount_code AS "discountCode", discount_minor AS "discountMinor",
   expires_at AS "expiresAt"`;
 
-export async function insertCheckout(
-  db: Queryable,
-  checkout: Omit<Checkout, 'link'>,
-): Promise<void> {
+export async function insertCheckout(db: Queryable, checkout: NewCheckout): Promise<void> {
   await db.query(
     `INSERT INTO checkouts (id, tx_ref, provider, status, product_id, seller_id, product_title, file_id, file_name,
        buyer_email, price_minor, price_currency, amount_minor, currency, fx_rate, plan, platform_fee_bps,

@@ -1,6 +1,7 @@
 import { newBrowserKey } from '@lockdrop/auth';
 import { renderEmail, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 /** A secret for the receipt link; only its hash is stored and published. */
 export function newReceiptToken(): { token: string; tokenHash: string } {
@@ -22,7 +23,7 @@ export function receiptEmail(input: {
   /** A sandbox or test-key payment: the buyer must not mistake it for a real charge. */
   testMode: boolean;
   /** A charge of a subscription: the first (`renewal: false`) or a renewal. */
-  subscription?: { interval: 'monthly' | 'yearly'; renewal: boolean } | null;
+  subscription?: { interval: BillingInterval; renewal: boolean } | null;
   /** The seller's discount code the buyer used, and what it took off. */
   discount?: { code: string; amountOffMinor: number } | null;
 }): MailMessage {

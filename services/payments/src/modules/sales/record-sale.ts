@@ -4,7 +4,7 @@ import { createEvent, type EventData } from '@lockdrop/contracts';
 import type { PoolClient } from '@lockdrop/db';
 import { enqueueMail } from '@lockdrop/mailer';
 import { splitSale } from '@lockdrop/plans';
-import { setCheckoutStatus, type Checkout } from './checkouts.repository.js';
+import { setCheckoutStatus, type ProductCheckout } from './checkouts.repository.js';
 import { postJournal } from '../ledger/index.js';
 import { insertPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
@@ -29,7 +29,7 @@ export interface SaleDeps {
 export async function recordSale(
   tx: PoolClient,
   deps: SaleDeps,
-  checkout: Checkout,
+  checkout: ProductCheckout,
   verified: VerifiedTransaction,
   subscription: EventData<'purchase.paid'>['subscription'] = null,
 ): Promise<{ purchaseId: string; processorFeeMinor: number }> {
@@ -40,8 +40,7 @@ export async function recordSale(
     processorFeeBps: deps.processorFeeBps,
   });
   const purchaseId = randomUUID();
-  const productId = checkout.productId!;
-  const sellerId = checkout.sellerId!;
+  const { productId, sellerId } = checkout;
   const paidAt = deps.now();
   const receipt = newReceiptToken();
   await insertPurchase(tx, {

@@ -1,4 +1,4 @@
-import { paymentModeSchema, purchaseViewSchema, saleViewSchema } from '@lockdrop/contracts';
+import { paymentModeSchema, purchaseListSchema, saleListSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { Pool } from '@lockdrop/db';
@@ -35,7 +35,7 @@ export function salesRoutes(
         tags: ['purchases'],
         summary: "The signed-in user's paid purchases (matched by verified e-mail), newest first",
         security: [{ bearer: [] }, { cookie: [] }],
-        response: { 200: z.object({ purchases: z.array(purchaseViewSchema) }), ...errorResponses },
+        response: { 200: purchaseListSchema, ...errorResponses },
       },
     },
     async (request) => ({
@@ -52,7 +52,7 @@ export function salesRoutes(
         summary: "The signed-in seller's own sales, newest first",
         security: [{ bearer: [] }, { cookie: [] }],
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
-        response: { 200: z.object({ sales: z.array(saleViewSchema) }), ...errorResponses },
+        response: { 200: saleListSchema, ...errorResponses },
       },
     },
     async (request) => ({

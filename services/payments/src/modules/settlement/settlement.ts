@@ -93,7 +93,7 @@ export async function settleTransaction(
     }
     if (verified.amountMinor > checkout.amountMinor) await mismatch(['overpaid']);
 
-    if (checkout.billingInterval) {
+    if (checkout.kind === 'plan' || checkout.billingInterval) {
       const { result, replaced } = await settleSubscriptionCharge(tx, deps, checkout, verified);
       replacedSubscription = replaced;
       if (result === 'period_already_paid') {

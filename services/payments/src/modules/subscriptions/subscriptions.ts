@@ -261,7 +261,7 @@ export async function settleSubscriptionCharge(
     // payment's plan wins and the other subscription ends, so a seller has one live plan.
     const live =
       checkout.kind === 'plan'
-        ? (current ?? (await findLivePlanSubscription(tx, checkout.userId!, { forUpdate: true })))
+        ? (current ?? (await findLivePlanSubscription(tx, checkout.userId, { forUpdate: true })))
         : null;
     if (current && replaces && current.status === 'expired')
       return { result: 'period_already_paid', replaced: null };
@@ -425,26 +425,19 @@ export async function buildRenewalCheckout(
     sub.kind === 'product' ? planById(await findSellerPlan(tx, sub.sellerId!)) : null;
   const product = sub.productId ? await findProduct(tx, sub.productId) : null;
   const current = product && !product.deleted ? product : null;
-  const checkout: Checkout = {
+  const record = {
     id: randomUUID(),
     txRef,
     provider: sub.provider,
     status,
-    kind: sub.kind,
     billingInterval: interval,
-    userId: sub.userId,
-    planBought,
     subscriptionId: sub.id,
     renewsPeriodStart: sub.currentPeriodEnd,
     discountCodeId: null,
     discountCode: null,
     discountMinor: 0,
     expiresAt: null,
-    productId: sub.productId,
-    sellerId: sub.sellerId,
     productTitle: current?.title ?? sub.title,
-    fileId: current?.fileId ?? sub.fileId,
-    fileName: current?.fileName ?? sub.fileName,
     buyerEmail: sub.buyerEmail,
     priceMinor: amountMinor,
     priceCurrency: sub.currency,
@@ -459,6 +452,28 @@ export async function buildRenewalCheckout(
     correlationId: sub.correlationId,
     createdAt: now,
   };
+  const checkout: Checkout =
+    sub.kind === 'plan'
+      ? {
+          ...record,
+          kind: 'plan',
+          userId: sub.userId!,
+          planBought: planBought!,
+          productId: null,
+          sellerId: null,
+          fileId: null,
+          fileName: null,
+        }
+      : {
+          ...record,
+          kind: 'product',
+          userId: null,
+          planBought: null,
+          productId: sub.productId!,
+          sellerId: sub.sellerId!,
+          fileId: current?.fileId ?? sub.fileId,
+          fileName: current?.fileName ?? sub.fileName,
+        };
   return checkout;
 }
 

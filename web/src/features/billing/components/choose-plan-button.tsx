@@ -4,6 +4,7 @@ import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
 import type { ChoosePlanButtonProps } from './signed-in-choose-plan-button';
+import type { BillingInterval } from '@lockdrop/contracts';
 
 // The billing API (and its schemas) loads only for signed-in sellers: the landing page's plan
 // cards stay plain links for visitors, without that weight in their first JavaScript.
@@ -42,7 +43,7 @@ export function ChoosePlanButton(props: ChoosePlanButtonProps) {
 }
 
 /** A plan card's call to action (pricing and landing pages): the popular plan stands out. */
-export const choosePlanFor = (plan: Plan, interval: 'monthly' | 'yearly') => (
+export const choosePlanFor = (plan: Plan, interval: BillingInterval) => (
   <ChoosePlanButton
     plan={plan.id}
     interval={interval}

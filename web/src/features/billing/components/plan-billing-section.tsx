@@ -1,4 +1,4 @@
-import type { BillingInterval, PlanId } from '@lockdrop/contracts';
+import { billingIntervalSchema, type BillingInterval, type PlanId } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { PLANS, planById } from '@lockdrop/plans';
 import { useId, useState } from 'react';
@@ -107,7 +107,7 @@ export function PlanBillingSection() {
             </select>
           </label>
           <div role="radiogroup" aria-label="Billing" className="flex gap-3 text-sm">
-            {(['monthly', 'yearly'] as const).map((option) => (
+            {billingIntervalSchema.options.map((option) => (
               <label key={option} className="flex items-center gap-1.5">
                 <input
                   type="radio"

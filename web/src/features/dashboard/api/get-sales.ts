@@ -1,15 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { saleViewSchema, type SaleView } from '@lockdrop/contracts';
-import { z } from 'zod';
+import { saleListSchema, type SaleView } from '@lockdrop/contracts';
 import { api } from '@/lib/api';
 
 /** A sale of GET /api/purchases/sales (payments): only the signed-in seller's own. */
 export type Sale = SaleView;
 
-const salesResponse = z.object({ sales: z.array(saleViewSchema) });
-
 export const getSales = async (limit: number): Promise<Sale[]> =>
-  salesResponse.parse(await api(`/api/purchases/sales?limit=${limit}`)).sales;
+  saleListSchema.parse(await api(`/api/purchases/sales?limit=${limit}`)).sales;
 
 export const salesQueryOptions = (limit: number) =>
   queryOptions({ queryKey: ['dashboard', 'sales', limit], queryFn: () => getSales(limit) });

@@ -1,8 +1,9 @@
 import {
-  bankSchema,
+  bankListSchema,
   payoutBalancesSchema,
-  payoutDestinationSchema,
-  payoutSchema,
+  payoutDestinationAnswerSchema,
+  payoutListSchema,
+  savedPayoutDestinationSchema,
   type BankAccount,
   type PayoutDestinationInput,
 } from '@lockdrop/contracts';
@@ -23,21 +24,17 @@ export const payoutKeys = {
   history: (limit: number) => [...payoutsKey, 'history', limit] as const,
 };
 
-const banksResponse = z.object({ banks: z.array(bankSchema) });
-const destinationResponse = z.object({ destination: payoutDestinationSchema.nullable() });
-const savedResponse = z.object({ destination: payoutDestinationSchema });
-const payoutsResponse = z.object({ payouts: z.array(payoutSchema) });
-
 export const bankListQuery = queryOptions({
   queryKey: payoutKeys.banks,
-  queryFn: async () => banksResponse.parse(await api('/api/payouts/banks')).banks,
+  queryFn: async () => bankListSchema.parse(await api('/api/payouts/banks')).banks,
   staleTime: 60 * 60_000,
 });
 export const useBanks = (enabled = true) => useQuery({ ...bankListQuery, enabled });
 
 export const destinationQuery = queryOptions({
   queryKey: payoutKeys.destination,
-  queryFn: async () => destinationResponse.parse(await api('/api/payouts/destination')).destination,
+  queryFn: async () =>
+    payoutDestinationAnswerSchema.parse(await api('/api/payouts/destination')).destination,
 });
 export const usePayoutDestination = () => useQuery(destinationQuery);
 
@@ -49,7 +46,7 @@ export const balancesQuery = queryOptions({
 export const payoutHistoryQuery = (limit: number) =>
   queryOptions({
     queryKey: payoutKeys.history(limit),
-    queryFn: async () => payoutsResponse.parse(await api(`/api/payouts?limit=${limit}`)).payouts,
+    queryFn: async () => payoutListSchema.parse(await api(`/api/payouts?limit=${limit}`)).payouts,
   });
 
 /** Balances and history refresh every few seconds while a payout is on its way. */
@@ -89,8 +86,9 @@ export function useSaveDestination() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: PayoutDestinationInput) =>
-      savedResponse.parse(await api('/api/payouts/destination', { method: 'PUT', body: input }))
-        .destination,
+      savedPayoutDestinationSchema.parse(
+        await api('/api/payouts/destination', { method: 'PUT', body: input }),
+      ).destination,
     onSuccess: (destination) => {
       queryClient.setQueryData(payoutKeys.destination, destination);
       return queryClient.invalidateQueries({ queryKey: payoutKeys.balances });
@@ -102,7 +100,7 @@ export function useWithdraw() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () =>
-      payoutsResponse.parse(await api('/api/payouts/withdraw', { method: 'POST' })).payouts,
+      payoutListSchema.parse(await api('/api/payouts/withdraw', { method: 'POST' })).payouts,
     onSettled: () => queryClient.invalidateQueries({ queryKey: payoutKeys.all }),
   });
 }

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { formatMoney } from '@lockdrop/money';
 import { PLANS, yearlySavingsPercent, type Plan } from '@lockdrop/plans';
+import type { BillingInterval } from '@lockdrop/contracts';
 
-export type Billing = 'monthly' | 'yearly';
+export type Billing = BillingInterval;
 
 export function planPrice(plan: Plan, billing: Billing): string {
   return formatMoney(

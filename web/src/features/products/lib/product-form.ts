@@ -1,8 +1,9 @@
 import { AmbiguousAmountError, toMinor } from '@lockdrop/money';
 import type { UploadedFile } from '@lockdrop/contracts';
 import type { Pricing, Product, ProductInput } from '../types';
+import type { BillingInterval } from '@lockdrop/contracts';
 
-export type PricingChoice = 'one_time' | 'monthly' | 'yearly';
+export type PricingChoice = 'one_time' | BillingInterval;
 
 export const pricingOf = (choice: PricingChoice): Pricing =>
   choice === 'one_time' ? { type: 'one_time' } : { type: 'recurring', interval: choice };

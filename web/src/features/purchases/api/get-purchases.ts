@@ -1,13 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
-import { purchaseViewSchema } from '@lockdrop/contracts';
-import { z } from 'zod';
+import { purchaseListSchema } from '@lockdrop/contracts';
 import type { Purchase } from '../types';
 
-const purchasesResponse = z.object({ purchases: z.array(purchaseViewSchema) });
-
 const listPurchases = async (): Promise<Purchase[]> =>
-  purchasesResponse.parse(await api('/api/purchases')).purchases;
+  purchaseListSchema.parse(await api('/api/purchases')).purchases;
 
 /**
  * The access token states whether the e-mail was verified when it was issued. A buyer who has
