@@ -3,11 +3,11 @@ import { ButtonLink } from '@/components/ui/button';
 import { Table, type Column } from '@/components/ui/table';
 import { paths } from '@/config/paths';
 import { productPriceLabel } from '@/lib/pricing';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import type { Product } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useProductFigures, type ProductFigures } from '../api/get-product-figures';
 import { formatCount, formatDate } from '../lib/format';
-import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { EmptyState } from './empty-state';
 import { RevenueList } from './revenue-list';
 

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Table, type Column } from '@/components/ui/table';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { useSales, type Sale } from '../api/get-sales';
 import { useRefundSale } from '../api/refund-sale';
 import { formatDate, formatMoney } from '../lib/format';
-import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { EmptyState } from './empty-state';
 import { SaleStatus } from './sale-status';
 

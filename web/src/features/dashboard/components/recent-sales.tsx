@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { useSales } from '../api/get-sales';
 import { formatDate, formatMoney } from '../lib/format';
-import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { EmptyState } from './empty-state';
 import { SaleStatus } from './sale-status';
 

@@ -4,9 +4,9 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { useSession } from '@/features/auth';
+import { LoadError, Loading } from '@/components/ui/panel';
 import { usePayoutDestination } from '../api/payouts';
 import { DestinationForm } from './destination-form';
-import { LoadError, Loading } from '@/components/ui/panel';
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(

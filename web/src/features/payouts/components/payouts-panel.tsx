@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Table, type Column } from '@/components/ui/table';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/toast';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import {
   usePayoutBalances,
   usePayoutDestination,
@@ -12,7 +13,6 @@ import {
   useWithdraw,
 } from '../api/payouts';
 import { withdrawBlocker } from '../lib/withdraw';
-import { LoadError, Loading, Panel } from '@/components/ui/panel';
 
 const HISTORY_LIMIT = 50;
 
