@@ -2,7 +2,7 @@ import type { ComponentProps, ReactNode } from 'react';
 import { Field } from './field';
 import { Input } from './input';
 
-interface TextFieldProps extends Omit<ComponentProps<typeof Input>, 'id' | 'invalid'> {
+interface TextFieldProps extends Omit<ComponentProps<typeof Input>, 'id'> {
   label: ReactNode;
   name: string;
   hint?: ReactNode;
