@@ -14,6 +14,6 @@ export { SignOutButton } from './components/sign-out-button';
 export { GetStartedLink } from './components/get-started-link';
 export { useUpdateProfile, type ProfileChanges } from './api/profile';
 export { Avatar } from './components/avatar';
-export { Checkbox, Field } from './components/field';
+export { AuthCodeField } from './components/auth-fields';
 export { MIN_PASSWORD_LENGTH } from './lib/validation';
 export { useResendVerification } from './api/recovery';

@@ -10,7 +10,7 @@ import { refreshSession } from '../api/refresh-session';
 import { useResendVerification } from '../api/recovery';
 import { formText } from '../lib/use-form-problem';
 import { AuthCard } from './auth-card';
-import { Field } from './field';
+import { EmailField } from './auth-fields';
 
 const problems: Record<string, { title: string; description: string }> = {
   token_expired: {
@@ -43,7 +43,7 @@ function ResendForm() {
       aria-label="Resend verification e-mail"
       className="space-y-5"
     >
-      {!user && <Field label="E-mail" name="email" type="email" autoComplete="email" />}
+      {!user && <EmailField />}
       <Button type="submit" size="lg" className="w-full" disabled={resend.isPending}>
         {resend.isPending ? 'Sending...' : 'Resend verification e-mail'}
       </Button>

@@ -7,7 +7,7 @@ import { notify } from '@/lib/toast';
 import { useRequestPasswordReset } from '../api/recovery';
 import { formText, useFormProblem } from '../lib/use-form-problem';
 import { AuthCard, textLinkClass } from './auth-card';
-import { Field } from './field';
+import { EmailField } from './auth-fields';
 
 const backToSignIn = (
   <Link to={paths.auth.login.getHref()} className={textLinkClass}>
@@ -62,13 +62,7 @@ export function ForgotPasswordScreen() {
       footer={backToSignIn}
     >
       <form noValidate onSubmit={onSubmit} aria-label="Reset your password" className="space-y-5">
-        <Field
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          error={problem.fieldErrors.email}
-        />
+        <EmailField error={problem.fieldErrors.email} />
         <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
           {request.isPending ? 'Sending...' : 'Send reset link'}
         </Button>

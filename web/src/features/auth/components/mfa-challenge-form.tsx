@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/button';
 import type { Account } from '../api/get-session';
 import { useMfaChallenge } from '../api/sign-in';
 import { formText, useFormProblem } from '../lib/use-form-problem';
-import { Field } from './field';
+import { AuthCodeField } from './auth-fields';
 import { signInFailed } from './sign-in-form';
 
 interface MfaChallengeFormProps {
@@ -45,12 +45,7 @@ export function MfaChallengeForm({ challengeToken, onSignedIn, onCancel }: MfaCh
       aria-label="Two-factor authentication"
       className="space-y-5"
     >
-      <Field
-        label="Authentication code"
-        name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={7}
+      <AuthCodeField
         placeholder="123456"
         error={problem.fieldErrors.code}
         hint="Open your authenticator app and enter the 6-digit code for Lockdrop."

@@ -8,7 +8,7 @@ import { useResetPassword } from '../api/recovery';
 import { formText, useFormProblem } from '../lib/use-form-problem';
 import { MIN_PASSWORD_LENGTH, weakPassword } from '../lib/validation';
 import { AuthCard, textLinkClass } from './auth-card';
-import { Field } from './field';
+import { TextField } from '@/components/ui/text-field';
 
 const LINK_PROBLEMS = new Set(['invalid_token', 'token_expired']);
 
@@ -68,7 +68,7 @@ export function ResetPasswordScreen() {
       description="Pick something you don't use anywhere else."
     >
       <form noValidate onSubmit={onSubmit} aria-label="Choose a new password" className="space-y-5">
-        <Field
+        <TextField
           label="New password"
           name="password"
           type="password"
@@ -76,7 +76,7 @@ export function ResetPasswordScreen() {
           error={problem.fieldErrors.password}
           hint={`Must be at least ${MIN_PASSWORD_LENGTH} characters`}
         />
-        <Field
+        <TextField
           label="Confirm new password"
           name="confirm"
           type="password"

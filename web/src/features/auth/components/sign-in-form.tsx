@@ -9,7 +9,9 @@ import type { Account } from '../api/get-session';
 import { formChecked, formText, useFormProblem } from '../lib/use-form-problem';
 import { MIN_PASSWORD_LENGTH, validateSignIn } from '../lib/validation';
 import { textLinkClass } from './auth-card';
-import { Checkbox, Field } from './field';
+import { TextField } from '@/components/ui/text-field';
+import { EmailField } from './auth-fields';
+import { Checkbox } from './checkbox';
 import { GoogleButton, OrDivider } from './google-button';
 
 export const signInFailed = (error: unknown) =>
@@ -51,14 +53,8 @@ export function SignInForm({ redirectTo, onSignedIn, onMfaRequired }: SignInForm
       <GoogleButton redirectTo={redirectTo} remember={remember} />
       <OrDivider />
       <form noValidate onSubmit={onSubmit} aria-label="Sign in" className="space-y-5">
-        <Field
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          error={problem.fieldErrors.email}
-        />
-        <Field
+        <EmailField error={problem.fieldErrors.email} />
+        <TextField
           label="Password"
           name="password"
           type="password"

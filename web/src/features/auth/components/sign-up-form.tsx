@@ -9,7 +9,9 @@ import { useSignUp } from '../api/sign-up';
 import { formChecked, formText, useFormProblem } from '../lib/use-form-problem';
 import { MIN_PASSWORD_LENGTH, validateSignUp } from '../lib/validation';
 import { textLinkClass } from './auth-card';
-import { Checkbox, Field } from './field';
+import { TextField } from '@/components/ui/text-field';
+import { EmailField } from './auth-fields';
+import { Checkbox } from './checkbox';
 import { GoogleButton, OrDivider } from './google-button';
 
 const signUpFailed = (error: unknown) =>
@@ -53,15 +55,14 @@ export function SignUpForm({
       <GoogleButton redirectTo={redirectTo} remember={remember} />
       <OrDivider />
       <form noValidate onSubmit={onSubmit} aria-label="Sign up" className="space-y-5">
-        <Field label="Full name" name="fullName" autoComplete="name" error={fieldErrors.fullName} />
-        <Field
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          error={fieldErrors.email}
+        <TextField
+          label="Full name"
+          name="fullName"
+          autoComplete="name"
+          error={fieldErrors.fullName}
         />
-        <Field
+        <EmailField error={fieldErrors.email} />
+        <TextField
           label="Password"
           name="password"
           type="password"

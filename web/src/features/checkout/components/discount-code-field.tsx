@@ -1,8 +1,9 @@
 import type { CheckoutQuote } from '@lockdrop/contracts';
 import { BadgePercent } from 'lucide-react';
-import { useId, type KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { fieldClass, labelClass } from './field-styles';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 interface DiscountCodeFieldProps {
   value: string;
@@ -21,7 +22,6 @@ interface DiscountCodeFieldProps {
 /** 'Discount code' with Apply; an accepted code shows its label and the price it brings. */
 export function DiscountCodeField(props: DiscountCodeFieldProps) {
   const { value, onChange, onApply, onRemove, checking, problem, quote, labelPrice } = props;
-  const id = useId();
   const discount = quote?.discount ?? null;
   // Enter applies the code rather than submitting the purchase.
   const applyOnEnter = (event: KeyboardEvent) => {
@@ -31,43 +31,34 @@ export function DiscountCodeField(props: DiscountCodeFieldProps) {
   };
   return (
     <div className="mt-4">
-      <label htmlFor={`${id}-code`} className={labelClass}>
-        Discount code
-      </label>
-      <div className="flex items-start gap-2">
-        <input
-          id={`${id}-code`}
-          value={value}
-          onChange={(event) => onChange(event.target.value)}
-          onKeyDown={applyOnEnter}
-          readOnly={discount !== null}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${id}-code-problem` : undefined}
-          className={`${fieldClass(problem !== null)} font-mono uppercase read-only:bg-slate-50`}
-        />
-        {discount ? (
-          <Button variant="secondary" className="mt-2" onClick={onRemove}>
-            Remove
-          </Button>
-        ) : (
-          <Button
-            variant="secondary"
-            className="mt-2"
-            onClick={onApply}
-            disabled={checking || !value.trim()}
-          >
-            {checking ? 'Checking…' : 'Apply'}
-          </Button>
-        )}
-      </div>
-      {problem && (
-        <p id={`${id}-code-problem`} role="alert" className="mt-2 text-sm text-rose-700">
-          {problem}
-        </p>
-      )}
+      <Field label="Discount code" error={problem}>
+        <div className="flex items-start gap-2">
+          <Input
+            value={value}
+            onChange={(event) => onChange(event.target.value)}
+            onKeyDown={applyOnEnter}
+            readOnly={discount !== null}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            className="font-mono uppercase read-only:bg-slate-50"
+          />
+          {discount ? (
+            <Button variant="secondary" className="mt-2" onClick={onRemove}>
+              Remove
+            </Button>
+          ) : (
+            <Button
+              variant="secondary"
+              className="mt-2"
+              onClick={onApply}
+              disabled={checking || !value.trim()}
+            >
+              {checking ? 'Checking…' : 'Apply'}
+            </Button>
+          )}
+        </div>
+      </Field>
       {quote && discount && (
         <p
           role="status"

@@ -4,6 +4,8 @@ import { formatFileSize } from '@lockdrop/plans';
 import { FileDown, Lock, ShieldCheck } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { TestModeNotice } from '@/components/test-mode-notice';
 import type { ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
@@ -13,7 +15,6 @@ import { useAmount } from '../lib/use-amount';
 import { useDiscountCode } from '../lib/use-discount-code';
 import { AmountField } from './amount-field';
 import { DiscountCodeField } from './discount-code-field';
-import { fieldClass, labelClass } from './field-styles';
 
 /** The element 'Purchase Now' scrolls to. */
 export const PURCHASE_CARD_ID = 'purchase';
@@ -118,25 +119,15 @@ export function PurchaseCard({
         </span>
       </p>
       <form noValidate onSubmit={submit} className="mt-5">
-        <label htmlFor={`${id}-email`} className={labelClass}>
-          E-mail
-        </label>
-        <input
-          id={`${id}-email`}
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={missing || undefined}
-          aria-describedby={missing ? `${id}-email-error` : undefined}
-          placeholder="you@example.com"
-          className={fieldClass(missing)}
-        />
-        {missing && (
-          <p id={`${id}-email-error`} className="mt-2 text-sm text-rose-700">
-            Please enter your email
-          </p>
-        )}
+        <Field label="E-mail" error={missing ? 'Please enter your email' : null}>
+          <Input
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            placeholder="you@example.com"
+          />
+        </Field>
         {minimum ? (
           <AmountField
             value={amount.text}

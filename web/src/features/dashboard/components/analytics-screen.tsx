@@ -1,14 +1,54 @@
 import { useState } from 'react';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useProductFigures } from '../api/get-product-figures';
+import { Table, type Column } from '@/components/ui/table';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
+import { useProductFigures, type ProductFigures } from '../api/get-product-figures';
 import { formatCount, formatPercent } from '../lib/format';
-import { EmptyState, LoadError, Loading, Panel } from './empty-state';
+import { EmptyState } from './empty-state';
 import { ProductDailyPanel } from './product-daily-panel';
 import { RevenueList } from './revenue-list';
 import { StatCards } from './stat-cards';
 
 const PERIODS = [7, 30, 90, 365];
+
+const count = (
+  header: string,
+  figure: (product: ProductFigures) => number,
+): Column<ProductFigures> => ({
+  header,
+  align: 'right',
+  cell: (product) => formatCount(figure(product)),
+});
+
+const productColumns: Column<ProductFigures>[] = [
+  {
+    header: 'Product',
+    className: 'font-medium text-slate-900',
+    cell: (product) => (
+      <>
+        {product.title}
+        {product.deleted && <span className="ml-2 text-xs text-slate-500">(deleted)</span>}
+      </>
+    ),
+  },
+  count('Views', (product) => product.views),
+  count('Visitors', (product) => product.uniqueVisitors),
+  count('Checkouts', (product) => product.checkoutsStarted),
+  count('Sales', (product) => product.sales),
+  count('Refunds', (product) => product.refunds),
+  count('Downloads', (product) => product.downloads),
+  {
+    header: 'Unlock rate',
+    align: 'right',
+    cell: (product) => formatPercent(product.unlockRate),
+  },
+  {
+    header: 'Revenue',
+    align: 'right',
+    cell: (product) => <RevenueList revenue={product.revenue} />,
+  },
+];
 
 /** /dashboard/analytics: the overview, per-product figures and a daily series. */
 export function AnalyticsScreen() {
@@ -52,65 +92,12 @@ export function AnalyticsScreen() {
             Once your product pages get visitors, their views, sales and downloads are counted here.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[48rem] text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="py-2 pr-4">
-                    Product
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Views
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Visitors
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Checkouts
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Sales
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Refunds
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Downloads
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Unlock rate
-                  </th>
-                  <th scope="col" className="py-2 text-right">
-                    Revenue
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {products.data.map((product) => (
-                  <tr key={product.productId}>
-                    <td className="py-3 pr-4 font-medium text-slate-900">
-                      {product.title}
-                      {product.deleted && (
-                        <span className="ml-2 text-xs text-slate-500">(deleted)</span>
-                      )}
-                    </td>
-                    <td className="py-3 pr-4 text-right">{formatCount(product.views)}</td>
-                    <td className="py-3 pr-4 text-right">{formatCount(product.uniqueVisitors)}</td>
-                    <td className="py-3 pr-4 text-right">
-                      {formatCount(product.checkoutsStarted)}
-                    </td>
-                    <td className="py-3 pr-4 text-right">{formatCount(product.sales)}</td>
-                    <td className="py-3 pr-4 text-right">{formatCount(product.refunds)}</td>
-                    <td className="py-3 pr-4 text-right">{formatCount(product.downloads)}</td>
-                    <td className="py-3 pr-4 text-right">{formatPercent(product.unlockRate)}</td>
-                    <td className="py-3 text-right">
-                      <RevenueList revenue={product.revenue} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            columns={productColumns}
+            rows={products.data}
+            rowKey={(product) => product.productId}
+            minWidthClass="min-w-[48rem]"
+          />
         )}
       </Panel>
       {products.data && products.data.length > 0 && (

@@ -3,7 +3,7 @@ import { ButtonLink } from '@/components/ui/button';
 import type { ReactNode } from 'react';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
-import { Panel } from './empty-state';
+import { Panel } from '@/components/ui/panel';
 
 /** /dashboard/settings: the plan, and the way to the account settings (profile, password, payouts). */
 export function DashboardSettings({ upgradeButton }: { upgradeButton: ReactNode }) {

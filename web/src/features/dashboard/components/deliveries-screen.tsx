@@ -1,15 +1,54 @@
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
+import { Table, type Column } from '@/components/ui/table';
 import { paths } from '@/config/paths';
 import { productPriceLabel } from '@/lib/pricing';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import type { Product } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useProductFigures, type ProductFigures } from '../api/get-product-figures';
 import { formatCount, formatDate } from '../lib/format';
-import { EmptyState, LoadError, Loading, Panel } from './empty-state';
+import { EmptyState } from './empty-state';
 import { RevenueList } from './revenue-list';
 
 const DAYS = 365;
+
+function ProductName({ product }: { product: Product }) {
+  return (
+    <>
+      <Link
+        to={paths.products.detail.getHref(product.id)}
+        className="font-medium text-slate-900 hover:text-indigo-700"
+      >
+        {product.title}
+      </Link>
+      <span className="block text-xs text-slate-500">
+        {formatDate(product.createdAt)} · {product.status === 'published' ? 'Live' : 'Draft'}
+      </span>
+    </>
+  );
+}
+
+/** A product without figures yet delivered nothing: its counts are zero. */
+function deliveryColumns(byProduct: Map<string, ProductFigures>): Column<Product>[] {
+  const count = (header: string, figure: 'views' | 'sales' | 'downloads'): Column<Product> => ({
+    header,
+    align: 'right',
+    cell: (product) => formatCount(byProduct.get(product.id)?.[figure] ?? 0),
+  });
+  return [
+    { header: 'Product', cell: (product) => <ProductName product={product} /> },
+    { header: 'Price', cell: (product) => productPriceLabel(product) },
+    count('Views', 'views'),
+    count('Sales', 'sales'),
+    count('Downloads', 'downloads'),
+    {
+      header: 'Revenue',
+      align: 'right',
+      cell: (product) => <RevenueList revenue={byProduct.get(product.id)?.revenue ?? []} />,
+    },
+  ];
+}
 
 /**
  * /dashboard/deliveries: each product with what it delivered over the last year. The seller's
@@ -46,60 +85,12 @@ export function DeliveriesScreen({ products }: { products: UseQueryResult<Produc
             Create a product and share its link; every paid unlock and download is counted here.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[44rem] text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="py-2 pr-4">
-                    Product
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Price
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Views
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Sales
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Downloads
-                  </th>
-                  <th scope="col" className="py-2 text-right">
-                    Revenue
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {products.data.map((product) => {
-                  const entry = byProduct.get(product.id);
-                  return (
-                    <tr key={product.id}>
-                      <td className="py-3 pr-4">
-                        <Link
-                          to={paths.products.detail.getHref(product.id)}
-                          className="font-medium text-slate-900 hover:text-indigo-700"
-                        >
-                          {product.title}
-                        </Link>
-                        <span className="block text-xs text-slate-500">
-                          {formatDate(product.createdAt)} ·{' '}
-                          {product.status === 'published' ? 'Live' : 'Draft'}
-                        </span>
-                      </td>
-                      <td className="py-3 pr-4">{productPriceLabel(product)}</td>
-                      <td className="py-3 pr-4 text-right">{formatCount(entry?.views ?? 0)}</td>
-                      <td className="py-3 pr-4 text-right">{formatCount(entry?.sales ?? 0)}</td>
-                      <td className="py-3 pr-4 text-right">{formatCount(entry?.downloads ?? 0)}</td>
-                      <td className="py-3 text-right">
-                        <RevenueList revenue={entry?.revenue ?? []} />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            columns={deliveryColumns(byProduct)}
+            rows={products.data}
+            rowKey={(product) => product.id}
+            minWidthClass="min-w-[44rem]"
+          />
         )}
       </Panel>
     </div>

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { Table, type Column } from '@/components/ui/table';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { useSales, type Sale } from '../api/get-sales';
 import { useRefundSale } from '../api/refund-sale';
 import { formatDate, formatMoney } from '../lib/format';
-import { EmptyState, LoadError, Loading, Panel } from './empty-state';
+import { EmptyState } from './empty-state';
 import { SaleStatus } from './sale-status';
 
 const HISTORY_LIMIT = 200;
@@ -50,6 +52,71 @@ function RefundControl({ sale }: { sale: Sale }) {
 
 const money = (minor: number, sale: Sale) => formatMoney(minor, sale.currency);
 
+function SaleProduct({ sale }: { sale: Sale }) {
+  return (
+    <>
+      {sale.productTitle}
+      {sale.subscriptionId && (
+        <span className="ml-2 inline-block rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">
+          {sale.renewal ? 'Renewal' : 'New subscription'}
+        </span>
+      )}
+      {sale.discount && (
+        <span className="block text-xs font-normal text-slate-500">
+          Code {sale.discount.code} · {formatMoney(sale.discount.amountOffMinor, sale.currency)} off
+        </span>
+      )}
+    </>
+  );
+}
+
+const saleColumns: Column<Sale>[] = [
+  { header: 'Date', className: 'whitespace-nowrap', cell: (sale) => formatDate(sale.createdAt) },
+  {
+    header: 'Product',
+    className: 'font-medium text-slate-900',
+    cell: (sale) => <SaleProduct sale={sale} />,
+  },
+  { header: 'Buyer', className: 'text-slate-600', cell: (sale) => sale.buyerEmail },
+  { header: 'Amount', align: 'right', cell: (sale) => money(sale.amountMinor, sale) },
+  {
+    header: 'Platform fee',
+    align: 'right',
+    className: 'text-slate-600',
+    cell: (sale) => money(sale.feePlatformMinor, sale),
+  },
+  {
+    header: 'Processor fee',
+    align: 'right',
+    className: 'text-slate-600',
+    cell: (sale) => money(sale.feeProcessorMinor, sale),
+  },
+  {
+    header: 'Earnings',
+    align: 'right',
+    className: 'font-semibold',
+    cell: (sale) => money(sale.sellerEarningsMinor, sale),
+  },
+  {
+    header: 'Status',
+    cell: (sale) => (
+      <>
+        <SaleStatus status={sale.status} />
+        {sale.refundedAt && (
+          <span className="block text-xs text-slate-500">{formatDate(sale.refundedAt)}</span>
+        )}
+      </>
+    ),
+  },
+  {
+    header: 'Actions',
+    hideHeader: true,
+    align: 'right',
+    className: 'pr-1',
+    cell: (sale) => <RefundControl sale={sale} />,
+  },
+];
+
 /** /dashboard/payments: balances, payouts, and the seller's own sales with where the money went. */
 export function PaymentsScreen({ payouts }: { payouts: ReactNode }) {
   const sales = useSales(HISTORY_LIMIT);
@@ -68,84 +135,13 @@ export function PaymentsScreen({ payouts }: { payouts: ReactNode }) {
             appear here.
           </EmptyState>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[56rem] text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="py-2 pr-4">
-                    Date
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Product
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Buyer
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Amount
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Platform fee
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Processor fee
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right">
-                    Earnings
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Status
-                  </th>
-                  <th scope="col" className="py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {sales.data.map((sale) => (
-                  <tr key={sale.id} data-sale-id={sale.id}>
-                    <td className="py-3 pr-4 whitespace-nowrap">{formatDate(sale.createdAt)}</td>
-                    <td className="py-3 pr-4 font-medium text-slate-900">
-                      {sale.productTitle}
-                      {sale.subscriptionId && (
-                        <span className="ml-2 inline-block rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">
-                          {sale.renewal ? 'Renewal' : 'New subscription'}
-                        </span>
-                      )}
-                      {sale.discount && (
-                        <span className="block text-xs font-normal text-slate-500">
-                          Code {sale.discount.code} ·{' '}
-                          {formatMoney(sale.discount.amountOffMinor, sale.currency)} off
-                        </span>
-                      )}
-                    </td>
-                    <td className="py-3 pr-4 text-slate-600">{sale.buyerEmail}</td>
-                    <td className="py-3 pr-4 text-right">{money(sale.amountMinor, sale)}</td>
-                    <td className="py-3 pr-4 text-right text-slate-600">
-                      {money(sale.feePlatformMinor, sale)}
-                    </td>
-                    <td className="py-3 pr-4 text-right text-slate-600">
-                      {money(sale.feeProcessorMinor, sale)}
-                    </td>
-                    <td className="py-3 pr-4 text-right font-semibold">
-                      {money(sale.sellerEarningsMinor, sale)}
-                    </td>
-                    <td className="py-3 pr-4">
-                      <SaleStatus status={sale.status} />
-                      {sale.refundedAt && (
-                        <span className="block text-xs text-slate-500">
-                          {formatDate(sale.refundedAt)}
-                        </span>
-                      )}
-                    </td>
-                    <td className="py-3 pr-1 text-right">
-                      <RefundControl sale={sale} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            columns={saleColumns}
+            rows={sales.data}
+            rowKey={(sale) => sale.id}
+            rowData={(sale) => ({ 'data-sale-id': sale.id })}
+            minWidthClass="min-w-[56rem]"
+          />
         )}
       </Panel>
     </div>

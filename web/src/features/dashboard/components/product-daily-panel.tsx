@@ -3,7 +3,7 @@ import { useProductDaily, type DailyPoint } from '../api/get-product-daily';
 import type { ProductFigures } from '../api/get-product-figures';
 import { formatCount, formatMoney } from '../lib/format';
 import { DailyChart, type ChartPoint } from './daily-chart';
-import { LoadError, Loading, Panel } from './empty-state';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 
 type CountMetric = 'views' | 'sales' | 'downloads' | 'checkoutsStarted';
 const COUNT_METRICS: { id: CountMetric; label: string }[] = [

@@ -2,10 +2,11 @@ import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { productPriceLabel } from '@/lib/pricing';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import type { Product } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { formatDate } from '../lib/format';
-import { EmptyState, LoadError, Loading, Panel } from './empty-state';
+import { EmptyState } from './empty-state';
 
 /** Spec §9: the dashboard lists show 3 (catalog answers the seller's whole list, newest first). */
 const SHOWN = 3;

@@ -1,8 +1,9 @@
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { useSales } from '../api/get-sales';
 import { formatDate, formatMoney } from '../lib/format';
-import { EmptyState, LoadError, Loading, Panel } from './empty-state';
+import { EmptyState } from './empty-state';
 import { SaleStatus } from './sale-status';
 
 /** Spec §9: the dashboard lists take 5 and show 3. */

@@ -1,7 +1,7 @@
 import { Eye, PackageCheck, TrendingUp, Wallet } from 'lucide-react';
 import { useOverview, type Overview } from '../api/get-overview';
 import { countOf, describeChange, formatCount, formatMoney, formatPercent } from '../lib/format';
-import { LoadError, Loading } from './empty-state';
+import { LoadError, Loading } from '@/components/ui/panel';
 import { StatCard } from './stat-card';
 
 function revenueCard(overview: Overview) {

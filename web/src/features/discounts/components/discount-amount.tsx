@@ -2,7 +2,9 @@ import type { DiscountKind } from '@lockdrop/contracts';
 import { useId } from 'react';
 import type { DiscountFormValues } from '../lib/discount-form';
 import type { CurrencySelectComponent } from '../types';
-import { choiceClass, inputClass, labelClass } from './form-styles';
+import { Field, labelClass } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { choiceClass } from '@/components/ui/choice';
 
 type AmountValues = Pick<DiscountFormValues, 'kind' | 'percentOff' | 'amountOff' | 'currency'>;
 
@@ -41,12 +43,8 @@ export function DiscountAmount({ values, onChange, CurrencySelect }: DiscountAmo
         </div>
       </fieldset>
       {values.kind === 'percent' ? (
-        <div>
-          <label htmlFor={`${id}-percent`} className={labelClass}>
-            Percentage off
-          </label>
-          <input
-            id={`${id}-percent`}
+        <Field label="Percentage off">
+          <Input
             type="number"
             inputMode="numeric"
             min={1}
@@ -54,26 +52,20 @@ export function DiscountAmount({ values, onChange, CurrencySelect }: DiscountAmo
             step={1}
             value={values.percentOff}
             onChange={(event) => onChange({ percentOff: event.target.value })}
-            className={inputClass}
             placeholder="20"
           />
-        </div>
+        </Field>
       ) : (
         <div className="grid gap-6 sm:grid-cols-2">
-          <div>
-            <label htmlFor={`${id}-amount`} className={labelClass}>
-              Amount off
-            </label>
-            <input
-              id={`${id}-amount`}
+          <Field label="Amount off">
+            <Input
               type="text"
               inputMode="decimal"
               value={values.amountOff}
               onChange={(event) => onChange({ amountOff: event.target.value })}
-              className={inputClass}
               placeholder="5.00"
             />
-          </div>
+          </Field>
           <CurrencySelect
             id={`${id}-currency`}
             label="Currency"

@@ -1,11 +1,12 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { notify } from '@/lib/toast';
 import type { DiscountFormValues } from '../lib/discount-form';
 import { validationMessage } from '../lib/validation';
 import type { CurrencySelectComponent, SellerProduct } from '../types';
 import { DiscountAmount } from './discount-amount';
-import { inputClass, labelClass } from './form-styles';
 import { ProductChoice } from './product-choice';
 
 interface DiscountFormProps {
@@ -30,31 +31,19 @@ export function DiscountForm({
   onSubmit,
   onCancel,
 }: DiscountFormProps) {
-  const id = useId();
   const [values, setValues] = useState(initial);
   const change = (next: Partial<DiscountFormValues>) =>
     setValues((current) => ({ ...current, ...next }));
   const field = (name: TextField, label: string, type = 'text', hint?: string) => (
-    <div>
-      <label htmlFor={`${id}-${name}`} className={labelClass}>
-        {label}
-      </label>
-      <input
-        id={`${id}-${name}`}
+    <Field label={label} hint={hint}>
+      <Input
         type={type}
         min={type === 'number' ? 1 : undefined}
         step={type === 'number' ? 1 : undefined}
         value={values[name]}
         onChange={(event) => change({ [name]: event.target.value })}
-        aria-describedby={hint ? `${id}-${name}-hint` : undefined}
-        className={inputClass}
       />
-      {hint && (
-        <p id={`${id}-${name}-hint`} className="mt-1 text-xs text-slate-500">
-          {hint}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 
   function submit(event: FormEvent) {

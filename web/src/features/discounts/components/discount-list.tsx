@@ -1,6 +1,7 @@
 import type { DiscountCode } from '@lockdrop/contracts';
 import { TicketPercent } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { LoadError, Loading } from '@/components/ui/panel';
 import { useDiscountCodes } from '../api/get-discount-codes';
 import { DiscountTable } from './discount-table';
 
@@ -13,22 +14,8 @@ interface DiscountListProps {
 /** The seller's codes, or why there are none to show. */
 export function DiscountList({ onCreate, onEdit }: DiscountListProps) {
   const codes = useDiscountCodes();
-  if (codes.isPending) {
-    return (
-      <div
-        className="h-24 animate-pulse rounded-lg bg-slate-100"
-        aria-busy="true"
-        aria-label="Loading your discount codes"
-      />
-    );
-  }
-  if (codes.isError) {
-    return (
-      <p role="alert" className="rounded-lg bg-rose-50 px-4 py-3 text-sm text-rose-700">
-        Could not load your discount codes. Please refresh the page to try again.
-      </p>
-    );
-  }
+  if (codes.isPending) return <Loading label="Loading your discount codes" />;
+  if (codes.isError) return <LoadError what="your discount codes" />;
   if (codes.data.length > 0) return <DiscountTable codes={codes.data} onEdit={onEdit} />;
   return (
     <div className="rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center">

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { SellerProduct } from '../types';
-import { choiceClass, labelClass } from './form-styles';
+import { labelClass } from '@/components/ui/field';
+import { choiceClass } from '@/components/ui/choice';
 
 /** Payments refuses codes on these at checkout; the seller sees why here. */
 const codesDoNotApply = (product: SellerProduct) =>

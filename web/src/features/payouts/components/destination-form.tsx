@@ -6,7 +6,10 @@ import {
 } from '@lockdrop/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Field, useUpdateProfile } from '@/features/auth';
+import { Field } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
+import { TextField } from '@/components/ui/text-field';
+import { useUpdateProfile } from '@/features/auth';
 import { notify } from '@/lib/toast';
 import { useBanks, useResolveAccount, useSaveDestination } from '../api/payouts';
 import { isChoosable, payoutOptions } from '../lib/methods';
@@ -22,9 +25,6 @@ function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): Record
   }
   return errors;
 }
-
-const selectClass =
-  'mt-2 block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-slate-900 shadow-sm ring-1 ring-inset focus:ring-2 focus:ring-indigo-600 focus:outline-none';
 
 interface DestinationFormProps {
   /** The destination being replaced, if any: its method is preselected. */
@@ -147,18 +147,11 @@ export function DestinationForm({ current, onSaved, onCancel }: DestinationFormP
       {method === 'bank' && (
         <div className="space-y-5">
           <div className="grid gap-5 sm:grid-cols-2">
-            <div>
-              <label htmlFor={`${name}-bank`} className="block text-sm font-medium text-slate-900">
-                Bank
-              </label>
-              <select
-                id={`${name}-bank`}
+            <Field label="Bank" error={errors.bankCode}>
+              <Select
                 name="bankCode"
                 value={values.bankCode ?? ''}
                 onChange={(event) => set('bankCode', event.target.value)}
-                aria-invalid={errors.bankCode ? true : undefined}
-                aria-describedby={errors.bankCode ? `${name}-bank-error` : undefined}
-                className={`${selectClass} ${errors.bankCode ? 'ring-rose-400' : 'ring-slate-300'}`}
                 disabled={banks.isPending}
               >
                 <option value="">{banks.isPending ? 'Loading banks…' : 'Choose your bank'}</option>
@@ -167,19 +160,14 @@ export function DestinationForm({ current, onSaved, onCancel }: DestinationFormP
                     {bank.name}
                   </option>
                 ))}
-              </select>
+              </Select>
               {banks.isError && (
                 <p role="alert" className="mt-2 text-sm text-rose-700">
                   Could not load the bank list. Please try again.
                 </p>
               )}
-              {errors.bankCode && (
-                <p id={`${name}-bank-error`} className="mt-2 text-sm text-rose-700">
-                  {errors.bankCode}
-                </p>
-              )}
-            </div>
-            <Field
+            </Field>
+            <TextField
               label="Account number"
               name="accountNumber"
               inputMode="numeric"
@@ -225,7 +213,7 @@ export function DestinationForm({ current, onSaved, onCancel }: DestinationFormP
 
       {(method === 'payoneer' || method === 'wise') && (
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field
+          <TextField
             label={method === 'wise' ? 'Wise e-mail' : 'Payoneer e-mail'}
             name="email"
             type="email"
@@ -235,7 +223,7 @@ export function DestinationForm({ current, onSaved, onCancel }: DestinationFormP
             onChange={(event) => set('email', event.target.value)}
           />
           {method === 'wise' && (
-            <Field
+            <TextField
               label="Wise account ID"
               name="accountId"
               inputMode="numeric"

@@ -4,9 +4,9 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { Button } from '@/components/ui/button';
 import { useSession } from '@/features/auth';
+import { LoadError, Loading } from '@/components/ui/panel';
 import { usePayoutDestination } from '../api/payouts';
 import { DestinationForm } from './destination-form';
-import { Failed, Loading } from './status';
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
@@ -59,7 +59,7 @@ export function PayoutDestinationCard({ onSaved }: { onSaved?: () => void }) {
   const destination = usePayoutDestination();
   const [editing, setEditing] = useState(false);
   if (destination.isPending) return <Loading label="Loading your payout details" />;
-  if (destination.isError) return <Failed what="your payout details" />;
+  if (destination.isError) return <LoadError what="your payout details" />;
   if (destination.data && !editing)
     return (
       <div className="flex flex-wrap items-start justify-between gap-4">

@@ -2,8 +2,10 @@ import type { Payout, PayoutBalance } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
+import { Table, type Column } from '@/components/ui/table';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/toast';
+import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import {
   usePayoutBalances,
   usePayoutDestination,
@@ -11,7 +13,6 @@ import {
   useWithdraw,
 } from '../api/payouts';
 import { withdrawBlocker } from '../lib/withdraw';
-import { Failed, Loading } from './status';
 
 const HISTORY_LIMIT = 50;
 
@@ -24,26 +25,6 @@ const statusStyles: Record<Payout['status'], { label: string; className: string 
   paid: { label: 'Paid', className: 'bg-emerald-50 text-emerald-700' },
   failed: { label: 'Failed', className: 'bg-rose-50 text-rose-700' },
 };
-
-function Section({
-  title,
-  children,
-  action,
-}: {
-  title: string;
-  children: React.ReactNode;
-  action?: React.ReactNode;
-}) {
-  return (
-    <section className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-label={title}>
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-4">
-        <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
-        {action}
-      </div>
-      {children}
-    </section>
-  );
-}
 
 function BalanceCards({ balance }: { balance: PayoutBalance }) {
   const cards = [
@@ -74,6 +55,22 @@ function BalanceCards({ balance }: { balance: PayoutBalance }) {
   );
 }
 
+function PayoutStatus({ payout }: { payout: Payout }) {
+  const status = statusStyles[payout.status];
+  return (
+    <>
+      <span
+        className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${status.className}`}
+      >
+        {status.label}
+      </span>
+      {payout.failureReason && (
+        <span className="mt-1 block text-xs text-rose-700">{payout.failureReason}</span>
+      )}
+    </>
+  );
+}
+
 function PayoutAmount({ payout }: { payout: Payout }) {
   return (
     <>
@@ -87,6 +84,21 @@ function PayoutAmount({ payout }: { payout: Payout }) {
     </>
   );
 }
+
+const payoutColumns: Column<Payout>[] = [
+  {
+    header: 'Date',
+    className: 'whitespace-nowrap text-slate-600',
+    cell: (payout) => formatWhen(payout.createdAt),
+  },
+  {
+    header: 'Amount',
+    className: 'font-medium text-slate-900',
+    cell: (payout) => <PayoutAmount payout={payout} />,
+  },
+  { header: 'To', className: 'text-slate-600', cell: (payout) => payout.destinationLabel },
+  { header: 'Status', cell: (payout) => <PayoutStatus payout={payout} /> },
+];
 
 /** /dashboard/payments: what the seller is owed, when it is paid, and every payout so far. */
 export function PayoutsPanel() {
@@ -113,7 +125,7 @@ export function PayoutsPanel() {
 
   return (
     <div className="space-y-6">
-      <Section
+      <Panel
         title="Balance"
         action={
           <div className="flex flex-col items-end gap-1">
@@ -127,7 +139,7 @@ export function PayoutsPanel() {
         {balances.isPending ? (
           <Loading label="Loading your balance" />
         ) : balances.isError ? (
-          <Failed what="your balance" />
+          <LoadError what="your balance" />
         ) : (
           <div className="space-y-4">
             {balances.data.balances.length === 0 ? (
@@ -163,9 +175,9 @@ export function PayoutsPanel() {
             </p>
           </div>
         )}
-      </Section>
+      </Panel>
 
-      <Section
+      <Panel
         title="Payouts"
         action={
           history.data && history.data.length > 0 ? (
@@ -182,60 +194,19 @@ export function PayoutsPanel() {
         {history.isPending ? (
           <Loading label="Loading your payouts" />
         ) : history.isError ? (
-          <Failed what="your payouts" />
+          <LoadError what="your payouts" />
         ) : history.data.length === 0 ? (
           <p className="text-sm text-slate-600">No payouts yet.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase">
-                <tr>
-                  <th scope="col" className="py-2 pr-4">
-                    Date
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Amount
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    To
-                  </th>
-                  <th scope="col" className="py-2">
-                    Status
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {history.data.map((payout) => {
-                  const status = statusStyles[payout.status];
-                  return (
-                    <tr key={payout.id} data-testid="payout-row">
-                      <td className="py-3 pr-4 whitespace-nowrap text-slate-600">
-                        {formatWhen(payout.createdAt)}
-                      </td>
-                      <td className="py-3 pr-4 font-medium text-slate-900">
-                        <PayoutAmount payout={payout} />
-                      </td>
-                      <td className="py-3 pr-4 text-slate-600">{payout.destinationLabel}</td>
-                      <td className="py-3">
-                        <span
-                          className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${status.className}`}
-                        >
-                          {status.label}
-                        </span>
-                        {payout.failureReason && (
-                          <span className="mt-1 block text-xs text-rose-700">
-                            {payout.failureReason}
-                          </span>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            columns={payoutColumns}
+            rows={history.data}
+            rowKey={(payout) => payout.id}
+            rowData={() => ({ 'data-testid': 'payout-row' })}
+            minWidthClass="min-w-[40rem]"
+          />
         )}
-      </Section>
+      </Panel>
     </div>
   );
 }

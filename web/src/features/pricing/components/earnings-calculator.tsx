@@ -1,11 +1,10 @@
 import { formatMoney } from '@lockdrop/money';
 import { PLANS, earningsBreakdown, formatBps } from '@lockdrop/plans';
 import { useId, useState } from 'react';
+import { Field } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 import { useProcessorFeeBps } from '@/lib/payment-mode';
 import { CALCULATOR_CURRENCIES, CALCULATOR_MIN_PRICE, priceToMinor } from '../lib/calculator';
-
-const inputClass =
-  'block w-full rounded-lg border-0 bg-white px-3.5 py-2.5 text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600 focus:outline-none';
 
 export function EarningsCalculator() {
   const id = useId();
@@ -27,12 +26,8 @@ export function EarningsCalculator() {
         fee and what you keep on each plan.
       </p>
       <div className="mt-8 grid gap-4 sm:grid-cols-[1fr_12rem]">
-        <div>
-          <label htmlFor={`${id}-price`} className="block text-sm font-medium text-slate-900">
-            Product price
-          </label>
-          <input
-            id={`${id}-price`}
+        <Field label="Product price">
+          <Input
             name="price"
             type="number"
             inputMode="decimal"
@@ -40,27 +35,21 @@ export function EarningsCalculator() {
             step="0.01"
             value={price}
             onChange={(event) => setPrice(event.target.value)}
-            className={`mt-2 ${inputClass}`}
           />
-        </div>
-        <div>
-          <label htmlFor={`${id}-currency`} className="block text-sm font-medium text-slate-900">
-            Currency
-          </label>
-          <select
-            id={`${id}-currency`}
+        </Field>
+        <Field label="Currency">
+          <Select
             name="currency"
             value={currency}
             onChange={(event) => setCurrency(event.target.value)}
-            className={`mt-2 ${inputClass}`}
           >
             {CALCULATOR_CURRENCIES.map((code) => (
               <option key={code} value={code}>
                 {code}
               </option>
             ))}
-          </select>
-        </div>
+          </Select>
+        </Field>
       </div>
       <ul
         aria-live="polite"

@@ -1,6 +1,7 @@
 import { AlertTriangle } from 'lucide-react';
 import { useCurrencies } from '../api/get-currencies';
-import { inputClass, labelClass } from './form-styles';
+import { Field } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
 
 interface CurrencySelectProps {
   id: string;
@@ -21,10 +22,7 @@ export function CurrencySelect({
   const { currencies, isPending, isError } = useCurrencies();
   const options = currencies.includes(value) ? currencies : [value, ...currencies];
   return (
-    <div className={className}>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
+    <Field label={label} id={id} className={className}>
       {isPending ? (
         <div
           className="mt-2 h-11 w-full animate-pulse rounded-lg bg-slate-200"
@@ -32,18 +30,13 @@ export function CurrencySelect({
           aria-label="Loading currencies"
         />
       ) : (
-        <select
-          id={id}
-          value={value}
-          onChange={(event) => onChange(event.target.value)}
-          className={`${inputClass} bg-white`}
-        >
+        <Select value={value} onChange={(event) => onChange(event.target.value)}>
           {options.map((code) => (
             <option key={code} value={code}>
               {code}
             </option>
           ))}
-        </select>
+        </Select>
       )}
       {isError && (
         <p
@@ -54,6 +47,6 @@ export function CurrencySelect({
           Failed to load currency data. Showing the default currencies.
         </p>
       )}
-    </div>
+    </Field>
   );
 }

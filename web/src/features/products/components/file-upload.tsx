@@ -2,10 +2,10 @@ import { formatFileSize } from '@lockdrop/plans';
 import { CheckCircle2, FileUp, X } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
+import { labelClass } from '@/components/ui/field';
 import { useUploadUsage } from '../api/get-upload-usage';
 import type { UploadedFile } from '../api/upload-file';
 import { useFileUpload } from '../lib/use-file-upload';
-import { labelClass } from './form-styles';
 
 interface FileUploadProps {
   maxBytes: number;

@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { inputClass, labelClass } from './form-styles';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 interface PayWhatYouWantProps {
   /** null: a fixed price. */
@@ -30,26 +31,17 @@ export function PayWhatYouWant({ minimumPrice, onChange }: PayWhatYouWantProps) 
         </p>
       </div>
       {enabled && (
-        <div className="sm:w-1/2">
-          <label htmlFor={`${id}-minimum`} className={labelClass}>
-            Minimum price
-          </label>
-          <input
-            id={`${id}-minimum`}
+        <Field label="Minimum price" hint="0 lets buyers get it for free." className="sm:w-1/2">
+          <Input
             type="number"
             inputMode="decimal"
             min={0}
             step={0.01}
             value={minimumPrice}
             onChange={(event) => onChange(event.target.value)}
-            aria-describedby={`${id}-minimum-hint`}
-            className={inputClass}
             placeholder="0.00"
           />
-          <p id={`${id}-minimum-hint`} className="mt-1 text-xs text-slate-500">
-            0 lets buyers get it for free.
-          </p>
-        </div>
+        </Field>
       )}
     </div>
   );

@@ -1,4 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { choiceClass } from '@/components/ui/choice';
+import { Field, labelClass } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
 import { notify } from '@/lib/toast';
 import { draftOf, filesPatchOf, firstPdfOf, type FilesPatch } from '../lib/product-files';
 import {
@@ -13,7 +16,8 @@ import {
 import type { Product, ProductInput } from '../types';
 import { CurrencySelect } from './currency-select';
 import { FileUpload } from './file-upload';
-import { cardClass, inputClass, labelClass } from './form-styles';
+import { cardClass } from './form-styles';
+import { PriceInput } from './price-input';
 import { PayWhatYouWant } from './pay-what-you-want';
 import { PreviewSettings } from './preview-settings';
 import { ProductFiles } from './product-files';
@@ -67,53 +71,28 @@ export function ProductForm({
   return (
     <form noValidate onSubmit={submit} className="space-y-6" aria-busy={busy}>
       <section className={`${cardClass} space-y-6`} aria-label="Product details">
-        <div>
-          <label htmlFor={`${id}-title`} className={labelClass}>
-            Title <span className="text-rose-600">*</span>
-          </label>
-          <input
-            id={`${id}-title`}
+        <Field label="Title" required>
+          <Input
             required
             maxLength={200}
             value={input.title}
             onChange={(e) => set('title', e.target.value)}
-            className={inputClass}
             placeholder="e.g. Lightroom preset pack"
           />
-        </div>
-        <div>
-          <label htmlFor={`${id}-description`} className={labelClass}>
-            Description
-          </label>
-          <textarea
-            id={`${id}-description`}
+        </Field>
+        <Field label="Description">
+          <Textarea
             rows={4}
             maxLength={5000}
             value={input.description ?? ''}
             onChange={(e) => set('description', e.target.value)}
-            className={inputClass}
             placeholder="What will the buyer get?"
           />
-        </div>
+        </Field>
         <div className="grid gap-6 sm:grid-cols-2">
-          <div>
-            <label htmlFor={`${id}-price`} className={labelClass}>
-              {input.minimumPrice === null ? 'Price' : 'Suggested price'}{' '}
-              <span className="text-rose-600">*</span>
-            </label>
-            <input
-              id={`${id}-price`}
-              type="number"
-              inputMode="decimal"
-              required
-              min={0.01}
-              step={0.01}
-              value={input.price}
-              onChange={(e) => set('price', e.target.value)}
-              className={inputClass}
-              placeholder="0.00"
-            />
-          </div>
+          <Field label={input.minimumPrice === null ? 'Price' : 'Suggested price'} required>
+            <PriceInput value={input.price} onChange={(price) => set('price', price)} />
+          </Field>
           <CurrencySelect
             id={`${id}-currency`}
             label="Currency"
@@ -125,10 +104,7 @@ export function ProductForm({
           <legend className={labelClass}>Pricing</legend>
           <div className="mt-2 grid grid-cols-3 gap-2">
             {PRICING_CHOICES.map((choice) => (
-              <label
-                key={choice.value}
-                className="flex cursor-pointer items-center justify-center gap-2 rounded-lg px-3 py-2.5 text-sm font-medium ring-1 ring-slate-300 has-checked:bg-indigo-50 has-checked:text-indigo-800 has-checked:ring-2 has-checked:ring-indigo-600 has-focus-visible:outline-2 has-focus-visible:outline-indigo-600"
-              >
+              <label key={choice.value} className={choiceClass}>
                 <input
                   type="radio"
                   name={`${id}-pricing`}

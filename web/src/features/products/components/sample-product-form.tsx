@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Field, labelClass } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { notify } from '@/lib/toast';
 import { useCreateProduct } from '../api/create-product';
 import { emptyInput, validationMessage } from '../lib/product-form';
 import { useMaxFileBytes } from '../lib/use-max-file-bytes';
 import type { Product } from '../types';
 import { FileUpload } from './file-upload';
-import { inputClass, labelClass } from './form-styles';
+import { PriceInput } from './price-input';
 
 /** Onboarding's sample blur scale (spec §9: 0–10, default 5), stored ×10 on the 0–100 scale. */
 const DEFAULT_SAMPLE_BLUR = 5;
@@ -60,37 +62,18 @@ export function SampleProductForm({
         unlocks for them. It is saved as a draft; publish it from your dashboard when it is ready.
       </p>
       <div className="grid gap-6 sm:grid-cols-2">
-        <div>
-          <label htmlFor={`${id}-name`} className={labelClass}>
-            Name <span className="text-rose-600">*</span>
-          </label>
-          <input
-            id={`${id}-name`}
+        <Field label="Name" required>
+          <Input
             required
             maxLength={200}
             value={title}
             onChange={(event) => setTitle(event.target.value)}
-            className={inputClass}
             placeholder="e.g. Logo concepts for Ada's bakery"
           />
-        </div>
-        <div>
-          <label htmlFor={`${id}-price`} className={labelClass}>
-            Price (USD) <span className="text-rose-600">*</span>
-          </label>
-          <input
-            id={`${id}-price`}
-            type="number"
-            inputMode="decimal"
-            required
-            min={0.01}
-            step={0.01}
-            value={price}
-            onChange={(event) => setPrice(event.target.value)}
-            className={inputClass}
-            placeholder="0.00"
-          />
-        </div>
+        </Field>
+        <Field label="Price (USD)" required>
+          <PriceInput value={price} onChange={setPrice} />
+        </Field>
       </div>
       <FileUpload
         maxBytes={maxFileBytes}

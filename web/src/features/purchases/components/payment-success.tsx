@@ -5,7 +5,7 @@ import { buttonClass } from '@/components/ui/button';
 import { TestModeNotice } from '@/components/test-mode-notice';
 import { paths } from '@/config/paths';
 import type { Purchase } from '../types';
-import { PurchaseFiles } from './purchase-files';
+import { PurchaseSummary } from './purchase-summary';
 
 /** "LAUNCH20, $2.00 off" when the buyer used a seller's discount code. */
 const discountRows = ({ discount, currency }: Purchase): [string, string][] =>
@@ -33,18 +33,7 @@ export function PaymentSuccess({ purchase, txRef }: { purchase: Purchase; txRef:
         </p>
       </div>
       <TestModeNotice testMode={purchase.testMode} className="mt-6" />
-      <dl className="mt-8 divide-y divide-slate-100 rounded-xl bg-slate-50 px-5 ring-1 ring-slate-200">
-        {rows.map(([term, value]) => (
-          <div key={term} className="flex justify-between gap-4 py-3 text-sm">
-            <dt className="text-slate-600">{term}</dt>
-            <dd className="min-w-0 truncate text-right font-medium text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <div className="mt-6">
-        <PurchaseFiles purchaseId={purchase.id} />
-      </div>
-      <p className="mt-3 text-center text-sm text-slate-500">Download links are valid for 1 hour</p>
+      <PurchaseSummary purchaseId={purchase.id} details={rows} />
       <div className="mt-8 flex justify-center gap-3">
         <Link to={paths.dashboard.root.getHref()} className={buttonClass('secondary')}>
           Dashboard

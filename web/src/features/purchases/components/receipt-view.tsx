@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useReceipt } from '../api/open-receipt';
-import { PurchaseFiles } from './purchase-files';
+import { PurchaseSummary } from './purchase-summary';
 import { TestModeNotice } from '@/components/test-mode-notice';
 
 /** /receipt/:token: the receipt e-mail's link; downloads work without an account. */
@@ -35,16 +35,10 @@ export function ReceiptView({ token }: { token: string }) {
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Your purchase</h1>
       </div>
       <TestModeNotice className="mt-6" />
-      <dl className="mt-8 divide-y divide-slate-100 rounded-xl bg-slate-50 px-5 text-sm ring-1 ring-slate-200">
-        <div className="flex justify-between gap-4 py-3">
-          <dt className="text-slate-600">Product</dt>
-          <dd className="font-medium text-slate-900">{purchase.productTitle ?? '—'}</dd>
-        </div>
-      </dl>
-      <div className="mt-6">
-        <PurchaseFiles purchaseId={purchase.id} />
-      </div>
-      <p className="mt-3 text-center text-sm text-slate-500">Download links are valid for 1 hour</p>
+      <PurchaseSummary
+        purchaseId={purchase.id}
+        details={[['Product', purchase.productTitle ?? '—']]}
+      />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { Field } from '@/features/auth';
+import { TextField } from '@/components/ui/text-field';
 import { notify } from '@/lib/toast';
 import { useDeleteAccount } from '../api/account';
 import { SettingsCard } from './settings-card';
@@ -43,7 +43,7 @@ export function DeleteAccountSection() {
     >
       {confirming ? (
         <form noValidate onSubmit={onSubmit} aria-label="Delete account" className="space-y-4">
-          <Field
+          <TextField
             label="Password"
             name="password"
             type="password"

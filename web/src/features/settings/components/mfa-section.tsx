@@ -1,7 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/features/auth';
+import { AuthCodeField } from '@/features/auth';
 import { notify } from '@/lib/toast';
 import { useEnrollMfa, useMfaStatus, useUnenrollMfa, useVerifyMfa } from '../api/mfa';
 import { SettingsCard } from './settings-card';
@@ -36,15 +36,7 @@ function CodeForm({
       aria-label={label}
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
     >
-      <Field
-        label="Authentication code"
-        name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={7}
-        error={error}
-        className="sm:w-56"
-      />
+      <AuthCodeField error={error} className="sm:w-56" />
       <Button type="submit" className="sm:mt-7" disabled={busy}>
         {busy ? busyLabel : label}
       </Button>

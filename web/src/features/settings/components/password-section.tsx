@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Field, MIN_PASSWORD_LENGTH } from '@/features/auth';
+import { TextField } from '@/components/ui/text-field';
+import { MIN_PASSWORD_LENGTH } from '@/features/auth';
 import { notify } from '@/lib/toast';
 import { useChangePassword } from '../api/account';
 import { SettingsCard } from './settings-card';
@@ -47,14 +48,14 @@ export function PasswordSection() {
         aria-label="Change password"
         className="grid gap-5 sm:grid-cols-2"
       >
-        <Field
+        <TextField
           label="Current password"
           name="currentPassword"
           type="password"
           autoComplete="current-password"
           error={errors.currentPassword}
         />
-        <Field
+        <TextField
           label="New password"
           name="newPassword"
           type="password"

@@ -1,13 +1,8 @@
 import { fullNameSchema } from '@lockdrop/contracts';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import {
-  Avatar,
-  Field,
-  useResendVerification,
-  useSession,
-  useUpdateProfile,
-} from '@/features/auth';
+import { TextField } from '@/components/ui/text-field';
+import { Avatar, useResendVerification, useSession, useUpdateProfile } from '@/features/auth';
 import { notify } from '@/lib/toast';
 import { SettingsCard } from './settings-card';
 
@@ -79,7 +74,7 @@ export function ProfileSection() {
             )}
           </div>
         </div>
-        <Field
+        <TextField
           label="Full name"
           name="fullName"
           autoComplete="name"
@@ -87,7 +82,7 @@ export function ProfileSection() {
           error={error}
           onChange={(event) => setFullName(event.target.value)}
         />
-        <Field
+        <TextField
           label="Avatar URL"
           name="avatarUrl"
           type="url"
