@@ -871,7 +871,7 @@ function report(results, pages = []) {
   const document = `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.mjs) — do not edit by hand; the analysis of what limits
-each figure is in README's "Performance" section.
+each figure, and its history, is in [docs/performance.md](docs/performance.md).
 
 - When: ${new Date().toISOString()}, commit \`${commit}\`
 - Machine: ${machine}

@@ -90,7 +90,7 @@ export async function processChargeEvent(
 /**
  * `POST /api/webhooks/:provider`: authenticate the raw body, store the event once, answer.
  * A charge is acknowledged as soon as it is stored (`accepted`) and settled right after by the
- * event drain (jobs/reconciler.ts), which verifies it with the provider, retries with backoff
+ * event drain (reconciler.ts), which verifies it with the provider, retries with backoff
  * and survives restarts: the provider's delivery never waits on its own verify API or on our
  * settlement, and its retries of a stored event are duplicates (issue 11).
  */
