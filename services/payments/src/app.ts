@@ -12,6 +12,7 @@ import { subscribeToBuyerUpdates } from './modules/buyer-updates/index.js';
 import { subscribeToPayoutEvents } from './modules/payouts/index.js';
 import { subscribeToReadModelEvents } from './modules/read-models/index.js';
 import { subscribeToSubscriptionsDue } from './modules/renewals/index.js';
+import { countOpenUnmatchedRenewals } from './modules/subscriptions/index.js';
 import { startReconciler } from './modules/settlement/index.js';
 import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
@@ -27,7 +28,7 @@ import { paymentStatusRoutes } from './modules/settlement/index.js';
 import { sandboxRoutes } from './providers/sandbox.routes.js';
 import { subscriptionRoutes } from './modules/renewals/index.js';
 import { webhookRoutes } from './modules/settlement/index.js';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { pruneSettledProviderEvents } from './modules/settlement/index.js';
 
 /** What tests (and only tests) substitute: token verification and the clock. */
@@ -100,6 +101,14 @@ export async function buildApp(
     },
     logger,
   };
+  new Gauge({
+    name: 'payments_renewals_unmatched_open',
+    help: 'Provider renewals no single subscription could claim, waiting for an operator (npm run renewals)',
+    registers: [app.metricsRegistry],
+    async collect() {
+      this.set(await countOpenUnmatchedRenewals(pool));
+    },
+  });
   const exhaustedEvents = new Counter({
     name: 'payments_provider_events_exhausted_total',
     help: 'Stored provider events that used their last automatic attempt (need an operator)',

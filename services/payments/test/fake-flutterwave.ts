@@ -82,9 +82,16 @@ export interface FakeFlutterwave {
   secretKey: string;
   webhookHash: string;
   intents: Map<string, PaymentIntent>;
-  failures: { verify: VerifyFailure; payments: 'none' | '5xx' | 'timeout'; refund: RefundMode };
+  failures: {
+    verify: VerifyFailure;
+    payments: 'none' | '5xx' | 'timeout';
+    refund: RefundMode;
+    subscriptionFilters: 'honoured' | 'ignored';
+  };
   /** Slower than the client's timeout, for the `timeout` modes. */
   slowMs: number;
+  /** Subscriptions per page of `GET /v3/subscriptions` (the real API pages its lists). */
+  subscriptionPageSize: number;
   requests: string[];
   refunds: Array<{ transactionId: number; amount: unknown }>;
   /** Refunds as the provider keeps them (GET /v3/refunds/:id, GET /v3/refunds). */
@@ -136,7 +143,14 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       verify: 'none' as VerifyFailure,
       payments: 'none' as 'none' | '5xx' | 'timeout',
       refund: 'none' as RefundMode,
+      /**
+       * `ignored`: `GET /v3/subscriptions` answers every subscription of the account whatever the
+       * `email`, `plan` and `status` filters say (they are not in the contract as filters).
+       */
+      subscriptionFilters: 'honoured' as 'honoured' | 'ignored',
     },
+    /** Subscriptions per page of `GET /v3/subscriptions`; `page` picks one, the first by default. */
+    subscriptionPageSize: 10,
     slowMs: 1_500,
     requests: [] as string[],
     refunds: [] as Array<{ transactionId: number; amount: unknown }>,
@@ -248,16 +262,24 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       const email = url.searchParams.get('email');
       const plan = url.searchParams.get('plan');
       const status = url.searchParams.get('status');
+      const honoured = fake.failures.subscriptionFilters === 'honoured';
+      const matching = [...subscriptions.values()].filter(
+        (subscription) =>
+          !honoured ||
+          ((!email || subscription.customer.customer_email === email) &&
+            (!plan || String(subscription.plan) === plan) &&
+            (!status || subscription.status === status)),
+      );
+      const size = fake.subscriptionPageSize;
+      const totalPages = Math.max(1, Math.ceil(matching.length / size));
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
       return send(response, 200, {
         status: 'success',
         message: 'Plan subscriptions fetched',
-        meta: { page_info: { total: subscriptions.size, current_page: 1, total_pages: 1 } },
-        data: [...subscriptions.values()].filter(
-          (subscription) =>
-            (!email || subscription.customer.customer_email === email) &&
-            (!plan || String(subscription.plan) === plan) &&
-            (!status || subscription.status === status),
-        ),
+        meta: {
+          page_info: { total: matching.length, current_page: page, total_pages: totalPages },
+        },
+        data: matching.slice((page - 1) * size, page * size),
       });
     }
     const subscriptionChange = /^\/v3\/subscriptions\/(\d+)\/(cancel|activate)$/.exec(url.pathname);
@@ -423,6 +445,12 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     },
     get slowMs() {
       return fake.slowMs;
+    },
+    get subscriptionPageSize() {
+      return fake.subscriptionPageSize;
+    },
+    set subscriptionPageSize(value: number) {
+      fake.subscriptionPageSize = value;
     },
     set slowMs(value: number) {
       fake.slowMs = value;

@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertCheckout } from '../src/modules/sales/index.js';
 import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
 import { browser, fetchJson, ledgerOf, startHarness, waitFor, type Harness } from './support.js';
 
+const run = promisify(execFile);
 let fake: FakeFlutterwave;
 let harness: Harness;
 
@@ -23,7 +27,13 @@ afterAll(async () => {
   await fake?.close();
 });
 beforeEach(() => {
-  Object.assign(fake.failures, { verify: 'none', payments: 'none', refund: 'none' });
+  Object.assign(fake.failures, {
+    verify: 'none',
+    payments: 'none',
+    refund: 'none',
+    subscriptionFilters: 'honoured',
+  });
+  fake.subscriptionPageSize = 10;
   harness.clock.offsetMs = 0;
 });
 
@@ -553,7 +563,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
 });
 
 describe('subscriptions through Flutterwave payment plans (payments-contract §7)', () => {
-  it('creates one payment plan per price, adopts renewal charges once, and cancels through the subscriptions API', async () => {
+  it('creates a payment plan per subscription, adopts renewal charges once, and cancels through the subscriptions API', async () => {
     const product = await harness.publishProduct({
       pricing: { type: 'recurring', interval: 'monthly' },
       priceMinor: 250_000,
@@ -571,16 +581,14 @@ describe('subscriptions through Flutterwave payment plans (payments-contract §7
     const plan = fake.plans.get(intent.paymentPlan!)!;
     expect(plan).toMatchObject({ amount: 2500, currency: 'NGN', interval: 'monthly', duration: 0 });
 
-    // A second buyer of the same price reuses the plan.
+    // A second buyer of the same price gets a plan of their own: a plan names one subscription.
     const again = await (
       await browser(harness.url).postJson('/api/checkout', {
         productId: product.productId,
         buyerEmail: `other-${randomUUID()}@example.com`,
       })
     ).json();
-    expect(fake.intents.get(again.txRef)!.paymentPlan).toBe(plan.id);
-    expect(fake.plans.size).toBeGreaterThanOrEqual(1);
-    expect([...fake.plans.values()].filter((p) => p.amount === 2500)).toHaveLength(1);
+    expect(fake.intents.get(again.txRef)!.paymentPlan).not.toBe(plan.id);
 
     expect((await deliver(fake.envelopeWebhook(fake.pay(txRef)))).status).toBe(200);
     await eventsSettled(txRef);
@@ -672,5 +680,188 @@ describe('subscriptions through Flutterwave payment plans (payments-contract §7
     harness.clock.offsetMs += 25 * 3_600_000;
     await tick();
     await waitFor(async () => (await statusOf()) === 'past_due');
+  });
+});
+
+describe('a renewal belongs to exactly one subscription (issue 30, item 1)', () => {
+  /** A paid first charge of a monthly product: the Lockdrop and the Flutterwave subscription. */
+  async function subscribe(productId: string, buyerEmail: string) {
+    const start = await browser(harness.url).postJson('/api/checkout', { productId, buyerEmail });
+    expect(start.status).toBe(200);
+    const { txRef } = await start.json();
+    await deliver(fake.envelopeWebhook(fake.pay(txRef)));
+    await eventsSettled(txRef);
+    const { rows } = await harness.pool.query(
+      `SELECT s.id FROM subscriptions s JOIN checkouts c ON c.id = s.first_checkout_id
+       WHERE c.tx_ref = $1`,
+      [txRef],
+    );
+    const plan = fake.intents.get(txRef)!.paymentPlan;
+    const providerSubscription = [...fake.subscriptions.values()].find(
+      (candidate) => candidate.plan === plan && candidate.customer.customer_email === buyerEmail,
+    )!;
+    return { txRef, subscriptionId: rows[0].id as string, providerSubscription };
+  }
+
+  const monthly = (priceMinor: number) =>
+    harness.publishProduct({ pricing: { type: 'recurring', interval: 'monthly' }, priceMinor });
+
+  async function chargesOf(subscriptionId: string) {
+    const { rows } = await harness.pool.query(
+      `SELECT seller_id, renewal, amount_minor FROM purchases WHERE subscription_id = $1 ORDER BY paid_at`,
+      [subscriptionId],
+    );
+    return rows;
+  }
+
+  it("another seller's same-price subscription with the buyer's e-mail never receives the buyer's renewals", async () => {
+    const victimEmail = `victim-${randomUUID()}@example.com`;
+    const honest = await monthly(410_000);
+    const thief = await monthly(410_000);
+    const real = await subscribe(honest.productId, victimEmail);
+    // The thief starts (and pays once for) a subscription to their own product in the victim's name.
+    const decoy = await subscribe(thief.productId, victimEmail);
+    expect(decoy.providerSubscription.id).not.toBe(real.providerSubscription.id);
+
+    const renewal = fake.renew(real.providerSubscription.id);
+    await deliver(fake.envelopeWebhook(renewal));
+    await eventsSettled(renewal.tx_ref);
+
+    expect(await chargesOf(real.subscriptionId)).toEqual([
+      { seller_id: honest.ownerId, renewal: false, amount_minor: 410_000 },
+      { seller_id: honest.ownerId, renewal: true, amount_minor: 410_000 },
+    ]);
+    expect(await chargesOf(decoy.subscriptionId)).toEqual([
+      { seller_id: thief.ownerId, renewal: false, amount_minor: 410_000 },
+    ]);
+  });
+
+  it("cancelling one subscription stops only its own provider subscription, even when Flutterwave ignores the list's filters and pages it", async () => {
+    fake.failures.subscriptionFilters = 'ignored';
+    fake.subscriptionPageSize = 1;
+    const buyerEmail = `two-sellers-${randomUUID()}@example.com`;
+    const kept = await subscribe((await monthly(520_000)).productId, buyerEmail);
+    const cancelled = await subscribe((await monthly(520_000)).productId, buyerEmail);
+    const token = await harness.token({ id: randomUUID(), email: buyerEmail });
+    const as = { method: 'POST', headers: { authorization: `Bearer ${token}` } };
+
+    const cancel = await fetchJson(
+      `${harness.url}/api/subscriptions/${cancelled.subscriptionId}/cancel`,
+      as,
+    );
+    expect(cancel.status).toBe(200);
+    expect(fake.subscriptions.get(cancelled.providerSubscription.id)!.status).toBe('cancelled');
+    expect(fake.subscriptions.get(kept.providerSubscription.id)!.status).toBe('active');
+
+    // Resuming acts on that subscription alone too (the other one was cancelled by hand meanwhile).
+    fake.subscriptions.get(kept.providerSubscription.id)!.status = 'cancelled';
+    const resume = await fetchJson(
+      `${harness.url}/api/subscriptions/${cancelled.subscriptionId}/resume`,
+      as,
+    );
+    expect(resume.status).toBe(200);
+    expect(fake.subscriptions.get(cancelled.providerSubscription.id)!.status).toBe('active');
+    expect(fake.subscriptions.get(kept.providerSubscription.id)!.status).toBe('cancelled');
+  });
+
+  it('a renewal that matches more than one subscription is parked for an operator, never guessed', async () => {
+    const buyerEmail = `ambiguous-${randomUUID()}@example.com`;
+    const first = await subscribe((await monthly(630_000)).productId, buyerEmail);
+    const second = await subscribe((await monthly(630_000)).productId, buyerEmail);
+    // Two subscriptions recorded under one provider plan (as every subscription was before plans
+    // were made per subscription): a charge under that plan cannot say whose it is.
+    await harness.pool.query(
+      `UPDATE subscriptions SET provider_plan_id = (SELECT provider_plan_id FROM subscriptions WHERE id = $1)
+       WHERE id = $2`,
+      [first.subscriptionId, second.subscriptionId],
+    );
+    const renewal = fake.renew(first.providerSubscription.id);
+    await deliver(fake.envelopeWebhook(renewal));
+    await eventsSettled(renewal.tx_ref);
+
+    expect(await chargesOf(first.subscriptionId)).toHaveLength(1);
+    expect(await chargesOf(second.subscriptionId)).toHaveLength(1);
+    const { rows: parked } = await harness.pool.query(
+      'SELECT transaction_id, candidates, resolved_at FROM unmatched_renewals WHERE transaction_id = $1',
+      [String(renewal.id)],
+    );
+    expect(parked).toHaveLength(1);
+    expect([...parked[0].candidates].sort()).toEqual(
+      [first.subscriptionId, second.subscriptionId].sort(),
+    );
+    const openOnMetrics = async () =>
+      Number(
+        /^payments_renewals_unmatched_open\S* (\d+)/m.exec(
+          await (await fetch(`${harness.url}/metrics`)).text(),
+        )?.[1],
+      );
+    const before = await openOnMetrics();
+    expect(before).toBeGreaterThan(0);
+
+    // The operator's command lists it, and takes it off the list once dealt with.
+    const renewals = (...args: string[]) =>
+      run('node', ['tools/renewals.mjs', ...args], {
+        cwd: path.join(import.meta.dirname, '../../..'),
+        env: { ...process.env, DATABASE_URL: harness.databaseUrl },
+      });
+    const listed = await renewals('unmatched');
+    const line = listed.stdout
+      .split('\n')
+      .find((row) => row.includes(`transaction ${renewal.id} `));
+    expect(line).toContain('several_subscriptions');
+    const id = /^#(\d+)/.exec(line!)![1]!;
+    await renewals('resolve', id);
+    expect((await renewals('unmatched')).stdout).not.toContain(`transaction ${renewal.id} `);
+    expect(await openOnMetrics()).toBe(before - 1);
+  });
+
+  it("a plan upgrade's prorated first charge is a one-off: the provider plan bills the full price, so the renewal settles", async () => {
+    const seller = await harness.token({
+      id: randomUUID(),
+      email: `upgrader-${randomUUID()}@example.com`,
+    });
+    const as = (body: unknown) => ({
+      method: 'POST',
+      headers: { authorization: `Bearer ${seller}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const starter = await (
+      await fetchJson(
+        `${harness.url}/api/billing/plan/change`,
+        as({ plan: 'starter', interval: 'monthly' }),
+      )
+    ).json();
+    const txRefOf = (answer: { link: string }) => decodeURIComponent(answer.link.split('/').pop()!);
+    await deliver(fake.envelopeWebhook(fake.pay(txRefOf(starter))));
+    await eventsSettled(txRefOf(starter));
+
+    harness.clock.offsetMs = 10 * 86_400_000;
+    const upgrade = await (
+      await fetchJson(
+        `${harness.url}/api/billing/plan/change`,
+        as({ plan: 'pro', interval: 'monthly' }),
+      )
+    ).json();
+    const intent = fake.intents.get(txRefOf(upgrade))!;
+    const plan = fake.plans.get(intent.paymentPlan!)!;
+    expect(Number(intent.amount)).toBeLessThan(19.99);
+    expect(plan.amount).toBe(19.99);
+    await deliver(fake.envelopeWebhook(fake.pay(txRefOf(upgrade))));
+    await eventsSettled(txRefOf(upgrade));
+
+    const providerSubscription = [...fake.subscriptions.values()].find((s) => s.plan === plan.id)!;
+    const renewal = fake.renew(providerSubscription.id);
+    await deliver(fake.envelopeWebhook(renewal));
+    await eventsSettled(renewal.tx_ref);
+    const { rows } = await harness.pool.query(
+      `SELECT c.status FROM checkouts c WHERE c.tx_ref = $1`,
+      [renewal.tx_ref],
+    );
+    expect(rows).toEqual([{ status: 'paid' }]);
+    const { rows: mismatches } = await harness.pool.query(
+      'SELECT reasons FROM payment_mismatches WHERE transaction_id = $1',
+      [String(renewal.id)],
+    );
+    expect(mismatches).toEqual([]);
   });
 });

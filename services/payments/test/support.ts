@@ -45,6 +45,8 @@ export type SeenEvent = DomainEvent & { data: any };
 export interface Harness {
   app: HttpServer;
   url: string;
+  /** The test database's URL, for operator commands run against it. */
+  databaseUrl: string;
   pool: Pool;
   bus: Bus;
   /** Events payments published, as seen on the bus. */
@@ -110,6 +112,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   return {
     app,
     url,
+    databaseUrl: database.url,
     pool,
     bus,
     published,

@@ -65,9 +65,15 @@ const subscriptionListSchema = z
       id: z.union([z.number(), z.string()]).transform(String),
       status: z.string(),
       plan: z.union([z.number(), z.string()]).transform(String).nullish(),
+      customer: z.looseObject({ customer_email: z.string().nullish() }).nullish(),
     }),
   )
   .catch([]);
+
+const pageInfoSchema = z.looseObject({
+  page_info: z.looseObject({ total_pages: z.number().int().positive() }),
+});
+const MAX_LIST_PAGES = 100;
 
 /** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
 /** Flutterwave decides the mode by the key alone (same host for test and live). */
@@ -102,11 +108,11 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
   const base = options.baseUrl.replace(/\/+$/, '');
 
   /** One API call: the envelope on 2xx, null on a 404-style "not found", errors otherwise. */
-  async function call(
+  async function callForEnvelope(
     method: 'GET' | 'POST' | 'PUT',
     path: string,
     body?: unknown,
-  ): Promise<unknown> {
+  ): Promise<z.infer<typeof envelopeSchema> | null> {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -134,7 +140,7 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         `flutterwave ${method} ${path}: unreadable answer (${(error as Error).message})`,
       );
     }
-    if (response.ok && envelope.status === 'success') return envelope.data;
+    if (response.ok && envelope.status === 'success') return envelope;
     if (
       response.status === 404 ||
       (response.status === 400 && envelope.data == null && method === 'GET')
@@ -145,9 +151,36 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     );
   }
 
+  /** One API call's `data`: see `callForEnvelope`. */
+  async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) {
+    return (await callForEnvelope(method, path, body))?.data ?? null;
+  }
+
   /**
-   * Flutterwave's subscriptions are the customer's under a payment plan (payments-contract §7):
-   * found by e-mail and plan, then cancelled or activated. None in that state: nothing to do.
+   * Every item of a paged list (`meta.page_info`), page by page: a provider list is never read
+   * as complete from its first page. Bounded, so a provider that keeps answering cannot hold us.
+   */
+  async function everyPage(path: string, query: URLSearchParams): Promise<unknown[]> {
+    const items: unknown[] = [];
+    for (let page = 1; page <= MAX_LIST_PAGES; page++) {
+      query.set('page', String(page));
+      const envelope = await callForEnvelope('GET', `${path}?${query.toString()}`);
+      const data = Array.isArray(envelope?.data) ? envelope.data : [];
+      items.push(...data);
+      const totalPages = pageInfoSchema.safeParse(envelope?.meta).data?.page_info.total_pages ?? 1;
+      if (data.length === 0 || page >= totalPages) return items;
+    }
+    throw new ProviderUnavailableError(
+      `flutterwave GET ${path}: more than ${MAX_LIST_PAGES} pages`,
+    );
+  }
+
+  /**
+   * Flutterwave's subscriptions are the customer's under a payment plan (payments-contract §7).
+   * Every Lockdrop subscription has a plan of its own, so the one to cancel or activate is the
+   * customer's under exactly that plan. The list's `email`/`plan` filters are not in the contract
+   * as filters: every page is read and matched here, on the plan and the e-mail both, so an
+   * ignored filter can never reach another seller's subscription of the same buyer.
    */
   async function setSubscriptionState(
     ref: ProviderSubscriptionRef,
@@ -155,11 +188,16 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     action: 'cancel' | 'activate',
   ): Promise<void> {
     if (!ref.providerPlanId) return;
-    const query = new URLSearchParams({ email: ref.buyerEmail, plan: ref.providerPlanId });
+    const email = ref.buyerEmail.toLowerCase();
+    const listed = await everyPage(
+      '/subscriptions',
+      new URLSearchParams({ email: ref.buyerEmail, plan: ref.providerPlanId }),
+    );
     const found = subscriptionListSchema
-      .parse(await call('GET', `/subscriptions?${query.toString()}`))
-      .filter((subscription) => subscription.status.toLowerCase() === from)
-      .filter((subscription) => !subscription.plan || subscription.plan === ref.providerPlanId);
+      .parse(listed)
+      .filter((subscription) => subscription.plan === ref.providerPlanId)
+      .filter((subscription) => subscription.customer?.customer_email?.toLowerCase() === email)
+      .filter((subscription) => subscription.status.toLowerCase() === from);
     for (const subscription of found)
       await call('PUT', `/subscriptions/${encodeURIComponent(subscription.id)}/${action}`);
   }

@@ -3,21 +3,18 @@ import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
-import { formatMoney } from '@lockdrop/money';
-import { planById, platformFeeMinor } from '@lockdrop/plans';
+import { planById, platformFeeMinor, type PlanId } from '@lockdrop/plans';
 import { z } from 'zod';
 import {
   countRecentCheckouts,
   findOpenDiscountCheckout,
-  findProviderPlan,
   insertCheckout,
-  rememberProviderPlan,
   setCheckoutStatus,
-  type Checkout,
   type NewCheckout,
   type ProductCheckout,
 } from '../sales/index.js';
 import { findSellerPlan } from '../read-models/index.js';
+import { findSubscription, planPrice } from '../subscriptions/index.js';
 import type { PaymentProvider } from '../../providers/types.js';
 import { checkoutableProduct, currencyOf, isBlank, priceCheckout } from './pricing.js';
 import { recordSale, type SaleDeps } from '../sales/index.js';
@@ -274,29 +271,29 @@ async function enqueueCheckoutStarted(
 }
 
 /**
- * The provider's payment plan for this price (providers that charge renewals themselves), made
- * once per amount, currency and interval and remembered; null for providers we charge through.
+ * The provider's payment plan this checkout subscribes under (providers that charge renewals
+ * themselves). Every Lockdrop subscription has a plan of its own, so a renewal, a cancel or a
+ * resume names exactly one subscription (issue 30; a plan shared per price let one seller's
+ * subscription take another's renewals): a checkout that pays a period of an existing
+ * subscription reuses its plan, anything else gets a new plan at the price renewals will charge
+ * (a plan upgrade's prorated first charge is a one-off).
  */
-async function providerPlanFor(
-  deps: CheckoutDeps,
-  checkout: Pick<Checkout, 'billingInterval' | 'amountMinor' | 'currency' | 'productTitle'>,
-): Promise<string | null> {
+async function providerPlanFor(deps: CheckoutDeps, checkout: NewCheckout): Promise<string | null> {
   if (!deps.provider.ensurePaymentPlan || !checkout.billingInterval) return null;
-  const key = {
-    provider: deps.provider.name,
+  if (checkout.subscriptionId && checkout.renewsPeriodStart) {
+    const paying = await findSubscription(deps.pool, checkout.subscriptionId);
+    if (paying?.providerPlanId) return paying.providerPlanId;
+  }
+  const renewalMinor =
+    checkout.kind === 'plan'
+      ? planPrice(planById(checkout.planBought as PlanId), checkout.billingInterval)
+      : checkout.amountMinor;
+  return deps.provider.ensurePaymentPlan({
+    name: `Lockdrop ${checkout.productTitle} ${checkout.billingInterval} (${checkout.id})`,
     interval: checkout.billingInterval,
-    amountMinor: checkout.amountMinor,
-    currency: checkout.currency,
-  };
-  const known = await findProviderPlan(deps.pool, key);
-  if (known) return known;
-  const created = await deps.provider.ensurePaymentPlan({
-    name: `Lockdrop ${formatMoney(checkout.amountMinor, checkout.currency)} ${checkout.billingInterval}`,
-    interval: checkout.billingInterval,
-    amountMinor: checkout.amountMinor,
+    amountMinor: renewalMinor,
     currency: checkout.currency,
   });
-  return rememberProviderPlan(deps.pool, key, created);
 }
 
 /** A fresh, unguessable `tx_ref` (our reference for one payment attempt at the provider). */

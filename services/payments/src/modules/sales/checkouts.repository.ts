@@ -252,39 +252,6 @@ export async function dueUnconfirmedCheckouts(
   return rows.map((row) => row.tx_ref);
 }
 
-interface ProviderPlanKey {
-  provider: string;
-  interval: BillingInterval;
-  amountMinor: number;
-  currency: string;
-}
-
-export async function findProviderPlan(
-  db: Queryable,
-  key: ProviderPlanKey,
-): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT provider_plan_id AS id FROM provider_plans
-     WHERE provider = $1 AND billing_interval = $2 AND amount_minor = $3 AND currency = $4`,
-    [key.provider, key.interval, key.amountMinor, key.currency],
-  );
-  return rows[0]?.id ?? null;
-}
-
-/** Keeps the first plan recorded for this price (two checkouts may create one each at once). */
-export async function rememberProviderPlan(
-  db: Queryable,
-  key: ProviderPlanKey,
-  providerPlanId: string,
-): Promise<string> {
-  await db.query(
-    `INSERT INTO provider_plans (provider, billing_interval, amount_minor, currency, provider_plan_id)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-    [key.provider, key.interval, key.amountMinor, key.currency, providerPlanId],
-  );
-  return (await findProviderPlan(db, key)) ?? providerPlanId;
-}
-
 /** A renewal checkout for this period already opened (a tick that crashed before it charged). */
 export async function findOpenRenewalCheckout(
   db: Queryable,

@@ -11,10 +11,8 @@ export {
   findCheckoutByTxRef,
   findOpenDiscountCheckout,
   findOpenRenewalCheckout,
-  findProviderPlan,
   insertCheckout,
   lockCheckoutToSettle,
-  rememberProviderPlan,
   setCheckoutStatus,
 } from './checkouts.repository.js';
 export {

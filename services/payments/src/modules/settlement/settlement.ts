@@ -18,7 +18,14 @@ export interface SettlementDeps extends SubscriptionDeps {
 }
 
 export type SettlementOutcome =
-  'paid' | 'already_paid' | 'pending' | 'failed' | 'mismatch' | 'checkout_missing';
+  | 'paid'
+  | 'already_paid'
+  | 'pending'
+  | 'failed'
+  | 'mismatch'
+  | 'checkout_missing'
+  /** A provider renewal no single subscription can claim: parked for an operator, credited to nobody. */
+  | 'renewal_unmatched';
 
 /** What the verified transaction says that disagrees with the checkout (payments-contract §3). */
 function mismatchesOf(checkout: Checkout, verified: VerifiedTransaction): string[] {
@@ -46,11 +53,16 @@ export async function settleTransaction(
   let replacedSubscription: Subscription | null = null;
   const outcome = await withTransaction(deps.pool, async (tx): Promise<SettlementOutcome> => {
     // A renewal the provider charged on its own has no checkout yet: adopting makes one.
-    const locked =
-      (await lockCheckoutToSettle(tx, txRef)) ??
-      (verified.status === 'successful' && (await adoptProviderRenewal(tx, deps, txRef, verified))
-        ? await lockCheckoutToSettle(tx, txRef)
-        : null);
+    let locked = await lockCheckoutToSettle(tx, txRef);
+    if (!locked && verified.status === 'successful') {
+      const adopted = await adoptProviderRenewal(tx, deps, txRef, verified);
+      if (adopted === 'unmatched') {
+        if (providerEventId !== undefined)
+          await markEventProcessed(tx, providerEventId, 'renewal_unmatched', deps.now());
+        return 'renewal_unmatched';
+      }
+      if (adopted) locked = await lockCheckoutToSettle(tx, txRef);
+    }
     if (!locked) return 'checkout_missing';
     const { checkout, settledTransactionId } = locked;
     const done = async (result: SettlementOutcome) => {

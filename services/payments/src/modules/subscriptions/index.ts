@@ -3,6 +3,7 @@ export {
   type Subscription,
   addChargeRefund,
   findLivePlanSubscription,
+  countOpenUnmatchedRenewals,
   findSubscription,
   latestCharge,
   listBuyerSubscriptions,

@@ -215,20 +215,61 @@ export async function findSubscriptionByFirstCheckout(
   return rows[0] ?? null;
 }
 
-/** A renewal the provider charged on its own (Flutterwave), matched by its payment plan and customer. */
-export async function findSubscriptionByProviderPlan(
+/**
+ * Every subscription recorded under this provider plan, whatever its state or buyer: the caller
+ * decides whether they name exactly one (a plan is made per subscription; older ones shared it).
+ */
+export async function findSubscriptionsByProviderPlan(
   db: Queryable,
   provider: string,
   providerPlanId: string,
-  buyerEmail: string,
-): Promise<Subscription | null> {
+): Promise<Subscription[]> {
   const { rows } = await db.query<Subscription>(
-    `SELECT ${COLUMNS} FROM subscriptions
-     WHERE provider = $1 AND provider_plan_id = $2 AND lower(buyer_email) = lower($3) AND status <> 'expired'
-     ORDER BY created_at DESC LIMIT 1`,
-    [provider, providerPlanId, buyerEmail],
+    `SELECT ${COLUMNS} FROM subscriptions WHERE provider = $1 AND provider_plan_id = $2
+     ORDER BY created_at`,
+    [provider, providerPlanId],
   );
-  return rows[0] ?? null;
+  return rows;
+}
+
+/** A provider charge no single subscription can claim, parked for an operator (once per charge). */
+export async function parkUnmatchedRenewal(
+  db: Queryable,
+  renewal: {
+    provider: string;
+    transactionId: string;
+    txRef: string;
+    providerPlanId: string | null;
+    customerEmail: string | null;
+    amountMinor: number;
+    currency: string;
+    candidates: string[];
+    reason: string;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO unmatched_renewals (provider, transaction_id, tx_ref, provider_plan_id, customer_email,
+       amount_minor, currency, candidates, reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (provider, transaction_id) DO NOTHING`,
+    [
+      renewal.provider,
+      renewal.transactionId,
+      renewal.txRef,
+      renewal.providerPlanId,
+      renewal.customerEmail,
+      renewal.amountMinor,
+      renewal.currency,
+      renewal.candidates,
+      renewal.reason,
+    ],
+  );
+}
+
+export async function countOpenUnmatchedRenewals(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ open: number }>(
+    'SELECT count(*)::int AS open FROM unmatched_renewals WHERE resolved_at IS NULL',
+  );
+  return rows[0]?.open ?? 0;
 }
 
 /** The seller's live plan subscription (at most one), if any. */

@@ -18,7 +18,8 @@ import {
   findChargeForPeriod,
   findLivePlanSubscription,
   findSubscription,
-  findSubscriptionByProviderPlan,
+  findSubscriptionsByProviderPlan,
+  parkUnmatchedRenewal,
   insertCharge,
   insertSubscription,
   noteSubscription,
@@ -479,24 +480,42 @@ export async function buildRenewalCheckout(
 
 /**
  * A charge the provider made on its own under a payment plan (a Flutterwave renewal), whose
- * `tx_ref` we never issued: the subscription it renews is the customer's under that plan. Its
- * checkout is recorded here so it settles like any payment; null when it renews nothing of ours.
+ * `tx_ref` we never issued. Every subscription has a plan of its own, so the plan names the
+ * subscription; the buyer's e-mail must agree. A charge that names none of ours is `null`; one
+ * that could be several subscriptions' (plans shared before that rule), or whose buyer differs,
+ * is parked for an operator (`unmatched`) and credited to nobody. Otherwise its checkout is
+ * recorded here so it settles like any payment.
  */
 export async function adoptProviderRenewal(
   tx: PoolClient,
   deps: SubscriptionDeps,
   txRef: string,
   verified: VerifiedTransaction,
-): Promise<Checkout | null> {
-  if (!verified.paymentPlanId || !verified.customerEmail) return null;
-  const sub = await findSubscriptionByProviderPlan(
+): Promise<Checkout | 'unmatched' | null> {
+  if (!verified.paymentPlanId) return null;
+  const candidates = await findSubscriptionsByProviderPlan(
     tx,
     deps.provider.name,
     verified.paymentPlanId,
-    verified.customerEmail,
   );
-  if (!sub) return null;
-  const locked = await findSubscription(tx, sub.id, { forUpdate: true });
+  if (candidates.length === 0) return null;
+  const [only] = candidates;
+  const sameBuyer = only!.buyerEmail.toLowerCase() === (verified.customerEmail ?? '').toLowerCase();
+  if (candidates.length > 1 || !sameBuyer) {
+    await parkUnmatchedRenewal(tx, {
+      provider: deps.provider.name,
+      transactionId: verified.transactionId,
+      txRef,
+      providerPlanId: verified.paymentPlanId,
+      customerEmail: verified.customerEmail ?? null,
+      amountMinor: verified.amountMinor,
+      currency: verified.currency,
+      candidates: candidates.map((candidate) => candidate.id),
+      reason: candidates.length > 1 ? 'several_subscriptions' : 'buyer_differs',
+    });
+    return 'unmatched';
+  }
+  const locked = await findSubscription(tx, only!.id, { forUpdate: true });
   if (!locked || locked.status === 'expired') return null;
   // A duplicate notification that waited for the lock finds the checkout the first one made.
   const adopted = await findCheckoutByTxRef(tx, txRef, { forUpdate: true });
