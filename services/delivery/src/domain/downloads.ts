@@ -241,8 +241,13 @@ export function createDownloadService({
     return { token, fileName: copy!.fileName, sizeBytes: copy!.sizeBytes, expiresAt };
   }
 
-  /** A link to every file of the purchase as one ZIP; its size is exact (copies are stamped now). */
+  /**
+   * A link to every file of the purchase as one ZIP; its size is exact (copies are stamped now,
+   * before the link is counted: a buyer told `copy_preparing` spends nothing by asking again).
+   */
   async function issueArchiveLink(claimant: Claimant, purchaseId: string): Promise<DownloadLink> {
+    const buyer = await authorize(pool, await findEntitlement(pool, purchaseId), claimant, now());
+    await buyersCopies(buyer, await findPurchaseFiles(pool, purchaseId), { make: true });
     const { token, expiresAt, entitlement, chosen } = await issueGrant(
       claimant,
       purchaseId,
