@@ -366,8 +366,15 @@ export function createDownloadService({
     entitlement: Entitlement,
     request: { range?: string; ifRange?: string },
   ): Promise<Redemption> {
-    const original = await findFile(pool, fileId);
-    if (!original) throw downloadErrors.fileUnavailable();
+    // The purchase's files now, not when the link was given: a file the seller has since
+    // removed from the product is gone for this buyer (unless it is the one they bought).
+    const original = (await findPurchaseFiles(pool, grant.purchaseId)).find(
+      (listed) => listed.id === fileId,
+    );
+    if (!original)
+      throw (await findFile(pool, fileId))
+        ? downloadErrors.fileNotInPurchase()
+        : downloadErrors.fileUnavailable();
     const [file] = await buyersCopies(entitlement, [original], { make: true });
     if (!file) throw downloadErrors.fileUnavailable();
 

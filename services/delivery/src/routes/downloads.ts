@@ -192,6 +192,7 @@ export function downloadRoutes(
         200: z.any().describe('The file'),
         206: z.any().describe('The requested byte range of the file'),
         403: errorBodySchema,
+        404: errorBodySchema,
         410: errorBodySchema,
         416: errorBodySchema,
         503: errorBodySchema,
