@@ -141,20 +141,30 @@ describe('with STAMP_CONCURRENCY=2', () => {
   }, 60_000);
 });
 
-describe('with one stamping process, one waiting and a one-second wait', () => {
+describe('with one stamping process, one waiting and a three-second wait', () => {
   let store: Store;
   beforeAll(async () => {
     store = await open({
       STAMP_CONCURRENCY: '1',
       STAMP_QUEUE_LIMIT: '1',
-      STAMP_WAIT_SECONDS: '1',
+      STAMP_WAIT_SECONDS: '3',
     });
   });
   afterAll(() => store?.delivery.close());
 
-  it('answers copy_preparing with Retry-After while the slot and the queue are taken, and makes the copies meanwhile', async () => {
+  /** A `/dl` answer and how long it took. */
+  async function timed(downloadUrl: string) {
+    const startedAt = Date.now();
+    const response = await fetch(`${store.baseUrl}${downloadUrl}`);
+    return { response, ms: Date.now() - startedAt };
+  }
+
+  it('answers copy_preparing with Retry-After after the wait, at once when the queue is full, and makes the copies meanwhile', async () => {
     const { purchases } = await stampedProduct(store, 3);
     const [first, second, third] = purchases as [TestPurchase, TestPurchase, TestPurchase];
+    const linkOf = async (purchase: TestPurchase) =>
+      (await store.shop.link(purchase.paid.purchaseId, await store.shop.buyerAccount(purchase)))
+        .downloadUrl;
     const paused: number[] = [];
     const watch = watchStampers((pid) => {
       if (paused.length > 0) return;
@@ -162,19 +172,20 @@ describe('with one stamping process, one waiting and a one-second wait', () => {
       paused.push(pid);
     });
     try {
-      const running = download(store, first);
+      const running = timed(await linkOf(first));
       await waitFor(() => paused.length === 1);
-      const waited = download(store, second);
-      // The slot is taken and the queue holds `second`: `third` is answered without waiting.
-      await waitFor(async () => {
-        const { rows } = await store.delivery.db.query(
-          'SELECT count(*)::int AS links FROM download_grants WHERE purchase_id = $1',
-          [second.paid.purchaseId],
-        );
-        return rows[0].links === 1;
-      });
-      const refused = await download(store, third);
-      for (const response of [await running, await waited, refused]) {
+      // The slot is taken: of the next two, one takes the only place in the queue and waits
+      // its three seconds, the other is answered at once.
+      const [secondUrl, thirdUrl] = [await linkOf(second), await linkOf(third)];
+      const [waitedOrRefused, refusedOrWaited] = await Promise.all([
+        timed(secondUrl),
+        timed(thirdUrl),
+      ]);
+      const [refused, waited] = [waitedOrRefused, refusedOrWaited].sort((a, b) => a.ms - b.ms);
+      expect(refused!.ms).toBeLessThan(1500);
+      expect(waited!.ms).toBeGreaterThanOrEqual(2900);
+      expect((await running).ms).toBeGreaterThanOrEqual(2900);
+      for (const { response } of [await running, waited!, refused!]) {
         expect(response.status).toBe(503);
         expect(response.headers.get('retry-after')).toBe('5');
         expect((await errorOf(response)).code).toBe('copy_preparing');
