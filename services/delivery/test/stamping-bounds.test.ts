@@ -4,7 +4,7 @@ import { pdfPageTexts } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfDocument } from './support/fixtures.js';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
-import { bytesOf, errorOf, shop, type TestPurchase } from './support/purchases.js';
+import { bytesOf, errorOf, sha256, shop, type TestPurchase } from './support/purchases.js';
 import { signal, watchStampers } from './support/stampers.js';
 
 /**
@@ -138,6 +138,51 @@ describe('with STAMP_CONCURRENCY=2', () => {
       headers: { authorization: seller.auth },
     });
     expect(((await stamping.json()) as { status: string }).status).toBe('available');
+  }, 60_000);
+});
+
+describe('two replicas', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await open({});
+  });
+  afterAll(() => store?.delivery.close());
+
+  it('racing for one buyer’s first copy keep one copy, and each serves it', async () => {
+    const { file, purchases } = await stampedProduct(store, 1);
+    const replica = await store.delivery.replica();
+    const replicaUrl = await replica.listen({ port: 0, host: '127.0.0.1' });
+    const buyer = await store.shop.buyerAccount(purchases[0]!);
+    const { downloadUrl } = await store.shop.link(purchases[0]!.paid.purchaseId, buyer);
+    // Both processes are held until both have started: each replica stamps its own copy.
+    const paused: number[] = [];
+    const watch = watchStampers((pid) => {
+      signal(pid, 'SIGSTOP');
+      paused.push(pid);
+      if (paused.length === 2) paused.forEach((stopped) => signal(stopped, 'SIGCONT'));
+    });
+    let bodies: Buffer[];
+    try {
+      const responses = await Promise.all(
+        [store.baseUrl, replicaUrl].map((origin) => fetch(`${origin}${downloadUrl}`)),
+      );
+      expect(responses.map((response) => response.status)).toEqual([200, 200]);
+      bodies = await Promise.all(responses.map(bytesOf));
+    } finally {
+      await watch.stop();
+      paused.forEach((pid) => signal(pid, 'SIGCONT'));
+    }
+    expect(paused).toHaveLength(2);
+    expect(sha256(bodies[0]!)).toBe(sha256(bodies[1]!));
+    const { rows } = await store.delivery.db.query<{ storage_key: string }>(
+      'SELECT storage_key FROM stamped_copies WHERE file_id = $1',
+      [file.id],
+    );
+    expect(rows).toHaveLength(1);
+    const stored = (await store.delivery.storedFiles()).filter((stored) =>
+      stored.includes(`${path.sep}stamped${path.sep}${file.id}${path.sep}`),
+    );
+    expect(stored).toEqual([path.join(store.delivery.dataDir, rows[0]!.storage_key)]);
   }, 60_000);
 });
 
