@@ -50,15 +50,19 @@ export async function stampingOf(
 
 /**
  * Records a copy unless one of the pair was recorded first (another replica stamped the same
- * buyer and file at the same time); returns the copy kept, which the caller serves.
+ * buyer and file at the same time); returns the copy kept, which the caller serves — null in
+ * the rare case that the other one was removed again in between (a refund, an eviction).
  */
-export async function keepStampedCopy(db: Queryable, copy: StampedCopy): Promise<StampedCopy> {
+export async function keepStampedCopy(
+  db: Queryable,
+  copy: StampedCopy,
+): Promise<StampedCopy | null> {
   const { rowCount } = await db.query(
     `INSERT INTO stamped_copies (file_id, buyer_email, storage_key, size_bytes, sha256)
      VALUES ($1, lower($2), $3, $4, $5) ON CONFLICT (file_id, buyer_email) DO NOTHING`,
     [copy.fileId, copy.buyerEmail, copy.storageKey, copy.sizeBytes, copy.sha256],
   );
-  return rowCount === 1 ? copy : (await findStampedCopy(db, copy.fileId, copy.buyerEmail))!;
+  return rowCount === 1 ? copy : findStampedCopy(db, copy.fileId, copy.buyerEmail);
 }
 
 /** Marks a copy as just served, at most once a minute (for least-recently-used eviction). */

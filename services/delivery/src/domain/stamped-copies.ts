@@ -123,6 +123,7 @@ export function createStampedCopies({
     try {
       ({ kept, evicted } = await withTransaction(pool, async (tx) => {
         const kept = await keepStampedCopy(tx, made);
+        if (!kept) throw new StampInterruptedError('the copy kept by a racing replica is gone');
         await setPdfStampStatus(tx, file.id, 'available');
         return { kept, evicted: await evictStampedCopies(tx, maxStoredBytes, kept.storageKey) };
       }));
@@ -138,14 +139,18 @@ export function createStampedCopies({
 
   /** `work` through the queue; not ready in time, or killed on the way: come back later. */
   async function queued<T>(key: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await queue.run(key, work);
-    } catch (error) {
-      if (error instanceof StampPendingError || error instanceof StampInterruptedError) {
+    const logged = () =>
+      work().catch((error: unknown) => {
+        // Once per job, waited for or not: an operator sees stamps that keep dying.
         if (error instanceof StampInterruptedError)
           logger.warn({ err: error, job: key }, 'stamping interrupted; it is tried again later');
+        throw error;
+      });
+    try {
+      return await queue.run(key, logged);
+    } catch (error) {
+      if (error instanceof StampPendingError || error instanceof StampInterruptedError)
         throw stampErrors.copyPreparing();
-      }
       throw error;
     }
   }
