@@ -26,10 +26,38 @@ async function open(env: Record<string, string>): Promise<Store> {
   return { delivery, baseUrl, shop: shop(delivery, baseUrl) };
 }
 
-/** A buyer's download of the purchase's PDF: a fresh link, then `/dl`. */
-async function download({ shop, baseUrl }: Store, purchase: TestPurchase) {
-  const link = await shop.link(purchase.paid.purchaseId, await shop.buyerAccount(purchase));
-  return fetch(`${baseUrl}${link.downloadUrl}`);
+/** `POST /api/downloads` for the purchase's PDF, by its buyer (their copy is made first). */
+async function requestLink({ shop }: Store, purchase: TestPurchase, origin?: string) {
+  const buyer = await shop.buyerAccount(purchase);
+  if (!origin) return shop.requestLink(purchase.paid.purchaseId, buyer);
+  return fetch(`${origin}/api/downloads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: buyer.auth! },
+    body: JSON.stringify({ purchaseId: purchase.paid.purchaseId }),
+  });
+}
+
+/** A buyer's download of the purchase's PDF: a fresh link, then `/dl` — or the link's refusal. */
+async function download(store: Store, purchase: TestPurchase) {
+  const linked = await requestLink(store, purchase);
+  if (linked.status !== 200) return linked;
+  const { downloadUrl } = (await linked.json()) as { downloadUrl: string };
+  return fetch(`${store.baseUrl}${downloadUrl}`);
+}
+
+async function expectCopyPreparing(response: Response) {
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('5');
+  expect((await errorOf(response)).code).toBe('copy_preparing');
+}
+
+/** Links counted against the purchase's hourly budget. */
+async function linksOf({ delivery }: Store, purchase: TestPurchase): Promise<number> {
+  const { rows } = await delivery.db.query<{ links: number }>(
+    'SELECT count(*)::int AS links FROM download_grants WHERE purchase_id = $1',
+    [purchase.paid.purchaseId],
+  );
+  return rows[0]!.links;
 }
 
 /** A stamping product and `buyers` purchases of it, each buyer's first download still to come. */
@@ -152,8 +180,6 @@ describe('two replicas', () => {
     const { file, purchases } = await stampedProduct(store, 1);
     const replica = await store.delivery.replica();
     const replicaUrl = await replica.listen({ port: 0, host: '127.0.0.1' });
-    const buyer = await store.shop.buyerAccount(purchases[0]!);
-    const { downloadUrl } = await store.shop.link(purchases[0]!.paid.purchaseId, buyer);
     // Both processes are held until both have started: each replica stamps its own copy.
     const paused: number[] = [];
     const watch = watchStampers((pid) => {
@@ -163,8 +189,15 @@ describe('two replicas', () => {
     });
     let bodies: Buffer[];
     try {
+      const links = await Promise.all(
+        [store.baseUrl, replicaUrl].map((origin) => requestLink(store, purchases[0]!, origin)),
+      );
+      expect(links.map((link) => link.status)).toEqual([200, 200]);
       const responses = await Promise.all(
-        [store.baseUrl, replicaUrl].map((origin) => fetch(`${origin}${downloadUrl}`)),
+        links.map(async (link, index) => {
+          const { downloadUrl } = (await link.json()) as { downloadUrl: string };
+          return fetch(`${[store.baseUrl, replicaUrl][index]}${downloadUrl}`);
+        }),
       );
       expect(responses.map((response) => response.status)).toEqual([200, 200]);
       bodies = await Promise.all(responses.map(bytesOf));
@@ -197,19 +230,16 @@ describe('with one stamping process, one waiting and a three-second wait', () =>
   });
   afterAll(() => store?.delivery.close());
 
-  /** A `/dl` answer and how long it took. */
-  async function timed(downloadUrl: string) {
+  /** An answer and how long it took. */
+  async function timed(answer: () => Promise<Response>) {
     const startedAt = Date.now();
-    const response = await fetch(`${store.baseUrl}${downloadUrl}`);
+    const response = await answer();
     return { response, ms: Date.now() - startedAt };
   }
 
-  it('answers copy_preparing with Retry-After after the wait, at once when the queue is full, and makes the copies meanwhile', async () => {
+  it('answers copy_preparing with Retry-After after the wait, at once when the queue is full, counts no link, and makes the copies meanwhile', async () => {
     const { purchases } = await stampedProduct(store, 3);
     const [first, second, third] = purchases as [TestPurchase, TestPurchase, TestPurchase];
-    const linkOf = async (purchase: TestPurchase) =>
-      (await store.shop.link(purchase.paid.purchaseId, await store.shop.buyerAccount(purchase)))
-        .downloadUrl;
     const paused: number[] = [];
     const watch = watchStampers((pid) => {
       if (paused.length > 0) return;
@@ -217,37 +247,29 @@ describe('with one stamping process, one waiting and a three-second wait', () =>
       paused.push(pid);
     });
     try {
-      const running = timed(await linkOf(first));
+      const running = timed(() => requestLink(store, first));
       await waitFor(() => paused.length === 1);
       // The slot is taken: of the next two, one takes the only place in the queue and waits
       // its three seconds, the other is answered at once.
-      const [secondUrl, thirdUrl] = [await linkOf(second), await linkOf(third)];
-      const [waitedOrRefused, refusedOrWaited] = await Promise.all([
-        timed(secondUrl),
-        timed(thirdUrl),
+      const answers = await Promise.all([
+        timed(() => requestLink(store, second)),
+        timed(() => requestLink(store, third)),
       ]);
-      const [refused, waited] = [waitedOrRefused, refusedOrWaited].sort((a, b) => a.ms - b.ms);
+      const [refused, waited] = answers.sort((a, b) => a.ms - b.ms);
       expect(refused!.ms).toBeLessThan(1500);
       expect(waited!.ms).toBeGreaterThanOrEqual(2900);
       expect((await running).ms).toBeGreaterThanOrEqual(2900);
-      for (const { response } of [await running, waited!, refused!]) {
-        expect(response.status).toBe(503);
-        expect(response.headers.get('retry-after')).toBe('5');
-        expect((await errorOf(response)).code).toBe('copy_preparing');
-      }
-      // A ZIP link is not given (nor counted) while its copies are not ready.
-      const zip = await store.shop.requestZipLink(
-        third.paid.purchaseId,
-        await store.shop.buyerAccount(third),
+      for (const { response } of [await running, waited!, refused!])
+        await expectCopyPreparing(response);
+      // Nor is a ZIP link given while its copies are not ready.
+      await expectCopyPreparing(
+        await store.shop.requestZipLink(
+          third.paid.purchaseId,
+          await store.shop.buyerAccount(third),
+        ),
       );
-      expect(zip.status).toBe(503);
-      expect(zip.headers.get('retry-after')).toBe('5');
-      expect((await errorOf(zip)).code).toBe('copy_preparing');
-      const { rows } = await store.delivery.db.query(
-        'SELECT count(*)::int AS links FROM download_grants WHERE purchase_id = $1',
-        [third.paid.purchaseId],
-      );
-      expect(rows[0].links).toBe(1);
+      // Asking again costs the buyer nothing: no link was counted.
+      for (const purchase of purchases) expect(await linksOf(store, purchase)).toBe(0);
 
       signal(paused[0]!, 'SIGCONT');
       // The copies asked for went on being made; a buyer who comes back gets theirs.
@@ -258,6 +280,48 @@ describe('with one stamping process, one waiting and a three-second wait', () =>
           await expectStampedFor(response, `b${n}@example.com`);
           return true;
         });
+    } finally {
+      await watch.stop();
+      paused.forEach((pid) => signal(pid, 'SIGCONT'));
+    }
+  }, 60_000);
+
+  it('answers a link given before the seller turned stamping on with copy_preparing until the copy is made', async () => {
+    const { product, purchases } = await stampedProduct(store, 1);
+    await store.delivery.publishProduct('product.updated', { ...product, stampPdfs: false });
+    await waitFor(async () => {
+      const { rows } = await store.delivery.db.query(
+        'SELECT 1 FROM products WHERE product_id = $1 AND NOT stamp_pdfs',
+        [product.productId],
+      );
+      return rows.length === 1;
+    });
+    const linked = await requestLink(store, purchases[0]!);
+    const { downloadUrl } = (await linked.json()) as { downloadUrl: string };
+    await store.delivery.publishProduct('product.updated', { ...product, stampPdfs: true });
+    await waitFor(async () => {
+      const { rows } = await store.delivery.db.query(
+        'SELECT 1 FROM products WHERE product_id = $1 AND stamp_pdfs',
+        [product.productId],
+      );
+      return rows.length === 1;
+    });
+
+    const paused: number[] = [];
+    const watch = watchStampers((pid) => {
+      signal(pid, 'SIGSTOP');
+      paused.push(pid);
+    });
+    try {
+      await expectCopyPreparing(await fetch(`${store.baseUrl}${downloadUrl}`));
+      expect(paused).toHaveLength(1);
+      signal(paused[0]!, 'SIGCONT');
+      await waitFor(async () => {
+        const response = await fetch(`${store.baseUrl}${downloadUrl}`);
+        if (response.status === 503) return false;
+        await expectStampedFor(response, 'b0@example.com');
+        return true;
+      });
     } finally {
       await watch.stop();
       paused.forEach((pid) => signal(pid, 'SIGCONT'));

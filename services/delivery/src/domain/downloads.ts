@@ -215,29 +215,45 @@ export function createDownloadService({
     });
   }
 
+  /** The file a link is for: `fileId` (one of the purchase's files), else the one bought. */
+  async function linkedFile(
+    db: Queryable,
+    entitlement: Entitlement,
+    fileId: string | undefined,
+  ): Promise<StoredFile> {
+    const file =
+      fileId === undefined
+        ? entitlement.fileId && (await findFile(db, entitlement.fileId))
+        : (await findPurchaseFiles(db, entitlement.purchaseId)).find(
+            (listed) => listed.id === fileId,
+          );
+    if (!file && fileId !== undefined) throw downloadErrors.fileNotInPurchase();
+    if (!file) throw downloadErrors.fileUnavailable();
+    return file;
+  }
+
   /**
    * A link to one file of the purchase: `fileId` when given (one of the purchase's files, else
-   * 404 file_not_in_purchase), else the file bought at checkout or the product's main file.
+   * 404 file_not_in_purchase), else the file bought at checkout or the product's main file. A
+   * stamped PDF's copy is made first, before the link is counted, so the size is the copy's and
+   * a buyer told `copy_preparing` (the web: 'Preparing your copy…') spends nothing by asking again.
    */
   async function issueLink(
     claimant: Claimant,
     purchaseId: string,
     fileId?: string,
   ): Promise<DownloadLink> {
+    const buyer = await authorize(pool, await findEntitlement(pool, purchaseId), claimant, now());
+    await buyersCopies(buyer, [await linkedFile(pool, buyer, fileId)], { make: true });
     const { token, expiresAt, entitlement, chosen } = await issueGrant(
       claimant,
       purchaseId,
       async (tx, entitlement) => {
-        const file =
-          fileId === undefined
-            ? entitlement.fileId && (await findFile(tx, entitlement.fileId))
-            : (await findPurchaseFiles(tx, purchaseId)).find((listed) => listed.id === fileId);
-        if (!file && fileId !== undefined) throw downloadErrors.fileNotInPurchase();
-        if (!file) throw downloadErrors.fileUnavailable();
+        const file = await linkedFile(tx, entitlement, fileId);
         return { fileId: file.id, file };
       },
     );
-    const [copy] = await buyersCopies(entitlement, [chosen.file], { make: false });
+    const [copy] = await buyersCopies(entitlement, [chosen.file], { make: true });
     return { token, fileName: copy!.fileName, sizeBytes: copy!.sizeBytes, expiresAt };
   }
 
