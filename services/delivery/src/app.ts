@@ -6,6 +6,7 @@ import { migrations } from './db/migrations/index.js';
 import { createDownloadService } from './domain/downloads.js';
 import { createPreviewService } from './domain/previews.js';
 import { createReceiptSessionService } from './domain/receipt-sessions.js';
+import { createStampQueue } from './domain/stamp-queue.js';
 import { createStampedCopies } from './domain/stamped-copies.js';
 import { createUploadService } from './domain/uploads.js';
 import { subscribeToProductEvents } from './events/products.consumer.js';
@@ -50,7 +51,19 @@ export async function buildApp(
     timeoutMs: config.PREVIEW_CPU_SECONDS * 2_000,
     searchPath: config.PATH,
   };
-  const stampedCopies = createStampedCopies({ pool, storage, limits: renderLimits });
+  const stampQueue = createStampQueue({
+    concurrency: config.STAMP_CONCURRENCY,
+    maxQueued: config.STAMP_QUEUE_LIMIT,
+    maxWaitMs: config.STAMP_WAIT_SECONDS * 1000,
+  });
+  const stampedCopies = createStampedCopies({
+    pool,
+    storage,
+    limits: renderLimits,
+    queue: stampQueue,
+    maxStoredBytes: config.STAMPED_COPIES_MAX_BYTES,
+    logger: app.log,
+  });
   uploadRoutes(app, {
     uploads: createUploadService({ pool, storage, logger: app.log }),
     stampedCopies,
@@ -98,6 +111,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     await worker.stop();
+    await stampQueue.close();
     await Promise.all(completions);
   });
   return app;

@@ -47,6 +47,24 @@ export const configSchema = z
      */
     PREVIEW_MEMORY_MB: z.coerce.number().int().min(256).max(16_384).default(2048),
     PREVIEW_CPU_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+    /**
+     * Stamping processes (buyers' PDF copies) at once per replica, each up to PREVIEW_MEMORY_MB;
+     * on top of PREVIEW_CONCURRENCY's renders. About the core count, as for previews.
+     */
+    STAMP_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /** Copies waiting for a stamping slot; past it a first download is answered copy_preparing (503). */
+    STAMP_QUEUE_LIMIT: z.coerce.number().int().min(0).max(10_000).default(100),
+    /** How long a download waits for its copy before it is answered copy_preparing (the copy goes on). */
+    STAMP_WAIT_SECONDS: z.coerce.number().min(0.1).max(120).default(20),
+    /**
+     * Stamped copies kept in all (bytes, default 10 GiB): a cache of what the original can make
+     * again, so past it the least recently served copies are removed, never a buyer refused.
+     */
+    STAMPED_COPIES_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(10 * 1024 ** 3),
     /** The search path handed to render processes (their only environment variable). */
     PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
     /** Origin buyers reach the site at; https there makes the receipt-session cookie Secure. */

@@ -488,6 +488,64 @@ describe('access follows the subscription a purchase belongs to', () => {
     expect((await get(downloadUrl)).status).toBe(403);
   });
 
+  it('holds every charge of the subscription while one of them is being refunded, and gives them back when that refund fails', async () => {
+    const { product } = await store.sellFile(randomBytes(1200));
+    const subscriptionId = randomUUID();
+    const charge = (revision: number) => ({
+      subscriptionId,
+      status: 'active' as const,
+      accessUntil: new Date(Date.now() + 31 * 86_400_000).toISOString(),
+      revision,
+    });
+    const first = await store.buy(product, {
+      buyerEmail: 'subscriber@example.com',
+      subscription: charge(1),
+    });
+    const renewal = await store.buy(product, {
+      buyerEmail: 'subscriber@example.com',
+      subscription: charge(2),
+    });
+    const buyer = await store.buyerAccount(renewal);
+    const { downloadUrl } = await store.link(renewal.paid.purchaseId, buyer);
+    expect((await get(downloadUrl)).status).toBe(200);
+
+    const refundId = randomUUID();
+    await delivery.bus.request('access.suspend_for_refund', {
+      purchaseId: first.paid.purchaseId,
+      productId: first.paid.productId,
+      sellerId: first.paid.sellerId,
+      buyerEmail: first.paid.buyerEmail,
+      refundId,
+    });
+    const held = await get(downloadUrl);
+    expect(held.status).toBe(403);
+    expect((await errorOf(held)).code).toBe('purchase_refunded');
+    expect((await store.requestLink(renewal.paid.purchaseId, buyer)).status).toBe(403);
+    expect(await (await store.access(product.productId, buyer)).json()).toEqual({
+      hasAccess: false,
+    });
+
+    await delivery.publish(
+      createEvent(
+        'purchase.refund_failed',
+        {
+          purchaseId: first.paid.purchaseId,
+          productId: first.paid.productId,
+          sellerId: first.paid.sellerId,
+          buyerEmail: first.paid.buyerEmail,
+          refundId,
+          reason: 'the provider refused the refund',
+        },
+        { correlationId: 'test' },
+      ),
+    );
+    await waitFor(async () => (await get(downloadUrl)).status === 200);
+    expect(await (await store.access(product.productId, buyer)).json()).toEqual({
+      hasAccess: true,
+      purchaseId: renewal.paid.purchaseId,
+    });
+  });
+
   it('access ends at accessUntil even before the expiry event arrives', async () => {
     const { product } = await store.sellFile(randomBytes(900));
     const purchase = await store.buy(product, {

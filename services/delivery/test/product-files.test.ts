@@ -445,6 +445,31 @@ describe("a seller's changes to the files", () => {
     expect((await unzip(await bytesOf(response))).map((entry) => entry.name)).toEqual(['Main.txt']);
   });
 
+  it('a link to a file given before the seller removed it from the product no longer serves it: 404 file_not_in_purchase', async () => {
+    const { product, files } = await sellFiles([
+      { fileName: 'Main.txt', content: Buffer.from('main') },
+      { fileName: 'Bonus.txt', content: Buffer.from('bonus') },
+    ]);
+    const [main, bonus] = files as [SoldFile, SoldFile];
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const response = await store.requestLink(purchase.paid.purchaseId, buyer, bonus.id);
+    const { downloadUrl } = (await response.json()) as { downloadUrl: string };
+
+    await setFiles(product, [main]);
+    const refused = await fetch(`${baseUrl}${downloadUrl}`);
+    expect(refused.status).toBe(404);
+    expect(await errorOf(refused)).toEqual({
+      code: 'file_not_in_purchase',
+      message: 'This file is not part of your purchase',
+    });
+    // The file the buyer bought at checkout stays theirs, whatever the product lists.
+    await setFiles(product, [bonus]);
+    expect(sha256(await fileBytes(purchase.paid.purchaseId, main.id, buyer))).toBe(
+      sha256(main.content),
+    );
+  });
+
   it("a product's second file cannot be deleted while the product sells it, nor after, while buyers hold it", async () => {
     const { seller, product, files } = await sellFiles([
       { fileName: 'Main.txt', content: Buffer.from('main') },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfDocument } from './support/fixtures.js';
 import { startDelivery, type DeliveryHarness } from './support/harness.js';
 import { bytesOf, sha256, shop } from './support/purchases.js';
+import { watchStampers } from './support/stampers.js';
 
 /**
  * A product's `stampPdfs` option through delivery's HTTP API: each buyer downloads their own
@@ -80,10 +81,18 @@ describe('stamped PDFs', () => {
   it('makes one copy when a buyer’s first downloads race', async () => {
     const { file, product } = await store.sellFile(pdfDocument(), 'race.pdf', { stampPdfs: true });
     const purchase = await store.buy(product);
-    const bodies = await Promise.all(
-      Array.from({ length: 4 }, async () => bytesOf(await download(purchase))),
-    );
+    const watch = watchStampers();
+    let bodies: Buffer[];
+    try {
+      bodies = await Promise.all(
+        Array.from({ length: 4 }, async () => bytesOf(await download(purchase))),
+      );
+    } finally {
+      await watch.stop();
+    }
     expect(new Set(bodies.map(sha256)).size).toBe(1);
+    // One stamping process for the four: the requests share one job.
+    expect(watch.seen).toHaveLength(1);
     const { rows } = await delivery.db.query(
       'SELECT count(*)::int AS copies FROM stamped_copies WHERE file_id = $1',
       [file.id],

@@ -15,7 +15,10 @@ export interface Entitlement {
   /** Null while only the refund has arrived. */
   paidAt: Date | null;
   revokedAt: Date | null;
-  /** The refund attempt that suspended downloads while the provider refunds; null otherwise. */
+  /**
+   * The refund attempt that suspended downloads while the provider refunds — this purchase's,
+   * or for a charge of a subscription, any of its charges' (they share one access); null otherwise.
+   */
   refundHold: string | null;
   /** Set when the purchase is a charge of a product subscription. */
   subscriptionId: string | null;
@@ -23,17 +26,26 @@ export interface Entitlement {
   accessUntil: Date | null;
 }
 
+/**
+ * A hold on any charge of the subscription holds them all: payments ends a subscription whose
+ * charge is refunded, so while one refund is under way the other charges must not open the file
+ * either. The hold stays on the charge once refunded (the subscription has ended by then); a
+ * failed refund lifts it, and with it the whole subscription's.
+ */
+const SUBSCRIPTION_HOLD = `(SELECT h.refund_hold FROM entitlements h
+  WHERE h.subscription_id = e.subscription_id AND h.refund_hold IS NOT NULL LIMIT 1)`;
 const COLUMNS = `e.purchase_id AS "purchaseId", e.product_id AS "productId",
   COALESCE(e.file_id, p.file_id) AS "fileId", e.file_name AS "fileName", e.product_title AS "productTitle",
   e.buyer_email AS "buyerEmail", e.buyer_browser_key_hash AS "buyerBrowserKeyHash",
-  e.paid_at AS "paidAt", e.revoked_at AS "revokedAt", e.refund_hold AS "refundHold",
+  e.paid_at AS "paidAt", e.revoked_at AS "revokedAt",
+  COALESCE(e.refund_hold, ${SUBSCRIPTION_HOLD}) AS "refundHold",
   e.subscription_id AS "subscriptionId", sa.access_until AS "accessUntil"`;
 const FROM = `entitlements e LEFT JOIN products p ON p.product_id = e.product_id AND NOT p.deleted
   LEFT JOIN subscription_access sa ON sa.subscription_id = e.subscription_id`;
 /** SQL twin of `isUsable` (domain/entitlements.ts), at the time `now` (an SQL expression). */
 const usableAt = (now: string) =>
   `e.paid_at IS NOT NULL AND e.revoked_at IS NULL AND e.refund_hold IS NULL
-   AND (e.subscription_id IS NULL OR sa.access_until > ${now})`;
+   AND (e.subscription_id IS NULL OR (sa.access_until > ${now} AND ${SUBSCRIPTION_HOLD} IS NULL))`;
 
 /**
  * Records a paid purchase. A duplicate (same purchase, any event id) changes nothing it already

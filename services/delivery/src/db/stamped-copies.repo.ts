@@ -48,12 +48,55 @@ export async function stampingOf(
   return { status, copy: copy.storageKey ? (copy as StampedCopy) : null };
 }
 
-export async function insertStampedCopy(db: Queryable, copy: StampedCopy): Promise<void> {
-  await db.query(
+/**
+ * Records a copy unless one of the pair was recorded first (another replica stamped the same
+ * buyer and file at the same time); returns the copy kept, which the caller serves — null in
+ * the rare case that the other one was removed again in between (a refund, an eviction).
+ */
+export async function keepStampedCopy(
+  db: Queryable,
+  copy: StampedCopy,
+): Promise<StampedCopy | null> {
+  const { rowCount } = await db.query(
     `INSERT INTO stamped_copies (file_id, buyer_email, storage_key, size_bytes, sha256)
-     VALUES ($1, lower($2), $3, $4, $5)`,
+     VALUES ($1, lower($2), $3, $4, $5) ON CONFLICT (file_id, buyer_email) DO NOTHING`,
     [copy.fileId, copy.buyerEmail, copy.storageKey, copy.sizeBytes, copy.sha256],
   );
+  return rowCount === 1 ? copy : findStampedCopy(db, copy.fileId, copy.buyerEmail);
+}
+
+/** Marks a copy as just served, at most once a minute (for least-recently-used eviction). */
+export async function touchStampedCopy(db: Queryable, copy: StampedCopy): Promise<void> {
+  await db.query(
+    `UPDATE stamped_copies SET last_used_at = now()
+     WHERE file_id = $1 AND buyer_email = lower($2) AND last_used_at < now() - interval '1 minute'`,
+    [copy.fileId, copy.buyerEmail],
+  );
+}
+
+/**
+ * Forgets the least recently used copies beyond `maxBytes` in all, never `keptKey` (the copy
+ * about to be served, counted first). Returns their objects' keys for the caller to delete.
+ * Serialised by a transaction-scoped lock, so two evictions never lock rows in opposite orders.
+ */
+export async function evictStampedCopies(
+  db: Queryable,
+  maxBytes: number,
+  keptKey: string,
+): Promise<string[]> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtext('delivery.stamped-copies-eviction'))");
+  const { rows } = await db.query<{ storage_key: string }>(
+    `DELETE FROM stamped_copies s
+     USING (
+       SELECT storage_key, sum(size_bytes) OVER (
+           ORDER BY storage_key = $2 DESC, last_used_at DESC, storage_key) AS kept_bytes
+       FROM stamped_copies
+     ) ranked
+     WHERE s.storage_key = ranked.storage_key AND ranked.kept_bytes > $1 AND s.storage_key <> $2
+     RETURNING s.storage_key`,
+    [maxBytes, keptKey],
+  );
+  return rows.map((row) => row.storage_key);
 }
 
 /** Forgets every stamped copy of a file; returns their objects' keys for the caller to delete. */

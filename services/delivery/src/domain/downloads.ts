@@ -215,34 +215,55 @@ export function createDownloadService({
     });
   }
 
+  /** The file a link is for: `fileId` (one of the purchase's files), else the one bought. */
+  async function linkedFile(
+    db: Queryable,
+    entitlement: Entitlement,
+    fileId: string | undefined,
+  ): Promise<StoredFile> {
+    const file =
+      fileId === undefined
+        ? entitlement.fileId && (await findFile(db, entitlement.fileId))
+        : (await findPurchaseFiles(db, entitlement.purchaseId)).find(
+            (listed) => listed.id === fileId,
+          );
+    if (!file && fileId !== undefined) throw downloadErrors.fileNotInPurchase();
+    if (!file) throw downloadErrors.fileUnavailable();
+    return file;
+  }
+
   /**
    * A link to one file of the purchase: `fileId` when given (one of the purchase's files, else
-   * 404 file_not_in_purchase), else the file bought at checkout or the product's main file.
+   * 404 file_not_in_purchase), else the file bought at checkout or the product's main file. A
+   * stamped PDF's copy is made first, before the link is counted, so the size is the copy's and
+   * a buyer told `copy_preparing` (the web: 'Preparing your copy…') spends nothing by asking again.
    */
   async function issueLink(
     claimant: Claimant,
     purchaseId: string,
     fileId?: string,
   ): Promise<DownloadLink> {
+    const buyer = await authorize(pool, await findEntitlement(pool, purchaseId), claimant, now());
+    await buyersCopies(buyer, [await linkedFile(pool, buyer, fileId)], { make: true });
     const { token, expiresAt, entitlement, chosen } = await issueGrant(
       claimant,
       purchaseId,
       async (tx, entitlement) => {
-        const file =
-          fileId === undefined
-            ? entitlement.fileId && (await findFile(tx, entitlement.fileId))
-            : (await findPurchaseFiles(tx, purchaseId)).find((listed) => listed.id === fileId);
-        if (!file && fileId !== undefined) throw downloadErrors.fileNotInPurchase();
-        if (!file) throw downloadErrors.fileUnavailable();
+        const file = await linkedFile(tx, entitlement, fileId);
         return { fileId: file.id, file };
       },
     );
-    const [copy] = await buyersCopies(entitlement, [chosen.file], { make: false });
+    const [copy] = await buyersCopies(entitlement, [chosen.file], { make: true });
     return { token, fileName: copy!.fileName, sizeBytes: copy!.sizeBytes, expiresAt };
   }
 
-  /** A link to every file of the purchase as one ZIP; its size is exact (copies are stamped now). */
+  /**
+   * A link to every file of the purchase as one ZIP; its size is exact (copies are stamped now,
+   * before the link is counted: a buyer told `copy_preparing` spends nothing by asking again).
+   */
   async function issueArchiveLink(claimant: Claimant, purchaseId: string): Promise<DownloadLink> {
+    const buyer = await authorize(pool, await findEntitlement(pool, purchaseId), claimant, now());
+    await buyersCopies(buyer, await findPurchaseFiles(pool, purchaseId), { make: true });
     const { token, expiresAt, entitlement, chosen } = await issueGrant(
       claimant,
       purchaseId,
@@ -361,8 +382,15 @@ export function createDownloadService({
     entitlement: Entitlement,
     request: { range?: string; ifRange?: string },
   ): Promise<Redemption> {
-    const original = await findFile(pool, fileId);
-    if (!original) throw downloadErrors.fileUnavailable();
+    // The purchase's files now, not when the link was given: a file the seller has since
+    // removed from the product is gone for this buyer (unless it is the one they bought).
+    const original = (await findPurchaseFiles(pool, grant.purchaseId)).find(
+      (listed) => listed.id === fileId,
+    );
+    if (!original)
+      throw (await findFile(pool, fileId))
+        ? downloadErrors.fileNotInPurchase()
+        : downloadErrors.fileUnavailable();
     const [file] = await buyersCopies(entitlement, [original], { make: true });
     if (!file) throw downloadErrors.fileUnavailable();
 

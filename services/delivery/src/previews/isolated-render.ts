@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PreviewImage } from './image.js';
 import {
+  StampInterruptedError,
   UNSTAMPABLE_EXIT_CODE,
   UnstampablePdfError,
   type UnstampableReason,
@@ -148,8 +149,9 @@ export async function renderIsolated(
 
 /**
  * Writes the stamped copy of the PDF at `inputPath` to `outputPath`, in the same isolated
- * process as a preview render. A PDF that cannot be stamped (encrypted, malformed, or more than
- * the process's limits) is an `UnstampablePdfError`: stamping it again would fail the same way.
+ * process as a preview render. Only the child's own verdict on the file (encrypted, malformed:
+ * exit code 3) is an `UnstampablePdfError`, final; a process that was killed or failed otherwise
+ * is a `StampInterruptedError`, to be tried again.
  */
 export async function stampIsolated(
   job: Omit<IsolatedStampJob, 'kind'>,
@@ -160,8 +162,9 @@ export async function stampIsolated(
   if (code === 0) return;
   if (code === UNSTAMPABLE_EXIT_CODE)
     throw new UnstampablePdfError(stderr.trim() as UnstampableReason);
-  if (signal) throw new UnstampablePdfError('too_large');
-  throw new Error(`stamp process exited ${code}: ${stderr.slice(-500)}`);
+  throw new StampInterruptedError(
+    `stamp process ${signal ? `killed (${signal})` : `exited ${code}`}: ${stderr.slice(-500)}`,
+  );
 }
 
 function run(command: string, args: string[], env: Record<string, string>, timeoutMs: number) {

@@ -7,6 +7,9 @@ function winAnsi(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?');
 }
 
+/** V8's words when a buffer cannot be had under the process's memory limit. */
+const OUT_OF_MEMORY = /allocation failed|out of memory/i;
+
 const FONT_SIZE = 7;
 const MARGIN = 14;
 
@@ -20,7 +23,9 @@ export async function stampPdf(inputPath: string, outputPath: string, text: stri
   try {
     stamped = await stamp(await readFile(inputPath), text);
   } catch (error) {
-    // Whatever pdf-lib trips over (no catalog, a broken page tree) is the file's fault.
+    // Running out of memory says nothing final about the file (StampInterruptedError upstream).
+    if (error instanceof RangeError && OUT_OF_MEMORY.test(error.message)) throw error;
+    // Whatever else pdf-lib trips over (no catalog, a broken page tree) is the file's fault.
     throw error instanceof UnstampablePdfError ? error : new UnstampablePdfError('malformed');
   }
   await writeFile(outputPath, stamped);

@@ -41,9 +41,17 @@ const LINK_RESPONSES = {
   404: errorBodySchema,
   410: errorBodySchema,
   429: errorBodySchema,
+  503: errorBodySchema,
 };
 
-/** A link as the API answers it; an exhausted hourly budget says when to try again (Retry-After). */
+/** An answer that says when to ask again (an hourly budget spent, a copy being made) carries Retry-After. */
+function retryAfter(reply: FastifyReply, error: unknown): void {
+  if (!(error instanceof AppError)) return;
+  const { retryAfterSeconds } = (error.details ?? {}) as { retryAfterSeconds?: number };
+  if (retryAfterSeconds) reply.header('retry-after', String(retryAfterSeconds));
+}
+
+/** A link as the API answers it; an exhausted hourly budget or a copy being made says when to try again. */
 async function answerLink(reply: FastifyReply, issue: () => Promise<DownloadLink>) {
   reply.header('cache-control', 'no-store');
   try {
@@ -55,12 +63,7 @@ async function answerLink(reply: FastifyReply, issue: () => Promise<DownloadLink
       expiresAt: link.expiresAt.toISOString(),
     };
   } catch (error) {
-    if (error instanceof AppError && error.code === 'download_rate_limited') {
-      reply.header(
-        'retry-after',
-        String((error.details as { retryAfterSeconds: number }).retryAfterSeconds),
-      );
-    }
+    retryAfter(reply, error);
     throw error;
   }
 }
@@ -189,16 +192,23 @@ export function downloadRoutes(
         200: z.any().describe('The file'),
         206: z.any().describe('The requested byte range of the file'),
         403: errorBodySchema,
+        404: errorBodySchema,
         410: errorBodySchema,
         416: errorBodySchema,
+        503: errorBodySchema,
       },
     },
     handler: async (request, reply) => {
       reply.headers(DOWNLOAD_HEADERS);
-      const redemption = await downloads.redeem(request.params.token, {
-        range: request.headers.range,
-        ifRange: firstHeader(request.headers['if-range']),
-      });
+      const redemption = await downloads
+        .redeem(request.params.token, {
+          range: request.headers.range,
+          ifRange: firstHeader(request.headers['if-range']),
+        })
+        .catch((error: unknown) => {
+          retryAfter(reply, error);
+          throw error;
+        });
       if (redemption.kind === 'unsatisfiable') {
         return reply
           .status(416)

@@ -129,7 +129,7 @@ export function uploadRoutes(
           summary:
             "Whether buyers get this PDF stamped with their e-mail (a product's stampPdfs option)",
           params: fileParams,
-          response: { 200: pdfStampingSchema, 404: errorBodySchema },
+          response: { 200: pdfStampingSchema, 404: errorBodySchema, 503: errorBodySchema },
         },
       },
       async (request) => {

@@ -33,6 +33,8 @@ export interface TestUser {
 /** One isolated delivery service: its own database, bus namespace, data directory and signing key. */
 export interface DeliveryHarness {
   app: HttpServer;
+  /** A second replica of this delivery: the same database, bus namespace and data directory. */
+  replica(): Promise<HttpServer>;
   /** The delivery schema, to look at what the service recorded. */
   db: Pool;
   dataDir: string;
@@ -86,8 +88,18 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
     },
   });
 
+  const replicas: HttpServer[] = [];
   return {
     app,
+    async replica() {
+      const replica = await buildApp(config, {
+        verifier: createTokenVerifier({ jwks: issuer.jwks }),
+        now: () => new Date(Date.now() + clock.offsetMs),
+      });
+      await replica.ready();
+      replicas.push(replica);
+      return replica;
+    },
     db,
     dataDir,
     clock,
@@ -122,8 +134,10 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
       await observer.stop();
       // A test that reads only a download's status leaves its body unread: that response is
       // still streaming (held by backpressure) and would keep close() waiting forever.
-      app.server.closeAllConnections();
-      await app.close();
+      for (const server of [app, ...replicas]) {
+        server.server.closeAllConnections();
+        await server.close();
+      }
       await testBus.close();
       await db.end();
       await issuer.close();

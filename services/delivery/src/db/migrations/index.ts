@@ -199,4 +199,19 @@ export const migrations: Migration[] = [
       ALTER TABLE download_grants ALTER COLUMN file_id DROP NOT NULL;
     `,
   },
+  {
+    id: '0009_stamped_copies_bounded',
+    sql: `
+      -- Stamped copies are a cache of what can be made again from the original: past
+      -- STAMPED_COPIES_MAX_BYTES the least recently served ones go.
+      ALTER TABLE stamped_copies ADD COLUMN last_used_at timestamptz NOT NULL DEFAULT now();
+      UPDATE stamped_copies SET last_used_at = created_at;
+      CREATE INDEX stamped_copies_last_used_idx ON stamped_copies (last_used_at);
+      -- 'too_large' used to be recorded when the stamping process was killed (memory, time):
+      -- that says nothing final about the file, so those are tried again. Only a file over the
+      -- parse limit (100 MB, render.ts MAX_PARSED_INPUT_BYTES) is too large for good.
+      UPDATE files SET pdf_stamp = NULL
+        WHERE pdf_stamp = 'too_large' AND size_bytes <= 100 * 1024 * 1024;
+    `,
+  },
 ];
