@@ -36,6 +36,10 @@ export const notify = {
   success(message: string, description?: string) {
     void sonner().then((toast) => toast.success(message, { description }));
   },
+  /** Something the user waits for, said once (e.g. 'Preparing your copy…'). */
+  info(message: string, description?: string) {
+    void sonner().then((toast) => toast.info(message, { description }));
+  },
   /** A failure with a title and an explanation, e.g. 'Sign In Failed' / the server's message. */
   problem(title: string, description: string) {
     void sonner().then((toast) => toast.error(title, { description }));

@@ -11,13 +11,38 @@ export const createDownload = (request: DownloadLinkRequest) =>
 export const createZipDownload = (purchaseId: string) =>
   api<DownloadLink>('/api/downloads/zip', { method: 'POST', body: { purchaseId } });
 
+/** How long a buyer waits for a stamped copy delivery is still making (it answers 503 `copy_preparing`). */
+const COPY_RETRY_MS = 5_000;
+const COPY_WAIT_ATTEMPTS = 24;
+
+/**
+ * Asks again while delivery is still stamping the buyer's copy of a PDF: the copy goes on being
+ * made between requests, and asking again spends nothing from the link budget.
+ */
+async function untilCopyReady<Request>(
+  request: (input: Request) => Promise<DownloadLink>,
+  input: Request,
+): Promise<DownloadLink> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request(input);
+    } catch (error) {
+      const preparing = error instanceof ApiError && error.code === 'copy_preparing';
+      if (!preparing || attempt >= COPY_WAIT_ATTEMPTS) throw error;
+      if (attempt === 0)
+        notify.info('Preparing your copy…', 'Your download starts when it is ready.');
+      await new Promise((resolve) => setTimeout(resolve, COPY_RETRY_MS));
+    }
+  }
+}
+
 /**
  * Sends the browser to the link: the file streams straight to disk (resumable, never held in
  * memory) and, being an attachment, the page stays where it is.
  */
 function useDownloadLink<Request>(mutationFn: (request: Request) => Promise<DownloadLink>) {
   return useMutation({
-    mutationFn,
+    mutationFn: (request: Request) => untilCopyReady(mutationFn, request),
     onSuccess: (link) => {
       window.location.assign(link.downloadUrl);
       notify.success(`Downloading ${link.fileName}`);
