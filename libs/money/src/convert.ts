@@ -1,6 +1,12 @@
 import { assertMinor } from './amount.js';
 import { currencyExponent, normalizeCurrency } from './currency.js';
-import { divideRounded, numberToDecimalString, parseDecimal, pow10 } from './decimal.js';
+import {
+  divideAwayFromZero,
+  divideRounded,
+  numberToDecimalString,
+  parseDecimal,
+  pow10,
+} from './decimal.js';
 
 /** One row of exchange_rates: 1 unit of `from` buys `rate` units of `to`. */
 export interface ExchangeRate {
@@ -83,12 +89,16 @@ export function exchangeRatio(
   };
 }
 
-/** Converts minor units between currencies, rounding once, half away from zero. */
+/**
+ * Converts minor units between currencies, rounding once: half away from zero, or `up` (away from
+ * zero) for a floor that must not shrink, such as a minimum price, which never rounds to nothing.
+ */
 export function convertMinor(
   amountMinor: number,
   from: string,
   to: string,
   rates: readonly ExchangeRate[],
+  { rounding = 'nearest' }: { rounding?: 'nearest' | 'up' } = {},
 ): Conversion {
   assertMinor(amountMinor);
   const source = normalizeCurrency(from);
@@ -98,7 +108,11 @@ export function convertMinor(
   const numerator = BigInt(amountMinor) * ratio.numerator * pow10(currencyExponent(target));
   const denominator = ratio.denominator * pow10(currencyExponent(source));
   return {
-    amountMinor: Number(divideRounded(numerator, denominator)),
+    amountMinor: Number(
+      rounding === 'up'
+        ? divideAwayFromZero(numerator, denominator)
+        : divideRounded(numerator, denominator),
+    ),
     currency: target,
     converted: true,
   };

@@ -78,6 +78,16 @@ export function divideRounded(numerator: bigint, denominator: bigint): bigint {
   return negative ? -quotient : quotient;
 }
 
+/** numerator / denominator rounded away from zero (a ceiling for positive amounts). */
+export function divideAwayFromZero(numerator: bigint, denominator: bigint): bigint {
+  if (denominator === 0n) throw new RangeError('Division by zero');
+  const negative = numerator < 0n !== denominator < 0n;
+  const n = numerator < 0n ? -numerator : numerator;
+  const d = denominator < 0n ? -denominator : denominator;
+  const quotient = (n + d - 1n) / d;
+  return negative ? -quotient : quotient;
+}
+
 export function pow10(exponent: number): bigint {
   return 10n ** BigInt(exponent);
 }

@@ -124,6 +124,14 @@ describe('convertMinor', () => {
     });
   });
 
+  it('rounds up when asked, so a positive floor never converts to nothing', () => {
+    expect(convertMinor(1, 'NGN', 'USD', rates).amountMinor).toBe(0);
+    expect(convertMinor(1, 'NGN', 'USD', rates, { rounding: 'up' }).amountMinor).toBe(1);
+    // Exact conversions are the same either way.
+    expect(convertMinor(150000, 'NGN', 'USD', rates, { rounding: 'up' }).amountMinor).toBe(100);
+    expect(convertMinor(150001, 'NGN', 'USD', rates, { rounding: 'up' }).amountMinor).toBe(101);
+  });
+
   it('falls back to the inverse rate', () => {
     expect(convertMinor(150000, 'NGN', 'USD', rates)).toEqual({
       amountMinor: 100,

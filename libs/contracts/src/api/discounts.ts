@@ -103,8 +103,6 @@ export const checkoutQuoteRequestSchema = z.object({
   discountCode: z.string().max(64).optional(),
   /** Pay what you want: the buyer's amount in major units of `currency`. */
   amount: z.union([z.string().max(32), z.number()]).optional(),
-  /** With a per-buyer limit, the e-mail lets the quote say the buyer has used the code up. */
-  buyerEmail: z.string().max(320).optional(),
 });
 export type CheckoutQuoteRequest = z.input<typeof checkoutQuoteRequestSchema>;
 

@@ -31,7 +31,9 @@ export function checkoutRoutes(
         currency: request.body.currency,
         discountCode: request.body.discountCode,
         amount: request.body.amount,
-        buyerEmail: request.body.buyerEmail?.trim() || null,
+        // Never the buyer's: a quote must not tell anyone whether an address has used a code
+        // (issue 30). Checkout enforces a per-buyer limit.
+        buyerEmail: null,
         now: deps.now(),
       }),
   );

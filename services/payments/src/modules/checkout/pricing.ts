@@ -108,9 +108,9 @@ export async function priceCheckout(
 ): Promise<PricedCheckout> {
   const currency = currencyOf(request.currency, product.currency);
   const rates: ExchangeRate[] = currency === product.currency ? [] : await listExchangeRates(db);
-  const convert = (minor: number): number => {
+  const convert = (minor: number, rounding: 'nearest' | 'up' = 'nearest'): number => {
     if (currency === product.currency || minor === 0) return minor;
-    const conversion = convertMinor(minor, product.currency, currency, rates);
+    const conversion = convertMinor(minor, product.currency, currency, rates, { rounding });
     if (!conversion.converted) {
       throw errors.badRequest(
         'currency_not_supported',
@@ -139,7 +139,8 @@ export async function priceCheckout(
     if (netMinor > 0 && amountMinor === 0) throw tooSmall();
     discount = { code, offMinor: listMinor - amountMinor };
   } else if (product.minimumPriceMinor !== null) {
-    minimumMinor = convert(product.minimumPriceMinor);
+    // Rounded up: a positive minimum that converted to nothing would make the file free.
+    minimumMinor = convert(product.minimumPriceMinor, 'up');
     if (!isBlank(request.amount)) amountMinor = buyerAmountOf(request.amount, currency);
     if (amountMinor < minimumMinor) {
       throw errors.badRequest(

@@ -141,7 +141,7 @@ export function PurchaseCard({
             <DiscountCodeField
               value={code.input}
               onChange={code.setInput}
-              onApply={() => code.apply(email)}
+              onApply={() => code.apply()}
               onRemove={code.remove}
               checking={code.checking}
               problem={code.problem}

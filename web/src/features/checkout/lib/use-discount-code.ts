@@ -18,10 +18,10 @@ export function useDiscountCode(
   const [input, setInput] = useState(initialCode?.trim() ?? '');
   const [applied, setApplied] = useState<string | null>(initialCode?.trim() || null);
   const [refusal, setRefusal] = useState<string | null>(null);
-  // The e-mail typed when the code was applied: a per-buyer limit is then told at once.
-  const [buyerEmail, setBuyerEmail] = useState<string | undefined>(undefined);
+  // A quote never says whether an address has used a code (that would tell anyone who typed
+  // it); checkout enforces a per-buyer limit and `refuse` shows its answer.
   const quote = useQuote(
-    { productId, currency, discountCode: applied ?? '', ...(buyerEmail ? { buyerEmail } : {}) },
+    { productId, currency, discountCode: applied ?? '' },
     enabled && applied !== null,
   );
   const problem = refusal ?? (quote.error ? messageOf(quote.error) : null);
@@ -31,10 +31,9 @@ export function useDiscountCode(
   return {
     input,
     setInput,
-    apply(email?: string) {
+    apply() {
       const code = input.trim();
       setRefusal(null);
-      setBuyerEmail(email?.trim() || undefined);
       if (code && code === applied) void quote.refetch();
       setApplied(code || null);
     },
