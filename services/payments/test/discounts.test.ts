@@ -735,4 +735,51 @@ describe('with Flutterwave', () => {
       sessionDuration: null,
     });
   });
+
+  it('a discounted checkout paid after its payment page expired is handed back, not settled: the code’s limits hold even when the provider keeps the page open', async () => {
+    const user = newSeller();
+    const token = await flutterwave.token(user);
+    const product = await flutterwave.publishProduct({ ownerId: user.id });
+    const created = await fetch(new URL('/api/discount-codes', flutterwave.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: uniqueCode(), kind: 'percent', percentOff: 10, maxUses: 1 }),
+    });
+    const { code } = (await created.json()) as { code: string };
+    const late = await (
+      await browser(flutterwave.url).postJson('/api/checkout', {
+        productId: product.productId,
+        buyerEmail: `late-${randomUUID()}@example.com`,
+        discountCode: code,
+      })
+    ).json();
+    // The provider took payment 46 minutes later, past the 45-minute hold it was asked to keep.
+    const paid = fake.pay(late.txRef, { at: new Date(Date.now() + 46 * 60_000) });
+    const raw = JSON.stringify(fake.envelopeWebhook(paid));
+    await fetch(new URL('/api/webhooks/flutterwave', flutterwave.url), {
+      method: 'POST',
+      headers: fake.signedHeaders(raw),
+      body: raw,
+    });
+    await waitFor(async () =>
+      Boolean(
+        (
+          await flutterwave.pool.query(
+            `SELECT 1 FROM provider_events WHERE tx_ref = $1 AND status = 'processed'`,
+            [late.txRef],
+          )
+        ).rowCount,
+      ),
+    );
+    const { rows: purchases } = await flutterwave.pool.query(
+      'SELECT 1 FROM purchases WHERE tx_ref = $1',
+      [late.txRef],
+    );
+    expect(purchases).toEqual([]);
+    const { rows: mismatches } = await flutterwave.pool.query(
+      'SELECT reasons FROM payment_mismatches WHERE transaction_id = $1',
+      [String(paid.id)],
+    );
+    expect(mismatches).toEqual([{ reasons: ['expired'] }]);
+  });
 });

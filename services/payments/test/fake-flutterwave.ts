@@ -101,7 +101,13 @@ export interface FakeFlutterwave {
   /** The buyer completes the hosted page: the transaction exists on the provider's side. */
   pay(
     txRef: string,
-    options?: { status?: Transaction['status']; amount?: number; currency?: string },
+    options?: {
+      status?: Transaction['status'];
+      amount?: number;
+      currency?: string;
+      /** When the provider says the payment was made (default: now). */
+      at?: Date;
+    },
   ): Transaction;
   envelopeWebhook(transaction: Transaction): Record<string, unknown>;
   flatWebhook(transaction: Transaction): Record<string, unknown>;
@@ -387,6 +393,7 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     email: string;
     paymentPlan: number | null;
     status: Transaction['status'];
+    at?: Date;
   }): Transaction {
     // Local card fee: 1.4% (payments-contract §9); settled = amount − fee − 7.5% VAT on the fee.
     const appFee = round2(charge.amount * 0.014);
@@ -402,7 +409,7 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       amount_settled: round2(charge.amount - appFee - appFee * 0.075),
       status: charge.status,
       payment_type: 'card',
-      created_at: new Date().toISOString(),
+      created_at: (charge.at ?? new Date()).toISOString(),
       customer: {
         id: 215_604_089,
         name: 'Ada',
@@ -474,6 +481,7 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
         email: intent?.email ?? 'buyer@example.com',
         paymentPlan: intent?.paymentPlan ?? null,
         status,
+        at: options.at,
       });
       // Paying under a plan subscribes the customer (once per customer and plan).
       const plan = intent?.paymentPlan ? plans.get(intent.paymentPlan) : undefined;

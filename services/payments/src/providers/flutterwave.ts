@@ -29,6 +29,7 @@ const transactionSchema = z.looseObject({
   /** Set on charges made under a payment plan (a subscription's first payment and renewals). */
   payment_plan: z.union([z.number(), z.string()]).nullish(),
   customer: z.looseObject({ email: z.string().nullish() }).nullish(),
+  created_at: z.string().nullish(),
 });
 
 const envelopeSchema = z.looseObject({
@@ -38,6 +39,11 @@ const envelopeSchema = z.looseObject({
 });
 
 const STATUSES = new Set(['successful', 'failed', 'pending']);
+
+function dateOrNull(text: string | null | undefined): Date | null {
+  const date = text ? new Date(text) : null;
+  return date && Number.isFinite(date.getTime()) ? date : null;
+}
 
 function toVerified(data: unknown): VerifiedTransaction {
   const transaction = transactionSchema.parse(data);
@@ -52,6 +58,7 @@ function toVerified(data: unknown): VerifiedTransaction {
     amountMinor: toMinor(transaction.amount, currency),
     currency,
     processorFeeMinor: transaction.app_fee == null ? null : toMinor(transaction.app_fee, currency),
+    paidAt: dateOrNull(transaction.created_at),
     paymentPlanId: transaction.payment_plan == null ? null : String(transaction.payment_plan),
     customerEmail: transaction.customer?.email ?? null,
     // Flutterwave charges renewals itself; its subscription is found by customer and plan.

@@ -89,6 +89,7 @@ const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
   amountMinor: payment.amountMinor,
   currency: payment.currency,
   processorFeeMinor: payment.appFeeMinor,
+  paidAt: payment.completedAt,
   providerSubscriptionId: payment.subscriptionToken,
   customerEmail: payment.buyerEmail,
 });

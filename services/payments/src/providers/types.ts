@@ -41,6 +41,8 @@ export interface VerifiedTransaction {
   amountMinor: number;
   currency: string;
   processorFeeMinor: number | null;
+  /** When the provider says the buyer paid; null when it does not say. */
+  paidAt?: Date | null;
   /** The provider's subscription this charge belongs to (sandbox: the card on file), if any. */
   providerSubscriptionId?: string | null;
   /** The provider's payment plan a renewal was charged under (Flutterwave `payment_plan`). */

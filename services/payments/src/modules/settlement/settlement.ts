@@ -27,13 +27,19 @@ export type SettlementOutcome =
   /** A provider renewal no single subscription can claim: parked for an operator, credited to nobody. */
   | 'renewal_unmatched';
 
-/** What the verified transaction says that disagrees with the checkout (payments-contract §3). */
-function mismatchesOf(checkout: Checkout, verified: VerifiedTransaction): string[] {
+/**
+ * What the verified transaction says that disagrees with the checkout (payments-contract §3). A
+ * checkout holding a discount code's use expires with its payment page: paid after that (the
+ * provider did not enforce `session_duration`), the code's limits and end would not hold, so it
+ * is money to hand back, judged by when the provider says it was paid.
+ */
+function mismatchesOf(checkout: Checkout, verified: VerifiedTransaction, now: Date): string[] {
   const reasons: string[] = [];
   if (verified.txRef !== checkout.txRef) reasons.push('tx_ref');
   if (verified.currency !== checkout.currency) reasons.push('currency');
   if (verified.currency === checkout.currency && verified.amountMinor < checkout.amountMinor)
     reasons.push('amount');
+  if (checkout.expiresAt && (verified.paidAt ?? now) > checkout.expiresAt) reasons.push('expired');
   return reasons;
 }
 
@@ -98,7 +104,7 @@ export async function settleTransaction(
       if (checkout.status !== 'failed') await recordRenewalFailure(tx, deps, checkout);
       return done('failed');
     }
-    const reasons = mismatchesOf(checkout, verified);
+    const reasons = mismatchesOf(checkout, verified, deps.now());
     if (reasons.length > 0) {
       await mismatch(reasons);
       return done('mismatch');
