@@ -530,7 +530,7 @@ describe('Kubernetes manifests', () => {
         containerPortFor(containerOf(target), servicePort!.targetPort, servicePort!.port),
       ).toBe(PORTS[target]);
     }
-    expect(env.TRUST_PROXY).toBe('true');
+    expect(env.TRUST_PROXY).toBe('1');
   });
 
   it('autoscales gateway, catalog, payments and delivery on CPU; those Deployments leave replicas to the HPA', () => {

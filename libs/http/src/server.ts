@@ -37,8 +37,8 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** The gateway proxies long-lived keep-alive connections; it must cut them on close. */
   forceCloseConnections?: boolean;
-  /** `true`, or the proxy addresses to trust (e.g. 'loopback,uniquelocal'); see Fastify trustProxy. */
-  trustProxy?: boolean | string;
+  /** Which proxies' X-Forwarded-* count: their addresses (e.g. 'loopback,uniquelocal') or a rule; see Fastify trustProxy. */
+  trustProxy?: boolean | string | ((address: string, hop: number) => boolean);
   /** Replaces the JSON 404 for unmatched paths (the gateway falls back to the SPA). */
   notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /**

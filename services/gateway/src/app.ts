@@ -8,7 +8,7 @@ import {
   type HttpServer,
 } from '@lockdrop/http';
 import { Redis } from 'ioredis';
-import { clientOf } from './http/client.js';
+import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
@@ -36,7 +36,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     logLevel: config.LOG_LEVEL,
     // Keep-alive proxy connections would otherwise hold `close()` open (stack notes #7).
     forceCloseConnections: true,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustFunction(config.TRUST_PROXY),
     notFoundHandler: (request, reply) => {
       const pathname = request.url.split('?')[0] ?? '/';
       const isPageRequest =

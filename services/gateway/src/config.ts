@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { baseServiceEnv, env } from '@lockdrop/config';
 import { z } from 'zod';
+import { trustFunction, type TrustedProxies } from './http/client.js';
 
 const defaultWebDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 const defaultWebRenderer = fileURLToPath(
@@ -46,7 +47,35 @@ export const configSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024 * 1024 + 1024 * 1024),
-  TRUST_PROXY: env.boolean(false),
+  /**
+   * The proxies in front of the gateway (an ingress, a CDN): `false`, their number (`1` behind
+   * one ingress) or their addresses (`10.0.0.0/8,loopback`). `true` is refused: it trusts every
+   * hop, so a client could pick its own address and walk past the per-IP rate limits.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, context): TrustedProxies => {
+      const text = value.trim().toLowerCase();
+      if (text === '' || text === 'false' || text === '0') return false;
+      if (/^\d+$/.test(text)) return Number(text);
+      if (text === 'true') {
+        context.addIssue({
+          code: 'custom',
+          message:
+            'true trusts every hop, so any client could choose its own address: give the number of proxies in front of the gateway (e.g. 1) or their addresses (CIDRs, comma-separated)',
+        });
+        return z.NEVER;
+      }
+      const addresses = text.split(',').map((address) => address.trim());
+      try {
+        trustFunction(addresses);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+      return addresses;
+    }),
   /** Prefix of the gateway's Redis keys; tests give each run its own. */
   REDIS_KEY_PREFIX: z.string().min(1).default('lockdrop:gateway:'),
 });
