@@ -69,6 +69,17 @@ const subscriptionListSchema = z
   )
   .catch([]);
 
+const refundOwnerSchema = z.looseObject({
+  tx_id: z.union([z.number(), z.string()]).transform(String),
+});
+const refundListSchema = z.array(refundOwnerSchema);
+/** payments-contract shared rules: list endpoints add `meta.page_info`. */
+const pageInfoSchema = z.looseObject({
+  page_info: z.looseObject({ total_pages: z.coerce.number().int().min(1) }),
+});
+/** A bound on one lookup; a longer list is an unknown (asked again later), never a "none". */
+const MAX_REFUND_PAGES = 200;
+
 /** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
 /** Flutterwave decides the mode by the key alone (same host for test and live). */
 /** payments-contract §4: `completed`; `pending`/`processing` are possible [?]; `failed` ends it. */
@@ -101,12 +112,21 @@ export const isFlutterwaveTestKey = (secretKey: string): boolean =>
 export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  /** One API call: the envelope on 2xx, null on a 404-style "not found", errors otherwise. */
+  /** One API call: the envelope's data on 2xx, null on a 404-style "not found", errors otherwise. */
   async function call(
     method: 'GET' | 'POST' | 'PUT',
     path: string,
     body?: unknown,
   ): Promise<unknown> {
+    return (await callForEnvelope(method, path, body))?.data ?? null;
+  }
+
+  /** As `call`, with the whole envelope (a list's `meta.page_info`). */
+  async function callForEnvelope(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ): Promise<z.infer<typeof envelopeSchema> | null> {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -134,7 +154,7 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         `flutterwave ${method} ${path}: unreadable answer (${(error as Error).message})`,
       );
     }
-    if (response.ok && envelope.status === 'success') return envelope.data;
+    if (response.ok && envelope.status === 'success') return envelope;
     if (
       response.status === 404 ||
       (response.status === 400 && envelope.data == null && method === 'GET')
@@ -223,17 +243,45 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     async findRefund(transactionId, providerRefundId, since) {
       if (providerRefundId) {
         const data = await call('GET', `/refunds/${encodeURIComponent(providerRefundId)}`);
-        return data == null ? null : toProviderRefund(data);
+        if (data == null) return null;
+        // The record must be this transaction's: an id we hold for another one decides nothing.
+        const owner = refundOwnerSchema.safeParse(data);
+        if (!owner.success || owner.data.tx_id !== transactionId)
+          throw new ProviderUnavailableError(
+            `flutterwave refund ${providerRefundId} is not a refund of transaction ${transactionId}`,
+          );
+        return toProviderRefund(data);
       }
-      // [?] The list's filters are from/to/status/currency; the refunded transaction is `tx_id`.
-      const from = since.toISOString().slice(0, 10);
-      const data = await call('GET', `/refunds?from=${from}`);
-      const match = z
-        .array(z.looseObject({ tx_id: z.union([z.number(), z.string()]).transform(String) }))
-        .catch([])
-        .parse(data)
-        .find((refund) => refund.tx_id === transactionId);
-      return match ? toProviderRefund(match) : null;
+      // payments-contract §4 has no per-transaction refund lookup: every page of the list is
+      // read and matched on `tx_id` exactly here — its filters may be ignored, so they only
+      // narrow, never decide. A list we could not read to its end is an unknown, not a "none".
+      const from = new Date(since.getTime() - 86_400_000).toISOString().slice(0, 10);
+      const found: ProviderRefund[] = [];
+      for (let page = 1; ; page++) {
+        if (page > MAX_REFUND_PAGES)
+          throw new ProviderUnavailableError(
+            `flutterwave refunds: more than ${MAX_REFUND_PAGES} pages; not read to the end`,
+          );
+        const envelope = await callForEnvelope('GET', `/refunds?from=${from}&page=${page}`);
+        const listed = refundListSchema.safeParse(envelope?.data ?? []);
+        const pages = pageInfoSchema.safeParse(envelope?.meta);
+        if (!listed.success || !pages.success)
+          throw new ProviderUnavailableError('flutterwave refunds: unreadable page');
+        for (const record of listed.data)
+          if (record.tx_id === transactionId) {
+            const refund = toProviderRefund(record);
+            if (refund) found.push(refund);
+          }
+        if (page >= pages.data.page_info.total_pages || listed.data.length === 0) break;
+      }
+      // Several records for one transaction (a duplicate at the provider): the money went back
+      // if any says so; failed only when every one of them failed.
+      return (
+        found.find((refund) => refund.status === 'succeeded') ??
+        found.find((refund) => refund.status === 'pending') ??
+        found[0] ??
+        null
+      );
     },
 
     async ensurePaymentPlan(plan) {

@@ -84,8 +84,9 @@ export interface PaymentProvider {
   /** Asks for the money back. Throws ProviderRejectedError on a definite refusal; any other error leaves it unknown. */
   refund(transactionId: string, amountMinor: number, currency: string): Promise<ProviderRefund>;
   /**
-   * The provider's refund of this transaction (by its id when we have one), or null when the
-   * provider has none since `since`: how an unanswered or pending refund is reconciled.
+   * The provider's refund of exactly this transaction (by its id when we have one), or null when
+   * the provider's records, read to the end, hold none. Null is not "failed": a refund is failed
+   * only when the provider says so. Throws when the records could not be read to the end.
    */
   findRefund(
     transactionId: string,
