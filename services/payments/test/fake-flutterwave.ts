@@ -123,6 +123,15 @@ export interface FakeFlutterwave {
   ): Transaction;
   envelopeWebhook(transaction: Transaction): Record<string, unknown>;
   flatWebhook(transaction: Transaction): Record<string, unknown>;
+  /**
+   * A bank disputes the transaction (or the dispute moves on): the provider's chargeback record,
+   * what `GET /v3/chargebacks` lists (same `refundList` paging and filter switches). Returns its id.
+   */
+  dispute(transactionId: number, status: string): number;
+  /** Chargebacks as the provider keeps them. */
+  chargebacks: Map<number, { id: number; tx_id: number; flw_ref: string; status: string }>;
+  /** Each `GET /v3/chargebacks` as asked. */
+  chargebackReads: string[];
   /** Payment plans created through POST /v3/payment-plans. */
   plans: Map<number, PaymentPlan>;
   /** Subscriptions: one per customer who paid under a plan. */
@@ -379,6 +388,30 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
         data: matching.slice((page - 1) * size, page * size),
       });
     }
+    if (request.method === 'GET' && url.pathname === '/v3/chargebacks') {
+      chargebackReads.push(url.search);
+      if (fake.refundList.lookup === '5xx') return error(response, 503, 'Service unavailable');
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
+      const flwRef = url.searchParams.get('flw_ref');
+      const matching = [...chargebacks.values()]
+        .reverse()
+        .filter(
+          (chargeback) => fake.refundList.ignoreFilters || !flwRef || chargeback.flw_ref === flwRef,
+        );
+      const size = fake.refundList.pageSize;
+      return send(response, 200, {
+        status: 'success',
+        message: 'Chargebacks fetched',
+        meta: {
+          page_info: {
+            total: matching.length,
+            current_page: page,
+            total_pages: Math.max(1, Math.ceil(matching.length / size)),
+          },
+        },
+        data: matching.slice((page - 1) * size, page * size),
+      });
+    }
     if (request.method === 'GET' && url.pathname === '/v3/banks/NG') {
       return send(response, 200, {
         status: 'success',
@@ -423,6 +456,12 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     return record;
   }
   let nextRefundId = 8613;
+  const chargebacks = new Map<
+    number,
+    { id: number; tx_id: number; flw_ref: string; status: string }
+  >();
+  const chargebackReads: string[] = [];
+  let nextChargebackId = 900;
 
   /** Records a transaction as the provider holds it (what verify reports). */
   function record(charge: {
@@ -504,6 +543,25 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
         addRecord(nextId + 10_000 + index, 100, 'completed');
     },
     addRefundRecord: (transactionId, status) => addRecord(transactionId, 5000, status).id,
+    chargebacks,
+    chargebackReads,
+    dispute(transactionId, status) {
+      const transaction = transactions.get(transactionId);
+      if (!transaction) throw new Error(`no transaction ${transactionId}`);
+      const existing = [...chargebacks.values()].find((c) => c.tx_id === transactionId);
+      if (existing) {
+        existing.status = status;
+        return existing.id;
+      }
+      const chargeback = {
+        id: nextChargebackId++,
+        tx_id: transactionId,
+        flw_ref: transaction.flw_ref,
+        status,
+      };
+      chargebacks.set(chargeback.id, chargeback);
+      return chargeback.id;
+    },
     get slowMs() {
       return fake.slowMs;
     },

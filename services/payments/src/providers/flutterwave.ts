@@ -5,6 +5,7 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   type PaymentProvider,
+  type ProviderDispute,
   type ProviderRefund,
   type ProviderSubscriptionRef,
   type VerifiedTransaction,
@@ -79,6 +80,27 @@ const pageInfoSchema = z.looseObject({
 });
 /** A bound on one lookup; a longer list is an unknown (asked again later), never a "none". */
 const MAX_REFUND_PAGES = 200;
+
+/**
+ * [?] Chargebacks are not in payments-contract.md: `GET /v3/chargebacks?flw_ref=…&page=…` and the
+ * record's `flw_ref`/`tx_id`/`status` follow Flutterwave's v2 reference and integrators. Statuses:
+ * `won`/`reversed` are the seller's; `lost`/`accepted` the buyer's; anything else (`initiated`,
+ * `pending`, `declined` = the seller contests it) is open — the money is held meanwhile.
+ */
+const chargebackSchema = z.looseObject({
+  id: z.union([z.number(), z.string()]).transform(String),
+  flw_ref: z.string().nullish(),
+  tx_id: z.union([z.number(), z.string()]).transform(String).nullish(),
+  transaction_id: z.union([z.number(), z.string()]).transform(String).nullish(),
+  status: z.string(),
+});
+
+function toDisputeStatus(status: string): ProviderDispute['status'] {
+  const normalised = status.toLowerCase();
+  if (normalised === 'won' || normalised === 'reversed') return 'won';
+  if (normalised === 'lost' || normalised === 'accepted') return 'lost';
+  return 'open';
+}
 
 /** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
 /** Flutterwave decides the mode by the key alone (same host for test and live). */
@@ -282,6 +304,42 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         found[0] ??
         null
       );
+    },
+
+    async findDispute(transactionId) {
+      // The transaction as the provider holds it (its flw_ref is the chargeback's key): a
+      // dispute of a transaction the provider does not know is no dispute.
+      const transaction = await call(
+        'GET',
+        `/transactions/${encodeURIComponent(transactionId)}/verify`,
+      );
+      if (transaction == null) return null;
+      const flwRef = z.looseObject({ flw_ref: z.string().nullish() }).parse(transaction).flw_ref;
+      const found: ProviderDispute[] = [];
+      for (let page = 1; ; page++) {
+        if (page > MAX_REFUND_PAGES)
+          throw new ProviderUnavailableError('flutterwave chargebacks: not read to the end');
+        const query = new URLSearchParams({ page: String(page) });
+        if (flwRef) query.set('flw_ref', flwRef);
+        const envelope = await callForEnvelope('GET', `/chargebacks?${query.toString()}`);
+        const listed = z.array(chargebackSchema).safeParse(envelope?.data ?? []);
+        const pages = pageInfoSchema.safeParse(envelope?.meta);
+        if (!listed.success || !pages.success)
+          throw new ProviderUnavailableError('flutterwave chargebacks: unreadable page');
+        // The filter may be ignored: only an exact match on this transaction counts.
+        for (const chargeback of listed.data) {
+          const txId = chargeback.tx_id ?? chargeback.transaction_id;
+          if (txId === transactionId || (txId == null && flwRef && chargeback.flw_ref === flwRef))
+            found.push({
+              disputeId: chargeback.id,
+              transactionId,
+              status: toDisputeStatus(chargeback.status),
+            });
+        }
+        if (page >= pages.data.page_info.total_pages || listed.data.length === 0) break;
+      }
+      // The newest (highest id) dispute of the transaction is its current state.
+      return found.sort((a, b) => Number(b.disputeId) - Number(a.disputeId))[0] ?? null;
     },
 
     async ensurePaymentPlan(plan) {
