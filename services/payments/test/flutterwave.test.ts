@@ -488,6 +488,8 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const forged = await deliver(dispute, { 'verif-hash': 'wrong' });
     expect(forged.status).toBe(401);
     expect((await purchaseRow(purchase.id)).status).toBe('paid');
+    // The provider's record of the dispute is what acts (disputes.test.ts: without it, nothing).
+    fake.dispute(Number(purchase.provider_transaction_id), 'initiated');
     const response = await deliver(dispute);
     expect((await response.json()).outcome).toBe('chargeback_recorded');
     expect((await purchaseRow(purchase.id)).status).toBe('refunded');

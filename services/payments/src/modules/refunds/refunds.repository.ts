@@ -1,6 +1,7 @@
 import type { Queryable } from '@lockdrop/db';
 
-export type RefundStatus = 'requested' | 'pending' | 'succeeded' | 'failed';
+/** `reversed`: a chargeback the seller later won (its sale stands again). */
+export type RefundStatus = 'requested' | 'pending' | 'succeeded' | 'failed' | 'reversed';
 
 export interface Refund {
   id: string;

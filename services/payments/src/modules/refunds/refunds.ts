@@ -5,7 +5,7 @@ import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent, type CommandRequest } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
-import { journalLines, postJournal } from '../ledger/index.js';
+import { journalLines, postJournal, reversalJournal } from '../ledger/index.js';
 import { findPurchase, setPurchaseStatus, type Purchase } from '../sales/index.js';
 import {
   claimDueRefunds,
@@ -384,6 +384,66 @@ export async function recordChargeback(
       refundedBy: null,
       correlationId: id,
     });
+    return true;
+  });
+}
+
+/**
+ * A dispute the provider reports won by the seller: a sale its chargeback reversed stands again.
+ * Under the purchase's lock: the chargeback refund becomes `reversed`, a `dispute_won` journal
+ * undoes the reversing journal line for line (the seller's money back where it was taken from),
+ * the purchase is `paid` again and `purchase.reinstated` gives the buyer access back. A purchase
+ * not reversed by a chargeback changes nothing, so a repeat is harmless.
+ */
+export async function restoreWonDispute(
+  deps: RefundDeps,
+  purchase: Purchase,
+  disputeReference: string,
+): Promise<boolean> {
+  return withTransaction(deps.pool, async (tx) => {
+    const locked = await findPurchase(tx, purchase.id, { forUpdate: true });
+    if (!locked || locked.status !== 'refunded') return false;
+    const { rows } = await tx.query<{ id: string; correlation_id: string }>(
+      `UPDATE refunds SET status = 'reversed'
+       WHERE purchase_id = $1 AND kind = 'chargeback' AND status = 'succeeded'
+       RETURNING id, correlation_id`,
+      [locked.id],
+    );
+    const chargeback = rows[0];
+    if (!chargeback) return false;
+    const at = deps.now();
+    const reversed = await journalLines(tx, locked.id, 'refund');
+    // 'dispute_won' is a journal kind of its own (migration 0012); the ledger module's
+    // JournalKind union does not list it yet.
+    const kind = 'dispute_won' as Parameters<typeof postJournal>[2];
+    await postJournal(
+      tx,
+      { purchaseId: locked.id },
+      kind,
+      locked.currency,
+      reversalJournal(reversed),
+    );
+    await setPurchaseStatus(tx, locked.id, 'paid');
+    await enqueueEvent(
+      tx,
+      createEvent(
+        'purchase.reinstated',
+        {
+          purchaseId: locked.id,
+          productId: locked.productId,
+          sellerId: locked.sellerId,
+          buyerEmail: locked.buyerEmail,
+          amountMinor: locked.amountMinor,
+          currency: locked.currency,
+          reinstatedAt: at.toISOString(),
+          reason: 'dispute_won',
+          disputeId: disputeReference,
+          txRef: locked.txRef,
+          fileId: locked.fileId,
+        },
+        { correlationId: chargeback.correlation_id },
+      ),
+    );
     return true;
   });
 }
