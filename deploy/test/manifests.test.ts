@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,7 +93,9 @@ const SECRET_TEST_VALUES: Record<string, string> = {
   DOWNLOAD_SIGNING_KEY: 'a-long-random-download-signing-key-for-tests',
   PAYOUT_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
   FLW_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X',
-  FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+  // Webhook secrets differ per run: production refuses every example printed in the repository.
+  FLW_WEBHOOK_HASH: randomBytes(18).toString('base64url'),
+  SANDBOX_WEBHOOK_SECRET: randomBytes(18).toString('base64url'),
   // A throw-away key generated for this test (`npm run jwt-key`); it signs nothing anywhere.
   JWT_PRIVATE_KEYS:
     '{"keys":[{"kty":"OKP","crv":"Ed25519","d":"buFm9Zrvq2DMmP--gxISh5Wl4ZDaVgK4EPiNBQBB0gs","x":"exKTe8C8lcdUSpj91o5QUJNXfjUKznYzfhfaSbv_FEQ","kid":"b1ac92f8-e9f5-4e22-8b74-01d678a73028"}]}',

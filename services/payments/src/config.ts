@@ -15,6 +15,21 @@ const optionalSecret = z
 /** The sandbox's public default: anyone who reads the source can sign sandbox webhooks with it. */
 const DEV_SANDBOX_WEBHOOK_SECRET = 'lockdrop-sandbox-webhook-secret';
 
+/**
+ * Webhook secrets printed in this repository (the development default, docker-compose.yml's
+ * demo default, the fixtures of the deploy manifests test and the Flutterwave fake): anyone can
+ * sign a webhook with them, so production refuses each as SANDBOX_WEBHOOK_SECRET or
+ * FLW_WEBHOOK_HASH. Compared trimmed and case-insensitively.
+ */
+export const PUBLISHED_WEBHOOK_SECRETS: readonly string[] = [
+  DEV_SANDBOX_WEBHOOK_SECRET,
+  'compose-demo-sandbox-webhook-secret',
+  'a-webhook-secret-hash',
+];
+
+const isPublishedSecret = (value: string | undefined) =>
+  value !== undefined && PUBLISHED_WEBHOOK_SECRETS.includes(value.trim().toLowerCase());
+
 /** Test-mode payments: the sandbox, or Flutterwave with a test key (`FLWSECK_TEST-…`). */
 export function takesTestPayments(config: {
   PAYMENT_PROVIDER: 'sandbox' | 'flutterwave';
@@ -174,6 +189,25 @@ export const configSchema = z
     {
       path: ['SANDBOX_WEBHOOK_SECRET'],
       message: 'must be set to a private value when the sandbox runs in production',
+    },
+  )
+  .refine(
+    (config) =>
+      config.NODE_ENV !== 'production' ||
+      config.PAYMENT_PROVIDER !== 'sandbox' ||
+      !isPublishedSecret(config.SANDBOX_WEBHOOK_SECRET),
+    {
+      path: ['SANDBOX_WEBHOOK_SECRET'],
+      message:
+        'is an example published in this repository; production needs a private value (e.g. openssl rand -base64 24)',
+    },
+  )
+  .refine(
+    (config) => config.NODE_ENV !== 'production' || !isPublishedSecret(config.FLW_WEBHOOK_HASH),
+    {
+      path: ['FLW_WEBHOOK_HASH'],
+      message:
+        'is an example published in this repository; production needs a private value (e.g. openssl rand -base64 24)',
     },
   )
   .refine(

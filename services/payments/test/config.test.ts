@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '@lockdrop/config';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../src/config.js';
+import { configSchema, PUBLISHED_WEBHOOK_SECRETS } from '../src/config.js';
 
 const LIVE_KEY = 'FLWSECK-0123456789abcdef0123456789abcdef-X';
 const TEST_KEY = 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X';
+/** A private webhook secret, as an operator makes one (production refuses published examples). */
+const HASH = randomBytes(18).toString('base64url');
 const PAYOUT_KEYS = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
 const production = { NODE_ENV: 'production', PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS };
 
@@ -20,7 +23,7 @@ describe('payments configuration in production', () => {
       ...production,
       PAYMENT_PROVIDER: 'flutterwave',
       FLW_SECRET_KEY: TEST_KEY,
-      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+      FLW_WEBHOOK_HASH: HASH,
     };
     expect(load(env)).toThrow(/production refuses test payments/);
   });
@@ -30,7 +33,7 @@ describe('payments configuration in production', () => {
       ...production,
       PAYMENT_PROVIDER: 'flutterwave',
       FLW_SECRET_KEY: LIVE_KEY,
-      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+      FLW_WEBHOOK_HASH: HASH,
     });
     expect(config.PAYMENT_PROVIDER).toBe('flutterwave');
   });
@@ -40,7 +43,7 @@ describe('payments configuration in production', () => {
     expect(load(demo)).toThrow(/SANDBOX_WEBHOOK_SECRET: must be set to a private value/);
     const config = loadConfig(configSchema, {
       ...demo,
-      SANDBOX_WEBHOOK_SECRET: 'a-private-sandbox-secret',
+      SANDBOX_WEBHOOK_SECRET: HASH,
     });
     expect(config.PAYMENT_PROVIDER).toBe('sandbox');
   });
@@ -54,7 +57,7 @@ describe('payments configuration in production', () => {
       NODE_ENV: 'production',
       PAYMENT_PROVIDER: 'flutterwave',
       FLW_SECRET_KEY: LIVE_KEY,
-      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+      FLW_WEBHOOK_HASH: HASH,
     };
     expect(load(live)).toThrow(/PAYOUT_ENCRYPTION_KEYS: production needs its own key/);
     expect(load({ ...live, PAYOUT_ENCRYPTION_KEYS: 'k1:dG9vLXNob3J0' })).toThrow(
@@ -69,12 +72,45 @@ describe('payments configuration in production', () => {
       ...production,
       PAYMENT_PROVIDER: 'flutterwave',
       FLW_SECRET_KEY: LIVE_KEY,
-      FLW_WEBHOOK_HASH: 'a-webhook-secret-hash',
+      FLW_WEBHOOK_HASH: HASH,
     };
     expect(load({ ...live, PAYOUT_HOLD_HOURS: '-24' })).toThrow(
       /PAYOUT_HOLD_HOURS: must be 0 or more/,
     );
     expect(loadConfig(configSchema, { PAYOUT_HOLD_HOURS: '-24' }).PAYOUT_HOLD_HOURS).toBe(-24);
     expect(load({ PAYOUT_HOLD_HOURS: '-25' })).toThrow(/PAYOUT_HOLD_HOURS/);
+  });
+
+  it('refuses every webhook secret published in the repository, the compose demo one included', () => {
+    const live = {
+      ...production,
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_SECRET_KEY: LIVE_KEY,
+    };
+    const demo = { ...production, ALLOW_TEST_PAYMENTS: 'true' };
+    for (const published of PUBLISHED_WEBHOOK_SECRETS) {
+      expect(load({ ...demo, SANDBOX_WEBHOOK_SECRET: published })).toThrow(
+        /SANDBOX_WEBHOOK_SECRET: is an example published in this repository/,
+      );
+      expect(load({ ...live, FLW_WEBHOOK_HASH: ` ${published.toUpperCase()} ` })).toThrow(
+        /FLW_WEBHOOK_HASH: is an example published in this repository/,
+      );
+    }
+    // The compose demo's default, by name: it was the way in to every sandbox purchase.
+    expect(PUBLISHED_WEBHOOK_SECRETS).toContain('compose-demo-sandbox-webhook-secret');
+    expect(
+      load({ ...demo, SANDBOX_WEBHOOK_SECRET: 'compose-demo-sandbox-webhook-secret' }),
+    ).toThrow(ConfigError);
+    // Outside production the examples still work (tests and local runs sign with them).
+    expect(
+      loadConfig(configSchema, { SANDBOX_WEBHOOK_SECRET: 'compose-demo-sandbox-webhook-secret' })
+        .SANDBOX_WEBHOOK_SECRET,
+    ).toBe('compose-demo-sandbox-webhook-secret');
+    expect(loadConfig(configSchema, { ...live, FLW_WEBHOOK_HASH: HASH }).FLW_WEBHOOK_HASH).toBe(
+      HASH,
+    );
+    expect(
+      loadConfig(configSchema, { ...demo, SANDBOX_WEBHOOK_SECRET: HASH }).PAYMENT_PROVIDER,
+    ).toBe('sandbox');
   });
 });

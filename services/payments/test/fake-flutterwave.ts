@@ -9,9 +9,24 @@ import type { AddressInfo } from 'node:net';
  */
 /**
  * `5xx`: refuses before doing anything; `reject`: a 400 refusal; `refund_then_5xx`: refunds, then
- * answers 502 (our side cannot know); `pending`: accepted, completes later (`settleRefunds`).
+ * answers 502 (our side cannot know); `pending`: accepted, completes later (`settleRefunds`);
+ * `late_503`: Flutterwave at its worst (payments-contract shared rules) — works on it for
+ * `lateMs` (28 s in production), answers 503, and the refund happened anyway; `duplicate`: the
+ * provider books the refund twice (two records for one request).
  */
-export type RefundMode = 'none' | '5xx' | 'reject' | 'refund_then_5xx' | 'pending';
+export type RefundMode =
+  'none' | '5xx' | 'reject' | 'refund_then_5xx' | 'pending' | 'late_503' | 'duplicate';
+
+/**
+ * How `GET /v3/refunds` misbehaves: `ignoreFilters` answers every refund whatever `from`, `to`,
+ * `status` or `currency` say; `pageSize` records per page, newest first, only the asked `page`
+ * (page 1 when none is asked); `lookup: '5xx'` fails the list and `GET /v3/refunds/:id`.
+ */
+export interface RefundListBehaviour {
+  ignoreFilters: boolean;
+  pageSize: number;
+  lookup: 'none' | '5xx';
+}
 
 interface RefundRecord {
   id: number;
@@ -88,16 +103,26 @@ export interface FakeFlutterwave {
     refund: RefundMode;
     subscriptionFilters: 'honoured' | 'ignored';
   };
+  /** How the refund list and lookup behave (a switch per misbehaviour). */
+  refundList: RefundListBehaviour;
   /** Slower than the client's timeout, for the `timeout` modes. */
   slowMs: number;
+  /** How long `late_503` works before its 503 (Flutterwave: 28 s). */
+  lateMs: number;
   /** Subscriptions per page of `GET /v3/subscriptions` (the real API pages its lists). */
   subscriptionPageSize: number;
   requests: string[];
+  /** Each `GET /v3/refunds` as asked: its page and query (what our side read). */
+  refundListReads: Array<{ page: number; query: string }>;
   refunds: Array<{ transactionId: number; amount: unknown }>;
   /** Refunds as the provider keeps them (GET /v3/refunds/:id, GET /v3/refunds). */
   refundRecords: Map<number, RefundRecord>;
   /** The provider finishes its pending refunds. */
   settleRefunds(status: 'completed' | 'failed'): void;
+  /** Refunds of other merchants' transactions the provider also lists (newest first). */
+  addOtherRefunds(count: number): void;
+  /** A refund the provider holds for this transaction (e.g. made from its dashboard). */
+  addRefundRecord(transactionId: number, status: 'completed' | 'pending' | 'failed'): number;
   /** The buyer completes the hosted page: the transaction exists on the provider's side. */
   pay(
     txRef: string,
@@ -111,6 +136,15 @@ export interface FakeFlutterwave {
   ): Transaction;
   envelopeWebhook(transaction: Transaction): Record<string, unknown>;
   flatWebhook(transaction: Transaction): Record<string, unknown>;
+  /**
+   * A bank disputes the transaction (or the dispute moves on): the provider's chargeback record,
+   * what `GET /v3/chargebacks` lists (same `refundList` paging and filter switches). Returns its id.
+   */
+  dispute(transactionId: number, status: string): number;
+  /** Chargebacks as the provider keeps them. */
+  chargebacks: Map<number, { id: number; tx_id: number; flw_ref: string; status: string }>;
+  /** Each `GET /v3/chargebacks` as asked. */
+  chargebackReads: string[];
   /** Payment plans created through POST /v3/payment-plans. */
   plans: Map<number, PaymentPlan>;
   /** Subscriptions: one per customer who paid under a plan. */
@@ -158,6 +192,9 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     /** Subscriptions per page of `GET /v3/subscriptions`; `page` picks one, the first by default. */
     subscriptionPageSize: 10,
     slowMs: 1_500,
+    lateMs: 100,
+    refundList: { ignoreFilters: false, pageSize: 100, lookup: 'none' } as RefundListBehaviour,
+    refundListReads: [] as Array<{ page: number; query: string }>,
     requests: [] as string[],
     refunds: [] as Array<{ transactionId: number; amount: unknown }>,
   };
@@ -326,19 +363,18 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       const transaction = transactions.get(Number(refund[1]));
       if (!transaction || transaction.status !== 'successful')
         return error(response, 400, 'Transaction not found');
+      if (fake.failures.refund === 'late_503') await sleep(fake.lateMs);
       fake.refunds.push({ transactionId: transaction.id, amount: body?.amount });
-      const record: RefundRecord = {
-        id: 8612 + fake.refunds.length,
-        tx_id: transaction.id,
-        flw_ref: `URF_${fake.refunds.length}`,
-        amount_refunded: Number(body?.amount ?? transaction.amount),
-        status: fake.failures.refund === 'pending' ? 'pending' : 'completed',
-        destination: 'payment_source',
-        meta: { source: 'availablebalance' },
-        created_at: new Date().toISOString(),
-      };
-      refundRecords.set(record.id, record);
+      const record = addRecord(
+        transaction.id,
+        Number(body?.amount ?? transaction.amount),
+        fake.failures.refund === 'pending' ? 'pending' : 'completed',
+      );
+      if (fake.failures.refund === 'duplicate')
+        addRecord(transaction.id, record.amount_refunded, 'completed');
       if (fake.failures.refund === 'refund_then_5xx') return error(response, 502, 'Bad gateway');
+      if (fake.failures.refund === 'late_503')
+        return error(response, 503, 'Service unavailable, please retry');
       return send(response, 200, {
         status: 'success',
         message: 'Transaction refund initiated',
@@ -347,17 +383,61 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     }
     const oneRefund = /^\/v3\/refunds\/(\d+)$/.exec(url.pathname);
     if (request.method === 'GET' && oneRefund) {
+      if (fake.refundList.lookup === '5xx') return error(response, 503, 'Service unavailable');
       const record = refundRecords.get(Number(oneRefund[1]));
       return record
         ? send(response, 200, { status: 'success', message: 'Refund fetched', data: record })
         : error(response, 404, 'Refund not found');
     }
     if (request.method === 'GET' && url.pathname === '/v3/refunds') {
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
+      fake.refundListReads.push({ page, query: url.search });
+      if (fake.refundList.lookup === '5xx') return error(response, 503, 'Service unavailable');
+      const from = url.searchParams.get('from');
+      const to = url.searchParams.get('to');
+      const status = url.searchParams.get('status');
+      const matching = [...refundRecords.values()]
+        .reverse()
+        .filter(
+          (record) =>
+            fake.refundList.ignoreFilters ||
+            ((!from || record.created_at.slice(0, 10) >= from) &&
+              (!to || record.created_at.slice(0, 10) <= to) &&
+              (!status || record.status === status)),
+        );
+      const size = fake.refundList.pageSize;
+      const totalPages = Math.max(1, Math.ceil(matching.length / size));
       return send(response, 200, {
         status: 'success',
         message: 'Refunds fetched',
-        meta: { page_info: { total: refundRecords.size, current_page: 1, total_pages: 1 } },
-        data: [...refundRecords.values()],
+        meta: {
+          page_info: { total: matching.length, current_page: page, total_pages: totalPages },
+        },
+        data: matching.slice((page - 1) * size, page * size),
+      });
+    }
+    if (request.method === 'GET' && url.pathname === '/v3/chargebacks') {
+      chargebackReads.push(url.search);
+      if (fake.refundList.lookup === '5xx') return error(response, 503, 'Service unavailable');
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
+      const flwRef = url.searchParams.get('flw_ref');
+      const matching = [...chargebacks.values()]
+        .reverse()
+        .filter(
+          (chargeback) => fake.refundList.ignoreFilters || !flwRef || chargeback.flw_ref === flwRef,
+        );
+      const size = fake.refundList.pageSize;
+      return send(response, 200, {
+        status: 'success',
+        message: 'Chargebacks fetched',
+        meta: {
+          page_info: {
+            total: matching.length,
+            current_page: page,
+            total_pages: Math.max(1, Math.ceil(matching.length / size)),
+          },
+        },
+        data: matching.slice((page - 1) * size, page * size),
       });
     }
     if (request.method === 'GET' && url.pathname === '/v3/banks/NG') {
@@ -385,6 +465,32 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     }
     return error(response, 404, 'Not found');
   });
+  function addRecord(
+    transactionId: number,
+    amount: number,
+    status: RefundRecord['status'],
+  ): RefundRecord {
+    const record: RefundRecord = {
+      id: nextRefundId++,
+      tx_id: transactionId,
+      flw_ref: `URF_${nextRefundId}`,
+      amount_refunded: amount,
+      status,
+      destination: 'payment_source',
+      meta: { source: 'availablebalance' },
+      created_at: new Date().toISOString(),
+    };
+    refundRecords.set(record.id, record);
+    return record;
+  }
+  let nextRefundId = 8613;
+  const chargebacks = new Map<
+    number,
+    { id: number; tx_id: number; flw_ref: string; status: string }
+  >();
+  const chargebackReads: string[] = [];
+  let nextChargebackId = 900;
+
   /** Records a transaction as the provider holds it (what verify reports). */
   function record(charge: {
     txRef: string;
@@ -449,6 +555,41 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     },
     get failures() {
       return fake.failures;
+    },
+    get refundList() {
+      return fake.refundList;
+    },
+    refundListReads: fake.refundListReads,
+    get lateMs() {
+      return fake.lateMs;
+    },
+    set lateMs(value: number) {
+      fake.lateMs = value;
+    },
+    addOtherRefunds(count) {
+      // Sequential ids (like Flutterwave's): other transactions, close to ours but never equal.
+      for (let index = 0; index < count; index++)
+        addRecord(nextId + 10_000 + index, 100, 'completed');
+    },
+    addRefundRecord: (transactionId, status) => addRecord(transactionId, 5000, status).id,
+    chargebacks,
+    chargebackReads,
+    dispute(transactionId, status) {
+      const transaction = transactions.get(transactionId);
+      if (!transaction) throw new Error(`no transaction ${transactionId}`);
+      const existing = [...chargebacks.values()].find((c) => c.tx_id === transactionId);
+      if (existing) {
+        existing.status = status;
+        return existing.id;
+      }
+      const chargeback = {
+        id: nextChargebackId++,
+        tx_id: transactionId,
+        flw_ref: transaction.flw_ref,
+        status,
+      };
+      chargebacks.set(chargeback.id, chargeback);
+      return chargeback.id;
     },
     get slowMs() {
       return fake.slowMs;

@@ -110,14 +110,6 @@ async function refundsOf(purchaseId: string) {
   return rows;
 }
 
-async function refundRow(purchaseId: string) {
-  const { rows } = await harness.pool.query(
-    'SELECT * FROM refunds WHERE purchase_id = $1 ORDER BY requested_at DESC LIMIT 1',
-    [purchaseId],
-  );
-  return rows[0];
-}
-
 describe('Flutterwave adapter against the fake v3 API', () => {
   it('creates a hosted link with the amount in major units and our redirect URL', async () => {
     const { link, txRef, buyerEmail } = await checkout();
@@ -471,25 +463,8 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     expect(fake.refunds).toHaveLength(refundsBefore + 1);
   });
 
-  it('an outage before the provider took it fails the refund only when the provider never heard of it', async () => {
-    const { purchase, refund } = await paidPurchase();
-    fake.failures.refund = '5xx';
-    expect((await refund()).status).toBe(202);
-    harness.clock.offsetMs = 60_000;
-    // Asked, but too soon to conclude: still refunding.
-    await waitFor(async () => (await refundRow(purchase.id)).checks >= 1);
-    expect((await purchaseRow(purchase.id)).status).toBe('refunding');
-    harness.clock.offsetMs = 40 * 60_000;
-    await waitFor(async () => (await purchaseRow(purchase.id)).status === 'paid');
-    expect(await refundsOf(purchase.id)).toEqual([
-      { status: 'failed', failure_reason: 'the provider never received the refund' },
-    ]);
-    await waitFor(async () =>
-      harness.published.some(
-        (event) => event.type === 'purchase.refund_failed' && event.data.purchaseId === purchase.id,
-      ),
-    );
-  });
+  // An outage before the provider took the refund is followed up in refund-follow-up.test.ts:
+  // it is never failed from the provider's silence (issue 30 item 6).
 
   it('a pending provider refund is booked only when the provider completes it', async () => {
     const { purchase, refund } = await paidPurchase();
@@ -523,6 +498,8 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const forged = await deliver(dispute, { 'verif-hash': 'wrong' });
     expect(forged.status).toBe(401);
     expect((await purchaseRow(purchase.id)).status).toBe('paid');
+    // The provider's record of the dispute is what acts (disputes.test.ts: without it, nothing).
+    fake.dispute(Number(purchase.provider_transaction_id), 'initiated');
     const response = await deliver(dispute);
     expect((await response.json()).outcome).toBe('chargeback_recorded');
     expect((await purchaseRow(purchase.id)).status).toBe('refunded');

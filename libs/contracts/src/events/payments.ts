@@ -199,6 +199,24 @@ export const paymentsEvents = {
     version: 1,
     schema: z.object({ ...purchaseRef, refundId: z.uuid(), reason: z.string() }),
   },
+  /**
+   * A sale reversed by a chargeback stands again: the provider reports the dispute won by the
+   * seller, so the money is back and the buyer's access returns (lifting the revocation that the
+   * chargeback's `purchase.refunded` made).
+   */
+  'purchase.reinstated': {
+    version: 1,
+    schema: z.object({
+      ...purchaseRef,
+      amountMinor: z.number().int().positive(),
+      currency: currencySchema,
+      reinstatedAt: z.iso.datetime({ offset: true }),
+      reason: z.literal('dispute_won'),
+      disputeId: z.string(),
+      txRef: z.string().optional(),
+      fileId: z.uuid().nullable().optional(),
+    }),
+  },
   /** The first payment of a subscription was verified (its purchase, if any, is a `purchase.paid`). */
   'subscription.started': { version: 1, schema: subscriptionSnapshotSchema },
   /** A renewal payment was verified: a new period began (and, for a product, a new `purchase.paid`). */

@@ -5,6 +5,7 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   type PaymentProvider,
+  type ProviderDispute,
   type ProviderRefund,
   type ProviderSubscriptionRef,
   type VerifiedTransaction,
@@ -66,21 +67,43 @@ function toVerified(data: unknown): VerifiedTransaction {
   };
 }
 
-const subscriptionListSchema = z
-  .array(
-    z.looseObject({
-      id: z.union([z.number(), z.string()]).transform(String),
-      status: z.string(),
-      plan: z.union([z.number(), z.string()]).transform(String).nullish(),
-      customer: z.looseObject({ customer_email: z.string().nullish() }).nullish(),
-    }),
-  )
-  .catch([]);
-
-const pageInfoSchema = z.looseObject({
-  page_info: z.looseObject({ total_pages: z.number().int().positive() }),
+const subscriptionSchema = z.looseObject({
+  id: z.union([z.number(), z.string()]).transform(String),
+  status: z.string(),
+  plan: z.union([z.number(), z.string()]).transform(String).nullish(),
+  customer: z.looseObject({ customer_email: z.string().nullish() }).nullish(),
 });
-const MAX_LIST_PAGES = 100;
+
+const refundOwnerSchema = z.looseObject({
+  tx_id: z.union([z.number(), z.string()]).transform(String),
+});
+/** payments-contract shared rules: list endpoints add `meta.page_info`. */
+const pageInfoSchema = z.looseObject({
+  page_info: z.looseObject({ total_pages: z.coerce.number().int().min(1) }),
+});
+/** A bound on one list lookup; a longer list is an unknown (asked again later), never a "none". */
+const MAX_LIST_PAGES = 200;
+
+/**
+ * [?] Chargebacks are not in payments-contract.md: `GET /v3/chargebacks?flw_ref=…&page=…` and the
+ * record's `flw_ref`/`tx_id`/`status` follow Flutterwave's v2 reference and integrators. Statuses:
+ * `won`/`reversed` are the seller's; `lost`/`accepted` the buyer's; anything else (`initiated`,
+ * `pending`, `declined` = the seller contests it) is open — the money is held meanwhile.
+ */
+const chargebackSchema = z.looseObject({
+  id: z.union([z.number(), z.string()]).transform(String),
+  flw_ref: z.string().nullish(),
+  tx_id: z.union([z.number(), z.string()]).transform(String).nullish(),
+  transaction_id: z.union([z.number(), z.string()]).transform(String).nullish(),
+  status: z.string(),
+});
+
+function toDisputeStatus(status: string): ProviderDispute['status'] {
+  const normalised = status.toLowerCase();
+  if (normalised === 'won' || normalised === 'reversed') return 'won';
+  if (normalised === 'lost' || normalised === 'accepted') return 'lost';
+  return 'open';
+}
 
 /** Flutterwave v3: Standard hosted checkout, verify by id or reference, refunds. */
 /** Flutterwave decides the mode by the key alone (same host for test and live). */
@@ -114,7 +137,16 @@ export const isFlutterwaveTestKey = (secretKey: string): boolean =>
 export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  /** One API call: the envelope on 2xx, null on a 404-style "not found", errors otherwise. */
+  /** One API call: the envelope's data on 2xx, null on a 404-style "not found", errors otherwise. */
+  async function call(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ): Promise<unknown> {
+    return (await callForEnvelope(method, path, body))?.data ?? null;
+  }
+
+  /** As `call`, with the whole envelope (a list's `meta.page_info`). */
   async function callForEnvelope(
     method: 'GET' | 'POST' | 'PUT',
     path: string,
@@ -158,27 +190,29 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     );
   }
 
-  /** One API call's `data`: see `callForEnvelope`. */
-  async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) {
-    return (await callForEnvelope(method, path, body))?.data ?? null;
-  }
-
   /**
-   * Every item of a paged list (`meta.page_info`), page by page: a provider list is never read
-   * as complete from its first page. Bounded, so a provider that keeps answering cannot hold us.
+   * Every item of a paged list, page by page (`meta.page_info`): a provider list is never read as
+   * complete from its first page, and a list not read to its end is an unknown (an error), never
+   * a "none". The provider may ignore the filters in `query`: callers match items themselves.
    */
-  async function everyPage(path: string, query: URLSearchParams): Promise<unknown[]> {
-    const items: unknown[] = [];
+  async function everyPage<T>(
+    path: string,
+    query: URLSearchParams,
+    item: z.ZodType<T>,
+  ): Promise<T[]> {
+    const items: T[] = [];
     for (let page = 1; page <= MAX_LIST_PAGES; page++) {
       query.set('page', String(page));
       const envelope = await callForEnvelope('GET', `${path}?${query.toString()}`);
-      const data = Array.isArray(envelope?.data) ? envelope.data : [];
-      items.push(...data);
-      const totalPages = pageInfoSchema.safeParse(envelope?.meta).data?.page_info.total_pages ?? 1;
-      if (data.length === 0 || page >= totalPages) return items;
+      const listed = z.array(item).safeParse(envelope?.data ?? []);
+      const pages = pageInfoSchema.safeParse(envelope?.meta);
+      if (!listed.success || !pages.success)
+        throw new ProviderUnavailableError(`flutterwave GET ${path}: unreadable page`);
+      items.push(...listed.data);
+      if (page >= pages.data.page_info.total_pages || listed.data.length === 0) return items;
     }
     throw new ProviderUnavailableError(
-      `flutterwave GET ${path}: more than ${MAX_LIST_PAGES} pages`,
+      `flutterwave GET ${path}: more than ${MAX_LIST_PAGES} pages; not read to the end`,
     );
   }
 
@@ -199,9 +233,9 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     const listed = await everyPage(
       '/subscriptions',
       new URLSearchParams({ email: ref.buyerEmail, plan: ref.providerPlanId }),
+      subscriptionSchema,
     );
-    const found = subscriptionListSchema
-      .parse(listed)
+    const found = listed
       .filter((subscription) => subscription.plan === ref.providerPlanId)
       .filter((subscription) => subscription.customer?.customer_email?.toLowerCase() === email)
       .filter((subscription) => subscription.status.toLowerCase() === from);
@@ -268,17 +302,62 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
     async findRefund(transactionId, providerRefundId, since) {
       if (providerRefundId) {
         const data = await call('GET', `/refunds/${encodeURIComponent(providerRefundId)}`);
-        return data == null ? null : toProviderRefund(data);
+        if (data == null) return null;
+        // The record must be this transaction's: an id we hold for another one decides nothing.
+        const owner = refundOwnerSchema.safeParse(data);
+        if (!owner.success || owner.data.tx_id !== transactionId)
+          throw new ProviderUnavailableError(
+            `flutterwave refund ${providerRefundId} is not a refund of transaction ${transactionId}`,
+          );
+        return toProviderRefund(data);
       }
-      // [?] The list's filters are from/to/status/currency; the refunded transaction is `tx_id`.
-      const from = since.toISOString().slice(0, 10);
-      const data = await call('GET', `/refunds?from=${from}`);
-      const match = z
-        .array(z.looseObject({ tx_id: z.union([z.number(), z.string()]).transform(String) }))
-        .catch([])
-        .parse(data)
-        .find((refund) => refund.tx_id === transactionId);
-      return match ? toProviderRefund(match) : null;
+      // payments-contract §4 has no per-transaction refund lookup: every page of the list is
+      // read and matched on `tx_id` exactly here — its filters may be ignored, so they only
+      // narrow, never decide. A list we could not read to its end is an unknown, not a "none".
+      const from = new Date(since.getTime() - 86_400_000).toISOString().slice(0, 10);
+      const found = (await everyPage('/refunds', new URLSearchParams({ from }), refundOwnerSchema))
+        .filter((record) => record.tx_id === transactionId)
+        .map(toProviderRefund)
+        .filter((refund): refund is ProviderRefund => refund !== null);
+      // Several records for one transaction (a duplicate at the provider): the money went back
+      // if any says so; failed only when every one of them failed.
+      return (
+        found.find((refund) => refund.status === 'succeeded') ??
+        found.find((refund) => refund.status === 'pending') ??
+        found[0] ??
+        null
+      );
+    },
+
+    async findDispute(transactionId) {
+      // The transaction as the provider holds it (its flw_ref is the chargeback's key): a
+      // dispute of a transaction the provider does not know is no dispute.
+      const transaction = await call(
+        'GET',
+        `/transactions/${encodeURIComponent(transactionId)}/verify`,
+      );
+      if (transaction == null) return null;
+      const flwRef = z.looseObject({ flw_ref: z.string().nullish() }).parse(transaction).flw_ref;
+      const chargebacks = await everyPage(
+        '/chargebacks',
+        new URLSearchParams(flwRef ? { flw_ref: flwRef } : {}),
+        chargebackSchema,
+      );
+      // The filter may be ignored: only an exact match on this transaction counts.
+      const found: ProviderDispute[] = chargebacks
+        .filter((chargeback) => {
+          const txId = chargeback.tx_id ?? chargeback.transaction_id;
+          return (
+            txId === transactionId || (txId == null && flwRef && chargeback.flw_ref === flwRef)
+          );
+        })
+        .map((chargeback) => ({
+          disputeId: chargeback.id,
+          transactionId,
+          status: toDisputeStatus(chargeback.status),
+        }));
+      // The newest (highest id) dispute of the transaction is its current state.
+      return found.sort((a, b) => Number(b.disputeId) - Number(a.disputeId))[0] ?? null;
     },
 
     async ensurePaymentPlan(plan) {

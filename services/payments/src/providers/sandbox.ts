@@ -47,6 +47,12 @@ export interface Sandbox {
   complete(txRef: string, outcome: SandboxOutcome): Promise<{ redirectTo: string } | null>;
   /** Test control: the next renewal charge of this subscription is declined. */
   failNextCharge(subscriptionToken: string): Promise<void>;
+  /**
+   * Demo/test control (no route: a public one would be the very forgery it guards against): the
+   * buyer's bank disputes a paid transaction, or the dispute moves on (`won`, `lost`). Records it
+   * on the "provider side" and sends the signed `charge.dispute` webhook. False when unknown.
+   */
+  dispute(transactionId: string, status: 'open' | 'won' | 'lost'): Promise<boolean>;
   /** Cancels pending retries and waits for deliveries in flight. */
   stop(): Promise<void>;
 }
@@ -148,9 +154,12 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     };
   };
 
-  const deliver = (payment: SandboxPayment, attempt: number): void => {
+  const deliver = (payment: SandboxPayment, attempt: number): void =>
+    deliverBody(payment.txRef, webhookBody(payment), attempt);
+
+  const deliverBody = (txRef: string, body: unknown, attempt: number): void => {
     if (stopped) return;
-    const raw = Buffer.from(JSON.stringify(webhookBody(payment)));
+    const raw = Buffer.from(JSON.stringify(body));
     const delivery = (async () => {
       let status = 0;
       try {
@@ -168,7 +177,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         await response.body?.cancel();
       } catch (error) {
         options.logger.warn(
-          { txRef: payment.txRef, err: (error as Error).message },
+          { txRef, err: (error as Error).message },
           'sandbox webhook not delivered',
         );
       }
@@ -176,7 +185,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (status !== 200 && delay !== undefined && !stopped) {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          deliver(payment, attempt + 1);
+          deliverBody(txRef, body, attempt + 1);
         }, delay);
         timers.add(timer);
       }
@@ -240,6 +249,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         status: 'succeeded',
         failureReason: null,
       };
+    },
+
+    async findDispute(transactionId) {
+      if (!/^\d{1,18}$/.test(transactionId)) return null;
+      const { rows } = await pool.query<{ status: 'open' | 'won' | 'lost' | null }>(
+        'SELECT dispute_status AS status FROM sandbox_payments WHERE transaction_id = $1',
+        [transactionId],
+      );
+      const status = rows[0]?.status;
+      return status
+        ? { disputeId: `SANDBOX-DISPUTE-${transactionId}`, transactionId, status }
+        : null;
     },
 
     async findRefund(transactionId) {
@@ -364,6 +385,30 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         'UPDATE sandbox_payments SET fail_next_charge = true WHERE subscription_token = $1',
         [subscriptionToken],
       );
+    },
+
+    async dispute(transactionId, status) {
+      if (!/^\d{1,18}$/.test(transactionId)) return false;
+      const { rows } = await pool.query<Row>(
+        `UPDATE sandbox_payments SET dispute_status = $2
+         WHERE transaction_id = $1 AND status = 'successful' RETURNING *`,
+        [transactionId, status],
+      );
+      if (!rows[0]) return false;
+      deliverBody(
+        rows[0].tx_ref,
+        {
+          event: 'charge.dispute',
+          data: {
+            id: `SANDBOX-DISPUTE-${transactionId}`,
+            transaction_id: Number(transactionId),
+            tx_ref: rows[0].tx_ref,
+            status,
+          },
+        },
+        0,
+      );
+      return true;
     },
 
     async stop() {

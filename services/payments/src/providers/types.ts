@@ -72,6 +72,16 @@ export interface ProviderRefund {
   failureReason: string | null;
 }
 
+/**
+ * A dispute (chargeback) as the provider reports it, normalised: `open` while the bank holds or
+ * has taken the money, `lost` when it is the buyer's for good, `won` when the seller won it.
+ */
+export interface ProviderDispute {
+  disputeId: string;
+  transactionId: string;
+  status: 'open' | 'lost' | 'won';
+}
+
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Payments here move no real money (the sandbox, or a provider's test keys): say so to buyers. */
@@ -86,14 +96,21 @@ export interface PaymentProvider {
   /** Asks for the money back. Throws ProviderRejectedError on a definite refusal; any other error leaves it unknown. */
   refund(transactionId: string, amountMinor: number, currency: string): Promise<ProviderRefund>;
   /**
-   * The provider's refund of this transaction (by its id when we have one), or null when the
-   * provider has none since `since`: how an unanswered or pending refund is reconciled.
+   * The provider's refund of exactly this transaction (by its id when we have one), or null when
+   * the provider's records, read to the end, hold none. Null is not "failed": a refund is failed
+   * only when the provider says so. Throws when the records could not be read to the end.
    */
   findRefund(
     transactionId: string,
     providerRefundId: string | null,
     since: Date,
   ): Promise<ProviderRefund | null>;
+  /**
+   * The provider's dispute of exactly this transaction, or null when its records (read to the
+   * end) hold none: a dispute webhook is acted on only when this confirms it. Throws when the
+   * provider cannot answer.
+   */
+  findDispute(transactionId: string): Promise<ProviderDispute | null>;
   /**
    * Providers that charge renewals themselves (Flutterwave) need a payment plan per amount,
    * currency and interval; returns its id. Absent for providers we charge renewals through.

@@ -10,7 +10,9 @@ import { ledgerJournalIndex } from './0007_ledger_journal_index.js';
 import { discounts } from './0008_discounts.js';
 import { providerEventsPendingIndex } from './0009_provider_events_pending_index.js';
 import { buyerUpdates } from './0010_buyer_updates.js';
-import { unmatchedRenewals } from './0011_unmatched_renewals.js';
+import { refundEscalation } from './0011_refund_escalation.js';
+import { disputes } from './0012_disputes.js';
+import { unmatchedRenewals } from './0013_unmatched_renewals.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -25,5 +27,7 @@ export const migrations: Migration[] = [
   discounts,
   providerEventsPendingIndex,
   buyerUpdates,
+  refundEscalation,
+  disputes,
   unmatchedRenewals,
 ];

@@ -1,6 +1,7 @@
 import type { Queryable } from '@lockdrop/db';
 
-export type RefundStatus = 'requested' | 'pending' | 'succeeded' | 'failed';
+/** `reversed`: a chargeback the seller later won (its sale stands again). */
+export type RefundStatus = 'requested' | 'pending' | 'succeeded' | 'failed' | 'reversed';
 
 export interface Refund {
   id: string;
@@ -121,11 +122,69 @@ export async function claimDueRefunds(
   return rows;
 }
 
-export async function scheduleRefundCheck(db: Queryable, id: string, at: Date): Promise<void> {
+export async function scheduleRefundCheck(
+  db: Queryable,
+  id: string,
+  at: Date,
+  checkedAt: Date | null = null,
+): Promise<void> {
   await db.query(
-    `UPDATE refunds SET next_check_at = $2 WHERE id = $1 AND status IN ('requested', 'pending')`,
+    `UPDATE refunds SET next_check_at = $2, last_checked_at = coalesce($3, last_checked_at)
+     WHERE id = $1 AND status IN ('requested', 'pending')`,
+    [id, at, checkedAt],
+  );
+}
+
+/**
+ * Marks a live refund as needing an operator (once; later calls keep the first time). Returns
+ * whether this call escalated it.
+ */
+export async function escalateRefund(db: Queryable, id: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE refunds SET escalated_at = $2
+     WHERE id = $1 AND escalated_at IS NULL AND status IN ('requested', 'pending')`,
     [id, at],
   );
+  return (rowCount ?? 0) > 0;
+}
+
+export interface UnresolvedRefund {
+  id: string;
+  purchaseId: string;
+  status: 'requested' | 'pending';
+  provider: string;
+  providerTransactionId: string;
+  providerRefundId: string | null;
+  amountMinor: number;
+  currency: string;
+  requestedAt: Date;
+  escalatedAt: Date;
+  lastCheckedAt: Date | null;
+  nextCheckAt: Date | null;
+  checks: number;
+}
+
+/** Live refunds the provider has not resolved past the horizon: the operator's list. */
+export async function listUnresolvedRefunds(db: Queryable): Promise<UnresolvedRefund[]> {
+  const { rows } = await db.query<UnresolvedRefund>(
+    `SELECT r.id, r.purchase_id AS "purchaseId", r.status, r.provider,
+       p.provider_transaction_id AS "providerTransactionId", r.provider_refund_id AS "providerRefundId",
+       r.amount_minor AS "amountMinor", r.currency, r.requested_at AS "requestedAt",
+       r.escalated_at AS "escalatedAt", r.last_checked_at AS "lastCheckedAt",
+       r.next_check_at AS "nextCheckAt", r.checks
+     FROM refunds r JOIN purchases p ON p.id = r.purchase_id
+     WHERE r.escalated_at IS NOT NULL AND r.status IN ('requested', 'pending')
+     ORDER BY r.escalated_at`,
+  );
+  return rows;
+}
+
+export async function countUnresolvedRefunds(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM refunds
+     WHERE escalated_at IS NOT NULL AND status IN ('requested', 'pending')`,
+  );
+  return rows[0]?.count ?? 0;
 }
 
 /** Makes the live refunds of a provider transaction due now (the provider told us something). */

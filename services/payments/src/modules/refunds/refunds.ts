@@ -5,10 +5,11 @@ import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent, type CommandRequest } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
-import { journalLines, postJournal } from '../ledger/index.js';
+import { journalLines, postJournal, reversalJournal } from '../ledger/index.js';
 import { findPurchase, setPurchaseStatus, type Purchase } from '../sales/index.js';
 import {
   claimDueRefunds,
+  escalateRefund,
   findRefund,
   finishRefund,
   insertRefund,
@@ -44,12 +45,18 @@ export interface RefundDeps {
 /** First look at an unanswered refund; the wait doubles per check, capped. */
 const FIRST_CHECK_MS = 30_000;
 const MAX_CHECK_MS = 6 * 3_600_000;
-/** A refund the provider still has no record of this long after we asked never reached it. */
-const NEVER_ARRIVED_MS = 30 * 60_000;
+/**
+ * A refund still unresolved this long after we asked needs an operator (ARCHITECTURE §3a:
+ * nothing is concluded from silence): it is escalated, never failed, and still asked about.
+ */
+const ESCALATE_AFTER_MS = 30 * 60_000;
+
+export function isSupport(deps: Pick<RefundDeps, 'supportEmails'>, user: AuthUser): boolean {
+  return user.emailVerified && deps.supportEmails.includes(user.email.toLowerCase());
+}
 
 function mayRefund(deps: RefundDeps, user: AuthUser, purchase: Purchase): boolean {
-  if (user.id === purchase.sellerId) return true;
-  return user.emailVerified && deps.supportEmails.includes(user.email.toLowerCase());
+  return user.id === purchase.sellerId || isSupport(deps, user);
 }
 
 const nextCheck = (deps: Pick<RefundDeps, 'now'>, checks: number) =>
@@ -291,34 +298,48 @@ async function reverseSale(
 }
 
 /**
- * The reconciler's pass over refunds the provider has not settled: asks the provider (by the
- * refund's id when known, else by the transaction) and applies its answer. A refund the provider
- * has never heard of, long after we asked, never reached it: it fails and the buyer keeps access.
+ * The reconciler's pass over refunds the provider has not settled: asks the provider about this
+ * transaction's refund (by the refund's id when known, else every page of its refunds matched on
+ * the transaction exactly) and applies its answer. Only the provider's word ends a refund: no
+ * record found is an unknown — the refund stays live with access held, is asked about again with
+ * backoff, and past `ESCALATE_AFTER_MS` is escalated to an operator (logged, listed, on /metrics).
  */
 export async function reconcileRefunds(deps: RefundDeps, batch: number): Promise<void> {
   for (const refund of await claimDueRefunds(deps.pool, deps.now(), batch, 120)) {
     const purchase = await findPurchase(deps.pool, refund.purchaseId);
     const provider = deps.providers.get(refund.provider);
     if (!purchase || !provider) continue;
+    let answer: ProviderRefund | null = null;
+    let unknown: string;
     try {
-      const answer = await provider.findRefund(
+      answer = await provider.findRefund(
         purchase.providerTransactionId,
         refund.providerRefundId,
         refund.requestedAt,
       );
-      if (answer) {
-        await applyProviderRefund(deps, refund, answer, refund.requestedBy);
-      } else if (deps.now().getTime() - refund.requestedAt.getTime() > NEVER_ARRIVED_MS) {
-        await settleRefund(deps, refund, { failed: 'the provider never received the refund' });
-      } else {
-        await scheduleRefundCheck(deps.pool, refund.id, nextCheck(deps, refund.checks));
-      }
+      unknown = 'the provider has no record of the refund yet';
     } catch (error) {
-      deps.logger.warn(
-        { refundId: refund.id, err: (error as Error).message },
-        'refund check failed; will ask again',
+      unknown = `refund check failed: ${(error as Error).message}`;
+    }
+    // A pending answer is the provider's word that it is under way; applyProviderRefund keeps
+    // asking (with the same backoff) until it completes or fails.
+    if (answer) {
+      await applyProviderRefund(deps, refund, answer, refund.requestedBy);
+      if (answer.status !== 'pending') continue;
+    } else {
+      await scheduleRefundCheck(deps.pool, refund.id, nextCheck(deps, refund.checks), deps.now());
+    }
+    if (deps.now().getTime() - refund.requestedAt.getTime() <= ESCALATE_AFTER_MS) continue;
+    if (await escalateRefund(deps.pool, refund.id, deps.now())) {
+      deps.logger.error(
+        {
+          refundId: refund.id,
+          purchaseId: refund.purchaseId,
+          transactionId: purchase.providerTransactionId,
+          reason: answer ? 'the provider still reports the refund pending' : unknown,
+        },
+        'refund unresolved by the provider; access stays held until it answers — needs an operator',
       );
-      await scheduleRefundCheck(deps.pool, refund.id, nextCheck(deps, refund.checks));
     }
   }
 }
@@ -363,6 +384,66 @@ export async function recordChargeback(
       refundedBy: null,
       correlationId: id,
     });
+    return true;
+  });
+}
+
+/**
+ * A dispute the provider reports won by the seller: a sale its chargeback reversed stands again.
+ * Under the purchase's lock: the chargeback refund becomes `reversed`, a `dispute_won` journal
+ * undoes the reversing journal line for line (the seller's money back where it was taken from),
+ * the purchase is `paid` again and `purchase.reinstated` gives the buyer access back. A purchase
+ * not reversed by a chargeback changes nothing, so a repeat is harmless.
+ */
+export async function restoreWonDispute(
+  deps: RefundDeps,
+  purchase: Purchase,
+  disputeReference: string,
+): Promise<boolean> {
+  return withTransaction(deps.pool, async (tx) => {
+    const locked = await findPurchase(tx, purchase.id, { forUpdate: true });
+    if (!locked || locked.status !== 'refunded') return false;
+    const { rows } = await tx.query<{ id: string; correlation_id: string }>(
+      `UPDATE refunds SET status = 'reversed'
+       WHERE purchase_id = $1 AND kind = 'chargeback' AND status = 'succeeded'
+       RETURNING id, correlation_id`,
+      [locked.id],
+    );
+    const chargeback = rows[0];
+    if (!chargeback) return false;
+    const at = deps.now();
+    const reversed = await journalLines(tx, locked.id, 'refund');
+    // 'dispute_won' is a journal kind of its own (migration 0012); the ledger module's
+    // JournalKind union does not list it yet.
+    const kind = 'dispute_won' as Parameters<typeof postJournal>[2];
+    await postJournal(
+      tx,
+      { purchaseId: locked.id },
+      kind,
+      locked.currency,
+      reversalJournal(reversed),
+    );
+    await setPurchaseStatus(tx, locked.id, 'paid');
+    await enqueueEvent(
+      tx,
+      createEvent(
+        'purchase.reinstated',
+        {
+          purchaseId: locked.id,
+          productId: locked.productId,
+          sellerId: locked.sellerId,
+          buyerEmail: locked.buyerEmail,
+          amountMinor: locked.amountMinor,
+          currency: locked.currency,
+          reinstatedAt: at.toISOString(),
+          reason: 'dispute_won',
+          disputeId: disputeReference,
+          txRef: locked.txRef,
+          fileId: locked.fileId,
+        },
+        { correlationId: chargeback.correlation_id },
+      ),
+    );
     return true;
   });
 }

@@ -14,7 +14,7 @@ import {
   type ProviderEvent,
 } from './provider-events.repository.js';
 import type { WebhookNotice } from '../../providers/types.js';
-import { recordChargeback, type RefundDeps } from '../refunds/index.js';
+import { recordChargeback, restoreWonDispute, type RefundDeps } from '../refunds/index.js';
 import { settleTransaction, type SettlementDeps } from './settlement.js';
 
 export interface WebhookDeps extends SettlementDeps {
@@ -157,43 +157,89 @@ async function reportTransfer(
   });
 }
 
-/** Dispute outcomes in the seller's favour: the money stays, nothing is reversed [?]. */
-const DISPUTE_WON = new Set(['won', 'declined', 'resolved', 'reversed']);
-
 /**
  * Refund and chargeback notifications. A refund notice makes the reconciler ask the provider
- * about that transaction's refund now. A dispute of one of our purchases (matched by the
- * provider's transaction id, which we verified when it was paid) revokes access and reverses
- * the sale at once, as the bank already took the money back.
+ * about that transaction's refund now. A dispute notice is only a prompt too (issue 30 item 7:
+ * the shared secret alone proves nothing — the sandbox's is published): the provider is asked
+ * for its dispute of exactly that transaction, and only its answer acts. Open or lost: access is
+ * revoked and the sale reversed (the bank holds or took the money). Won: a sale its chargeback
+ * reversed stands again. No dispute at the provider: nothing changes.
  */
 async function receiveRefundNotice(
   deps: WebhookDeps,
   notice: WebhookNotice,
   body: unknown,
 ): Promise<{ outcome: string }> {
+  if (notice.dispute) return receiveDispute(deps, notice, notice.dispute, body);
   const { created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
   if (!created) return { outcome: 'duplicate' };
-  if (notice.refund) {
-    const due = await refundsDueNowFor(
-      deps.pool,
-      deps.provider.name,
-      notice.refund.transactionId,
-      deps.now(),
-    );
-    return { outcome: due > 0 ? 'refund_check_scheduled' : 'ignored' };
-  }
-  const dispute = notice.dispute!;
-  if (DISPUTE_WON.has(dispute.status.toLowerCase())) return { outcome: 'ignored' };
+  const due = await refundsDueNowFor(
+    deps.pool,
+    deps.provider.name,
+    notice.refund!.transactionId,
+    deps.now(),
+  );
+  return { outcome: due > 0 ? 'refund_check_scheduled' : 'ignored' };
+}
+
+async function receiveDispute(
+  deps: WebhookDeps,
+  notice: WebhookNotice,
+  dispute: { transactionId: string },
+  body: unknown,
+): Promise<{ outcome: string }> {
   const purchase = await findPurchaseByTransaction(
     deps.pool,
     deps.provider.name,
     dispute.transactionId,
   );
-  if (!purchase) return { outcome: 'ignored' };
-  const reversed = await recordChargeback(deps.refunds, purchase, notice.eventKey);
-  deps.logger.warn(
-    { purchaseId: purchase.id, transactionId: dispute.transactionId },
-    'chargeback: access revoked and the sale reversed',
-  );
-  return { outcome: reversed ? 'chargeback_recorded' : 'ignored' };
+  if (!purchase) {
+    const { created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
+    return { outcome: created ? 'ignored' : 'duplicate' };
+  }
+  let confirmed;
+  try {
+    confirmed = await deps.provider.findDispute(dispute.transactionId);
+  } catch (error) {
+    // Unknown is not "no dispute": answer non-200 so the provider delivers it again.
+    deps.logger.warn(
+      { transactionId: dispute.transactionId, err: (error as Error).message },
+      'dispute could not be confirmed with the provider; asking for redelivery',
+    );
+    throw new AppError(
+      'dispute_unconfirmed',
+      503,
+      'The dispute could not be confirmed with the provider yet',
+    );
+  }
+  if (!confirmed) {
+    // Not stored: a later genuine notice with the same key must still be confirmed and acted on.
+    deps.logger.warn(
+      { purchaseId: purchase.id, transactionId: dispute.transactionId },
+      'signed dispute notice the provider does not confirm; nothing changed',
+    );
+    return { outcome: 'dispute_not_confirmed' };
+  }
+  // Acted on before the notice is stored: both actions are idempotent, so a crash in between
+  // leaves a redelivery that acts again harmlessly rather than a stored duplicate that never acted.
+  const changed =
+    confirmed.status === 'won'
+      ? await restoreWonDispute(deps.refunds, purchase, confirmed.disputeId)
+      : await recordChargeback(deps.refunds, purchase, confirmed.disputeId);
+  const { created } = await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
+  if (changed)
+    deps.logger.warn(
+      {
+        purchaseId: purchase.id,
+        transactionId: dispute.transactionId,
+        disputeId: confirmed.disputeId,
+        status: confirmed.status,
+      },
+      confirmed.status === 'won'
+        ? 'dispute won: the sale stands again and access is restored'
+        : 'chargeback confirmed by the provider: access revoked and the sale reversed',
+    );
+  if (changed)
+    return { outcome: confirmed.status === 'won' ? 'dispute_won' : 'chargeback_recorded' };
+  return { outcome: created ? 'ignored' : 'duplicate' };
 }

@@ -7,7 +7,7 @@ import type { Migration } from '@lockdrop/db';
  * subscription had its own); `resolved_at` is set when an operator has dealt with it.
  */
 export const unmatchedRenewals: Migration = {
-  id: '0011_unmatched_renewals',
+  id: '0013_unmatched_renewals',
   sql: `
     CREATE TABLE unmatched_renewals (
       id bigserial PRIMARY KEY,
