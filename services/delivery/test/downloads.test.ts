@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createEvent } from '@lockdrop/contracts';
+import { purchaseRefundedData, testEvent } from '@lockdrop/testing';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelivery, waitFor, type DeliveryHarness } from './support/harness.js';
-import { bytesOf, errorOf, sha256, shop } from './support/purchases.js';
+import { bytesOf, errorOf, refundedEvent, sha256, shop } from './support/purchases.js';
 
 let delivery: DeliveryHarness;
 let baseUrl: string;
@@ -261,6 +262,47 @@ describe('links are signed, expire after an hour, and are re-checked against the
     const again = await store.requestLink(purchase.paid.purchaseId, buyer);
     expect(again.status).toBe(403);
     expect((await errorOf(again)).code).toBe('purchase_refunded');
+  });
+
+  it('a chargeback the seller wins gives the buyer their access back, whichever event lands first', async () => {
+    const { product } = await store.sellFile(randomBytes(1000));
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const chargedBackAt = new Date(Date.now() - 60_000).toISOString();
+    const reinstated = (at: string) =>
+      testEvent('purchase.reinstated', {
+        purchaseId: purchase.paid.purchaseId,
+        productId: purchase.paid.productId,
+        sellerId: purchase.paid.sellerId,
+        buyerEmail: purchase.paid.buyerEmail,
+        amountMinor: purchase.paid.amountMinor,
+        currency: purchase.paid.currency,
+        reinstatedAt: at,
+        reason: 'dispute_won',
+        disputeId: 'dispute-1',
+        txRef: purchase.paid.txRef,
+        fileId: purchase.paid.fileId,
+      });
+    const chargeback = testEvent(
+      'purchase.refunded',
+      purchaseRefundedData(purchase.paid, { refundedAt: chargedBackAt }),
+    );
+    await delivery.publish(chargeback);
+    await store.entitlementWhere(purchase, 'revoked_at IS NOT NULL');
+    expect((await store.requestLink(purchase.paid.purchaseId, buyer)).status).toBe(403);
+
+    await delivery.publish(reinstated(new Date().toISOString()));
+    await store.entitlementWhere(purchase, 'revoked_at IS NULL');
+    const { downloadUrl } = await store.link(purchase.paid.purchaseId, buyer);
+    expect((await get(downloadUrl)).status).toBe(200);
+
+    // The chargeback delivered again late (redelivery after the reinstatement) revokes nothing.
+    await delivery.publish({ ...chargeback, id: randomUUID() });
+    // A later purchase's event through the same consumer is the watermark that it was handled.
+    const later = await store.buy(product);
+    await delivery.publish(refundedEvent(later));
+    await store.entitlementWhere(later, 'revoked_at IS NOT NULL');
+    expect((await get(downloadUrl)).status).toBe(200);
   });
 
   it('stops every link the moment payments holds the purchase for a refund, and a failed refund gives it back', async () => {

@@ -110,7 +110,9 @@ export async function revokeEntitlement(
   await db.query(
     `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, buyer_email, revoked_at)
      VALUES ($1, $2, $3, $4, lower($5), $6)
-     ON CONFLICT (purchase_id) DO UPDATE SET revoked_at = COALESCE(e.revoked_at, excluded.revoked_at)`,
+     ON CONFLICT (purchase_id) DO UPDATE SET revoked_at = CASE
+       WHEN e.reinstated_at >= excluded.revoked_at THEN e.revoked_at
+       ELSE COALESCE(e.revoked_at, excluded.revoked_at) END`,
     [
       refund.purchaseId,
       refund.productId,
@@ -118,6 +120,32 @@ export async function revokeEntitlement(
       refund.fileId ?? null,
       refund.buyerEmail.trim(),
       refund.refundedAt,
+    ],
+  );
+}
+
+/**
+ * Gives access back after a chargeback the seller won: the revocation it undoes is any made at
+ * or before `reinstatedAt`; one recorded later (a new refund) stands. Arriving first, it leaves
+ * a row the late chargeback then finds already answered.
+ */
+export async function reinstateEntitlement(
+  db: Queryable,
+  reinstated: EventData<'purchase.reinstated'>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, buyer_email, reinstated_at)
+     VALUES ($1, $2, $3, $4, lower($5), $6)
+     ON CONFLICT (purchase_id) DO UPDATE SET
+       reinstated_at = GREATEST(e.reinstated_at, excluded.reinstated_at),
+       revoked_at = CASE WHEN e.revoked_at <= excluded.reinstated_at THEN NULL ELSE e.revoked_at END`,
+    [
+      reinstated.purchaseId,
+      reinstated.productId,
+      reinstated.sellerId,
+      reinstated.fileId ?? null,
+      reinstated.buyerEmail.trim(),
+      reinstated.reinstatedAt,
     ],
   );
 }

@@ -4,6 +4,7 @@ import {
   applySubscriptionAccess,
   holdForRefund,
   grantEntitlement,
+  reinstateEntitlement,
   releaseRefundHold,
   revokeEntitlement,
 } from '../db/entitlements.repo.js';
@@ -57,6 +58,12 @@ export async function subscribeToPurchaseEvents({
         // Plan subscriptions (a seller paying Lockdrop) unlock no file.
         if (snapshot.kind === 'product') await applySubscriptionAccess(tx, snapshot);
       },
+    }),
+    bus.subscribe({
+      consumer: 'delivery.purchases-reinstated',
+      filter: 'purchase.reinstated',
+      pool,
+      handler: (event, tx) => reinstateEntitlement(tx, event.data),
     }),
     bus.subscribe({
       consumer: 'delivery.purchases-refund-failed',

@@ -214,4 +214,12 @@ export const migrations: Migration[] = [
         WHERE pdf_stamp = 'too_large' AND size_bytes <= 100 * 1024 * 1024;
     `,
   },
+  {
+    id: '0010_entitlement_reinstated',
+    sql: `
+      -- A chargeback the seller won gives access back (payments' purchase.reinstated). Kept as a
+      -- time, so a chargeback that reaches us after it (redelivered, or late) revokes nothing.
+      ALTER TABLE entitlements ADD COLUMN reinstated_at timestamptz;
+    `,
+  },
 ];

@@ -10,7 +10,9 @@ export type JournalKind =
   | 'payout_paid'
   | 'payout_failed'
   | 'plan_payment'
-  | 'plan_refund';
+  | 'plan_refund'
+  /** A chargeback the seller won: the refund journal of the chargeback, undone. */
+  | 'dispute_won';
 
 /**
  * A journal belongs to one purchase (payment, refund, release), one payout, or one charge of a

@@ -413,13 +413,10 @@ export async function restoreWonDispute(
     if (!chargeback) return false;
     const at = deps.now();
     const reversed = await journalLines(tx, locked.id, 'refund');
-    // 'dispute_won' is a journal kind of its own (migration 0012); the ledger module's
-    // JournalKind union does not list it yet.
-    const kind = 'dispute_won' as Parameters<typeof postJournal>[2];
     await postJournal(
       tx,
       { purchaseId: locked.id },
-      kind,
+      'dispute_won',
       locked.currency,
       reversalJournal(reversed),
     );
