@@ -7,6 +7,10 @@ export interface SendPayoutData {
   providerTransferId?: string;
   provider?: string;
   polls?: number;
+  /** A create was sent at least once: a later refusal says nothing about that one. */
+  createSent?: boolean;
+  /** The provider's answer left the outcome open; payments was told (payout.transfer_unknown). */
+  unknown?: boolean;
 }
 
 export const PAYOUT_RUNS_QUEUE = 'payout-runs';
