@@ -6,7 +6,7 @@ import { createMailer, dkimFromEnv, mailboxSchema, startMailRelay } from '@lockd
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { createSecretBox } from './modules/payouts/index.js';
+import { createSecretBox, payoutMetrics } from './modules/payouts/index.js';
 import { createBuyerUpdatesService } from './modules/buyer-updates/index.js';
 import { subscribeToBuyerUpdates } from './modules/buyer-updates/index.js';
 import { subscribeToPayoutEvents } from './modules/payouts/index.js';
@@ -138,6 +138,7 @@ export async function buildApp(
     minimums: config.PAYOUT_MINIMUMS,
     schedule: { pattern: config.PAYOUT_CRON, tz: config.PAYOUT_TZ },
     logger,
+    ...payoutMetrics(app.metricsRegistry, pool),
   };
 
   await subscribeToReadModelEvents(infra.bus, pool);

@@ -10,6 +10,7 @@ import { ledgerJournalIndex } from './0007_ledger_journal_index.js';
 import { discounts } from './0008_discounts.js';
 import { providerEventsPendingIndex } from './0009_provider_events_pending_index.js';
 import { buyerUpdates } from './0010_buyer_updates.js';
+import { payoutOutcomeUnknown } from './0011_payout_outcome_unknown.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   discounts,
   providerEventsPendingIndex,
   buyerUpdates,
+  payoutOutcomeUnknown,
 ];

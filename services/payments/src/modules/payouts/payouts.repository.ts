@@ -111,6 +111,9 @@ export interface StoredPayout {
   createdAt: Date;
   submittedAt: Date | null;
   completedAt: Date | null;
+  /** Set while the provider has neither confirmed nor denied the transfer (issue 30). */
+  outcomeUnknownSince: Date | null;
+  outcomeUnknownReason: string | null;
 }
 
 const PAYOUT_COLUMNS = `id, seller_id AS "sellerId", destination_id AS "destinationId", method,
@@ -118,7 +121,8 @@ const PAYOUT_COLUMNS = `id, seller_id AS "sellerId", destination_id AS "destinat
   source_amount_minor AS "sourceAmountMinor", source_currency AS "sourceCurrency", fx_rate AS "fxRate",
   trigger, run_id AS "runId", provider, provider_transfer_id AS "providerTransferId",
   failure_reason AS "failureReason", created_at AS "createdAt", submitted_at AS "submittedAt",
-  completed_at AS "completedAt"`;
+  completed_at AS "completedAt", outcome_unknown_since AS "outcomeUnknownSince",
+  outcome_unknown_reason AS "outcomeUnknownReason"`;
 
 export async function insertPayout(db: Queryable, payout: StoredPayout): Promise<boolean> {
   const { rowCount } = await db.query(
@@ -180,6 +184,45 @@ export async function markPayoutSubmitted(
      WHERE id = $1 AND status = 'created'`,
     [id, transfer.provider, transfer.providerTransferId, transfer.at],
   );
+  // The provider showed the transfer: whatever was unknown about it is known now.
+  await db.query(
+    `UPDATE payouts SET outcome_unknown_since = NULL, outcome_unknown_reason = NULL
+     WHERE id = $1 AND outcome_unknown_since IS NOT NULL AND provider_transfer_id = $2`,
+    [id, transfer.providerTransferId],
+  );
+}
+
+/** Flags a payout in progress whose outcome the provider left open; the first time is kept. */
+export async function markPayoutOutcomeUnknown(
+  db: Queryable,
+  id: string,
+  unknown: { provider: string; reason: string; at: Date },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE payouts SET outcome_unknown_since = coalesce(outcome_unknown_since, $3),
+       outcome_unknown_reason = $4, provider = coalesce(provider, $2)
+     WHERE id = $1 AND status IN ('created', 'submitted')`,
+    [id, unknown.provider, unknown.at, unknown.reason],
+  );
+  return rowCount === 1;
+}
+
+/** Payouts whose outcome is unknown, oldest first: what an operator looks into. */
+export async function listUnknownPayouts(db: Queryable): Promise<StoredPayout[]> {
+  const { rows } = await db.query<StoredPayout>(
+    `SELECT ${PAYOUT_COLUMNS} FROM payouts
+     WHERE outcome_unknown_since IS NOT NULL AND status IN ('created', 'submitted')
+     ORDER BY outcome_unknown_since, id`,
+  );
+  return rows;
+}
+
+export async function countUnknownPayouts(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM payouts
+     WHERE outcome_unknown_since IS NOT NULL AND status IN ('created', 'submitted')`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 export async function completePayout(
@@ -195,7 +238,7 @@ export async function completePayout(
 ): Promise<void> {
   await db.query(
     `UPDATE payouts SET status = $2, provider = $3, provider_transfer_id = coalesce($4, provider_transfer_id),
-       failure_reason = $5,
+       failure_reason = $5, outcome_unknown_since = NULL, outcome_unknown_reason = NULL,
        completed_at = $6, submitted_at = coalesce(submitted_at, $6)
      WHERE id = $1`,
     [

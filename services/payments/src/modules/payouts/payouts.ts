@@ -23,6 +23,7 @@ import {
   listPayouts,
   lockMaturedSales,
   markEarningsReleased,
+  markPayoutOutcomeUnknown,
   markPayoutSubmitted,
   paidOutTotals,
   sellersWithDestinations,
@@ -52,7 +53,10 @@ export interface PayoutDeps {
   logger: {
     warn(object: object, message: string): void;
     info(object: object, message: string): void;
+    error?(object: object, message: string): void;
   };
+  /** Counts a `failed` report refused for want of the provider's own failed status (/metrics). */
+  onFailedReportRefused?: () => void;
 }
 
 export function minimumPayoutMinor(deps: Pick<PayoutDeps, 'minimums'>, currency: string): number {
@@ -229,6 +233,8 @@ async function createSellerPayouts(
       createdAt: now,
       submittedAt: null,
       completedAt: null,
+      outcomeUnknownSince: null,
+      outcomeUnknownReason: null,
     };
     if (!(await insertPayout(tx, payout))) continue;
     const owner = { payoutId: payout.id };
@@ -372,8 +378,35 @@ export async function recordTransferSubmitted(
 }
 
 /**
+ * The worker could not learn whether the provider made the transfer (ARCHITECTURE §3a): the
+ * payout keeps its status and its money in transit, and is flagged for an operator
+ * (`payments_payouts_outcome_unknown` on /metrics, `npm run payouts -- unknown`) until the
+ * provider's answer about the transfer arrives as `payout.transfer_submitted`/`_completed`.
+ */
+export async function recordTransferUnknown(
+  tx: Queryable,
+  deps: Pick<PayoutDeps, 'now' | 'logger'>,
+  data: EventData<'payout.transfer_unknown'>,
+): Promise<void> {
+  const flagged = await markPayoutOutcomeUnknown(tx, data.payoutId, {
+    provider: data.provider,
+    reason: data.reason,
+    at: deps.now(),
+  });
+  const log = deps.logger.error ?? deps.logger.warn;
+  log.call(
+    deps.logger,
+    { payoutId: data.payoutId, provider: data.provider, reason: data.reason, flagged },
+    'payout outcome unknown: money stays in transit until the provider answers; needs an operator',
+  );
+}
+
+/**
  * The provider's final word: paid (in transit → sent) or failed (in transit → available, and
  * the seller is told why). A payout already final stays as it is, so replays change nothing.
+ * Money goes back to available only on the provider's word: a `failed` report for a payout with
+ * a provider transfer id (or one whose outcome was unknown) is refused unless it carries the
+ * status the provider's API gave for that transfer.
  */
 export async function recordTransferCompleted(
   tx: Queryable,
@@ -392,6 +425,23 @@ export async function recordTransferCompleted(
         { payoutId: payout.id, recorded: payout.status, reported: data.status },
         'provider reports a different outcome for a finished payout; needs an operator',
       );
+    return false;
+  }
+  if (
+    data.status === 'failed' &&
+    data.providerStatus !== 'failed' &&
+    (payout.providerTransferId || data.providerTransferId || payout.outcomeUnknownSince)
+  ) {
+    deps.onFailedReportRefused?.();
+    deps.logger.warn(
+      {
+        payoutId: payout.id,
+        providerTransferId: payout.providerTransferId ?? data.providerTransferId,
+        outcomeUnknownSince: payout.outcomeUnknownSince,
+        reason: data.reason,
+      },
+      'refused a failed report without the provider’s failed status: the money stays in transit',
+    );
     return false;
   }
   const destination = await findDestination(tx, payout.destinationId);
