@@ -168,6 +168,19 @@ describe('an ambiguous provider answer', () => {
     expect(transfersAtProvider(instruction.payoutId)).toHaveLength(1);
   });
 
+  it('a refusal after an earlier attempt whose answer was lost is unknown, not failed', async () => {
+    const instruction = instructionFor();
+    fake.faults.hiddenFromLists.add(instruction.payoutId);
+    fake.faults.nextCreates.push('made_then_5xx', 'refused');
+    await requestPayout(instruction);
+    await waitFor(() => eventsFor(instruction.payoutId, 'payout.transfer_unknown').length > 0);
+    expect(eventsFor(instruction.payoutId, 'payout.transfer_unknown')[0]!.data.reason).toContain(
+      'Transfer could not be processed',
+    );
+    expect(eventsFor(instruction.payoutId, 'payout.transfer_completed')).toHaveLength(0);
+    expect(transfersAtProvider(instruction.payoutId)).toHaveLength(1);
+  });
+
   it('looks a transfer up by the id payments recorded, so a list that misses it changes nothing', async () => {
     const instruction = instructionFor();
     // An earlier worker made the transfer and payments recorded its id; the list cannot see it.

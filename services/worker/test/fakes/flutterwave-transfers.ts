@@ -30,6 +30,8 @@ export type CreateFault =
   /** The transfer is made, and completes before the create call answers (webhook first). */
   | 'completes_at_once'
   | '429'
+  /** A 400 refusal that says nothing about references ("could not be processed"). */
+  | 'refused'
   | 'none';
 
 export interface FakeFlutterwaveTransfers {
@@ -94,6 +96,7 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
       const fault = faults.nextCreates.shift() ?? faults.create;
       if (fault === '5xx') return error(response, 503, 'Service unavailable');
       if (fault === '429') return error(response, 429, 'Too many requests');
+      if (fault === 'refused') return error(response, 400, 'Transfer could not be processed');
       if (!/^\d{10}$/.test(String(body?.account_number ?? '')))
         return error(response, 400, 'Invalid account number');
       if (transfers.some((transfer) => transfer.reference === body.reference))
