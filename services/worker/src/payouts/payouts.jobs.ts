@@ -7,6 +7,7 @@ import { PAYOUT_RUNS_QUEUE, PAYOUTS_QUEUE, type SendPayoutData } from './queues.
 import { subscribeToPayoutEvents } from './payouts.consumer.js';
 import type { JobRuntime } from '../jobs/runtime.js';
 import { createPayoutAdapters, type PayoutAdapters } from './providers/index.js';
+import { createSandboxPayouts } from './providers/sandbox.js';
 import {
   PayoutOutcomeUnknownError,
   PayoutRejectedError,
@@ -42,6 +43,8 @@ export async function startPayoutJobs(
 ): Promise<{ stop(): Promise<void> }> {
   const { config, jobs, pool, bus, logger } = options;
   const adapters = options.adapters ?? createPayoutAdapters(config, pool);
+  const sandbox =
+    adapters.sandbox ?? createSandboxPayouts({ pool, delayMs: config.SANDBOX_PAYOUT_DELAY_MS });
   const payoutQueue = jobs.queue<SendPayoutData>(PAYOUTS_QUEUE);
 
   const emit = <T extends EventType>(type: T, data: EventData<T>, correlationId: string) =>
@@ -69,7 +72,10 @@ export async function startPayoutJobs(
       { timeoutMs: config.INSTRUCTION_TIMEOUT_MS },
     );
     if (!instruction.send) return `not sent: payout is ${instruction.status}`;
-    const adapter = adapters.for(instruction.destination.method);
+    // Test-mode earnings go only through the sandbox (issue 30): never a live provider.
+    const adapter = job.data.testMode ? sandbox : adapters.for(instruction.destination.method);
+    if (job.data.testMode && adapter.name !== 'sandbox')
+      throw new Error(`refusing to send test-mode payout ${payoutId} through ${adapter.name}`);
     const sameProvider = !job.data.provider || job.data.provider === adapter.name;
     // The provider's id for this payout's transfer, ours or the one payments recorded: a
     // lookup by id cannot miss the way a list search can.

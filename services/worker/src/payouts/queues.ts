@@ -4,6 +4,8 @@
 /** Where a payout job is between attempts (BullMQ keeps it in the job's data). */
 export interface SendPayoutData {
   payoutId: string;
+  /** Test-mode earnings (payout.requested): only the sandbox payout provider may carry them. */
+  testMode?: boolean;
   providerTransferId?: string;
   provider?: string;
   polls?: number;

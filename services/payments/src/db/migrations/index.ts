@@ -11,6 +11,7 @@ import { discounts } from './0008_discounts.js';
 import { providerEventsPendingIndex } from './0009_provider_events_pending_index.js';
 import { buyerUpdates } from './0010_buyer_updates.js';
 import { payoutOutcomeUnknown } from './0011_payout_outcome_unknown.js';
+import { payoutTestMode } from './0012_payout_test_mode.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   providerEventsPendingIndex,
   buyerUpdates,
   payoutOutcomeUnknown,
+  payoutTestMode,
 ];

@@ -114,6 +114,8 @@ export interface StoredPayout {
   /** Set while the provider has neither confirmed nor denied the transfer (issue 30). */
   outcomeUnknownSince: Date | null;
   outcomeUnknownReason: string | null;
+  /** Test-mode earnings: sent only through the sandbox payout provider. */
+  testMode: boolean;
 }
 
 const PAYOUT_COLUMNS = `id, seller_id AS "sellerId", destination_id AS "destinationId", method,
@@ -122,14 +124,14 @@ const PAYOUT_COLUMNS = `id, seller_id AS "sellerId", destination_id AS "destinat
   trigger, run_id AS "runId", provider, provider_transfer_id AS "providerTransferId",
   failure_reason AS "failureReason", created_at AS "createdAt", submitted_at AS "submittedAt",
   completed_at AS "completedAt", outcome_unknown_since AS "outcomeUnknownSince",
-  outcome_unknown_reason AS "outcomeUnknownReason"`;
+  outcome_unknown_reason AS "outcomeUnknownReason", test_mode AS "testMode"`;
 
 export async function insertPayout(db: Queryable, payout: StoredPayout): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO payouts (id, seller_id, destination_id, method, destination_label, status, amount_minor, currency,
-       source_amount_minor, source_currency, fx_rate, trigger, run_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-     ON CONFLICT (run_id, seller_id, source_currency) DO NOTHING`,
+       source_amount_minor, source_currency, fx_rate, trigger, run_id, created_at, test_mode)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+     ON CONFLICT (run_id, seller_id, source_currency, test_mode) DO NOTHING`,
     [
       payout.id,
       payout.sellerId,
@@ -145,6 +147,7 @@ export async function insertPayout(db: Queryable, payout: StoredPayout): Promise
       payout.trigger,
       payout.runId,
       payout.createdAt,
+      payout.testMode,
     ],
   );
   return rowCount === 1;
@@ -250,6 +253,28 @@ export async function completePayout(
       outcome.at,
     ],
   );
+}
+
+/**
+ * The seller's available balance per currency and mode: a `seller_available` line belongs to test
+ * money when its journal is a test-mode purchase's (release, refund) or a test-mode payout's
+ * (payout, payout_failed). Test and live money are never paid out together.
+ */
+export async function availableByMode(
+  db: Queryable,
+  sellerId: string,
+): Promise<{ currency: string; testMode: boolean; availableMinor: number }[]> {
+  const { rows } = await db.query<{ currency: string; testMode: boolean; availableMinor: string }>(
+    `SELECT l.currency, coalesce(p.test_mode, po.test_mode, false) AS "testMode",
+            (-sum(l.amount_minor))::bigint AS "availableMinor"
+     FROM ledger_entries l
+     LEFT JOIN purchases p ON p.id = l.purchase_id
+     LEFT JOIN payouts po ON po.id = l.payout_id
+     WHERE l.seller_id = $1 AND l.account = 'seller_available'
+     GROUP BY 1, 2 ORDER BY 1, 2`,
+    [sellerId],
+  );
+  return rows.map((row) => ({ ...row, availableMinor: Number(row.availableMinor) }));
 }
 
 /** Paid-out totals per currency (what reached the seller's destination). */

@@ -14,6 +14,7 @@ import { convertMinor, exchangeRatio, formatMoney, toMinor } from '@lockdrop/mon
 import { CronExpressionParser } from 'cron-parser';
 import { postJournal, sellerAccountTotals } from '../ledger/index.js';
 import {
+  availableByMode,
   completePayout,
   findCurrentDestination,
   findDestination,
@@ -186,12 +187,14 @@ async function createSellerPayouts(
   if (destination.payoutsHeldUntil && destination.payoutsHeldUntil > now)
     return { payouts: [], skipped: 'payouts_held', destination };
   await releaseMaturedEarnings(tx, deps, sellerId);
-  const totals = await sellerAccountTotals(tx, sellerId);
+  // Test-mode and live earnings are separate payouts (issue 30): test money only ever goes to
+  // the sandbox payout provider, so it must never be summed into a live payout.
+  const totals = await availableByMode(tx, sellerId);
   const receivable = RECEIVABLE_CURRENCIES[destination.method];
   const rates = await listExchangeRates(tx);
   const payouts: StoredPayout[] = [];
   let belowMinimum = false;
-  for (const { currency: sourceCurrency, availableMinor } of totals) {
+  for (const { currency: sourceCurrency, availableMinor, testMode } of totals) {
     if (availableMinor <= 0) continue;
     if (availableMinor < minimumPayoutMinor(deps, sourceCurrency)) {
       belowMinimum = true;
@@ -235,6 +238,7 @@ async function createSellerPayouts(
       completedAt: null,
       outcomeUnknownSince: null,
       outcomeUnknownReason: null,
+      testMode,
     };
     if (!(await insertPayout(tx, payout))) continue;
     const owner = { payoutId: payout.id };
@@ -260,7 +264,14 @@ async function createSellerPayouts(
       tx,
       createEvent(
         'payout.requested',
-        { payoutId: payout.id, sellerId, amountMinor, currency, method: destination.method },
+        {
+          payoutId: payout.id,
+          sellerId,
+          amountMinor,
+          currency,
+          method: destination.method,
+          testMode,
+        },
         { correlationId: run.correlationId },
       ),
     );
