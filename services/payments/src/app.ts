@@ -139,6 +139,15 @@ export async function buildApp(
     schedule: { pattern: config.PAYOUT_CRON, tz: config.PAYOUT_TZ },
     logger,
     ...payoutMetrics(app.metricsRegistry, pool),
+    // New sellers' hold and first-payout velocity: on by default in production only.
+    newSellers: {
+      holdHours:
+        config.PAYOUT_NEW_SELLER_HOLD_HOURS ?? (config.NODE_ENV === 'production' ? 168 : 0),
+      days: config.PAYOUT_NEW_SELLER_DAYS,
+      payouts: config.PAYOUT_NEW_SELLER_PAYOUTS,
+      intervalHours:
+        config.PAYOUT_NEW_SELLER_INTERVAL_HOURS ?? (config.NODE_ENV === 'production' ? 168 : 0),
+    },
   };
 
   await subscribeToReadModelEvents(infra.bus, pool);

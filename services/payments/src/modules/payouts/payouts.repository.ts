@@ -312,8 +312,9 @@ export interface MaturedSale {
  */
 export async function lockMaturedSales(
   db: Queryable,
-  options: { paidBefore: Date; sellerId?: string },
+  options: { paidBefore: Date; sellerId?: string; newSeller?: NewSellerHold },
 ): Promise<MaturedSale[]> {
+  const hold = options.newSeller ?? { days: 0, hours: 0 };
   const { rows } = await db.query<MaturedSale>(
     `SELECT p.id AS "purchaseId", p.seller_id AS "sellerId", p.currency,
             -l.amount_minor AS "earningsMinor"
@@ -321,11 +322,60 @@ export async function lockMaturedSales(
      JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'payment' AND l.account = 'seller_earnings'
      WHERE p.status = 'paid' AND p.earnings_released_at IS NULL AND p.paid_at <= $1
        AND ($2::uuid IS NULL OR p.seller_id = $2)
+       AND p.paid_at <= $1 - ${NEW_SELLER_EXTRA_HOLD('p', '$3', '$4')}
      ORDER BY p.paid_at, p.id
      FOR UPDATE OF p`,
-    [options.paidBefore, options.sellerId ?? null],
+    [options.paidBefore, options.sellerId ?? null, hold.days, hold.hours],
   );
   return rows;
+}
+
+/** A new seller's extra hold: sales in their first `days` (from their first sale) wait `hours` more. */
+export interface NewSellerHold {
+  days: number;
+  hours: number;
+}
+
+/** SQL: the extra hold of purchase `alias` (an interval), with the days and hours as parameters. */
+const NEW_SELLER_EXTRA_HOLD = (alias: string, days: string, hours: string) =>
+  `CASE WHEN ${alias}.paid_at < (SELECT min(f.paid_at) FROM purchases f WHERE f.seller_id = ${alias}.seller_id)
+       + make_interval(days => ${days}::int)
+     THEN make_interval(hours => ${hours}::int) ELSE interval '0' END`;
+
+/**
+ * When each of the seller's pending earnings becomes available (refund window, hold and any
+ * new-seller hold), summed per currency and moment: what the balances screen shows.
+ */
+export async function pendingReleases(
+  db: Queryable,
+  sellerId: string,
+  options: { baseHoldHours: number; newSeller: NewSellerHold },
+): Promise<{ currency: string; amountMinor: number; availableAt: Date }[]> {
+  const { rows } = await db.query<{ currency: string; amountMinor: string; availableAt: Date }>(
+    `SELECT p.currency, (-sum(l.amount_minor))::bigint AS "amountMinor",
+            p.paid_at + make_interval(hours => $2::int) + ${NEW_SELLER_EXTRA_HOLD('p', '$3', '$4')}
+              AS "availableAt"
+     FROM purchases p
+     JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'payment' AND l.account = 'seller_earnings'
+     WHERE p.seller_id = $1 AND p.status = 'paid' AND p.earnings_released_at IS NULL
+     GROUP BY p.currency, 3 ORDER BY 3, p.currency`,
+    [sellerId, options.baseHoldHours, options.newSeller.days, options.newSeller.hours],
+  );
+  return rows.map((row) => ({ ...row, amountMinor: Number(row.amountMinor) }));
+}
+
+/** For the velocity limit: how many payouts reached the seller, and when the last one was made. */
+export async function payoutHistory(
+  db: Queryable,
+  sellerId: string,
+): Promise<{ paid: number; lastCreatedAt: Date | null }> {
+  const { rows } = await db.query<{ paid: number; lastCreatedAt: Date | null }>(
+    `SELECT count(*) FILTER (WHERE status = 'paid')::int AS paid,
+            max(created_at) FILTER (WHERE status <> 'failed') AS "lastCreatedAt"
+     FROM payouts WHERE seller_id = $1`,
+    [sellerId],
+  );
+  return rows[0] ?? { paid: 0, lastCreatedAt: null };
 }
 
 export async function markEarningsReleased(

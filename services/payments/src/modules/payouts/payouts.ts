@@ -27,6 +27,8 @@ import {
   markPayoutOutcomeUnknown,
   markPayoutSubmitted,
   paidOutTotals,
+  payoutHistory,
+  pendingReleases,
   sellersWithDestinations,
   type StoredDestination,
   type StoredPayout,
@@ -56,6 +58,11 @@ export interface PayoutDeps {
     info(object: object, message: string): void;
     error?(object: object, message: string): void;
   };
+  /**
+   * Risk rules for new sellers (issue 30): sales in their first `days` (from the first sale) wait
+   * `holdHours` more; until `payouts` payouts were paid, at most one payout per `intervalHours`.
+   */
+  newSellers?: { holdHours: number; days: number; payouts: number; intervalHours: number };
   /** Counts a `failed` report refused for want of the provider's own failed status (/metrics). */
   onFailedReportRefused?: () => void;
 }
@@ -78,12 +85,16 @@ export function nextPayoutAt(schedule: PayoutDeps['schedule'], after: Date): Dat
  */
 export async function releaseMaturedEarnings(
   tx: Queryable,
-  deps: Pick<PayoutDeps, 'now' | 'refundWindowHours' | 'holdHours'>,
+  deps: Pick<PayoutDeps, 'now' | 'refundWindowHours' | 'holdHours' | 'newSellers'>,
   sellerId?: string,
 ): Promise<number> {
   const now = deps.now();
   const paidBefore = new Date(now.getTime() - (deps.refundWindowHours + deps.holdHours) * HOUR_MS);
-  const sales = await lockMaturedSales(tx, { paidBefore, sellerId });
+  const sales = await lockMaturedSales(tx, {
+    paidBefore,
+    sellerId,
+    newSeller: newSellerHold(deps),
+  });
   for (const sale of sales) {
     if (sale.earningsMinor > 0) {
       await postJournal(
@@ -99,7 +110,20 @@ export async function releaseMaturedEarnings(
   return sales.length;
 }
 
-export async function getBalances(deps: PayoutDeps, sellerId: string): Promise<PayoutBalances> {
+const newSellerHold = (deps: Pick<PayoutDeps, 'newSellers'>) => ({
+  days: deps.newSellers?.days ?? 0,
+  hours: deps.newSellers?.holdHours ?? 0,
+});
+
+/** The balances, and when each pending amount becomes available (new sellers' hold included). */
+export type BalancesWithReleases = PayoutBalances & {
+  releases: { currency: string; amountMinor: number; availableAt: string }[];
+};
+
+export async function getBalances(
+  deps: PayoutDeps,
+  sellerId: string,
+): Promise<BalancesWithReleases> {
   const now = deps.now();
   return withTransaction(deps.pool, async (tx) => {
     await releaseMaturedEarnings(tx, deps, sellerId);
@@ -108,6 +132,10 @@ export async function getBalances(deps: PayoutDeps, sellerId: string): Promise<P
     const totals = await sellerAccountTotals(tx, sellerId);
     const paidOut = await paidOutTotals(tx, sellerId);
     const lastWithdrawal = await lastWithdrawalAt(tx, sellerId);
+    const releases = await pendingReleases(tx, sellerId, {
+      baseHoldHours: deps.refundWindowHours + deps.holdHours,
+      newSeller: newSellerHold(deps),
+    });
     const currencies = [...new Set([...totals.map((t) => t.currency), ...paidOut.keys()])].sort();
     const withdrawAt = lastWithdrawal
       ? new Date(lastWithdrawal.getTime() + WITHDRAW_INTERVAL_HOURS * HOUR_MS)
@@ -126,6 +154,11 @@ export async function getBalances(deps: PayoutDeps, sellerId: string): Promise<P
       }),
       nextPayoutAt: nextPayoutAt(deps.schedule, now).toISOString(),
       withdrawAvailableAt: withdrawAt && withdrawAt > now ? withdrawAt.toISOString() : null,
+      releases: releases.map((release) => ({
+        currency: release.currency,
+        amountMinor: release.amountMinor,
+        availableAt: release.availableAt.toISOString(),
+      })),
     };
   });
 }
@@ -163,7 +196,13 @@ function ratioText(ratio: { numerator: bigint; denominator: bigint }): string {
   return fraction ? `${whole}.${fraction}` : `${whole}`;
 }
 
-type SkipReason = 'no_destination' | 'payouts_held' | 'below_minimum' | 'nothing_available';
+type SkipReason =
+  | 'no_destination'
+  | 'payouts_held'
+  | 'below_minimum'
+  | 'nothing_available'
+  | 'negative_balance'
+  | 'velocity_limit';
 
 /**
  * Creates this run's payouts for one seller under a lock on their destination row, so runs,
@@ -180,6 +219,8 @@ async function createSellerPayouts(
   payouts: StoredPayout[];
   skipped: SkipReason | null;
   destination: StoredDestination | null;
+  /** For `velocity_limit`: when the next payout may be made. */
+  nextAllowedAt?: Date;
 }> {
   const destination = await findCurrentDestination(tx, sellerId, { forUpdate: true });
   if (!destination) return { payouts: [], skipped: 'no_destination', destination };
@@ -190,6 +231,21 @@ async function createSellerPayouts(
   // Test-mode and live earnings are separate payouts (issue 30): test money only ever goes to
   // the sandbox payout provider, so it must never be summed into a live payout.
   const totals = await availableByMode(tx, sellerId);
+  // A negative balance in any currency (a refund or chargeback after a payout) is owed first:
+  // no payout in any currency until sales cover it (issue 30).
+  if (totals.some((total) => total.availableMinor < 0)) {
+    deps.logger.info({ sellerId }, 'payout skipped: a balance is negative');
+    return { payouts: [], skipped: 'negative_balance', destination };
+  }
+  const velocity = deps.newSellers;
+  if (velocity && velocity.intervalHours > 0 && totals.some((t) => t.availableMinor > 0)) {
+    const history = await payoutHistory(tx, sellerId);
+    const nextAllowedAt = history.lastCreatedAt
+      ? new Date(history.lastCreatedAt.getTime() + velocity.intervalHours * HOUR_MS)
+      : null;
+    if (history.paid < velocity.payouts && nextAllowedAt && nextAllowedAt > now)
+      return { payouts: [], skipped: 'velocity_limit', destination, nextAllowedAt };
+  }
   const receivable = RECEIVABLE_CURRENCIES[destination.method];
   const rates = await listExchangeRates(tx);
   const payouts: StoredPayout[] = [];
@@ -348,6 +404,19 @@ export async function withdrawNow(
           'nothing_to_withdraw',
           409,
           'You have no available balance to withdraw yet',
+        );
+      case 'negative_balance':
+        throw new AppError(
+          'negative_balance',
+          409,
+          'A refund or chargeback left one of your balances below zero; payouts resume once new sales cover it',
+        );
+      case 'velocity_limit':
+        throw new AppError(
+          'payout_velocity',
+          409,
+          `New sellers get one payout a week at first; next from ${result.nextAllowedAt!.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+          { availableAt: result.nextAllowedAt!.toISOString() },
         );
     }
   });
