@@ -11,7 +11,6 @@ import { fetchJson, sell, startHarness, waitFor, type Harness, type TestUser } f
  */
 let harness: Harness;
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 beforeAll(async () => {
   harness = await startHarness({
