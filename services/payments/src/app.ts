@@ -6,7 +6,7 @@ import { createMailer, dkimFromEnv, mailboxSchema, startMailRelay } from '@lockd
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { createSecretBox, payoutMetrics } from './modules/payouts/index.js';
+import { createSecretBox, newSellerRules, payoutMetrics } from './modules/payouts/index.js';
 import { createBuyerUpdatesService } from './modules/buyer-updates/index.js';
 import { subscribeToBuyerUpdates } from './modules/buyer-updates/index.js';
 import { subscribeToPayoutEvents } from './modules/payouts/index.js';
@@ -140,14 +140,7 @@ export async function buildApp(
     logger,
     ...payoutMetrics(app.metricsRegistry, pool),
     // New sellers' hold and first-payout velocity: on by default in production only.
-    newSellers: {
-      holdHours:
-        config.PAYOUT_NEW_SELLER_HOLD_HOURS ?? (config.NODE_ENV === 'production' ? 168 : 0),
-      days: config.PAYOUT_NEW_SELLER_DAYS,
-      payouts: config.PAYOUT_NEW_SELLER_PAYOUTS,
-      intervalHours:
-        config.PAYOUT_NEW_SELLER_INTERVAL_HOURS ?? (config.NODE_ENV === 'production' ? 168 : 0),
-    },
+    newSellers: newSellerRules(config),
   };
 
   await subscribeToReadModelEvents(infra.bus, pool);

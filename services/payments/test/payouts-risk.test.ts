@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEvent } from '@lockdrop/contracts';
+import { loadConfig } from '@lockdrop/config';
+import { configSchema } from '../src/config.js';
+import { newSellerRules } from '../src/modules/payouts/index.js';
 import { fetchJson, sell, startHarness, waitFor, type Harness, type TestUser } from './support.js';
 
 /**
@@ -199,5 +202,28 @@ describe('a negative balance', () => {
       (p: { sourceCurrency: string }) => p.sourceCurrency === 'NGN',
     );
     expect(ngnPayout.amountMinor).toBe(ngnAvailable);
+  });
+});
+
+describe('production defaults', () => {
+  it('hold new sellers 7 days and space their first 3 payouts a week apart in production only', () => {
+    const env = {
+      NODE_ENV: 'production',
+      PAYOUT_NEW_SELLER_DAYS: 30,
+      PAYOUT_NEW_SELLER_PAYOUTS: 3,
+    };
+    expect(newSellerRules(env)).toEqual({
+      holdHours: 168,
+      days: 30,
+      payouts: 3,
+      intervalHours: 168,
+    });
+    expect(newSellerRules({ ...env, NODE_ENV: 'development' })).toMatchObject({
+      holdHours: 0,
+      intervalHours: 0,
+    });
+    expect(newSellerRules({ ...env, PAYOUT_NEW_SELLER_HOLD_HOURS: 72 }).holdHours).toBe(72);
+    const defaults = loadConfig(configSchema, {});
+    expect(defaults).toMatchObject({ PAYOUT_NEW_SELLER_DAYS: 30, PAYOUT_NEW_SELLER_PAYOUTS: 3 });
   });
 });

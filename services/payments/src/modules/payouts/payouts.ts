@@ -67,6 +67,26 @@ export interface PayoutDeps {
   onFailedReportRefused?: () => void;
 }
 
+/**
+ * The new-seller rules from the env: the hold and the first-payout interval default to 7 days in
+ * production and to off elsewhere (tests and demos pay out at once unless they ask).
+ */
+export function newSellerRules(env: {
+  NODE_ENV: string;
+  PAYOUT_NEW_SELLER_HOLD_HOURS?: number;
+  PAYOUT_NEW_SELLER_DAYS: number;
+  PAYOUT_NEW_SELLER_PAYOUTS: number;
+  PAYOUT_NEW_SELLER_INTERVAL_HOURS?: number;
+}): NonNullable<PayoutDeps['newSellers']> {
+  const productionDefault = env.NODE_ENV === 'production' ? 168 : 0;
+  return {
+    holdHours: env.PAYOUT_NEW_SELLER_HOLD_HOURS ?? productionDefault,
+    days: env.PAYOUT_NEW_SELLER_DAYS,
+    payouts: env.PAYOUT_NEW_SELLER_PAYOUTS,
+    intervalHours: env.PAYOUT_NEW_SELLER_INTERVAL_HOURS ?? productionDefault,
+  };
+}
+
 export function minimumPayoutMinor(deps: Pick<PayoutDeps, 'minimums'>, currency: string): number {
   const minimum = deps.minimums[currency];
   return Math.max(1, minimum ? toMinor(minimum, currency) : 1);
