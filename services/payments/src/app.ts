@@ -6,7 +6,7 @@ import { createMailer, dkimFromEnv, mailboxSchema, startMailRelay } from '@lockd
 import { createServiceApp } from '@lockdrop/service';
 import type { PaymentsConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { createSecretBox } from './modules/payouts/index.js';
+import { createSecretBox, newSellerRules, payoutMetrics } from './modules/payouts/index.js';
 import { createBuyerUpdatesService } from './modules/buyer-updates/index.js';
 import { subscribeToBuyerUpdates } from './modules/buyer-updates/index.js';
 import { subscribeToPayoutEvents } from './modules/payouts/index.js';
@@ -147,6 +147,9 @@ export async function buildApp(
     minimums: config.PAYOUT_MINIMUMS,
     schedule: { pattern: config.PAYOUT_CRON, tz: config.PAYOUT_TZ },
     logger,
+    ...payoutMetrics(app.metricsRegistry, pool),
+    // New sellers' hold and first-payout velocity: on by default in production only.
+    newSellers: newSellerRules(config),
   };
 
   await subscribeToReadModelEvents(infra.bus, pool);

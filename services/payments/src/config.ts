@@ -155,6 +155,19 @@ export const configSchema = z
      * the available balance.
      */
     PAYOUT_HOLD_HOURS: z.coerce.number().int().default(0),
+    /**
+     * Fraud cashed out before chargebacks (issue 30): earnings from a seller's first
+     * PAYOUT_NEW_SELLER_DAYS (counted from their first sale) stay pending this many more hours.
+     * Unset: 168 (7 days) in production, 0 elsewhere.
+     */
+    PAYOUT_NEW_SELLER_HOLD_HOURS: z.coerce.number().int().min(0).optional(),
+    PAYOUT_NEW_SELLER_DAYS: z.coerce.number().int().min(0).default(30),
+    /**
+     * Velocity limit on first payouts: until a seller has PAYOUT_NEW_SELLER_PAYOUTS paid payouts,
+     * at most one payout per PAYOUT_NEW_SELLER_INTERVAL_HOURS (unset: 168 in production, 0 elsewhere).
+     */
+    PAYOUT_NEW_SELLER_PAYOUTS: z.coerce.number().int().min(0).default(3),
+    PAYOUT_NEW_SELLER_INTERVAL_HOURS: z.coerce.number().int().min(0).optional(),
     /** Smallest payout per currency in major units (`NGN:1000,USD:10`); defaults cover the spec's currencies. */
     PAYOUT_MINIMUMS: payoutMinimums,
     /** The worker's payout schedule, so screens can say when the next payout runs (same env as the worker). */

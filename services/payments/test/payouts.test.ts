@@ -95,7 +95,14 @@ async function completeTransfer(
   await harness.publish(
     createEvent(
       'payout.transfer_completed',
-      { payoutId, provider: 'sandbox', providerTransferId: transferId, status, reason },
+      {
+        payoutId,
+        provider: 'sandbox',
+        providerTransferId: transferId,
+        status,
+        reason,
+        providerStatus: status,
+      },
       { correlationId: payoutId },
     ),
   );

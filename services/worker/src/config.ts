@@ -24,6 +24,12 @@ export const configSchema = z
      * with its keys below).
      */
     PAYOUT_PROVIDER: z.enum(['sandbox', 'live']).default('sandbox'),
+    /**
+     * Set to the same value as payments' ALLOW_TEST_PAYMENTS (a demo where nobody is charged).
+     * Production refuses it beside PAYOUT_PROVIDER=live: test money must never become a real
+     * payout. Test-mode payouts go to the sandbox either way (payout.requested carries testMode).
+     */
+    ALLOW_TEST_PAYMENTS: env.boolean(false),
     SANDBOX_PAYOUT_DELAY_MS: z.coerce.number().int().min(0).default(3_000),
     /** First re-check of a submitted transfer whose webhook has not come; doubles, capped at 1 h. */
     PAYOUT_POLL_MS: positiveInt(60_000),
@@ -74,6 +80,17 @@ export const configSchema = z
     path: ['FLW_SECRET_KEY'],
     message: 'PAYOUT_PROVIDER=live sends bank payouts through Flutterwave and needs FLW_SECRET_KEY',
   })
+  .refine(
+    (config) =>
+      config.NODE_ENV !== 'production' ||
+      config.PAYOUT_PROVIDER !== 'live' ||
+      !config.ALLOW_TEST_PAYMENTS,
+    {
+      path: ['PAYOUT_PROVIDER'],
+      message:
+        'production refuses live payouts while payments takes test payments (ALLOW_TEST_PAYMENTS=true): use PAYOUT_PROVIDER=sandbox for a demo, or turn test payments off',
+    },
+  )
   .refine((config) => config.FX_SOURCE !== 'flutterwave' || config.FLW_SECRET_KEY, {
     path: ['FLW_SECRET_KEY'],
     message: 'FX_SOURCE=flutterwave needs FLW_SECRET_KEY',

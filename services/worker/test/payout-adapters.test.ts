@@ -5,6 +5,7 @@ import { createFlutterwaveTransfers } from '../src/payouts/providers/flutterwave
 import { createPayoneerPayouts } from '../src/payouts/providers/payoneer.js';
 import { createWiseTransfers } from '../src/payouts/providers/wise.js';
 import {
+  PayoutOutcomeUnknownError,
   PayoutProviderUnavailableError,
   PayoutRejectedError,
 } from '../src/payouts/providers/types.js';
@@ -42,7 +43,17 @@ describe('Flutterwave transfers', () => {
     });
   });
   afterAll(() => fake?.close());
-  beforeEach(() => Object.assign(fake.faults, { create: 'none', lookups: 'none', slowMs: 0 }));
+  beforeEach(() => {
+    Object.assign(fake.faults, {
+      create: 'none',
+      nextCreates: [],
+      lookups: 'none',
+      slowMs: 0,
+      ignoreReferenceFilter: false,
+      pageSize: 10,
+    });
+    fake.faults.hiddenFromLists.clear();
+  });
 
   it('sends the payout in major units with the payout id as reference, then follows it to the end', async () => {
     const payout = bankPayout();
@@ -104,6 +115,30 @@ describe('Flutterwave transfers', () => {
     await expect(adapter.findByReference(payout.payoutId)).rejects.toBeInstanceOf(
       PayoutProviderUnavailableError,
     );
+  });
+
+  it('finds a reference on any page when the list ignores the filter; a duplicate no lookup finds is unknown, not refused', async () => {
+    const payout = bankPayout();
+    fake.addOthers(25);
+    fake.faults.nextCreates.push('made_then_5xx');
+    await expect(adapter.create(payout)).rejects.toBeInstanceOf(PayoutProviderUnavailableError);
+    fake.faults.ignoreReferenceFilter = true;
+    fake.faults.pageSize = 3;
+    // The fake lists oldest first: ours is behind at least eight pages of other transfers.
+    const position = fake.transfers.findIndex((t) => t.reference === payout.payoutId);
+    expect(Math.floor(position / 3) + 1).toBeGreaterThan(8);
+    // The duplicate-reference answer is followed by a lookup that reads every page.
+    const again = await adapter.create(payout);
+    expect(again.providerTransferId).toBe(
+      String(fake.transfers.find((t) => t.reference === payout.payoutId)!.id),
+    );
+    expect(await adapter.findByReference(payout.payoutId)).toMatchObject({ status: 'pending' });
+    const other = bankPayout();
+    expect(await adapter.findByReference(other.payoutId)).toBeNull();
+
+    fake.faults.hiddenFromLists.add(payout.payoutId);
+    await expect(adapter.create(payout)).rejects.toBeInstanceOf(PayoutOutcomeUnknownError);
+    expect(fake.transfers.filter((t) => t.reference === payout.payoutId)).toHaveLength(1);
   });
 
   it('a transfer completed before the create call answered is reported as done', async () => {
@@ -171,6 +206,27 @@ describe('Wise', () => {
       status: 'successful',
     });
     expect(await adapter.findByReference(payout.payoutId)).toMatchObject({ status: 'successful' });
+  });
+
+  it('pages past the newest 100 to find a transfer, and a list stuck at the newest 100 still makes no second transfer', async () => {
+    const payout = emailPayout('wise', 'old@wise.example');
+    fake.faults.transfers = 'made_then_5xx';
+    await expect(adapter.create(payout)).rejects.toBeInstanceOf(PayoutProviderUnavailableError);
+    fake.faults.transfers = 'none';
+    fake.addOthers(150);
+    expect(await adapter.findByReference(payout.payoutId)).toMatchObject({ status: 'pending' });
+
+    fake.faults.ignoreOffset = true;
+    try {
+      expect(await adapter.findByReference(payout.payoutId)).toBeNull();
+      // Wise answers the repeated customerTransactionId with the transfer it made.
+      await adapter.create(payout);
+      expect(
+        fake.transfers.filter((t) => t.customerTransactionId === payout.payoutId),
+      ).toHaveLength(1);
+    } finally {
+      fake.faults.ignoreOffset = false;
+    }
   });
 
   it('a returned transfer fails with a reason; a bad e-mail is refused; an outage is retried', async () => {

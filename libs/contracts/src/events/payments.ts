@@ -243,7 +243,15 @@ export const paymentsEvents = {
    */
   'payout.requested': {
     version: 1,
-    schema: z.object({ ...payoutRef, method: z.enum(['bank', 'payoneer', 'wise']) }),
+    schema: z.object({
+      ...payoutRef,
+      method: z.enum(['bank', 'payoneer', 'wise']),
+      /**
+       * The payout carries test-mode earnings (sandbox or FLWSECK_TEST- purchases): the worker
+       * pays it only through the sandbox payout provider, never a live one.
+       */
+      testMode: z.boolean().optional(),
+    }),
   },
   'payout.paid': { version: 1, schema: z.object({ ...payoutRef, providerReference: z.string() }) },
   'payout.failed': { version: 1, schema: z.object({ ...payoutRef, reason: z.string() }) },

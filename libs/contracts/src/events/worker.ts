@@ -47,6 +47,25 @@ export const workerEvents = {
       status: z.enum(['successful', 'failed']),
       /** The provider's reason for a failure, in words a seller can act on. */
       reason: z.string().nullable(),
+      /**
+       * The status the provider's API gave when asked about `providerTransferId` itself. Payments
+       * returns money to a payout with a provider transfer id only when this says `failed`.
+       */
+      providerStatus: z.enum(['successful', 'failed']).optional(),
+    }),
+  },
+  /**
+   * The provider's answer left open whether a transfer exists (a duplicate reference no lookup
+   * finds, a refusal after an earlier attempt may have gone through): the payout stays in transit,
+   * an operator is alerted, and the worker keeps asking the provider until it answers.
+   */
+  'payout.transfer_unknown': {
+    version: 1,
+    schema: z.object({
+      payoutId: z.uuid(),
+      provider: z.string(),
+      providerTransferId: z.string().nullable(),
+      reason: z.string(),
     }),
   },
   /**

@@ -26,10 +26,10 @@ export function subscribeToPayoutEvents({
       filter: 'payout.requested',
       pool,
       handler: async (event) => {
-        const { payoutId } = event.data;
+        const { payoutId, testMode } = event.data;
         await payoutQueue.add(
           'send',
-          { payoutId },
+          { payoutId, testMode: testMode === true },
           {
             jobId: payoutId,
             attempts: config.PAYOUT_JOB_ATTEMPTS,

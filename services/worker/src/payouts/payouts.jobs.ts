@@ -7,7 +7,12 @@ import { PAYOUT_RUNS_QUEUE, PAYOUTS_QUEUE, type SendPayoutData } from './queues.
 import { subscribeToPayoutEvents } from './payouts.consumer.js';
 import type { JobRuntime } from '../jobs/runtime.js';
 import { createPayoutAdapters, type PayoutAdapters } from './providers/index.js';
-import { PayoutRejectedError, type Transfer } from './providers/types.js';
+import { createSandboxPayouts } from './providers/sandbox.js';
+import {
+  PayoutOutcomeUnknownError,
+  PayoutRejectedError,
+  type Transfer,
+} from './providers/types.js';
 
 interface Logger {
   info(object: object, message: string): void;
@@ -38,6 +43,8 @@ export async function startPayoutJobs(
 ): Promise<{ stop(): Promise<void> }> {
   const { config, jobs, pool, bus, logger } = options;
   const adapters = options.adapters ?? createPayoutAdapters(config, pool);
+  const sandbox =
+    adapters.sandbox ?? createSandboxPayouts({ pool, delayMs: config.SANDBOX_PAYOUT_DELAY_MS });
   const payoutQueue = jobs.queue<SendPayoutData>(PAYOUTS_QUEUE);
 
   const emit = <T extends EventType>(type: T, data: EventData<T>, correlationId: string) =>
@@ -65,17 +72,69 @@ export async function startPayoutJobs(
       { timeoutMs: config.INSTRUCTION_TIMEOUT_MS },
     );
     if (!instruction.send) return `not sent: payout is ${instruction.status}`;
-    const adapter = adapters.for(instruction.destination.method);
+    // Test-mode earnings go only through the sandbox (issue 30): never a live provider.
+    const adapter = job.data.testMode ? sandbox : adapters.for(instruction.destination.method);
+    if (job.data.testMode && adapter.name !== 'sandbox')
+      throw new Error(`refusing to send test-mode payout ${payoutId} through ${adapter.name}`);
+    const sameProvider = !job.data.provider || job.data.provider === adapter.name;
+    // The provider's id for this payout's transfer, ours or the one payments recorded: a
+    // lookup by id cannot miss the way a list search can.
+    const knownId = sameProvider
+      ? (job.data.providerTransferId ?? instruction.providerTransferId ?? undefined)
+      : undefined;
 
-    let transfer: Transfer | null =
-      job.data.providerTransferId && job.data.provider === adapter.name
-        ? await adapter.get(job.data.providerTransferId, payoutId)
-        : await adapter.findByReference(payoutId);
+    /** Look again later with the poll's backoff (no timers in memory: the job waits delayed). */
+    const lookAgainLater = async (): Promise<never> => {
+      const polls = (job.data.polls ?? 0) + 1;
+      await job.updateData({ ...job.data, polls });
+      const firstPoll = Math.min(
+        adapter.pollAfterMs ?? config.PAYOUT_POLL_MS,
+        config.PAYOUT_POLL_MS,
+      );
+      const delay = Math.min(firstPoll * 2 ** Math.min(polls - 1, 20), MAX_POLL_MS);
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
+    };
+    /**
+     * Nothing is concluded from silence (ARCHITECTURE §3a): the payout stays in transit, payments
+     * flags it for an operator, and the job keeps asking the provider about this reference.
+     */
+    const outcomeUnknown = async (reason: string): Promise<never> => {
+      logger.error(
+        { payoutId, provider: adapter.name, reason },
+        'payout outcome unknown: the money stays in transit until the provider answers; needs an operator if this persists',
+      );
+      if (!job.data.unknown) {
+        await emit(
+          'payout.transfer_unknown',
+          { payoutId, provider: adapter.name, providerTransferId: knownId ?? null, reason },
+          payoutId,
+        );
+        await job.updateData({ ...job.data, provider: adapter.name, unknown: true });
+      }
+      return lookAgainLater();
+    };
+
+    let transfer: Transfer | null = knownId
+      ? await adapter.get(knownId, payoutId)
+      : await adapter.findByReference(payoutId);
     if (!transfer) {
+      // Once unknown, only the provider's own record of this reference settles it: never a
+      // second create, whose refusal would say nothing about the first.
+      if (job.data.unknown) return lookAgainLater();
+      const sentBefore = job.data.createSent === true;
+      if (!sentBefore) await job.updateData({ ...job.data, createSent: true });
       try {
         transfer = await adapter.create(instruction);
       } catch (error) {
+        if (error instanceof PayoutOutcomeUnknownError) return outcomeUnknown(error.message);
         if (!(error instanceof PayoutRejectedError)) throw error;
+        // An earlier create may have been acted on (its answer never came): this refusal is
+        // about the new request, not that one.
+        if (sentBefore)
+          return outcomeUnknown(
+            `refused after an earlier attempt whose answer was lost: ${error.message}`,
+          );
         await emit(
           'payout.transfer_completed',
           {
@@ -102,17 +161,7 @@ export async function startPayoutJobs(
         providerTransferId: transfer.providerTransferId,
       });
     }
-    if (transfer.status === 'pending') {
-      const polls = (job.data.polls ?? 0) + 1;
-      await job.updateData({ ...job.data, polls });
-      const firstPoll = Math.min(
-        adapter.pollAfterMs ?? config.PAYOUT_POLL_MS,
-        config.PAYOUT_POLL_MS,
-      );
-      const delay = Math.min(firstPoll * 2 ** Math.min(polls - 1, 20), MAX_POLL_MS);
-      await job.moveToDelayed(Date.now() + delay, token);
-      throw new DelayedError();
-    }
+    if (transfer.status === 'pending') return lookAgainLater();
     await emit(
       'payout.transfer_completed',
       {
@@ -121,6 +170,9 @@ export async function startPayoutJobs(
         providerTransferId: transfer.providerTransferId,
         status: transfer.status,
         reason: transfer.failureReason,
+        // Read from the provider about this very transfer: payments' condition for a refund
+        // of the money to available.
+        providerStatus: transfer.status,
       },
       payoutId,
     );

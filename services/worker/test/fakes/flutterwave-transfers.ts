@@ -30,13 +30,33 @@ export type CreateFault =
   /** The transfer is made, and completes before the create call answers (webhook first). */
   | 'completes_at_once'
   | '429'
+  /** A 400 refusal that says nothing about references ("could not be processed"). */
+  | 'refused'
   | 'none';
 
 export interface FakeFlutterwaveTransfers {
   baseUrl: string;
   secretKey: string;
+  /** Every transfer this provider executed: what tests count, never our own records. */
   transfers: FakeTransfer[];
-  faults: { create: CreateFault; lookups: 'none' | '5xx'; slowMs: number };
+  faults: {
+    create: CreateFault;
+    /** Faults for the next create calls, one each, before `create` applies again. */
+    nextCreates: CreateFault[];
+    lookups: 'none' | '5xx';
+    slowMs: number;
+    /**
+     * `GET /transfers?reference=` is not in the contract: when true the filter is ignored and
+     * the list holds every transfer (as Flutterwave's may).
+     */
+    ignoreReferenceFilter: boolean;
+    /** Transfers per list page (`page=`, 1-based; only the first page unless asked). */
+    pageSize: number;
+    /** References the list never shows (a lookup that finds nothing though the transfer exists). */
+    hiddenFromLists: Set<string>;
+  };
+  /** Transfers made by someone else (other payouts), to fill the list's pages. */
+  addOthers(count: number): void;
   /** The bank's final word on a transfer. */
   complete(reference: string, outcome: 'SUCCESSFUL' | 'FAILED', message?: string): void;
   close(): Promise<void>;
@@ -45,7 +65,15 @@ export interface FakeFlutterwaveTransfers {
 export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTransfers> {
   const secretKey = 'FLWSECK_TEST-transfers-0123456789-X';
   const transfers: FakeTransfer[] = [];
-  const faults: FakeFlutterwaveTransfers['faults'] = { create: 'none', lookups: 'none', slowMs: 0 };
+  const faults: FakeFlutterwaveTransfers['faults'] = {
+    create: 'none',
+    nextCreates: [],
+    lookups: 'none',
+    slowMs: 0,
+    ignoreReferenceFilter: false,
+    pageSize: 10,
+    hiddenFromLists: new Set(),
+  };
   let nextId = 33_286;
 
   const send = (response: http.ServerResponse, status: number, body: unknown) => {
@@ -65,8 +93,10 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
 
     if (request.method === 'POST' && url.pathname === '/v3/transfers') {
-      if (faults.create === '5xx') return error(response, 503, 'Service unavailable');
-      if (faults.create === '429') return error(response, 429, 'Too many requests');
+      const fault = faults.nextCreates.shift() ?? faults.create;
+      if (fault === '5xx') return error(response, 503, 'Service unavailable');
+      if (fault === '429') return error(response, 429, 'Too many requests');
+      if (fault === 'refused') return error(response, 400, 'Transfer could not be processed');
       if (!/^\d{10}$/.test(String(body?.account_number ?? '')))
         return error(response, 400, 'Invalid account number');
       if (transfers.some((transfer) => transfer.reference === body.reference))
@@ -80,14 +110,14 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
         debit_currency: body.debit_currency ?? body.currency,
         amount: Number(body.amount),
         fee: 26.875,
-        status: faults.create === 'completes_at_once' ? 'SUCCESSFUL' : 'NEW',
+        status: fault === 'completes_at_once' ? 'SUCCESSFUL' : 'NEW',
         reference: body.reference,
         narration: body.narration,
-        complete_message: faults.create === 'completes_at_once' ? 'Successful' : '',
+        complete_message: fault === 'completes_at_once' ? 'Successful' : '',
         created_at: new Date().toISOString(),
       };
       transfers.push(transfer);
-      if (faults.create === 'made_then_5xx') return error(response, 503, 'Gateway timeout');
+      if (fault === 'made_then_5xx') return error(response, 503, 'Gateway timeout');
       return send(response, 200, {
         status: 'success',
         message: 'Transfer Queued Successfully',
@@ -101,13 +131,19 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
     }
     if (faults.lookups === '5xx') return error(response, 502, 'Bad gateway');
     if (request.method === 'GET' && url.pathname === '/v3/transfers') {
-      const reference = url.searchParams.get('reference');
-      const data = transfers.filter((transfer) => !reference || transfer.reference === reference);
+      const reference = faults.ignoreReferenceFilter ? null : url.searchParams.get('reference');
+      const all = transfers.filter(
+        (transfer) =>
+          !faults.hiddenFromLists.has(transfer.reference) &&
+          (!reference || transfer.reference === reference),
+      );
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
+      const totalPages = Math.max(1, Math.ceil(all.length / faults.pageSize));
       return send(response, 200, {
         status: 'success',
         message: 'Transfers fetched',
-        meta: { page_info: { total: data.length, current_page: 1, total_pages: 1 } },
-        data,
+        meta: { page_info: { total: all.length, current_page: page, total_pages: totalPages } },
+        data: all.slice((page - 1) * faults.pageSize, page * faults.pageSize),
       });
     }
     const one = /^\/v3\/transfers\/(\d+)$/.exec(url.pathname);
@@ -126,6 +162,24 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
     secretKey,
     transfers,
     faults,
+    addOthers(count) {
+      for (let index = 0; index < count; index += 1)
+        transfers.push({
+          id: nextId++,
+          account_number: '0690000031',
+          bank_code: '044',
+          full_name: 'SOMEONE ELSE',
+          currency: 'NGN',
+          debit_currency: 'NGN',
+          amount: 100,
+          fee: 10.75,
+          status: 'SUCCESSFUL',
+          reference: `other-${nextId}`,
+          narration: 'another payout',
+          complete_message: 'Successful',
+          created_at: new Date().toISOString(),
+        });
+    },
     complete(reference, outcome, message) {
       const transfer = transfers.find((candidate) => candidate.reference === reference);
       if (!transfer) throw new Error(`no transfer ${reference}`);

@@ -48,7 +48,12 @@ export async function startFakeWise() {
   const apiToken = 'wise-test-token';
   const profileId = '16433';
   const transfers: WiseTransfer[] = [];
-  const faults = { transfers: 'none' as 'none' | '5xx' };
+  const faults = {
+    /** `made_then_5xx`: the transfer is made, then the answer is a 503. */
+    transfers: 'none' as 'none' | '5xx' | 'made_then_5xx',
+    /** The list answers only the newest `limit` (at most 100), whatever `offset` asks. */
+    ignoreOffset: false,
+  };
   let nextId = 50_383_000;
   const wiseError = (status: number, message: string) => ({
     status,
@@ -80,6 +85,7 @@ export async function startFakeWise() {
         funded: 0,
       };
       transfers.push(transfer);
+      if (faults.transfers === 'made_then_5xx') return wiseError(503, 'Service unavailable');
       return { status: 200, body: transfer };
     }
     const pay = new RegExp(`^/v3/profiles/${profileId}/transfers/(\\d+)/payments$`).exec(path);
@@ -91,8 +97,12 @@ export async function startFakeWise() {
       transfer.status = 'processing';
       return { status: 201, body: { type: 'BALANCE', status: 'COMPLETED', errorCode: null } };
     }
-    if (request.method === 'GET' && path === '/v1/transfers')
-      return { status: 200, body: transfers };
+    if (request.method === 'GET' && path === '/v1/transfers') {
+      // Newest first, at most 100 per call.
+      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? '100') || 100);
+      const offset = faults.ignoreOffset ? 0 : Number(url.searchParams.get('offset') ?? '0') || 0;
+      return { status: 200, body: [...transfers].reverse().slice(offset, offset + limit) };
+    }
     const one = /^\/v1\/transfers\/(\d+)$/.exec(path);
     if (request.method === 'GET' && one) {
       const transfer = transfers.find((t) => t.id === Number(one[1]));
@@ -106,6 +116,18 @@ export async function startFakeWise() {
     profileId,
     transfers,
     faults,
+    /** Transfers made for other payouts, to push ours past the newest 100. */
+    addOthers(count: number) {
+      for (let index = 0; index < count; index += 1)
+        transfers.push({
+          id: nextId++,
+          customerTransactionId: randomUUID(),
+          targetAccount: 1,
+          quoteUuid: randomUUID(),
+          status: 'outgoing_payment_sent',
+          funded: 1,
+        });
+    },
     setState(customerTransactionId: string, status: string) {
       const transfer = transfers.find((t) => t.customerTransactionId === customerTransactionId);
       if (!transfer) throw new Error(`no transfer ${customerTransactionId}`);

@@ -13,6 +13,8 @@ import { buyerUpdates } from './0010_buyer_updates.js';
 import { refundEscalation } from './0011_refund_escalation.js';
 import { disputes } from './0012_disputes.js';
 import { unmatchedRenewals } from './0013_unmatched_renewals.js';
+import { payoutOutcomeUnknown } from './0014_payout_outcome_unknown.js';
+import { payoutTestMode } from './0015_payout_test_mode.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -30,4 +32,6 @@ export const migrations: Migration[] = [
   refundEscalation,
   disputes,
   unmatchedRenewals,
+  payoutOutcomeUnknown,
+  payoutTestMode,
 ];

@@ -3,6 +3,7 @@ import {
   payoutInstruction,
   recordTransferCompleted,
   recordTransferSubmitted,
+  recordTransferUnknown,
   runPayouts,
   type PayoutDeps,
 } from './payouts.js';
@@ -30,6 +31,12 @@ export async function subscribeToPayoutEvents(bus: Bus, deps: PayoutDeps): Promi
       filter: 'payout.transfer_submitted',
       pool: deps.pool,
       handler: (event, tx) => recordTransferSubmitted(tx, deps, event.data),
+    }),
+    bus.subscribe({
+      consumer: 'payments.payout-unknown',
+      filter: 'payout.transfer_unknown',
+      pool: deps.pool,
+      handler: (event, tx) => recordTransferUnknown(tx, deps, event.data),
     }),
     bus.subscribe({
       consumer: 'payments.payout-completed',

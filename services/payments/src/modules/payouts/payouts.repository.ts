@@ -111,6 +111,11 @@ export interface StoredPayout {
   createdAt: Date;
   submittedAt: Date | null;
   completedAt: Date | null;
+  /** Set while the provider has neither confirmed nor denied the transfer (issue 30). */
+  outcomeUnknownSince: Date | null;
+  outcomeUnknownReason: string | null;
+  /** Test-mode earnings: sent only through the sandbox payout provider. */
+  testMode: boolean;
 }
 
 const PAYOUT_COLUMNS = `id, seller_id AS "sellerId", destination_id AS "destinationId", method,
@@ -118,14 +123,15 @@ const PAYOUT_COLUMNS = `id, seller_id AS "sellerId", destination_id AS "destinat
   source_amount_minor AS "sourceAmountMinor", source_currency AS "sourceCurrency", fx_rate AS "fxRate",
   trigger, run_id AS "runId", provider, provider_transfer_id AS "providerTransferId",
   failure_reason AS "failureReason", created_at AS "createdAt", submitted_at AS "submittedAt",
-  completed_at AS "completedAt"`;
+  completed_at AS "completedAt", outcome_unknown_since AS "outcomeUnknownSince",
+  outcome_unknown_reason AS "outcomeUnknownReason", test_mode AS "testMode"`;
 
 export async function insertPayout(db: Queryable, payout: StoredPayout): Promise<boolean> {
   const { rowCount } = await db.query(
     `INSERT INTO payouts (id, seller_id, destination_id, method, destination_label, status, amount_minor, currency,
-       source_amount_minor, source_currency, fx_rate, trigger, run_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-     ON CONFLICT (run_id, seller_id, source_currency) DO NOTHING`,
+       source_amount_minor, source_currency, fx_rate, trigger, run_id, created_at, test_mode)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+     ON CONFLICT (run_id, seller_id, source_currency, test_mode) DO NOTHING`,
     [
       payout.id,
       payout.sellerId,
@@ -141,6 +147,7 @@ export async function insertPayout(db: Queryable, payout: StoredPayout): Promise
       payout.trigger,
       payout.runId,
       payout.createdAt,
+      payout.testMode,
     ],
   );
   return rowCount === 1;
@@ -180,6 +187,45 @@ export async function markPayoutSubmitted(
      WHERE id = $1 AND status = 'created'`,
     [id, transfer.provider, transfer.providerTransferId, transfer.at],
   );
+  // The provider showed the transfer: whatever was unknown about it is known now.
+  await db.query(
+    `UPDATE payouts SET outcome_unknown_since = NULL, outcome_unknown_reason = NULL
+     WHERE id = $1 AND outcome_unknown_since IS NOT NULL AND provider_transfer_id = $2`,
+    [id, transfer.providerTransferId],
+  );
+}
+
+/** Flags a payout in progress whose outcome the provider left open; the first time is kept. */
+export async function markPayoutOutcomeUnknown(
+  db: Queryable,
+  id: string,
+  unknown: { provider: string; reason: string; at: Date },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE payouts SET outcome_unknown_since = coalesce(outcome_unknown_since, $3),
+       outcome_unknown_reason = $4, provider = coalesce(provider, $2)
+     WHERE id = $1 AND status IN ('created', 'submitted')`,
+    [id, unknown.provider, unknown.at, unknown.reason],
+  );
+  return rowCount === 1;
+}
+
+/** Payouts whose outcome is unknown, oldest first: what an operator looks into. */
+export async function listUnknownPayouts(db: Queryable): Promise<StoredPayout[]> {
+  const { rows } = await db.query<StoredPayout>(
+    `SELECT ${PAYOUT_COLUMNS} FROM payouts
+     WHERE outcome_unknown_since IS NOT NULL AND status IN ('created', 'submitted')
+     ORDER BY outcome_unknown_since, id`,
+  );
+  return rows;
+}
+
+export async function countUnknownPayouts(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM payouts
+     WHERE outcome_unknown_since IS NOT NULL AND status IN ('created', 'submitted')`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 export async function completePayout(
@@ -195,7 +241,7 @@ export async function completePayout(
 ): Promise<void> {
   await db.query(
     `UPDATE payouts SET status = $2, provider = $3, provider_transfer_id = coalesce($4, provider_transfer_id),
-       failure_reason = $5,
+       failure_reason = $5, outcome_unknown_since = NULL, outcome_unknown_reason = NULL,
        completed_at = $6, submitted_at = coalesce(submitted_at, $6)
      WHERE id = $1`,
     [
@@ -207,6 +253,28 @@ export async function completePayout(
       outcome.at,
     ],
   );
+}
+
+/**
+ * The seller's available balance per currency and mode: a `seller_available` line belongs to test
+ * money when its journal is a test-mode purchase's (release, refund) or a test-mode payout's
+ * (payout, payout_failed). Test and live money are never paid out together.
+ */
+export async function availableByMode(
+  db: Queryable,
+  sellerId: string,
+): Promise<{ currency: string; testMode: boolean; availableMinor: number }[]> {
+  const { rows } = await db.query<{ currency: string; testMode: boolean; availableMinor: string }>(
+    `SELECT l.currency, coalesce(p.test_mode, po.test_mode, false) AS "testMode",
+            (-sum(l.amount_minor))::bigint AS "availableMinor"
+     FROM ledger_entries l
+     LEFT JOIN purchases p ON p.id = l.purchase_id
+     LEFT JOIN payouts po ON po.id = l.payout_id
+     WHERE l.seller_id = $1 AND l.account = 'seller_available'
+     GROUP BY 1, 2 ORDER BY 1, 2`,
+    [sellerId],
+  );
+  return rows.map((row) => ({ ...row, availableMinor: Number(row.availableMinor) }));
 }
 
 /** Paid-out totals per currency (what reached the seller's destination). */
@@ -244,8 +312,9 @@ export interface MaturedSale {
  */
 export async function lockMaturedSales(
   db: Queryable,
-  options: { paidBefore: Date; sellerId?: string },
+  options: { paidBefore: Date; sellerId?: string; newSeller?: NewSellerHold },
 ): Promise<MaturedSale[]> {
+  const hold = options.newSeller ?? { days: 0, hours: 0 };
   const { rows } = await db.query<MaturedSale>(
     `SELECT p.id AS "purchaseId", p.seller_id AS "sellerId", p.currency,
             -l.amount_minor AS "earningsMinor"
@@ -253,11 +322,60 @@ export async function lockMaturedSales(
      JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'payment' AND l.account = 'seller_earnings'
      WHERE p.status = 'paid' AND p.earnings_released_at IS NULL AND p.paid_at <= $1
        AND ($2::uuid IS NULL OR p.seller_id = $2)
+       AND p.paid_at <= $1 - ${NEW_SELLER_EXTRA_HOLD('p', '$3', '$4')}
      ORDER BY p.paid_at, p.id
      FOR UPDATE OF p`,
-    [options.paidBefore, options.sellerId ?? null],
+    [options.paidBefore, options.sellerId ?? null, hold.days, hold.hours],
   );
   return rows;
+}
+
+/** A new seller's extra hold: sales in their first `days` (from their first sale) wait `hours` more. */
+export interface NewSellerHold {
+  days: number;
+  hours: number;
+}
+
+/** SQL: the extra hold of purchase `alias` (an interval), with the days and hours as parameters. */
+const NEW_SELLER_EXTRA_HOLD = (alias: string, days: string, hours: string) =>
+  `CASE WHEN ${alias}.paid_at < (SELECT min(f.paid_at) FROM purchases f WHERE f.seller_id = ${alias}.seller_id)
+       + make_interval(days => ${days}::int)
+     THEN make_interval(hours => ${hours}::int) ELSE interval '0' END`;
+
+/**
+ * When each of the seller's pending earnings becomes available (refund window, hold and any
+ * new-seller hold), summed per currency and moment: what the balances screen shows.
+ */
+export async function pendingReleases(
+  db: Queryable,
+  sellerId: string,
+  options: { baseHoldHours: number; newSeller: NewSellerHold },
+): Promise<{ currency: string; amountMinor: number; availableAt: Date }[]> {
+  const { rows } = await db.query<{ currency: string; amountMinor: string; availableAt: Date }>(
+    `SELECT p.currency, (-sum(l.amount_minor))::bigint AS "amountMinor",
+            p.paid_at + make_interval(hours => $2::int) + ${NEW_SELLER_EXTRA_HOLD('p', '$3', '$4')}
+              AS "availableAt"
+     FROM purchases p
+     JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'payment' AND l.account = 'seller_earnings'
+     WHERE p.seller_id = $1 AND p.status = 'paid' AND p.earnings_released_at IS NULL
+     GROUP BY p.currency, 3 ORDER BY 3, p.currency`,
+    [sellerId, options.baseHoldHours, options.newSeller.days, options.newSeller.hours],
+  );
+  return rows.map((row) => ({ ...row, amountMinor: Number(row.amountMinor) }));
+}
+
+/** For the velocity limit: how many payouts reached the seller, and when the last one was made. */
+export async function payoutHistory(
+  db: Queryable,
+  sellerId: string,
+): Promise<{ paid: number; lastCreatedAt: Date | null }> {
+  const { rows } = await db.query<{ paid: number; lastCreatedAt: Date | null }>(
+    `SELECT count(*) FILTER (WHERE status = 'paid')::int AS paid,
+            max(created_at) FILTER (WHERE status <> 'failed') AS "lastCreatedAt"
+     FROM payouts WHERE seller_id = $1`,
+    [sellerId],
+  );
+  return rows[0] ?? { paid: 0, lastCreatedAt: null };
 }
 
 export async function markEarningsReleased(

@@ -14,6 +14,7 @@ import { convertMinor, exchangeRatio, formatMoney, toMinor } from '@lockdrop/mon
 import { CronExpressionParser } from 'cron-parser';
 import { postJournal, sellerAccountTotals } from '../ledger/index.js';
 import {
+  availableByMode,
   completePayout,
   findCurrentDestination,
   findDestination,
@@ -23,8 +24,11 @@ import {
   listPayouts,
   lockMaturedSales,
   markEarningsReleased,
+  markPayoutOutcomeUnknown,
   markPayoutSubmitted,
   paidOutTotals,
+  payoutHistory,
+  pendingReleases,
   sellersWithDestinations,
   type StoredDestination,
   type StoredPayout,
@@ -52,6 +56,34 @@ export interface PayoutDeps {
   logger: {
     warn(object: object, message: string): void;
     info(object: object, message: string): void;
+    error?(object: object, message: string): void;
+  };
+  /**
+   * Risk rules for new sellers (issue 30): sales in their first `days` (from the first sale) wait
+   * `holdHours` more; until `payouts` payouts were paid, at most one payout per `intervalHours`.
+   */
+  newSellers?: { holdHours: number; days: number; payouts: number; intervalHours: number };
+  /** Counts a `failed` report refused for want of the provider's own failed status (/metrics). */
+  onFailedReportRefused?: () => void;
+}
+
+/**
+ * The new-seller rules from the env: the hold and the first-payout interval default to 7 days in
+ * production and to off elsewhere (tests and demos pay out at once unless they ask).
+ */
+export function newSellerRules(env: {
+  NODE_ENV: string;
+  PAYOUT_NEW_SELLER_HOLD_HOURS?: number;
+  PAYOUT_NEW_SELLER_DAYS: number;
+  PAYOUT_NEW_SELLER_PAYOUTS: number;
+  PAYOUT_NEW_SELLER_INTERVAL_HOURS?: number;
+}): NonNullable<PayoutDeps['newSellers']> {
+  const productionDefault = env.NODE_ENV === 'production' ? 168 : 0;
+  return {
+    holdHours: env.PAYOUT_NEW_SELLER_HOLD_HOURS ?? productionDefault,
+    days: env.PAYOUT_NEW_SELLER_DAYS,
+    payouts: env.PAYOUT_NEW_SELLER_PAYOUTS,
+    intervalHours: env.PAYOUT_NEW_SELLER_INTERVAL_HOURS ?? productionDefault,
   };
 }
 
@@ -73,12 +105,16 @@ export function nextPayoutAt(schedule: PayoutDeps['schedule'], after: Date): Dat
  */
 export async function releaseMaturedEarnings(
   tx: Queryable,
-  deps: Pick<PayoutDeps, 'now' | 'refundWindowHours' | 'holdHours'>,
+  deps: Pick<PayoutDeps, 'now' | 'refundWindowHours' | 'holdHours' | 'newSellers'>,
   sellerId?: string,
 ): Promise<number> {
   const now = deps.now();
   const paidBefore = new Date(now.getTime() - (deps.refundWindowHours + deps.holdHours) * HOUR_MS);
-  const sales = await lockMaturedSales(tx, { paidBefore, sellerId });
+  const sales = await lockMaturedSales(tx, {
+    paidBefore,
+    sellerId,
+    newSeller: newSellerHold(deps),
+  });
   for (const sale of sales) {
     if (sale.earningsMinor > 0) {
       await postJournal(
@@ -94,7 +130,20 @@ export async function releaseMaturedEarnings(
   return sales.length;
 }
 
-export async function getBalances(deps: PayoutDeps, sellerId: string): Promise<PayoutBalances> {
+const newSellerHold = (deps: Pick<PayoutDeps, 'newSellers'>) => ({
+  days: deps.newSellers?.days ?? 0,
+  hours: deps.newSellers?.holdHours ?? 0,
+});
+
+/** The balances, and when each pending amount becomes available (new sellers' hold included). */
+export type BalancesWithReleases = PayoutBalances & {
+  releases: { currency: string; amountMinor: number; availableAt: string }[];
+};
+
+export async function getBalances(
+  deps: PayoutDeps,
+  sellerId: string,
+): Promise<BalancesWithReleases> {
   const now = deps.now();
   return withTransaction(deps.pool, async (tx) => {
     await releaseMaturedEarnings(tx, deps, sellerId);
@@ -103,6 +152,10 @@ export async function getBalances(deps: PayoutDeps, sellerId: string): Promise<P
     const totals = await sellerAccountTotals(tx, sellerId);
     const paidOut = await paidOutTotals(tx, sellerId);
     const lastWithdrawal = await lastWithdrawalAt(tx, sellerId);
+    const releases = await pendingReleases(tx, sellerId, {
+      baseHoldHours: deps.refundWindowHours + deps.holdHours,
+      newSeller: newSellerHold(deps),
+    });
     const currencies = [...new Set([...totals.map((t) => t.currency), ...paidOut.keys()])].sort();
     const withdrawAt = lastWithdrawal
       ? new Date(lastWithdrawal.getTime() + WITHDRAW_INTERVAL_HOURS * HOUR_MS)
@@ -121,6 +174,11 @@ export async function getBalances(deps: PayoutDeps, sellerId: string): Promise<P
       }),
       nextPayoutAt: nextPayoutAt(deps.schedule, now).toISOString(),
       withdrawAvailableAt: withdrawAt && withdrawAt > now ? withdrawAt.toISOString() : null,
+      releases: releases.map((release) => ({
+        currency: release.currency,
+        amountMinor: release.amountMinor,
+        availableAt: release.availableAt.toISOString(),
+      })),
     };
   });
 }
@@ -158,7 +216,13 @@ function ratioText(ratio: { numerator: bigint; denominator: bigint }): string {
   return fraction ? `${whole}.${fraction}` : `${whole}`;
 }
 
-type SkipReason = 'no_destination' | 'payouts_held' | 'below_minimum' | 'nothing_available';
+type SkipReason =
+  | 'no_destination'
+  | 'payouts_held'
+  | 'below_minimum'
+  | 'nothing_available'
+  | 'negative_balance'
+  | 'velocity_limit';
 
 /**
  * Creates this run's payouts for one seller under a lock on their destination row, so runs,
@@ -175,6 +239,8 @@ async function createSellerPayouts(
   payouts: StoredPayout[];
   skipped: SkipReason | null;
   destination: StoredDestination | null;
+  /** For `velocity_limit`: when the next payout may be made. */
+  nextAllowedAt?: Date;
 }> {
   const destination = await findCurrentDestination(tx, sellerId, { forUpdate: true });
   if (!destination) return { payouts: [], skipped: 'no_destination', destination };
@@ -182,12 +248,29 @@ async function createSellerPayouts(
   if (destination.payoutsHeldUntil && destination.payoutsHeldUntil > now)
     return { payouts: [], skipped: 'payouts_held', destination };
   await releaseMaturedEarnings(tx, deps, sellerId);
-  const totals = await sellerAccountTotals(tx, sellerId);
+  // Test-mode and live earnings are separate payouts (issue 30): test money only ever goes to
+  // the sandbox payout provider, so it must never be summed into a live payout.
+  const totals = await availableByMode(tx, sellerId);
+  // A negative balance in any currency (a refund or chargeback after a payout) is owed first:
+  // no payout in any currency until sales cover it (issue 30).
+  if (totals.some((total) => total.availableMinor < 0)) {
+    deps.logger.info({ sellerId }, 'payout skipped: a balance is negative');
+    return { payouts: [], skipped: 'negative_balance', destination };
+  }
+  const velocity = deps.newSellers;
+  if (velocity && velocity.intervalHours > 0 && totals.some((t) => t.availableMinor > 0)) {
+    const history = await payoutHistory(tx, sellerId);
+    const nextAllowedAt = history.lastCreatedAt
+      ? new Date(history.lastCreatedAt.getTime() + velocity.intervalHours * HOUR_MS)
+      : null;
+    if (history.paid < velocity.payouts && nextAllowedAt && nextAllowedAt > now)
+      return { payouts: [], skipped: 'velocity_limit', destination, nextAllowedAt };
+  }
   const receivable = RECEIVABLE_CURRENCIES[destination.method];
   const rates = await listExchangeRates(tx);
   const payouts: StoredPayout[] = [];
   let belowMinimum = false;
-  for (const { currency: sourceCurrency, availableMinor } of totals) {
+  for (const { currency: sourceCurrency, availableMinor, testMode } of totals) {
     if (availableMinor <= 0) continue;
     if (availableMinor < minimumPayoutMinor(deps, sourceCurrency)) {
       belowMinimum = true;
@@ -229,6 +312,9 @@ async function createSellerPayouts(
       createdAt: now,
       submittedAt: null,
       completedAt: null,
+      outcomeUnknownSince: null,
+      outcomeUnknownReason: null,
+      testMode,
     };
     if (!(await insertPayout(tx, payout))) continue;
     const owner = { payoutId: payout.id };
@@ -254,7 +340,14 @@ async function createSellerPayouts(
       tx,
       createEvent(
         'payout.requested',
-        { payoutId: payout.id, sellerId, amountMinor, currency, method: destination.method },
+        {
+          payoutId: payout.id,
+          sellerId,
+          amountMinor,
+          currency,
+          method: destination.method,
+          testMode,
+        },
         { correlationId: run.correlationId },
       ),
     );
@@ -332,6 +425,19 @@ export async function withdrawNow(
           409,
           'You have no available balance to withdraw yet',
         );
+      case 'negative_balance':
+        throw new AppError(
+          'negative_balance',
+          409,
+          'A refund or chargeback left one of your balances below zero; payouts resume once new sales cover it',
+        );
+      case 'velocity_limit':
+        throw new AppError(
+          'payout_velocity',
+          409,
+          `New sellers get one payout a week at first; next from ${result.nextAllowedAt!.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+          { availableAt: result.nextAllowedAt!.toISOString() },
+        );
     }
   });
 }
@@ -372,8 +478,35 @@ export async function recordTransferSubmitted(
 }
 
 /**
+ * The worker could not learn whether the provider made the transfer (ARCHITECTURE §3a): the
+ * payout keeps its status and its money in transit, and is flagged for an operator
+ * (`payments_payouts_outcome_unknown` on /metrics, `npm run payouts -- unknown`) until the
+ * provider's answer about the transfer arrives as `payout.transfer_submitted`/`_completed`.
+ */
+export async function recordTransferUnknown(
+  tx: Queryable,
+  deps: Pick<PayoutDeps, 'now' | 'logger'>,
+  data: EventData<'payout.transfer_unknown'>,
+): Promise<void> {
+  const flagged = await markPayoutOutcomeUnknown(tx, data.payoutId, {
+    provider: data.provider,
+    reason: data.reason,
+    at: deps.now(),
+  });
+  const log = deps.logger.error ?? deps.logger.warn;
+  log.call(
+    deps.logger,
+    { payoutId: data.payoutId, provider: data.provider, reason: data.reason, flagged },
+    'payout outcome unknown: money stays in transit until the provider answers; needs an operator',
+  );
+}
+
+/**
  * The provider's final word: paid (in transit → sent) or failed (in transit → available, and
  * the seller is told why). A payout already final stays as it is, so replays change nothing.
+ * Money goes back to available only on the provider's word: a `failed` report for a payout with
+ * a provider transfer id (or one whose outcome was unknown) is refused unless it carries the
+ * status the provider's API gave for that transfer.
  */
 export async function recordTransferCompleted(
   tx: Queryable,
@@ -392,6 +525,23 @@ export async function recordTransferCompleted(
         { payoutId: payout.id, recorded: payout.status, reported: data.status },
         'provider reports a different outcome for a finished payout; needs an operator',
       );
+    return false;
+  }
+  if (
+    data.status === 'failed' &&
+    data.providerStatus !== 'failed' &&
+    (payout.providerTransferId || data.providerTransferId || payout.outcomeUnknownSince)
+  ) {
+    deps.onFailedReportRefused?.();
+    deps.logger.warn(
+      {
+        payoutId: payout.id,
+        providerTransferId: payout.providerTransferId ?? data.providerTransferId,
+        outcomeUnknownSince: payout.outcomeUnknownSince,
+        reason: data.reason,
+      },
+      'refused a failed report without the provider’s failed status: the money stays in transit',
+    );
     return false;
   }
   const destination = await findDestination(tx, payout.destinationId);

@@ -3,6 +3,7 @@ import { minorToDecimalString } from '@lockdrop/money';
 import { z } from 'zod';
 import { providerCall } from './http.js';
 import {
+  PayoutOutcomeUnknownError,
   PayoutProviderUnavailableError,
   PayoutRejectedError,
   type PayoutAdapter,
@@ -20,7 +21,15 @@ const envelope = z.object({
   status: z.string(),
   message: z.string().optional(),
   data: z.unknown().optional(),
+  meta: z.unknown().optional(),
 });
+
+const pageInfo = z.object({
+  page_info: z.object({ total_pages: z.coerce.number().int().min(0) }),
+});
+
+/** More pages than this and the lookup gives up for now (retried later), never "not found". */
+const MAX_LIST_PAGES = 500;
 
 const transferShape = z.looseObject({
   id: z.union([z.number(), z.string()]).transform(String),
@@ -53,6 +62,14 @@ export function createFlutterwaveTransfers(options: FlutterwaveTransfersOptions)
   const base = options.baseUrl.replace(/\/+$/, '');
 
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    return (await callEnvelope(method, path, body))?.data;
+  }
+
+  async function callEnvelope(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<z.infer<typeof envelope> | null> {
     const answer = await providerCall(
       'flutterwave',
       `${base}${path}`,
@@ -70,19 +87,37 @@ export function createFlutterwaveTransfers(options: FlutterwaveTransfersOptions)
       throw new PayoutProviderUnavailableError(`flutterwave ${method} ${path}: unreadable answer`);
     if (parsed.data.status !== 'success')
       throw new PayoutRejectedError(parsed.data.message ?? 'Flutterwave refused the transfer');
-    return parsed.data.data;
+    return parsed.data;
   }
 
+  /**
+   * [?] The list endpoint's `reference` filter is not in the contract reference: it may be
+   * ignored, so every page is read (`page=`, `meta.page_info.total_pages`) and the reference is
+   * matched exactly here. null only after the last page was read; a page that cannot be read
+   * or understood is "unavailable", never "none".
+   */
   async function findByReference(payoutId: string): Promise<Transfer | null> {
-    // [?] The list endpoint's `reference` filter is not in the contract reference; the match
-    // below checks the reference itself, so an unfiltered page cannot match another transfer.
-    const data = await call('GET', `/transfers?reference=${encodeURIComponent(payoutId)}`);
-    const match = z
-      .array(transferShape)
-      .catch([])
-      .parse(data)
-      .find((transfer) => transfer.reference === payoutId);
-    return match ? toTransfer(match) : null;
+    for (let page = 1; page <= MAX_LIST_PAGES; page += 1) {
+      const answer = await callEnvelope(
+        'GET',
+        `/transfers?reference=${encodeURIComponent(payoutId)}&page=${page}`,
+      );
+      const transfers = z.array(transferShape).safeParse(answer?.data);
+      if (!answer || !transfers.success)
+        throw new PayoutProviderUnavailableError(
+          `flutterwave: transfer list page ${page} unreadable`,
+        );
+      const match = transfers.data.find((transfer) => transfer.reference === payoutId);
+      if (match) return toTransfer(match);
+      const info = pageInfo.safeParse(answer.meta);
+      // Without page_info the answer is one page only when it is empty or under a page's size:
+      // assume nothing and page on until an empty page.
+      const totalPages = info.success ? info.data.page_info.total_pages : null;
+      if (totalPages !== null ? page >= totalPages : transfers.data.length === 0) return null;
+    }
+    throw new PayoutProviderUnavailableError(
+      `flutterwave: more than ${MAX_LIST_PAGES} transfer pages; lookup of ${payoutId} not finished`,
+    );
   }
 
   return {
@@ -106,10 +141,15 @@ export function createFlutterwaveTransfers(options: FlutterwaveTransfersOptions)
           }),
         );
       } catch (error) {
-        // A transfer with this reference exists (an earlier attempt got through): that one it is.
+        // A transfer with this reference exists (an earlier attempt got through): that one it
+        // is. If the lookup cannot find it, the transfer still exists: the outcome is unknown,
+        // never a refusal (that would give the money back while the transfer completes).
         if (error instanceof PayoutRejectedError && /reference|duplicate/i.test(error.message)) {
           const existing = await findByReference(instruction.payoutId);
           if (existing) return existing;
+          throw new PayoutOutcomeUnknownError(
+            `flutterwave refused a duplicate reference ${instruction.payoutId} that no lookup finds: ${error.message}`,
+          );
         }
         throw error;
       }

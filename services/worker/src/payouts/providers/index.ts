@@ -10,6 +10,11 @@ import { createWiseTransfers } from './wise.js';
 /** The adapter that carries each kind of destination. */
 export interface PayoutAdapters {
   for(method: PayoutMethod): PayoutAdapter;
+  /**
+   * What carries test-mode payouts whatever PAYOUT_PROVIDER says: test money never reaches a
+   * live provider. Defaults to the sandbox in the worker's schema.
+   */
+  sandbox?: PayoutAdapter;
 }
 
 /** A destination this deployment has no keys for: the payout fails, saying so, and the money stays available. */
@@ -26,8 +31,9 @@ function unavailable(method: string, name: PayoutAdapter['name']): PayoutAdapter
 export function createPayoutAdapters(config: WorkerConfig, pool: Pool): PayoutAdapters {
   if (config.PAYOUT_PROVIDER === 'sandbox') {
     const sandbox = createSandboxPayouts({ pool, delayMs: config.SANDBOX_PAYOUT_DELAY_MS });
-    return { for: () => sandbox };
+    return { for: () => sandbox, sandbox };
   }
+  const sandbox = createSandboxPayouts({ pool, delayMs: config.SANDBOX_PAYOUT_DELAY_MS });
   const timeoutMs = config.PROVIDER_TIMEOUT_MS;
   const adapters: Record<PayoutMethod, PayoutAdapter> = {
     bank: createFlutterwaveTransfers({
@@ -56,5 +62,5 @@ export function createPayoutAdapters(config: WorkerConfig, pool: Pool): PayoutAd
           })
         : unavailable('Payoneer', 'payoneer'),
   };
-  return { for: (method) => adapters[method] };
+  return { for: (method) => adapters[method], sandbox };
 }

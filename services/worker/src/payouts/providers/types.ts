@@ -35,6 +35,15 @@ export class PayoutProviderUnavailableError extends Error {
 }
 
 /**
+ * The provider's answer leaves open whether a transfer exists (ARCHITECTURE §3a): e.g. it refused
+ * a create as a duplicate reference, yet a lookup by that reference found nothing. The payout is
+ * neither paid nor failed; the job reports it unknown and keeps asking the provider.
+ */
+export class PayoutOutcomeUnknownError extends Error {
+  override name = 'PayoutOutcomeUnknownError';
+}
+
+/**
  * The provider refused the request for good (4xx with a reason: invalid account, unsupported
  * currency …): the payout fails with this message and the money goes back to available.
  */

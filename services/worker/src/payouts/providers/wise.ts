@@ -2,7 +2,12 @@ import type { PayoutInstruction } from '@lockdrop/contracts';
 import { minorToDecimalString } from '@lockdrop/money';
 import { z } from 'zod';
 import { providerCall } from './http.js';
-import { PayoutRejectedError, type PayoutAdapter, type Transfer } from './types.js';
+import {
+  PayoutProviderUnavailableError,
+  PayoutRejectedError,
+  type PayoutAdapter,
+  type Transfer,
+} from './types.js';
 
 export interface WiseTransfersOptions {
   /** `https://api.wise.com` (sandbox `https://api.wise-sandbox.com`). */
@@ -61,18 +66,32 @@ export function createWiseTransfers(options: WiseTransfersOptions): PayoutAdapte
           .safeParse(error).data?.errors[0]?.message,
     );
 
+  /**
+   * [?] The transfer list has no documented customerTransactionId filter: page through it
+   * (`offset`, 100 at a time, newest first) and match it ourselves. If the list stops advancing
+   * (only the newest 100), what was read is all we know: null then means "not among those", and
+   * the caller relies on Wise answering a repeated customerTransactionId with the transfer it
+   * already made, so a create never makes a second one.
+   */
   async function findByReference(payoutId: string): Promise<Transfer | null> {
-    // [?] The transfer list has no documented customerTransactionId filter: match it ourselves.
-    const data = await call(
-      'GET',
-      `/v1/transfers?profile=${encodeURIComponent(options.profileId)}&limit=100`,
+    const seen = new Set<string>();
+    for (let offset = 0; offset < 100 * 500; offset += 100) {
+      const data = await call(
+        'GET',
+        `/v1/transfers?profile=${encodeURIComponent(options.profileId)}&limit=100&offset=${offset}`,
+      );
+      const page = z.array(transferShape).safeParse(data);
+      if (!page.success)
+        throw new PayoutProviderUnavailableError(`wise: transfer list at ${offset} unreadable`);
+      const match = page.data.find((transfer) => transfer.customerTransactionId === payoutId);
+      if (match) return toTransfer(match);
+      const fresh = page.data.filter((transfer) => !seen.has(transfer.id));
+      if (page.data.length < 100 || fresh.length === 0) return null;
+      for (const transfer of fresh) seen.add(transfer.id);
+    }
+    throw new PayoutProviderUnavailableError(
+      `wise: transfer list too long to search for ${payoutId}`,
     );
-    const match = z
-      .array(transferShape)
-      .catch([])
-      .parse(data)
-      .find((transfer) => transfer.customerTransactionId === payoutId);
-    return match ? toTransfer(match) : null;
   }
 
   return {
