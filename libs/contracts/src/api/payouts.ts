@@ -90,6 +90,17 @@ export const payoutBalancesSchema = z.object({
   nextPayoutAt: z.iso.datetime().nullable(),
   /** When "Withdraw now" may next be used; null when it may be used now. */
   withdrawAvailableAt: z.iso.datetime().nullable(),
+  /**
+   * Pending money by the date it becomes available (the refund window, the hold, and a new
+   * seller's extra hold), so the payouts screen can say when each amount can be paid out.
+   */
+  releases: z.array(
+    z.object({
+      currency: currencySchema,
+      amountMinor: z.number().int(),
+      availableAt: z.iso.datetime(),
+    }),
+  ),
 });
 export type PayoutBalances = z.infer<typeof payoutBalancesSchema>;
 

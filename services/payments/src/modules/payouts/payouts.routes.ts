@@ -60,20 +60,6 @@ export function payoutsCsv(payouts: Payout[]): string {
   return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-/**
- * The balances and, per currency, when each pending amount becomes available (the refund window,
- * the hold and a new seller's extra hold). [Not yet in libs/contracts' payoutBalancesSchema.]
- */
-const balancesWithReleasesSchema = payoutBalancesSchema.extend({
-  releases: z.array(
-    z.object({
-      currency: z.string(),
-      amountMinor: z.number().int(),
-      availableAt: z.iso.datetime(),
-    }),
-  ),
-});
-
 /** The signed-in seller's payout destination, balances and payouts. */
 export function payoutRoutes(
   app: HttpServer,
@@ -156,7 +142,7 @@ export function payoutRoutes(
         summary:
           'Pending, available, in-transit and paid-out balances per currency, from the ledger',
         security,
-        response: { 200: balancesWithReleasesSchema, ...errorResponses },
+        response: { 200: payoutBalancesSchema, ...errorResponses },
       },
     },
     (request) => getBalances(deps.payouts, request.user!.id),

@@ -1,4 +1,4 @@
-import type { Payout, PayoutBalance } from '@lockdrop/contracts';
+import type { Payout, PayoutBalance, PayoutBalances } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -26,7 +26,31 @@ const statusStyles: Record<Payout['status'], { label: string; className: string 
   failed: { label: 'Failed', className: 'bg-rose-50 text-rose-700' },
 };
 
-function BalanceCards({ balance }: { balance: PayoutBalance }) {
+/** When each pending amount can be paid out: the refund window, the hold, a new seller's hold. */
+function Releases({ releases }: { releases: PayoutBalances['releases'] }) {
+  if (releases.length === 0) return null;
+  return (
+    <div className="mt-3 text-sm text-slate-600">
+      <p className="font-medium text-slate-700">When pending money becomes available</p>
+      <ul className="mt-1 space-y-0.5">
+        {releases.map((release) => (
+          <li key={`${release.availableAt}-${release.amountMinor}`}>
+            {formatMoney(release.amountMinor, release.currency)} on{' '}
+            {formatWhen(release.availableAt)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function BalanceCards({
+  balance,
+  releases,
+}: {
+  balance: PayoutBalance;
+  releases: PayoutBalances['releases'];
+}) {
   const cards = [
     ['Pending', balance.pendingMinor, 'Inside the refund window'],
     ['Available', balance.availableMinor, 'Paid out with the next payout'],
@@ -51,6 +75,9 @@ function BalanceCards({ balance }: { balance: PayoutBalance }) {
           <p className="mt-1 text-xs text-slate-500">{hint}</p>
         </div>
       ))}
+      <div className="sm:col-span-4">
+        <Releases releases={releases.filter((release) => release.currency === balance.currency)} />
+      </div>
     </div>
   );
 }
@@ -144,12 +171,16 @@ export function PayoutsPanel() {
           <div className="space-y-4">
             {balances.data.balances.length === 0 ? (
               <p className="text-sm text-slate-600">
-                No earnings yet. Each sale is pending for 24 hours (the refund window), then
-                available and paid out automatically.
+                No earnings yet. Each sale is pending for the refund window (and, while you are new
+                here, a few days more), then available and paid out automatically.
               </p>
             ) : (
               balances.data.balances.map((balance) => (
-                <BalanceCards key={balance.currency} balance={balance} />
+                <BalanceCards
+                  key={balance.currency}
+                  balance={balance}
+                  releases={balances.data.releases}
+                />
               ))
             )}
             <p className="text-sm text-slate-600">

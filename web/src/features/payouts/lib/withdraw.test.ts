@@ -18,6 +18,7 @@ const balances = (
   balances: list,
   nextPayoutAt: null,
   withdrawAvailableAt,
+  releases: [],
 });
 const block = (input: Partial<Parameters<typeof withdrawBlocker>[0]>) =>
   withdrawBlocker({

@@ -6,7 +6,10 @@ import { deleteUpload, uploadFile, type UploadedFile } from '../api/upload-file'
 import { uploadUsageQueryOptions } from '../api/get-upload-usage';
 
 const MB = 1024 * 1024;
-const EXPLAINED = new Set(['file_too_large', 'upload_quota_exceeded']);
+const EXPLAINED = new Set(['file_too_large', 'upload_quota_exceeded', 'file_empty']);
+
+export const EMPTY_FILE_MESSAGE =
+  'This file is empty (0 bytes): choose a file with something in it';
 
 export const fileTooLargeMessage = (maxBytes: number) =>
   `File size must be less than ${Math.round(maxBytes / MB)}MB`;
@@ -26,6 +29,11 @@ export function useFileUpload(maxBytes: number, onUploaded: (file: UploadedFile 
 
   function choose(file: File | undefined) {
     if (!file) return;
+    // Refused at once, with the reason: an empty file would only fail after the upload.
+    if (file.size === 0) {
+      notify.error(EMPTY_FILE_MESSAGE);
+      return;
+    }
     if (file.size > maxBytes) {
       notify.error(fileTooLargeMessage(maxBytes));
       return;
