@@ -72,7 +72,11 @@ function BalanceCards({
           >
             {formatMoney(minor, balance.currency)}
           </p>
-          <p className="mt-1 text-xs text-slate-500">{hint}</p>
+          <p className="mt-1 text-xs text-slate-500">
+            {minor < 0
+              ? 'You owe this: a refund or chargeback came after the money was paid out. It is taken from your next sales, and no payout goes out until it is covered.'
+              : hint}
+          </p>
         </div>
       ))}
       <div className="sm:col-span-4">
