@@ -13,7 +13,17 @@ import {
   type S3TestServer,
 } from '@lockdrop/testing';
 import { productionSecrets, startStack, type StackEntry } from '../../../tools/stack.mjs';
-import { startNats, startRedis, startTcpFront, type OwnedServer, type TcpFront } from './servers';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import {
+  startNats,
+  startNatsCluster,
+  startRedis,
+  startTcpFront,
+  type NatsNode,
+  type OwnedServer,
+  type TcpFront,
+} from './servers';
 
 export const SERVICES = [
   'identity',
@@ -44,7 +54,10 @@ export interface Cluster {
   namespace: string;
   /** Straight to Postgres, past the front the services use: the suite's view of the truth. */
   db: pg.Pool;
+  /** The NATS the services use; with `natsNodes`, `url` lists every node and the rest acts on all. */
   nats: OwnedServer;
+  /** The nodes of a NATS cluster (`startCluster(…, { natsNodes: 3 })`); one node otherwise. */
+  natsNodes: NatsNode[];
   redis: OwnedServer;
   /** Cuts the network between these services (all by default) and Postgres. */
   cutDatabase(services?: readonly ServiceName[]): Promise<void>;
@@ -64,11 +77,66 @@ export interface Cluster {
 
 const entryName = (service: ServiceName, replica: Replica) => `${service}-${replica}`;
 
-export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
+export interface ClusterOptions {
+  /** Run a NATS cluster of this many nodes (routes on loopback) instead of one server. */
+  natsNodes?: number;
+}
+
+/** Acts on every node at once: the single-server operations, for a cluster. */
+function wholeCluster(nodes: NatsNode[], urls: string): OwnedServer {
+  const each = (act: (node: NatsNode) => Promise<void>) => async () => {
+    await Promise.all(nodes.map(act));
+  };
+  return {
+    url: urls,
+    port: nodes[0]!.port,
+    crash: each((node) => node.crash()),
+    restart: each((node) => node.restart()),
+    crashAndRestart: (downMs) =>
+      Promise.all(nodes.map((n) => n.crashAndRestart(downMs))).then(() => undefined),
+    stop: each((node) => node.stop()),
+  };
+}
+
+/** Until the cluster's JetStream answers (a meta leader is elected): streams can be made. */
+async function untilJetStreamAnswers(urls: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const nc = await connect({ servers: urls.split(',') }).catch(() => null);
+    try {
+      if (nc) {
+        await (await jetstreamManager(nc)).getAccountInfo();
+        return;
+      }
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    } finally {
+      await nc?.close();
+    }
+    if (Date.now() > deadline) throw new Error(`JetStream at ${urls} did not answer`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export async function startCluster(
+  extraEnv: Record<string, string> = {},
+  options: ClusterOptions = {},
+): Promise<Cluster> {
   const runId = randomBytes(4).toString('hex');
   const scratch = await mkdtemp(path.join(tmpdir(), 'lockdrop-chaos-'));
   const logFile = path.join(scratch, 'stack.log');
-  const [nats, redis, s3] = await Promise.all([startNats(), startRedis(), startS3Server()]);
+  const [natsNodes, redis, s3] = await Promise.all([
+    options.natsNodes && options.natsNodes > 1
+      ? startNatsCluster(options.natsNodes).then(({ nodes }) => nodes)
+      : startNats().then((server) => [Object.assign(server, { name: 'n1' })]),
+    startRedis(),
+    startS3Server(),
+  ]);
+  const nats =
+    natsNodes.length > 1
+      ? wholeCluster(natsNodes, natsNodes.map((node) => node.url).join(','))
+      : natsNodes[0]!;
+  await untilJetStreamAnswers(nats.url);
   const machineDatabase = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop';
   const databaseName = `lockdrop_chaos_${runId}`;
   const directUrl = withDatabaseName(machineDatabase, databaseName);
@@ -184,6 +252,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     namespace,
     db,
     nats,
+    natsNodes,
     redis,
     async cutDatabase(services = SERVICES) {
       await Promise.all(services.map((service) => databaseFronts.get(service)!.cut()));
@@ -217,7 +286,14 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       await db.end();
       for (const front of fronts.values()) await front.close();
       for (const front of databaseFronts.values()) await front.close();
-      await deleteStreams(nats.url, namespace).catch(() => undefined);
+      for (const node of natsNodes)
+        if (
+          await deleteStreams(node.url, namespace).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
       await Promise.all([nats.stop(), redis.stop(), s3.stop()]);
       await dropDatabase(directUrl).catch(() => undefined);
       // CHAOS_LOGS=<directory> keeps every replica's log lines for reading after the run.

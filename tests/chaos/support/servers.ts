@@ -56,9 +56,10 @@ async function ownServer(
   command: string,
   greeting: Greeting,
   args: (port: number, directory: string) => string[],
+  fixedPort?: number,
 ): Promise<OwnedServer> {
   const directory = await mkdtemp(path.join(tmpdir(), `lockdrop-chaos-${what}-`));
-  let port = 0;
+  let port = fixedPort ?? 0;
   let child: ChildProcess;
   let output = '';
   const exited = () => child.exitCode !== null || child.signalCode !== null;
@@ -85,6 +86,8 @@ async function ownServer(
     }
   };
   const firstLaunch = async (attempt = 1): Promise<void> => {
+    // A server that must be found at a port named in advance (a cluster's routes) gets one try.
+    if (fixedPort) return launch();
     port = await freePort();
     try {
       await launch();
@@ -128,6 +131,65 @@ export const startNats = () =>
     '-sd',
     directory,
   ]);
+
+/** One node of a NATS cluster: its name, as JetStream reports a stream's leader. */
+export interface NatsNode extends OwnedServer {
+  name: string;
+}
+
+/**
+ * Three (or `size`) nats-server processes with JetStream on disk, routed to each other on
+ * loopback: a JetStream cluster whose streams keep replicas on several nodes. `url` of each
+ * node is its own client port; `urls` lists them all, as a client's seed list.
+ */
+export async function startNatsCluster(size = 3): Promise<{ nodes: NatsNode[]; urls: string }> {
+  const clusterName = `chaos_${Math.random().toString(36).slice(2, 8)}`;
+  const clientPorts: number[] = [];
+  const routePorts: number[] = [];
+  // Distinct ports, all taken before any node starts: each node's routes name the others'.
+  while (clientPorts.length < size) {
+    const [client, route] = [await freePort(), await freePort()];
+    if ([...clientPorts, ...routePorts, client].includes(route)) continue;
+    clientPorts.push(client);
+    routePorts.push(route);
+  }
+  const routes = routePorts.map((port) => `nats-route://127.0.0.1:${port}`).join(',');
+  const nodes: NatsNode[] = [];
+  try {
+    for (let index = 0; index < size; index += 1) {
+      const name = `n${index + 1}`;
+      const server = await ownServer(
+        `nats-${name}`,
+        'nats',
+        'nats-server',
+        { expect: 'INFO {' },
+        (port, directory) => [
+          '-js',
+          '-a',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-sd',
+          directory,
+          '-n',
+          name,
+          '--cluster_name',
+          clusterName,
+          '--cluster',
+          `nats://127.0.0.1:${routePorts[index]}`,
+          '--routes',
+          routes,
+        ],
+        clientPorts[index],
+      );
+      nodes.push(Object.assign(server, { name }));
+    }
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw error;
+  }
+  return { nodes, urls: nodes.map((node) => node.url).join(',') };
+}
 
 /**
  * Redis with its append-only file, as BullMQ asks of a production Redis: queued and delayed
