@@ -1,3 +1,6 @@
+import { busEnv, loadConfig } from '@lockdrop/config';
+import { z } from 'zod';
+
 /** `nats://a:4222,nats://b:4222` → each server, so the client can start from any one that answers. */
 export function serverList(url: string): string[] {
   return url
@@ -6,16 +9,11 @@ export function serverList(url: string): string[] {
     .filter(Boolean);
 }
 
-/** BUS_STREAM_REPLICAS (see @lockdrop/config's busEnv), read here so every service gets it. */
-export function streamReplicasFromEnv(
-  env: Record<string, string | undefined> = process.env,
-): number {
-  const raw = env.BUS_STREAM_REPLICAS?.trim();
-  if (!raw) return 1;
-  const replicas = Number(raw);
-  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5)
-    throw new Error(
-      `BUS_STREAM_REPLICAS: must be a whole number from 1 to 5 (got ${JSON.stringify(raw)})`,
-    );
-  return replicas;
+/**
+ * BUS_STREAM_REPLICAS (@lockdrop/config's busEnv), read where the bus connects so that every
+ * process connecting a bus (each service, the gateway's storefront, the tools) keeps streams at
+ * the same replica count without each passing it along.
+ */
+export function streamReplicasFromEnv(env?: Record<string, string | undefined>): number {
+  return loadConfig(z.object(busEnv), env).BUS_STREAM_REPLICAS;
 }
