@@ -151,6 +151,11 @@ export class HostSelector {
     return this.#searching;
   }
 
+  /** Whether a host is remembered (the next connection goes there without asking them all). */
+  remembers(): boolean {
+    return this.#current !== undefined;
+  }
+
   /** A connection to `host` failed or found it the wrong kind: look again next time. */
   forget(host: HostPort): void {
     if (this.#current === host) this.#current = undefined;

@@ -47,7 +47,8 @@ export function createPool({
   };
   const multiHost = isMultiHost(connectionString);
   const selector = multiHost ? hostSelectorFor(connectionString, connection) : undefined;
-  const pool = new pg.Pool({
+  const Pool = selector ? FailoverPool : pg.Pool;
+  const pool = new Pool({
     Client: selector ? failoverClient(selector) : PreparingClient,
     // The selector sets each connection's host; the first one's URL carries the rest.
     connectionString: selector
@@ -69,6 +70,31 @@ export function createPool({
  * telling the selector, so the next connection asks every host again. Connections already open
  * to a primary that died fail on their own and are dropped by the pool.
  */
+/** Marks an error raised while a FailoverClient connected to the host it had remembered. */
+const LOST_REMEMBERED_HOST = Symbol('lost the remembered host');
+
+/**
+ * A pool whose checkout tries once more when a new connection failed at the host the selector
+ * remembered (the primary that just died): the second try asks every host, so the first query
+ * after a failover that has finished goes to the new primary instead of failing.
+ */
+class FailoverPool extends pg.Pool {
+  // pg-pool's overloads: a promise without a callback, `(error, client, done)` otherwise.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override connect(callback?: any): any {
+    const attempt = () => super.connect() as Promise<pg.PoolClient>;
+    const connecting = attempt().catch((error: unknown) => {
+      if ((error as { [LOST_REMEMBERED_HOST]?: boolean })[LOST_REMEMBERED_HOST]) return attempt();
+      throw error;
+    });
+    if (!callback) return connecting;
+    connecting.then(
+      (client) => callback(null, client, (release?: Error | boolean) => client.release(release)),
+      (error: Error) => callback(error),
+    );
+  }
+}
+
 function failoverClient(selector: HostSelector): typeof PreparingClient {
   return class FailoverClient extends PreparingClient {
     // pg's overloads: a promise without a callback, the callback otherwise.
@@ -83,6 +109,7 @@ function failoverClient(selector: HostSelector): typeof PreparingClient {
     }
 
     async #connectToTarget(): Promise<this> {
+      const remembered = selector.remembers();
       const host = await selector.target();
       this.host = host.host;
       this.port = host.port;
@@ -90,12 +117,21 @@ function failoverClient(selector: HostSelector): typeof PreparingClient {
         await super.connect();
       } catch (error) {
         selector.forget(host);
+        if (remembered && error instanceof Error)
+          Object.assign(error, { [LOST_REMEMBERED_HOST]: true });
         throw error;
       }
-      if (await selector.suits(this, host).catch(() => false)) return this;
+      const suits = await selector.suits(this, host).catch(() => {
+        selector.forget(host);
+        return false;
+      });
+      if (suits) return this;
       await this.end().catch(() => undefined);
-      throw new NoSuitableHostError(
-        `${host.host}:${host.port} is not a ${selector.parsed.target} server any more`,
+      throw Object.assign(
+        new NoSuitableHostError(
+          `${host.host}:${host.port} is not a ${selector.parsed.target} server any more`,
+        ),
+        { [LOST_REMEMBERED_HOST]: remembered },
       );
     }
   };

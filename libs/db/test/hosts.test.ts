@@ -121,10 +121,11 @@ describe('a pool on several hosts', async () => {
     }
     expect(answered).toBe(true);
     expect(failures.every(isOutage)).toBe(true);
-    // And every connection the pool now opens goes to the second host.
+    // At most the query that was on the dead connection fails: a new connection that finds the
+    // remembered host gone asks the others at once.
+    expect(failures.length).toBeLessThanOrEqual(1);
     const clients = await Promise.all([pool.connect(), pool.connect()]);
     for (const client of clients) client.release();
-    expect(failures.length).toBeLessThanOrEqual(2);
   });
 
   it('says no suitable host, as an outage, when every host is a standby or down', async () => {

@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { dropDatabase, ensureDatabase, withDatabaseName } from '@lockdrop/db';
+import { createPool, dropDatabase, ensureDatabase, withDatabaseName } from '@lockdrop/db';
 import {
   deleteStreams,
   freePort,
@@ -80,6 +80,12 @@ const entryName = (service: ServiceName, replica: Replica) => `${service}-${repl
 export interface ClusterOptions {
   /** Run a NATS cluster of this many nodes (routes on loopback) instead of one server. */
   natsNodes?: number;
+  /**
+   * The database's URL for a name, when the services should reach a database server of the
+   * test's own directly (a multi-host URL: primary and standby) rather than the machine's
+   * Postgres through fronts; `cutDatabase` is then not available.
+   */
+  databaseUrl?: (database: string) => string;
 }
 
 /** Acts on every node at once: the single-server operations, for a cluster. */
@@ -139,18 +145,21 @@ export async function startCluster(
   await untilJetStreamAnswers(nats.url);
   const machineDatabase = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop';
   const databaseName = `lockdrop_chaos_${runId}`;
-  const directUrl = withDatabaseName(machineDatabase, databaseName);
+  const directUrl =
+    options.databaseUrl?.(databaseName) ?? withDatabaseName(machineDatabase, databaseName);
   await ensureDatabase(directUrl);
   const postgresPort = Number(new URL(machineDatabase).port || 5432);
   const databaseFronts = new Map<ServiceName, TcpFront>();
   const databaseUrls = new Map<ServiceName, string>();
-  for (const service of SERVICES) {
-    const front = await startTcpFront([postgresPort]);
-    const url = new URL(directUrl);
-    url.host = `127.0.0.1:${front.port}`;
-    databaseFronts.set(service, front);
-    databaseUrls.set(service, url.toString());
-  }
+  if (options.databaseUrl) for (const service of SERVICES) databaseUrls.set(service, directUrl);
+  else
+    for (const service of SERVICES) {
+      const front = await startTcpFront([postgresPort]);
+      const url = new URL(directUrl);
+      url.host = `127.0.0.1:${front.port}`;
+      databaseFronts.set(service, front);
+      databaseUrls.set(service, url.toString());
+    }
 
   const ports = new Map<string, number>();
   const fronts = new Map<ServiceName, TcpFront>();
@@ -224,7 +233,10 @@ export async function startCluster(
   }).catch((error: Error) => {
     throw new Error(`${error.message}; the last log lines:\n${logs.slice(-20).join('')}`);
   });
-  const db = new pg.Pool({ connectionString: directUrl, max: 4 });
+  // A multi-host URL needs libs/db's host selection, so the suite's view follows a failover too.
+  const db = options.databaseUrl
+    ? createPool({ connectionString: directUrl, schema: 'public', max: 4 })
+    : new pg.Pool({ connectionString: directUrl, max: 4 });
 
   const readyz = async (port: number) => {
     try {
@@ -255,6 +267,8 @@ export async function startCluster(
     natsNodes,
     redis,
     async cutDatabase(services = SERVICES) {
+      if (options.databaseUrl)
+        throw new Error('no database fronts: the services reach it directly');
       await Promise.all(services.map((service) => databaseFronts.get(service)!.cut()));
     },
     async restoreDatabase() {
