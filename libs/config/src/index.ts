@@ -132,6 +132,48 @@ export type RedisEnv = {
   REDIS_SENTINEL_NAME: string;
 };
 
+/** What ioredis takes to reach Redis, standalone or through Sentinel (no ioredis types needed here). */
+export interface RedisConnectionOptions {
+  host?: string;
+  port?: number;
+  sentinels?: { host: string; port: number }[];
+  /** The master name the Sentinels watch. */
+  name?: string;
+  username?: string;
+  password?: string;
+  db?: number;
+  tls?: Record<string, never>;
+  enableTLSForSentinelMode?: boolean;
+  /** Drop the connection at once when Sentinel announces a new master (ioredis ≥ 5.3). */
+  failoverDetector?: boolean;
+  /** A write that reaches a demoted master (READONLY) reconnects, to the new one. */
+  reconnectOnError?: (error: Error) => boolean | 1 | 2;
+}
+
+/**
+ * ioredis options for RedisEnv: REDIS_URL's host, or the master REDIS_SENTINEL_NAME as the
+ * REDIS_SENTINELS report it, with REDIS_URL's credentials, database and TLS either way.
+ */
+export function redisConnectionOptions(config: RedisEnv): RedisConnectionOptions {
+  const url = new URL(config.REDIS_URL);
+  const common: RedisConnectionOptions = {
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    db: Number(url.pathname.slice(1) || 0),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 2 : false),
+  };
+  if (!config.REDIS_SENTINELS?.length)
+    return { ...common, host: url.hostname, port: Number(url.port || 6379) };
+  return {
+    ...common,
+    sentinels: config.REDIS_SENTINELS,
+    name: config.REDIS_SENTINEL_NAME,
+    failoverDetector: true,
+    ...(url.protocol === 'rediss:' ? { enableTLSForSentinelMode: true } : {}),
+  };
+}
+
 /**
  * How many servers of a NATS cluster keep each stream and consumer (JetStream replicas): 1 on
  * one server, 3 in production (survives losing one node; publishes are acknowledged once a

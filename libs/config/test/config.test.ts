@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { busEnv, ConfigError, env, loadConfig, redisEnv } from '../src/index.js';
+import {
+  busEnv,
+  ConfigError,
+  env,
+  loadConfig,
+  redisConnectionOptions,
+  redisEnv,
+} from '../src/index.js';
 
 const schema = z.object({
   DATABASE_URL: env.databaseUrl,
@@ -79,5 +86,32 @@ describe('cluster-shaped connection settings', () => {
       ['BUS_STREAM_REPLICAS', '0'],
     ] as const)
       expect(() => loadConfig(cluster, { [key]: value }), value).toThrow(key);
+  });
+
+  it('turns the Redis settings into a standalone or a Sentinel connection', () => {
+    const redis = z.object(redisEnv);
+    expect(
+      redisConnectionOptions(loadConfig(redis, { REDIS_URL: 'redis://:pw@cache:6380/2' })),
+    ).toMatchObject({ host: 'cache', port: 6380, password: 'pw', db: 2 });
+    const viaSentinels = redisConnectionOptions(
+      loadConfig(redis, {
+        REDIS_URL: 'rediss://:pw@ignored/1',
+        REDIS_SENTINELS: 's0:26379,s1:26379',
+        REDIS_SENTINEL_NAME: 'lockdrop',
+      }),
+    );
+    expect(viaSentinels).toMatchObject({
+      sentinels: [
+        { host: 's0', port: 26379 },
+        { host: 's1', port: 26379 },
+      ],
+      name: 'lockdrop',
+      password: 'pw',
+      db: 1,
+      tls: {},
+      enableTLSForSentinelMode: true,
+    });
+    expect(viaSentinels.host).toBeUndefined();
+    expect(viaSentinels.reconnectOnError!(new Error("READONLY You can't write"))).toBe(2);
   });
 });
