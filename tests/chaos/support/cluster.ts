@@ -19,7 +19,9 @@ import {
   startNats,
   startNatsCluster,
   startRedis,
+  startRedisSentinelGroup,
   startTcpFront,
+  type RedisSentinelGroup,
   type NatsNode,
   type OwnedServer,
   type TcpFront,
@@ -59,6 +61,8 @@ export interface Cluster {
   /** The nodes of a NATS cluster (`startCluster(…, { natsNodes: 3 })`); one node otherwise. */
   natsNodes: NatsNode[];
   redis: OwnedServer;
+  /** With `redisSentinel`: the primary (also `redis`), its replica and three Sentinels. */
+  redisGroup?: RedisSentinelGroup;
   /** Cuts the network between these services (all by default) and Postgres. */
   cutDatabase(services?: readonly ServiceName[]): Promise<void>;
   restoreDatabase(): Promise<void>;
@@ -86,6 +90,11 @@ export interface ClusterOptions {
    * Postgres through fronts; `cutDatabase` is then not available.
    */
   databaseUrl?: (database: string) => string;
+  /**
+   * Redis as a primary, a replica and three Sentinels; the worker finds the primary through the
+   * Sentinels (REDIS_SENTINELS). The gateway keeps REDIS_URL, the first primary.
+   */
+  redisSentinel?: boolean;
 }
 
 /** Acts on every node at once: the single-server operations, for a cluster. */
@@ -135,9 +144,11 @@ export async function startCluster(
     options.natsNodes && options.natsNodes > 1
       ? startNatsCluster(options.natsNodes).then(({ nodes }) => nodes)
       : startNats().then((server) => [Object.assign(server, { name: 'n1' })]),
-    startRedis(),
+    options.redisSentinel ? startRedisSentinelGroup() : startRedis(),
     startS3Server(),
   ]);
+  const redisGroup = 'sentinels' in redis ? redis : undefined;
+  const redisPrimary = redisGroup ? redisGroup.primary : (redis as OwnedServer);
   const nats =
     natsNodes.length > 1
       ? wholeCluster(natsNodes, natsNodes.map((node) => node.url).join(','))
@@ -180,7 +191,10 @@ export async function startCluster(
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     NATS_URL: nats.url,
-    REDIS_URL: redis.url,
+    REDIS_URL: redisPrimary.url,
+    ...(redisGroup
+      ? { REDIS_SENTINELS: redisGroup.sentinelList, REDIS_SENTINEL_NAME: redisGroup.masterName }
+      : {}),
     BUS_NAMESPACE: namespace,
     REDIS_KEY_PREFIX: `lockdrop-chaos-${runId}:`,
     PUBLIC_URL: baseUrl,
@@ -265,7 +279,8 @@ export async function startCluster(
     db,
     nats,
     natsNodes,
-    redis,
+    redis: redisPrimary,
+    redisGroup,
     async cutDatabase(services = SERVICES) {
       if (options.databaseUrl)
         throw new Error('no database fronts: the services reach it directly');
@@ -308,7 +323,7 @@ export async function startCluster(
           )
         )
           break;
-      await Promise.all([nats.stop(), redis.stop(), s3.stop()]);
+      await Promise.all([nats.stop(), (redisGroup ?? redisPrimary).stop(), s3.stop()]);
       await dropDatabase(directUrl).catch(() => undefined);
       // CHAOS_LOGS=<directory> keeps every replica's log lines for reading after the run.
       if (process.env.CHAOS_LOGS)

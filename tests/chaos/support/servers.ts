@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -216,6 +217,152 @@ export const startRedis = () =>
       'always',
     ],
   );
+
+const redisArgs = (port: number, directory: string) => [
+  '--port',
+  String(port),
+  '--bind',
+  '127.0.0.1',
+  '--dir',
+  directory,
+  '--save',
+  '',
+  '--appendonly',
+  'yes',
+  '--appendfsync',
+  'always',
+];
+
+const sentinelGreeting = { send: 'PING\r\n', expect: '+PONG' };
+
+/**
+ * Redis as a production Sentinel deployment runs it, on loopback: a primary, one replica, and
+ * three Sentinels (quorum 2) watching `masterName`, quick to act (down after 1 s). Clients find
+ * the primary by asking the Sentinels (REDIS_SENTINELS, REDIS_SENTINEL_NAME).
+ */
+export interface RedisSentinelGroup {
+  masterName: string;
+  primary: OwnedServer;
+  replica: OwnedServer;
+  sentinels: OwnedServer[];
+  /** `127.0.0.1:p1,127.0.0.1:p2,…`, as REDIS_SENTINELS takes them. */
+  sentinelList: string;
+  /** The port the Sentinels currently name as the master's. */
+  masterPort(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** One command to a Redis-protocol server; the raw reply. */
+export function redisCommand(port: number, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let reply = '';
+    socket.setTimeout(2_000, () => socket.destroy(new Error('redis command timed out')));
+    socket.on('error', reject);
+    socket.on('connect', () =>
+      socket.write(
+        `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`,
+      ),
+    );
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('latin1');
+      // Enough for the replies read here: a simple line, or a two-element array of bulk strings.
+      const complete = reply.startsWith('*2')
+        ? reply.split('\r\n').length >= 6
+        : reply.endsWith('\r\n');
+      if (complete) {
+        socket.end();
+        resolve(reply);
+      }
+    });
+  });
+}
+
+export async function startRedisSentinelGroup(): Promise<RedisSentinelGroup> {
+  const masterName = 'lockdrop';
+  const started: OwnedServer[] = [];
+  try {
+    const primary = await ownServer(
+      'redis-primary',
+      'redis',
+      'redis-server',
+      sentinelGreeting,
+      redisArgs,
+    );
+    started.push(primary);
+    const replica = await ownServer(
+      'redis-replica',
+      'redis',
+      'redis-server',
+      sentinelGreeting,
+      (port, directory) => [
+        ...redisArgs(port, directory),
+        '--replicaof',
+        '127.0.0.1',
+        String(primary.port),
+      ],
+    );
+    started.push(replica);
+    const sentinels: OwnedServer[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const sentinel = await ownServer(
+        `redis-sentinel-${index}`,
+        'redis',
+        'redis-server',
+        sentinelGreeting,
+        (port, directory) => {
+          // A Sentinel rewrites its own configuration file (what it learnt about the group).
+          // A restarted Sentinel keeps what it learnt: the file is written once.
+          const file = path.join(directory, 'sentinel.conf');
+          if (!existsSync(file))
+            writeFileSync(
+              file,
+              [
+                `port ${port}`,
+                'bind 127.0.0.1',
+                `dir ${directory}`,
+                `sentinel monitor ${masterName} 127.0.0.1 ${primary.port} 2`,
+                `sentinel down-after-milliseconds ${masterName} 1000`,
+                `sentinel failover-timeout ${masterName} 10000`,
+                `sentinel parallel-syncs ${masterName} 1`,
+                '',
+              ].join('\n'),
+            );
+          return [file, '--sentinel'];
+        },
+      );
+      sentinels.push(sentinel);
+      started.push(sentinel);
+    }
+    const masterPort = async () => {
+      for (const sentinel of sentinels) {
+        const reply = await redisCommand(
+          sentinel.port,
+          'SENTINEL',
+          'get-master-addr-by-name',
+          masterName,
+        ).catch(() => null);
+        const port = reply?.split('\r\n')[4];
+        if (port) return Number(port);
+      }
+      throw new Error('no Sentinel answered');
+    };
+    return {
+      masterName,
+      primary,
+      replica,
+      sentinels,
+      sentinelList: sentinels.map((sentinel) => `127.0.0.1:${sentinel.port}`).join(','),
+      masterPort,
+      async stop() {
+        await Promise.all(started.map((server) => server.stop()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map((server) => server.stop()));
+    throw error;
+  }
+}
 
 /**
  * A TCP front for several back ends, as a Kubernetes Service is for a Deployment's pods:
