@@ -248,11 +248,16 @@ describe('the overlays', () => {
         NATS_URL: 'nats://nats.lockdrop-data:4222',
       }),
     ).not.toThrow();
-    // The worker may reach the Sentinels.
-    const egress = named(prod, 'NetworkPolicy', 'worker')!.spec!.egress as {
-      ports: { port: number }[];
-    }[];
-    expect(egress.some((rule) => rule.ports.some((port) => port.port === 26379))).toBe(true);
+    // The two Redis clients, the worker and the gateway, may reach the Sentinels.
+    for (const client of ['worker', 'gateway']) {
+      const egress = named(prod, 'NetworkPolicy', client)!.spec!.egress as {
+        ports: { port: number }[];
+      }[];
+      expect(
+        egress.some((rule) => rule.ports.some((port) => port.port === 26379)),
+        client,
+      ).toBe(true);
+    }
 
     // NATS comes from its Helm chart: three routed servers with JetStream on volumes, as many as
     // the streams' replicas.
