@@ -76,11 +76,24 @@ async function stormKillingTheLeader(count: number) {
 }
 
 describe('a three-node NATS cluster losing nodes', () => {
-  it('keeps every stream on three nodes', async () => {
+  it('keeps every stream and consumer on three nodes', async () => {
     const info = await untilCaughtUp(2);
     expect(info.config.num_replicas).toBe(3);
     const names = [info.cluster!.leader, ...info.cluster!.replicas!.map((replica) => replica.name)];
     expect(names.sort()).toEqual(cluster.natsNodes.map((node) => node.name).sort());
+    // Consumers take the stream's replica count: their acknowledged positions survive a node too.
+    const nc = await connect({ servers: cluster.natsNodes.map((node) => node.url) });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const consumers = [];
+      for await (const consumer of jsm.consumers.list(streamNames(cluster.namespace).events))
+        consumers.push(consumer);
+      expect(consumers.length).toBeGreaterThan(3);
+      for (const consumer of consumers)
+        expect(consumer.cluster?.replicas ?? [], consumer.name).toHaveLength(2);
+    } finally {
+      await nc.close();
+    }
   });
 
   it('the stream leader killed mid-storm, then the next leader after the first returns: each payment once', async () => {
