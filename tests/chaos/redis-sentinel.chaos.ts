@@ -80,6 +80,9 @@ describe('the Redis primary lost during a payout run', () => {
       'the Sentinels to promote the replica',
     );
     const promotedAfterMs = Date.now() - killedAt;
+    // The gateway and the worker ping Redis for readiness: both ready again means both followed
+    // the Sentinels to the new primary (the old one stays dead).
+    await cluster.allReady(30_000);
 
     await waitFor(
       async () => {
