@@ -97,6 +97,7 @@ describe('a three-node NATS cluster losing nodes', () => {
   });
 
   it('the stream leader killed mid-storm, then the next leader after the first returns: each payment once', async () => {
+    const pidsBefore = cluster.pids();
     const first = await stormKillingTheLeader(30);
     console.log(
       `NATS: killed the event stream's leader ${first.killed.name} mid-storm; ${first.newLeader} took over ` +
@@ -122,5 +123,7 @@ describe('a three-node NATS cluster losing nodes', () => {
     });
     await second.killed.restart();
     await untilCaughtUp(2);
+    // The services rode both losses out connected: none died or was restarted.
+    expect(cluster.pids()).toEqual(pidsBefore);
   });
 });

@@ -32,6 +32,7 @@ const txRefOf = (raw: Buffer) =>
 
 describe('the Postgres primary lost mid-storm', () => {
   it('the standby promoted: every webhook answered 200 is one purchase, none credited twice', async () => {
+    const pidsBefore = cluster.pids();
     const { txRefs } = await openCheckouts(cluster, shop.productId, 40);
     const bodies = await providerCharges(cluster, txRefs);
     // Every charge once, a quarter of them twice (the provider repeats itself), shuffled.
@@ -118,5 +119,7 @@ describe('the Postgres primary lost mid-storm', () => {
       label: 'killing the Postgres primary and promoting its standby',
     });
     expect(invariants.purchases).toBe(txRefs.length);
+    // Found the new primary by themselves: no replica died or was restarted for it.
+    expect(cluster.pids()).toEqual(pidsBefore);
   });
 });

@@ -72,6 +72,7 @@ describe('the Redis primary lost during a payout run', () => {
       (rows) => rows.length >= 1,
       60_000,
     );
+    const pidsBefore = cluster.pids();
     const killedAt = Date.now();
     await group.primary.crash();
     await waitFor(
@@ -106,6 +107,7 @@ describe('the Redis primary lost during a payout run', () => {
       label: 'a Redis primary killed during a payout run',
     });
     expect(invariants.payouts).toBe(payoutIds.length);
+    expect(cluster.pids()).toEqual(pidsBefore);
     console.log(
       `Redis Sentinel: primary killed after ${sentBeforeKill.length} of ${payoutIds.length} transfers reached ` +
         `the provider; replica promoted after ${promotedAfterMs} ms; all ${payoutIds.length} payouts paid ` +

@@ -1,5 +1,6 @@
 import { JetStreamApiError, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
+import { withClusterRetry } from './jetstream-api.js';
 import { streamNames } from './naming.js';
 import { EVENT_STREAM_MAX_AGE_DAYS } from './retention.js';
 
@@ -46,11 +47,11 @@ export async function ensureStreams(
 ): Promise<void> {
   for (const config of streamConfigs(namespace, replicas)) {
     try {
-      await jsm.streams.add(config);
+      await withClusterRetry(() => jsm.streams.add(config));
     } catch (error) {
       if (!(error instanceof JetStreamApiError) || error.code !== STREAM_EXISTS_WITH_OTHER_CONFIG)
         throw error;
-      await jsm.streams.update(config.name, config);
+      await withClusterRetry(() => jsm.streams.update(config.name, config));
     }
   }
 }

@@ -13,6 +13,7 @@ import {
 import { nanos } from '@nats-io/transport-node';
 import { publishDeadLetter } from './dead-letter.js';
 import { classifyFailure } from './failures.js';
+import { withClusterRetry } from './jetstream-api.js';
 import { errorMessage, type Logger } from './logger.js';
 import {
   assertConsumerName,
@@ -74,11 +75,11 @@ async function ensureConsumer(
   config: Partial<ConsumerConfig>,
 ): Promise<void> {
   try {
-    await jsm.consumers.add(stream, config);
+    await withClusterRetry(() => jsm.consumers.add(stream, config));
   } catch (error) {
     if (!(error instanceof JetStreamApiError) || error.code !== CONSUMER_EXISTS_WITH_OTHER_CONFIG)
       throw error;
-    await jsm.consumers.update(stream, config.durable_name!, config);
+    await withClusterRetry(() => jsm.consumers.update(stream, config.durable_name!, config));
   }
 }
 
@@ -117,7 +118,7 @@ export async function subscribe<F extends EventFilter>(
     max_deliver: -1,
   });
   const messages: ConsumerMessages = await (
-    await js.consumers.get(stream, durable)
+    await withClusterRetry(() => js.consumers.get(stream, durable))
   ).consume({ max_messages: 16 });
 
   const backoffFor = (deliveryCount: number): number =>
