@@ -64,6 +64,14 @@ const OUTAGE_ALARM_ATTEMPTS = 10;
 // JSConsumerAlreadyExists: servers from 2.10 refuse a create that differs from the existing durable.
 const CONSUMER_EXISTS_WITH_OTHER_CONFIG = 10148;
 const ACK_WAIT_MS = 30_000;
+/**
+ * How long one pull request waits on the server. The client finds a pull lost (its server or
+ * the consumer's leader gone, a cluster electing) only after two missed idle heartbeats, each
+ * half of this: at the library's 30 s default a consumer stalled ≈30 s after losing a NATS node
+ * (tests/chaos/nats-cluster.chaos.ts caught analytics counting nothing for that long); at 5 s it
+ * pulls again within ≈5 s, for one empty pull every 5 s per idle consumer.
+ */
+const PULL_EXPIRES_MS = 5_000;
 /** Events one transaction takes at most when a backlog has formed; alone, an event is a batch of one. */
 const BATCH_LIMIT = 32;
 /** A batch that would wait longer for a row lock (another batch holds it) gives way instead. */
@@ -119,7 +127,7 @@ export async function subscribe<F extends EventFilter>(
   });
   const messages: ConsumerMessages = await (
     await withClusterRetry(() => js.consumers.get(stream, durable))
-  ).consume({ max_messages: 16 });
+  ).consume({ max_messages: 16, expires: PULL_EXPIRES_MS });
 
   const backoffFor = (deliveryCount: number): number =>
     backoffMs[Math.min(deliveryCount, backoffMs.length) - 1] ?? 0;
