@@ -244,7 +244,15 @@ export async function startCluster(
         appendFileSync(logFile, line);
       },
     },
-  }).catch((error: Error) => {
+  }).catch(async (error: Error) => {
+    // No Cluster is returned, so no afterAll can stop what was started: stop it here (a
+    // failed start once left a three-node NATS, a Redis and a database behind).
+    for (const front of [...fronts.values(), ...databaseFronts.values()]) await front.close();
+    await Promise.all([nats.stop(), (redisGroup ?? redisPrimary).stop(), s3.stop()]).catch(
+      () => undefined,
+    );
+    await dropDatabase(directUrl).catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
     throw new Error(`${error.message}; the last log lines:\n${logs.slice(-20).join('')}`);
   });
   // A multi-host URL needs libs/db's host selection, so the suite's view follows a failover too.
