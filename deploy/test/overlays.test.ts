@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig } from '@lockdrop/config';
+import { configSchema as workerConfig } from '@lockdrop/worker/src/config.js';
 
 // The environments an operator applies (`kubectl apply -k deploy/overlays/<env>`), rendered by
 // kustomize itself and every object checked against the Kubernetes API schemas (npm
@@ -39,6 +41,38 @@ function render(directory: string): K8sObject[] {
   if (result.status !== 0) throw new Error(`kustomize build ${directory}: ${result.stderr}`);
   return parseAllDocuments(result.stdout).map((document) => document.toJS() as K8sObject);
 }
+
+/**
+ * The operators' custom resources in the prod overlay (engines/). kubernetes-models has no
+ * schemas for them (and npm none we could install), so each is checked here against the fields
+ * its operator requires and the ones Lockdrop's guarantees rest on; a misspelt field among those
+ * fails, any other is the operator's admission webhook's to catch at apply time.
+ */
+const OPERATOR_RESOURCES: Record<string, (object: K8sObject) => void> = {
+  'postgresql.cnpg.io/v1 Cluster': ({ spec }) => {
+    expect(spec!.instances).toBeGreaterThanOrEqual(3);
+    expect(spec!.postgresql.synchronous).toMatchObject({
+      method: expect.stringMatching(/^(any|first)$/),
+      number: expect.any(Number),
+      dataDurability: 'required',
+    });
+    expect(spec!.postgresql.synchronous.number).toBeGreaterThanOrEqual(1);
+    expect(spec!.postgresql.synchronous.number).toBeLessThan(spec!.instances);
+    expect(spec!.storage.size).toMatch(/^\d+(Gi|Ti)$/);
+    expect(spec!.bootstrap.initdb).toMatchObject({ database: 'lockdrop', owner: 'lockdrop' });
+    expect(spec!.imageName).toMatch(/postgresql:1[5-9]/);
+  },
+  'databases.spotahome.com/v1 RedisFailover': ({ spec }) => {
+    expect(spec!.sentinel.replicas).toBeGreaterThanOrEqual(3);
+    expect(spec!.redis.replicas).toBeGreaterThanOrEqual(2);
+    expect(spec!.redis.customConfig).toContain('appendonly yes');
+    expect(spec!.redis.storage.persistentVolumeClaim.spec.resources.requests.storage).toBeTruthy();
+    expect(spec!.auth.secretPath).toBeTruthy();
+  },
+};
+
+const operatorCheck = (object: K8sObject) =>
+  OPERATOR_RESOURCES[`${object.apiVersion} ${object.kind}`];
 
 /** kubernetes-models' class for an object's apiVersion and kind; its validate() throws on a schema error. */
 async function modelOf(object: K8sObject) {
@@ -86,6 +120,11 @@ describe.each(Object.entries(environments))('deploy/%s', (name, objects) => {
   it('renders, and every object is valid against the Kubernetes schemas', async () => {
     expect(objects.length).toBeGreaterThan(20);
     for (const object of objects) {
+      const check = operatorCheck(object);
+      if (check) {
+        check(object);
+        continue;
+      }
       const model = await modelOf(object);
       expect(() => model.validate(), `${object.kind} ${object.metadata.name}`).not.toThrow();
     }
@@ -95,7 +134,8 @@ describe.each(Object.entries(environments))('deploy/%s', (name, objects) => {
     for (const object of objects)
       if (object.kind !== 'Namespace')
         expect(object.metadata.namespace, `${object.kind} ${object.metadata.name}`).toBe(
-          'lockdrop',
+          // The engines' operators run their pods next door (prod's engines/namespace.yaml).
+          operatorCheck(object) ? 'lockdrop-data' : 'lockdrop',
         );
     expect(ofKind(objects, 'Secret')).toEqual([]);
     for (const deployment of ofKind(objects, 'Deployment'))
@@ -185,5 +225,50 @@ describe('the overlays', () => {
     expect(
       paths.map((p: { backend: { service: { name: string } } }) => p.backend.service.name),
     ).toEqual(['gateway']);
+  });
+
+  it('prod: the engines by their operators, each surviving the loss of one node', () => {
+    const { prod } = environments;
+    const kinds = prod.filter(operatorCheck).map((o) => `${o.kind} ${o.metadata.name}`);
+    expect(kinds.sort()).toEqual(['Cluster lockdrop-db', 'RedisFailover lockdrop-redis']);
+    const config = named(prod, 'ConfigMap', 'lockdrop-config')!.data!;
+    const redis = named(prod, 'RedisFailover', 'lockdrop-redis')!;
+    // The Spotahome operator's Sentinel Service is rfs-<name>; its master name is mymaster.
+    expect(config).toMatchObject({
+      BUS_STREAM_REPLICAS: '3',
+      REDIS_SENTINELS: `rfs-${redis.metadata.name}.${redis.metadata.namespace}:26379`,
+      REDIS_SENTINEL_NAME: 'mymaster',
+    });
+    // The values the worker is given are what its config accepts.
+    expect(() =>
+      loadConfig(workerConfig, {
+        ...config,
+        DATABASE_URL: 'postgres://lockdrop:pw@lockdrop-db-rw.lockdrop-data:5432/lockdrop',
+        REDIS_URL: 'redis://:pw@ignored:6379',
+        NATS_URL: 'nats://nats.lockdrop-data:4222',
+      }),
+    ).not.toThrow();
+    // The two Redis clients, the worker and the gateway, may reach the Sentinels.
+    for (const client of ['worker', 'gateway']) {
+      const egress = named(prod, 'NetworkPolicy', client)!.spec!.egress as {
+        ports: { port: number }[];
+      }[];
+      expect(
+        egress.some((rule) => rule.ports.some((port) => port.port === 26379)),
+        client,
+      ).toBe(true);
+    }
+
+    // NATS comes from its Helm chart: three routed servers with JetStream on volumes, as many as
+    // the streams' replicas.
+    const nats = parse(
+      readFileSync(path.join(deployDir, 'overlays/prod/engines/nats-values.yaml'), 'utf8'),
+    );
+    expect(nats.config.cluster).toEqual({ enabled: true, replicas: 3 });
+    expect(Number(config.BUS_STREAM_REPLICAS)).toBe(nats.config.cluster.replicas);
+    expect(nats.config.jetstream).toMatchObject({
+      enabled: true,
+      fileStore: { enabled: true, pvc: { enabled: true } },
+    });
   });
 });

@@ -3,13 +3,15 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers } from '@nats-io/transport-node';
 import { requestCommand, serveCommand } from './commands.js';
 import { busHeaders } from './headers.js';
+import { serverList, streamReplicasFromEnv } from './servers.js';
 import { silentLogger, type Logger } from './logger.js';
-import { assertNamespace, eventSubject, type EventFilter } from './naming.js';
+import { assertNamespace, eventSubject, streamNames, type EventFilter } from './naming.js';
 import { ensureStreams } from './streams.js';
 import { subscribe, type SubscribeOptions, type Subscription } from './subscription.js';
 import { watchEvents, type Watch, type WatchOptions } from './watch.js';
 
 export interface BusOptions {
+  /** One NATS URL, or several comma-separated (a cluster's seeds; the client learns the rest). */
   url: string;
   /** Prefix of every stream and subject: `lockdrop` in production, a random one per test file. */
   namespace: string;
@@ -18,6 +20,11 @@ export interface BusOptions {
   logger?: Logger;
   /** Told about every dead letter (the service counts them on /metrics). */
   onDeadLetter?: (consumer: string) => void;
+  /**
+   * JetStream replicas of the namespace's streams and consumers (3 on a three-node cluster).
+   * Default: BUS_STREAM_REPLICAS from the environment, else 1.
+   */
+  replicas?: number;
 }
 
 export interface Bus {
@@ -57,13 +64,14 @@ export async function connectBus({
   name,
   logger = silentLogger,
   onDeadLetter,
+  replicas = streamReplicasFromEnv(),
 }: BusOptions): Promise<Bus> {
   assertNamespace(namespace);
   // Reconnect forever: a NATS restart must not leave a running service deaf; readiness reports the outage.
-  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1 });
+  const nc = await connect({ servers: serverList(url), name, maxReconnectAttempts: -1 });
   try {
     const jsm = await jetstreamManager(nc);
-    await ensureStreams(jsm, namespace);
+    await ensureStreams(jsm, namespace, { replicas });
     const js = jetstream(nc);
     const subscriptions = new Set<Subscription>();
     const watches = new Set<Watch>();
@@ -74,9 +82,13 @@ export async function connectBus({
         const hdrs = headers();
         hdrs.set(busHeaders.correlationId, event.correlationId);
         // The event id as Nats-Msg-Id: JetStream drops a re-publish of the same event in its duplicate window.
+        // The ack comes once the stream has the message: on a replicated stream, once a majority
+        // of its replicas stored it, so an acked event survives losing the stream's leader. A
+        // publish that finds no leader (an election) rejects, and the outbox relay sends it again.
         await js.publish(eventSubject(namespace, event.type), JSON.stringify(event), {
           msgID: event.id,
           headers: hdrs,
+          expect: { streamName: streamNames(namespace).events },
         });
       },
       request(command, request, options) {

@@ -2,6 +2,7 @@ export { connectBus, type Bus, type BusOptions } from './connection.js';
 export { type SubscribeOptions, type Subscription } from './subscription.js';
 export { type Watch, type WatchOptions } from './watch.js';
 export { ensureStreams } from './streams.js';
+export { serverList, streamReplicasFromEnv } from './servers.js';
 export {
   streamNames,
   eventSubject,

@@ -13,6 +13,7 @@ import {
 import { nanos } from '@nats-io/transport-node';
 import { publishDeadLetter } from './dead-letter.js';
 import { classifyFailure } from './failures.js';
+import { withClusterRetry } from './jetstream-api.js';
 import { errorMessage, type Logger } from './logger.js';
 import {
   assertConsumerName,
@@ -63,6 +64,14 @@ const OUTAGE_ALARM_ATTEMPTS = 10;
 // JSConsumerAlreadyExists: servers from 2.10 refuse a create that differs from the existing durable.
 const CONSUMER_EXISTS_WITH_OTHER_CONFIG = 10148;
 const ACK_WAIT_MS = 30_000;
+/**
+ * How long one pull request waits on the server. The client finds a pull lost (its server or
+ * the consumer's leader gone, a cluster electing) only after two missed idle heartbeats, each
+ * half of this: at the library's 30 s default a consumer stalled ≈30 s after losing a NATS node
+ * (tests/chaos/nats-cluster.chaos.ts caught analytics counting nothing for that long); at 5 s it
+ * pulls again within ≈5 s, for one empty pull every 5 s per idle consumer.
+ */
+const PULL_EXPIRES_MS = 5_000;
 /** Events one transaction takes at most when a backlog has formed; alone, an event is a batch of one. */
 const BATCH_LIMIT = 32;
 /** A batch that would wait longer for a row lock (another batch holds it) gives way instead. */
@@ -74,11 +83,11 @@ async function ensureConsumer(
   config: Partial<ConsumerConfig>,
 ): Promise<void> {
   try {
-    await jsm.consumers.add(stream, config);
+    await withClusterRetry(() => jsm.consumers.add(stream, config));
   } catch (error) {
     if (!(error instanceof JetStreamApiError) || error.code !== CONSUMER_EXISTS_WITH_OTHER_CONFIG)
       throw error;
-    await jsm.consumers.update(stream, config.durable_name!, config);
+    await withClusterRetry(() => jsm.consumers.update(stream, config.durable_name!, config));
   }
 }
 
@@ -117,8 +126,8 @@ export async function subscribe<F extends EventFilter>(
     max_deliver: -1,
   });
   const messages: ConsumerMessages = await (
-    await js.consumers.get(stream, durable)
-  ).consume({ max_messages: 16 });
+    await withClusterRetry(() => js.consumers.get(stream, durable))
+  ).consume({ max_messages: 16, expires: PULL_EXPIRES_MS });
 
   const backoffFor = (deliveryCount: number): number =>
     backoffMs[Math.min(deliveryCount, backoffMs.length) - 1] ?? 0;

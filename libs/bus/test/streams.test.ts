@@ -7,7 +7,9 @@ import {
   ensureStreams,
   EVENT_STREAM_MAX_AGE_DAYS,
   PROCESSED_EVENT_RETENTION_DAYS,
+  serverList,
   streamNames,
+  streamReplicasFromEnv,
 } from '../src/index.js';
 
 describe('streams and connection', () => {
@@ -30,6 +32,8 @@ describe('streams and connection', () => {
 
     const events = await managers[0]!.streams.info(names.events);
     expect(events.config.subjects).toEqual([`${namespace}.events.>`]);
+    // One server unless BUS_STREAM_REPLICAS says otherwise (the chaos suite's cluster runs 3).
+    expect(events.config.num_replicas).toBe(1);
     expect(events.config.duplicate_window).toBe(nanos(2 * 60_000));
     // Shorter than consumers remember applied events, so pruning can never let one apply twice.
     expect(events.config.max_age).toBe(nanos(EVENT_STREAM_MAX_AGE_DAYS * 24 * 3_600_000));
@@ -60,5 +64,14 @@ describe('streams and connection', () => {
     await expect(
       connectBus({ url: testEnv.natsUrl, namespace: 'Lock.Drop', name: 'bad' }),
     ).rejects.toThrow('invalid bus namespace');
+  });
+
+  it('reads the replica count and the server list as operators write them', () => {
+    expect(streamReplicasFromEnv({})).toBe(1);
+    expect(streamReplicasFromEnv({ BUS_STREAM_REPLICAS: '3' })).toBe(3);
+    expect(() => streamReplicasFromEnv({ BUS_STREAM_REPLICAS: 'three' })).toThrow(
+      'BUS_STREAM_REPLICAS',
+    );
+    expect(serverList('nats://a:4222, nats://b:4222,')).toEqual(['nats://a:4222', 'nats://b:4222']);
   });
 });

@@ -1,24 +1,23 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { connectClient, databaseNameFromUrl, isMultiHost, replaceDatabaseName } from './hosts.js';
 
-/** Connection string for the same server with another database name. */
+/** Connection string for the same server (or servers) with another database name. */
 export function withDatabaseName(connectionString: string, database: string): string {
+  if (isMultiHost(connectionString)) return replaceDatabaseName(connectionString, database);
   const url = new URL(connectionString);
   url.pathname = `/${database}`;
   return url.toString();
 }
 
 export function databaseNameOf(connectionString: string): string {
-  return decodeURIComponent(new URL(connectionString).pathname.slice(1)) || 'postgres';
+  return databaseNameFromUrl(connectionString);
 }
 
 async function withAdminClient<T>(
   connectionString: string,
   work: (client: pg.Client) => Promise<T>,
 ): Promise<T> {
-  const client = new pg.Client({
-    connectionString: withDatabaseName(connectionString, 'postgres'),
-  });
-  await client.connect();
+  const client = await connectClient(withDatabaseName(connectionString, 'postgres'));
   try {
     return await work(client);
   } finally {
@@ -27,16 +26,13 @@ async function withAdminClient<T>(
 }
 
 async function databaseAnswers(connectionString: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString });
   try {
-    await client.connect();
+    await (await connectClient(connectionString)).end();
     return true;
   } catch (error) {
     // 3D000 invalid_catalog_name: the database does not exist (yet). Anything else is real.
     if ((error as { code?: string }).code === '3D000') return false;
     throw error;
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 

@@ -6,3 +6,10 @@ export { ensureDatabase, dropDatabase, withDatabaseName, databaseNameOf } from '
 export { grantServiceRole, credentialsOf } from './roles.js';
 export { applyNewestSnapshot, applyTombstone, type ReadModelTable } from './read-model.js';
 export { isOutage } from './outage.js';
+export {
+  parseDatabaseUrl,
+  isMultiHost,
+  connectClient,
+  NoSuitableHostError,
+  type TargetSessionAttrs,
+} from './hosts.js';

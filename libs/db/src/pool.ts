@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { hostSelectorFor, isMultiHost, NoSuitableHostError, type HostSelector } from './hosts.js';
 import { PreparingClient } from './prepared-statements.js';
 
 export type Pool = pg.Pool;
@@ -15,6 +16,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 });
 
 export interface PoolOptions {
+  /**
+   * One host, or several with libpq's `target_session_attrs`
+   * (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`, see hosts.ts): each new
+   * connection then goes to the host that is currently primary, and after a failover to the new one.
+   */
   connectionString: string;
   /** The service's own schema: every unqualified table name resolves into it. */
   schema: string;
@@ -34,17 +40,99 @@ export function createPool({
   applicationName,
 }: PoolOptions): Pool {
   assertIdentifier(schema);
-  const pool = new pg.Pool({
-    Client: PreparingClient,
-    connectionString,
-    max,
+  const connection = {
     application_name: applicationName ?? schema,
     options: `-c search_path=${schema},public`,
     connectionTimeoutMillis: 5_000,
+  };
+  const multiHost = isMultiHost(connectionString);
+  const selector = multiHost ? hostSelectorFor(connectionString, connection) : undefined;
+  const Pool = selector ? FailoverPool : pg.Pool;
+  const pool = new Pool({
+    Client: selector ? failoverClient(selector) : PreparingClient,
+    // The selector sets each connection's host; the first one's URL carries the rest.
+    connectionString: selector
+      ? selector.parsed.urlFor(selector.parsed.hosts[0]!)
+      : connectionString,
+    max,
+    ...connection,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool discards it and the next query reconnects.
   pool.on('error', () => undefined);
   return pool;
+}
+
+/**
+ * A PreparingClient that connects to the host `selector` names, checks the server is the kind
+ * the URL asks for (a primary, for read-write), and otherwise fails as an outage (08001) after
+ * telling the selector, so the next connection asks every host again. Connections already open
+ * to a primary that died fail on their own and are dropped by the pool.
+ */
+/** Marks an error raised while a FailoverClient connected to the host it had remembered. */
+const LOST_REMEMBERED_HOST = Symbol('lost the remembered host');
+
+/**
+ * A pool whose checkout tries once more when a new connection failed at the host the selector
+ * remembered (the primary that just died): the second try asks every host, so the first query
+ * after a failover that has finished goes to the new primary instead of failing.
+ */
+class FailoverPool extends pg.Pool {
+  // pg-pool's overloads: a promise without a callback, `(error, client, done)` otherwise.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override connect(callback?: any): any {
+    const attempt = () => super.connect() as Promise<pg.PoolClient>;
+    const connecting = attempt().catch((error: unknown) => {
+      if ((error as { [LOST_REMEMBERED_HOST]?: boolean })[LOST_REMEMBERED_HOST]) return attempt();
+      throw error;
+    });
+    if (!callback) return connecting;
+    connecting.then(
+      (client) => callback(null, client, (release?: Error | boolean) => client.release(release)),
+      (error: Error) => callback(error),
+    );
+  }
+}
+
+function failoverClient(selector: HostSelector): typeof PreparingClient {
+  return class FailoverClient extends PreparingClient {
+    // pg's overloads: a promise without a callback, the callback otherwise.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override connect(callback?: any): any {
+      const connecting = this.#connectToTarget();
+      if (!callback) return connecting;
+      connecting.then(
+        () => callback(null, this),
+        (error: Error) => callback(error),
+      );
+    }
+
+    async #connectToTarget(): Promise<this> {
+      const remembered = selector.remembers();
+      const host = await selector.target();
+      this.host = host.host;
+      this.port = host.port;
+      try {
+        await super.connect();
+      } catch (error) {
+        selector.forget(host);
+        if (remembered && error instanceof Error)
+          Object.assign(error, { [LOST_REMEMBERED_HOST]: true });
+        throw error;
+      }
+      const suits = await selector.suits(this, host).catch(() => {
+        selector.forget(host);
+        return false;
+      });
+      if (suits) return this;
+      await this.end().catch(() => undefined);
+      throw Object.assign(
+        new NoSuitableHostError(
+          `${host.host}:${host.port} is not a ${selector.parsed.target} server any more`,
+        ),
+        { [LOST_REMEMBERED_HOST]: remembered },
+      );
+    }
+  };
 }

@@ -1,14 +1,11 @@
 import pg from 'pg';
 import { assertIdentifier, type Pool } from './pool.js';
 import { databaseNameOf } from './database.js';
+import { userInfoOf } from './hosts.js';
 
 /** The login role (user) and password a connection string names. */
 export function credentialsOf(connectionString: string): { user: string; password: string } {
-  const url = new URL(connectionString);
-  return {
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-  };
+  return userInfoOf(connectionString);
 }
 
 /**

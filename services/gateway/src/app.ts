@@ -7,6 +7,7 @@ import {
   type EarlyAnswer,
   type HttpServer,
 } from '@lockdrop/http';
+import { redisConnectionOptions } from '@lockdrop/config';
 import { Redis } from 'ioredis';
 import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
@@ -50,7 +51,8 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     },
   });
 
-  const redis = new Redis(config.REDIS_URL, {
+  const redis = new Redis({
+    ...redisConnectionOptions(config),
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     lazyConnect: true,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { baseServiceEnv, env } from '@lockdrop/config';
+import { baseServiceEnv, env, redisEnv } from '@lockdrop/config';
 import { z } from 'zod';
 import { trustFunction, type TrustedProxies } from './http/client.js';
 
@@ -12,7 +12,7 @@ export const configSchema = z.object({
   ...baseServiceEnv,
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: env.port(8080),
-  REDIS_URL: env.redisUrl,
+  ...redisEnv,
   /** Product events keep the storefront's product reads fresh; views go to catalog over it. */
   NATS_URL: env.natsUrl,
   BUS_NAMESPACE: env.busNamespace,

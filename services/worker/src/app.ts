@@ -21,7 +21,7 @@ export interface WorkerDeps {
  */
 export async function buildApp(config: WorkerConfig, deps: WorkerDeps = {}): Promise<HttpServer> {
   const { app, infra } = await createServiceApp({ name: 'worker', config, migrations });
-  const redis = createQueueConnection(config.REDIS_URL);
+  const redis = createQueueConnection(config);
   redis.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
   await untilRedisReady(redis, app.log);
   const jobs = createJobRuntime({

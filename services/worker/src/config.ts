@@ -1,4 +1,4 @@
-import { env } from '@lockdrop/config';
+import { env, redisEnv } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 export const configSchema = z
   .object({
     ...serviceEnv(3006),
-    REDIS_URL: env.redisUrl,
+    ...redisEnv,
 
     /** Payout runs: business days at 09:00 in Lagos (terms: paid out in 1–3 business days). */
     PAYOUT_CRON: z.string().min(9).default(DEFAULT_PAYOUT_SCHEDULE.pattern),

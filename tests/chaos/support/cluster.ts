@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { dropDatabase, ensureDatabase, withDatabaseName } from '@lockdrop/db';
+import { createPool, dropDatabase, ensureDatabase, withDatabaseName } from '@lockdrop/db';
 import {
   deleteStreams,
   freePort,
@@ -13,7 +13,19 @@ import {
   type S3TestServer,
 } from '@lockdrop/testing';
 import { productionSecrets, startStack, type StackEntry } from '../../../tools/stack.mjs';
-import { startNats, startRedis, startTcpFront, type OwnedServer, type TcpFront } from './servers';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import {
+  startNats,
+  startNatsCluster,
+  startRedis,
+  startRedisSentinelGroup,
+  startTcpFront,
+  type RedisSentinelGroup,
+  type NatsNode,
+  type OwnedServer,
+  type TcpFront,
+} from './servers';
 
 export const SERVICES = [
   'identity',
@@ -44,8 +56,13 @@ export interface Cluster {
   namespace: string;
   /** Straight to Postgres, past the front the services use: the suite's view of the truth. */
   db: pg.Pool;
+  /** The NATS the services use; with `natsNodes`, `url` lists every node and the rest acts on all. */
   nats: OwnedServer;
+  /** The nodes of a NATS cluster (`startCluster(…, { natsNodes: 3 })`); one node otherwise. */
+  natsNodes: NatsNode[];
   redis: OwnedServer;
+  /** With `redisSentinel`: the primary (also `redis`), its replica and three Sentinels. */
+  redisGroup?: RedisSentinelGroup;
   /** Cuts the network between these services (all by default) and Postgres. */
   cutDatabase(services?: readonly ServiceName[]): Promise<void>;
   restoreDatabase(): Promise<void>;
@@ -64,25 +81,96 @@ export interface Cluster {
 
 const entryName = (service: ServiceName, replica: Replica) => `${service}-${replica}`;
 
-export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
+export interface ClusterOptions {
+  /** Run a NATS cluster of this many nodes (routes on loopback) instead of one server. */
+  natsNodes?: number;
+  /**
+   * The database's URL for a name, when the services should reach a database server of the
+   * test's own directly (a multi-host URL: primary and standby) rather than the machine's
+   * Postgres through fronts; `cutDatabase` is then not available.
+   */
+  databaseUrl?: (database: string) => string;
+  /**
+   * Redis as a primary, a replica and three Sentinels; the worker finds the primary through the
+   * Sentinels (REDIS_SENTINELS). The gateway keeps REDIS_URL, the first primary.
+   */
+  redisSentinel?: boolean;
+}
+
+/** Acts on every node at once: the single-server operations, for a cluster. */
+function wholeCluster(nodes: NatsNode[], urls: string): OwnedServer {
+  const each = (act: (node: NatsNode) => Promise<void>) => async () => {
+    await Promise.all(nodes.map(act));
+  };
+  return {
+    url: urls,
+    port: nodes[0]!.port,
+    crash: each((node) => node.crash()),
+    restart: each((node) => node.restart()),
+    crashAndRestart: (downMs) =>
+      Promise.all(nodes.map((n) => n.crashAndRestart(downMs))).then(() => undefined),
+    stop: each((node) => node.stop()),
+  };
+}
+
+/** Until the cluster's JetStream answers (a meta leader is elected): streams can be made. */
+async function untilJetStreamAnswers(urls: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const nc = await connect({ servers: urls.split(',') }).catch(() => null);
+    try {
+      if (nc) {
+        await (await jetstreamManager(nc)).getAccountInfo();
+        return;
+      }
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    } finally {
+      await nc?.close();
+    }
+    if (Date.now() > deadline) throw new Error(`JetStream at ${urls} did not answer`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export async function startCluster(
+  extraEnv: Record<string, string> = {},
+  options: ClusterOptions = {},
+): Promise<Cluster> {
   const runId = randomBytes(4).toString('hex');
   const scratch = await mkdtemp(path.join(tmpdir(), 'lockdrop-chaos-'));
   const logFile = path.join(scratch, 'stack.log');
-  const [nats, redis, s3] = await Promise.all([startNats(), startRedis(), startS3Server()]);
+  const [natsNodes, redis, s3] = await Promise.all([
+    options.natsNodes && options.natsNodes > 1
+      ? startNatsCluster(options.natsNodes).then(({ nodes }) => nodes)
+      : startNats().then((server) => [Object.assign(server, { name: 'n1' })]),
+    options.redisSentinel ? startRedisSentinelGroup() : startRedis(),
+    startS3Server(),
+  ]);
+  const redisGroup = 'sentinels' in redis ? redis : undefined;
+  const redisPrimary = redisGroup ? redisGroup.primary : (redis as OwnedServer);
+  const nats =
+    natsNodes.length > 1
+      ? wholeCluster(natsNodes, natsNodes.map((node) => node.url).join(','))
+      : natsNodes[0]!;
+  await untilJetStreamAnswers(nats.url);
   const machineDatabase = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop';
   const databaseName = `lockdrop_chaos_${runId}`;
-  const directUrl = withDatabaseName(machineDatabase, databaseName);
+  const directUrl =
+    options.databaseUrl?.(databaseName) ?? withDatabaseName(machineDatabase, databaseName);
   await ensureDatabase(directUrl);
   const postgresPort = Number(new URL(machineDatabase).port || 5432);
   const databaseFronts = new Map<ServiceName, TcpFront>();
   const databaseUrls = new Map<ServiceName, string>();
-  for (const service of SERVICES) {
-    const front = await startTcpFront([postgresPort]);
-    const url = new URL(directUrl);
-    url.host = `127.0.0.1:${front.port}`;
-    databaseFronts.set(service, front);
-    databaseUrls.set(service, url.toString());
-  }
+  if (options.databaseUrl) for (const service of SERVICES) databaseUrls.set(service, directUrl);
+  else
+    for (const service of SERVICES) {
+      const front = await startTcpFront([postgresPort]);
+      const url = new URL(directUrl);
+      url.host = `127.0.0.1:${front.port}`;
+      databaseFronts.set(service, front);
+      databaseUrls.set(service, url.toString());
+    }
 
   const ports = new Map<string, number>();
   const fronts = new Map<ServiceName, TcpFront>();
@@ -103,7 +191,10 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     NATS_URL: nats.url,
-    REDIS_URL: redis.url,
+    REDIS_URL: redisPrimary.url,
+    ...(redisGroup
+      ? { REDIS_SENTINELS: redisGroup.sentinelList, REDIS_SENTINEL_NAME: redisGroup.masterName }
+      : {}),
     BUS_NAMESPACE: namespace,
     REDIS_KEY_PREFIX: `lockdrop-chaos-${runId}:`,
     PUBLIC_URL: baseUrl,
@@ -153,10 +244,21 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
         appendFileSync(logFile, line);
       },
     },
-  }).catch((error: Error) => {
+  }).catch(async (error: Error) => {
+    // No Cluster is returned, so no afterAll can stop what was started: stop it here (a
+    // failed start once left a three-node NATS, a Redis and a database behind).
+    for (const front of [...fronts.values(), ...databaseFronts.values()]) await front.close();
+    await Promise.all([nats.stop(), (redisGroup ?? redisPrimary).stop(), s3.stop()]).catch(
+      () => undefined,
+    );
+    await dropDatabase(directUrl).catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
     throw new Error(`${error.message}; the last log lines:\n${logs.slice(-20).join('')}`);
   });
-  const db = new pg.Pool({ connectionString: directUrl, max: 4 });
+  // A multi-host URL needs libs/db's host selection, so the suite's view follows a failover too.
+  const db = options.databaseUrl
+    ? createPool({ connectionString: directUrl, schema: 'public', max: 4 })
+    : new pg.Pool({ connectionString: directUrl, max: 4 });
 
   const readyz = async (port: number) => {
     try {
@@ -184,8 +286,12 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     namespace,
     db,
     nats,
-    redis,
+    natsNodes,
+    redis: redisPrimary,
+    redisGroup,
     async cutDatabase(services = SERVICES) {
+      if (options.databaseUrl)
+        throw new Error('no database fronts: the services reach it directly');
       await Promise.all(services.map((service) => databaseFronts.get(service)!.cut()));
     },
     async restoreDatabase() {
@@ -217,8 +323,15 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
       await db.end();
       for (const front of fronts.values()) await front.close();
       for (const front of databaseFronts.values()) await front.close();
-      await deleteStreams(nats.url, namespace).catch(() => undefined);
-      await Promise.all([nats.stop(), redis.stop(), s3.stop()]);
+      for (const node of natsNodes)
+        if (
+          await deleteStreams(node.url, namespace).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
+      await Promise.all([nats.stop(), (redisGroup ?? redisPrimary).stop(), s3.stop()]);
       await dropDatabase(directUrl).catch(() => undefined);
       // CHAOS_LOGS=<directory> keeps every replica's log lines for reading after the run.
       if (process.env.CHAOS_LOGS)

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -56,9 +57,10 @@ async function ownServer(
   command: string,
   greeting: Greeting,
   args: (port: number, directory: string) => string[],
+  fixedPort?: number,
 ): Promise<OwnedServer> {
   const directory = await mkdtemp(path.join(tmpdir(), `lockdrop-chaos-${what}-`));
-  let port = 0;
+  let port = fixedPort ?? 0;
   let child: ChildProcess;
   let output = '';
   const exited = () => child.exitCode !== null || child.signalCode !== null;
@@ -85,6 +87,8 @@ async function ownServer(
     }
   };
   const firstLaunch = async (attempt = 1): Promise<void> => {
+    // A server that must be found at a port named in advance (a cluster's routes) gets one try.
+    if (fixedPort) return launch();
     port = await freePort();
     try {
       await launch();
@@ -129,6 +133,65 @@ export const startNats = () =>
     directory,
   ]);
 
+/** One node of a NATS cluster: its name, as JetStream reports a stream's leader. */
+export interface NatsNode extends OwnedServer {
+  name: string;
+}
+
+/**
+ * Three (or `size`) nats-server processes with JetStream on disk, routed to each other on
+ * loopback: a JetStream cluster whose streams keep replicas on several nodes. `url` of each
+ * node is its own client port; `urls` lists them all, as a client's seed list.
+ */
+export async function startNatsCluster(size = 3): Promise<{ nodes: NatsNode[]; urls: string }> {
+  const clusterName = `chaos_${Math.random().toString(36).slice(2, 8)}`;
+  const clientPorts: number[] = [];
+  const routePorts: number[] = [];
+  // Distinct ports, all taken before any node starts: each node's routes name the others'.
+  while (clientPorts.length < size) {
+    const [client, route] = [await freePort(), await freePort()];
+    if ([...clientPorts, ...routePorts, client].includes(route)) continue;
+    clientPorts.push(client);
+    routePorts.push(route);
+  }
+  const routes = routePorts.map((port) => `nats-route://127.0.0.1:${port}`).join(',');
+  const nodes: NatsNode[] = [];
+  try {
+    for (let index = 0; index < size; index += 1) {
+      const name = `n${index + 1}`;
+      const server = await ownServer(
+        `nats-${name}`,
+        'nats',
+        'nats-server',
+        { expect: 'INFO {' },
+        (port, directory) => [
+          '-js',
+          '-a',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-sd',
+          directory,
+          '-n',
+          name,
+          '--cluster_name',
+          clusterName,
+          '--cluster',
+          `nats://127.0.0.1:${routePorts[index]}`,
+          '--routes',
+          routes,
+        ],
+        clientPorts[index],
+      );
+      nodes.push(Object.assign(server, { name }));
+    }
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw error;
+  }
+  return { nodes, urls: nodes.map((node) => node.url).join(',') };
+}
+
 /**
  * Redis with its append-only file, as BullMQ asks of a production Redis: queued and delayed
  * jobs survive a restart.
@@ -154,6 +217,152 @@ export const startRedis = () =>
       'always',
     ],
   );
+
+const redisArgs = (port: number, directory: string) => [
+  '--port',
+  String(port),
+  '--bind',
+  '127.0.0.1',
+  '--dir',
+  directory,
+  '--save',
+  '',
+  '--appendonly',
+  'yes',
+  '--appendfsync',
+  'always',
+];
+
+const sentinelGreeting = { send: 'PING\r\n', expect: '+PONG' };
+
+/**
+ * Redis as a production Sentinel deployment runs it, on loopback: a primary, one replica, and
+ * three Sentinels (quorum 2) watching `masterName`, quick to act (down after 1 s). Clients find
+ * the primary by asking the Sentinels (REDIS_SENTINELS, REDIS_SENTINEL_NAME).
+ */
+export interface RedisSentinelGroup {
+  masterName: string;
+  primary: OwnedServer;
+  replica: OwnedServer;
+  sentinels: OwnedServer[];
+  /** `127.0.0.1:p1,127.0.0.1:p2,…`, as REDIS_SENTINELS takes them. */
+  sentinelList: string;
+  /** The port the Sentinels currently name as the master's. */
+  masterPort(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** One command to a Redis-protocol server; the raw reply. */
+export function redisCommand(port: number, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let reply = '';
+    socket.setTimeout(2_000, () => socket.destroy(new Error('redis command timed out')));
+    socket.on('error', reject);
+    socket.on('connect', () =>
+      socket.write(
+        `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`,
+      ),
+    );
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('latin1');
+      // Enough for the replies read here: a simple line, or a two-element array of bulk strings.
+      const complete = reply.startsWith('*2')
+        ? reply.split('\r\n').length >= 6
+        : reply.endsWith('\r\n');
+      if (complete) {
+        socket.end();
+        resolve(reply);
+      }
+    });
+  });
+}
+
+export async function startRedisSentinelGroup(): Promise<RedisSentinelGroup> {
+  const masterName = 'lockdrop';
+  const started: OwnedServer[] = [];
+  try {
+    const primary = await ownServer(
+      'redis-primary',
+      'redis',
+      'redis-server',
+      sentinelGreeting,
+      redisArgs,
+    );
+    started.push(primary);
+    const replica = await ownServer(
+      'redis-replica',
+      'redis',
+      'redis-server',
+      sentinelGreeting,
+      (port, directory) => [
+        ...redisArgs(port, directory),
+        '--replicaof',
+        '127.0.0.1',
+        String(primary.port),
+      ],
+    );
+    started.push(replica);
+    const sentinels: OwnedServer[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const sentinel = await ownServer(
+        `redis-sentinel-${index}`,
+        'redis',
+        'redis-server',
+        sentinelGreeting,
+        (port, directory) => {
+          // A Sentinel rewrites its own configuration file (what it learnt about the group).
+          // A restarted Sentinel keeps what it learnt: the file is written once.
+          const file = path.join(directory, 'sentinel.conf');
+          if (!existsSync(file))
+            writeFileSync(
+              file,
+              [
+                `port ${port}`,
+                'bind 127.0.0.1',
+                `dir ${directory}`,
+                `sentinel monitor ${masterName} 127.0.0.1 ${primary.port} 2`,
+                `sentinel down-after-milliseconds ${masterName} 1000`,
+                `sentinel failover-timeout ${masterName} 10000`,
+                `sentinel parallel-syncs ${masterName} 1`,
+                '',
+              ].join('\n'),
+            );
+          return [file, '--sentinel'];
+        },
+      );
+      sentinels.push(sentinel);
+      started.push(sentinel);
+    }
+    const masterPort = async () => {
+      for (const sentinel of sentinels) {
+        const reply = await redisCommand(
+          sentinel.port,
+          'SENTINEL',
+          'get-master-addr-by-name',
+          masterName,
+        ).catch(() => null);
+        const port = reply?.split('\r\n')[4];
+        if (port) return Number(port);
+      }
+      throw new Error('no Sentinel answered');
+    };
+    return {
+      masterName,
+      primary,
+      replica,
+      sentinels,
+      sentinelList: sentinels.map((sentinel) => `127.0.0.1:${sentinel.port}`).join(','),
+      masterPort,
+      async stop() {
+        await Promise.all(started.map((server) => server.stop()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map((server) => server.stop()));
+    throw error;
+  }
+}
 
 /**
  * A TCP front for several back ends, as a Kubernetes Service is for a Deployment's pods:

@@ -1,8 +1,17 @@
+import { redisConnectionOptions, type RedisEnv } from '@lockdrop/config';
 import { Redis } from 'ioredis';
 
-/** BullMQ workers block on Redis; they need `maxRetriesPerRequest: null` (stack notes #8). */
-export function createQueueConnection(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+/**
+ * BullMQ workers block on Redis; they need `maxRetriesPerRequest: null` (stack notes #8).
+ * REDIS_URL alone, or the master that REDIS_SENTINELS name (REDIS_SENTINEL_NAME): after a
+ * failover ioredis asks the Sentinels again and BullMQ carries on against the new master.
+ */
+export function createQueueConnection(config: RedisEnv): Redis {
+  return new Redis({
+    ...redisConnectionOptions(config),
+    maxRetriesPerRequest: null,
+    lazyConnect: true,
+  });
 }
 
 /**
