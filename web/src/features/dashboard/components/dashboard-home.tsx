@@ -13,6 +13,8 @@ import { SubscribersCard } from './subscribers-card';
 export interface DashboardHomeParts {
   /** onboarding: the offer to finish setting up, until it is done. */
   onboardingNotice: ReactNode;
+  /** products: the link of a product just created and published, to share. */
+  shareNotice: ReactNode;
   /** payouts: asks the seller to confirm a changed payout destination. */
   payoutNotice: ReactNode;
   /** billing: the way from the free plan to Pro. */
@@ -25,6 +27,7 @@ export interface DashboardHomeParts {
 /** /dashboard and /lockdrop/dashboard: the signed-in seller's real figures (last 30 days). */
 export function DashboardHome({
   onboardingNotice,
+  shareNotice,
   payoutNotice,
   upgradeButton,
   products,
@@ -40,6 +43,7 @@ export function DashboardHome({
         </h1>
         <p className="mt-1 text-sm text-slate-600">Your figures for the last 30 days.</p>
       </header>
+      {shareNotice}
       {onboardingNotice}
       {payoutNotice}
       <StatCards days={30} />

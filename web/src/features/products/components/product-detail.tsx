@@ -1,7 +1,9 @@
 import { AlertTriangle, Files, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { CopyLinkButton } from '@/components/ui/copy-link-button';
 import { paths } from '@/config/paths';
+import { productUrl } from '@/lib/product-link';
 import { ProductPreview } from './product-preview';
 import { ProductPrice } from './product-price';
 import { StatusBadge } from './status-badge';
@@ -57,6 +59,7 @@ export function ProductDetail({
               >
                 <Pencil className="size-3.5" aria-hidden="true" /> Edit product
               </Link>
+              <CopyLinkButton url={productUrl(product.id)} variant="ghost" />
             </div>
           )}
           <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">

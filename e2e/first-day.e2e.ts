@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpSeller } from './support/accounts';
+import { baseUrl, DESKTOP, launchBrowser, MOBILE, type Browser } from './support/browser';
+import { publishProduct } from './support/products';
+import { expectToast } from './support/toasts';
+
+/*
+ * Issue 29, "A seller's first day": what a new seller and their first buyers see, in the order
+ * they meet it.
+ */
+
+let seller: Browser;
+let buyer: Browser;
+beforeAll(async () => {
+  [seller, buyer] = await Promise.all([launchBrowser(), launchBrowser()]);
+  await seller.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: baseUrl,
+  });
+});
+afterAll(async () => {
+  await Promise.all([seller?.close(), buyer?.close()]);
+});
+
+const zip = () => Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(2048)]);
+const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/** Clicks `button` and waits for the clipboard to hold `expected`. */
+async function expectCopied(page: Page, click: () => Promise<void>, expected: string) {
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  await click();
+  await expectToast(page, 'Link copied');
+  expect(await clipboard(page)).toBe(expected);
+}
+
+describe('sharing the link', () => {
+  it('Publish now on the create form leads to "Your link is live" with copy, share and QR', async () => {
+    await signUpSeller(seller.context);
+    const title = `Ebook ${Date.now().toString(36)}`;
+    const page = await seller.open('/create-product');
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Price').fill('9');
+    await page
+      .getByLabel('Choose a file')
+      .setInputFiles({ name: 'ebook.zip', mimeType: 'application/zip', buffer: zip() });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('File uploaded successfully!').waitFor();
+    await page.getByLabel(/Publish now/).check();
+    await page.getByRole('button', { name: 'Create Product' }).click();
+    await expectToast(page, 'Product created successfully!');
+    await page.waitForURL('**/dashboard');
+
+    const live = page.getByRole('region', { name: 'Your link is live' });
+    await live.waitFor();
+    const url = await live.getByLabel('Product link').inputValue();
+    expect(url).toMatch(new RegExp(`^${baseUrl}/product/[0-9a-f-]{36}$`));
+    await expectCopied(page, () => live.getByRole('button', { name: 'Copy link' }).click(), url);
+    const encoded = encodeURIComponent(url);
+    expect(await live.getByRole('link', { name: 'Share on WhatsApp' }).getAttribute('href')).toBe(
+      `https://wa.me/?text=${encodeURIComponent(`${title} — ${url}`)}`,
+    );
+    expect(await live.getByRole('link', { name: 'Share on X' }).getAttribute('href')).toContain(
+      `url=${encoded}`,
+    );
+    expect(await live.getByRole('link', { name: 'Share on Facebook' }).getAttribute('href')).toBe(
+      `https://www.facebook.com/sharer/sharer.php?u=${encoded}`,
+    );
+    const qr = live.getByRole('img', { name: `QR code for ${url}` });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+
+    // The product is live: a visitor can buy it at that link.
+    const visitor = await buyer.open(new URL(url).pathname);
+    await visitor.getByRole('button', { name: 'Buy now for $9.00' }).waitFor();
+    expect(await visitor.getByText('This product is not published').count()).toBe(0);
+
+    // Copy link on the dashboard's row, My products' card and the owner's product view.
+    await page.reload({ waitUntil: 'networkidle' });
+    await expectCopied(
+      page,
+      () =>
+        page
+          .getByRole('region', { name: 'Recent Products' })
+          .getByRole('button', { name: `Copy link to ${title}` })
+          .click(),
+      url,
+    );
+    await page.goto('/my-products', { waitUntil: 'networkidle' });
+    await expectCopied(
+      page,
+      () => page.getByRole('button', { name: `Copy link to ${title}` }).click(),
+      url,
+    );
+    await page.goto(new URL(url).pathname, { waitUntil: 'networkidle' });
+    await page.getByRole('link', { name: 'Edit product' }).waitFor();
+    await expectCopied(page, () => page.getByRole('button', { name: 'Copy link' }).click(), url);
+    await Promise.all([page.close(), visitor.close()]);
+  }, 60_000);
+
+  it('publishing a draft on My products shows its link to share, on a phone too', async () => {
+    await signUpSeller(seller.context);
+    const title = `Draft pack ${Date.now().toString(36)}`;
+    const upload = await seller.context.request.post(`${baseUrl}/api/uploads`, {
+      multipart: { file: { name: 'pack.zip', mimeType: 'application/zip', buffer: zip() } },
+    });
+    const { id: fileId } = (await upload.json()) as { id: string };
+    const created = await seller.context.request.post(`${baseUrl}/api/products`, {
+      data: { title, price: '5', currency: 'USD', fileId, previewEnabled: false },
+    });
+    const { id } = (await created.json()) as { id: string };
+    const page = await seller.open('/my-products', MOBILE);
+    await page.getByRole('button', { name: `Publish ${title}` }).click();
+    const live = page.getByRole('region', { name: 'Your link is live' });
+    await live.waitFor();
+    const url = `${baseUrl}/product/${id}`;
+    expect(await live.getByLabel('Product link').inputValue()).toBe(url);
+    await live.getByRole('img', { name: `QR code for ${url}` }).waitFor();
+    expect(await live.getByRole('button', { name: 'Copy link' }).isVisible()).toBe(true);
+    await page.close();
+  });
+});
+
+describe('onboarding step 3', () => {
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', MOBILE],
+  ] as const) {
+    it(`opens "Create your first product" without an error (${name})`, async () => {
+      await signUpSeller(seller.context);
+      const page = await seller.open('/onboarding', viewport);
+      await page.getByText('Creator', { exact: true }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('radio', { name: /Payoneer/ }).check();
+      await page.getByLabel('Payoneer e-mail', { exact: true }).fill('ada@payoneer.example.com');
+      await page.getByRole('button', { name: 'Save payout details' }).click();
+      await page.getByTestId('payout-destination').waitFor();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('heading', { name: 'Create your first product' }).waitFor();
+      // A later toast: were the empty form submitted by that click, its error would show first.
+      await page
+        .getByLabel('Choose a file')
+        .setInputFiles({ name: 'first.zip', mimeType: 'application/zip', buffer: zip() });
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await expectToast(page, 'File uploaded successfully!');
+      expect(
+        await page
+          .locator('[data-sonner-toast]', { hasText: 'Please fill in all required fields' })
+          .count(),
+      ).toBe(0);
+      expect(await page.getByLabel('Name').inputValue()).toBe('');
+      await page.close();
+    });
+  }
+});
+
+describe('checkout e-mail', () => {
+  it('says under the field what is wrong with a mistyped e-mail, and keeps the toast for an empty one', async () => {
+    await signUpSeller(seller.context);
+    const id = await publishProduct(seller.context, { bytes: zip(), title: 'Typo check' });
+    const page = await buyer.open(`/product/${id}`);
+    const email = page.getByLabel('E-mail', { exact: true });
+    await email.fill('bad@@email');
+    await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
+    await page
+      .getByText('This is not a valid e-mail address — check it reads like you@example.com')
+      .waitFor();
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    expect(await email.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(new URL(page.url()).pathname).toBe(`/product/${id}`);
+
+    await email.fill('');
+    await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
+    await expectToast(page, 'Please enter your email');
+    expect(await page.locator('[data-sonner-toast]').allInnerTexts()).not.toContainEqual(
+      expect.stringContaining('valid e-mail'),
+    );
+    await page.close();
+  });
+});
+
+describe('a payment that did not go through', () => {
+  for (const [outcome, heading] of [
+    ['Fail', 'Payment failed'],
+    ['Cancel', 'Payment canceled'],
+  ] as const) {
+    it(`offers "Try again" back to the product with the e-mail kept (${outcome})`, async () => {
+      await signUpSeller(seller.context);
+      const id = await publishProduct(seller.context, { bytes: zip(), title: `Retry ${outcome}` });
+      const page = await buyer.open(`/product/${id}`);
+      const address = `retry-${Date.now().toString(36)}@example.com`;
+      await page.getByLabel('E-mail', { exact: true }).fill(address);
+      await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
+      await page.waitForURL('**/sandbox/checkout/**');
+      await page.getByRole('button', { name: outcome, exact: true }).click();
+      await page.getByRole('heading', { name: heading }).waitFor({ timeout: 20_000 });
+      expect(await page.getByRole('main').getByRole('link', { name: /Home/ }).isVisible()).toBe(
+        true,
+      );
+      await page.getByRole('link', { name: 'Try again' }).click();
+      await page.waitForURL(`**/product/${id}*`);
+      await page.getByRole('button', { name: 'Buy now for $7.00' }).waitFor();
+      expect(await page.getByLabel('E-mail', { exact: true }).inputValue()).toBe(address);
+      await page.close();
+    }, 60_000);
+  }
+});
+
+describe('copy for buyers and new sellers', () => {
+  it('asks a buyer sent from /purchases to sign in for their purchases, not payouts', async () => {
+    await buyer.context.clearCookies();
+    const page = await buyer.open('/purchases');
+    await page.waitForURL('**/login?redirectTo=%2Fpurchases');
+    await page.getByText('Sign in to see your purchases and download your files.').waitFor();
+    expect(await page.getByText('Sign in to manage your products, sales and payouts').count()).toBe(
+      0,
+    );
+    await page.close();
+  });
+});
