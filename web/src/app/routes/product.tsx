@@ -10,6 +10,7 @@ import { ProductNotFound } from '@/features/products/components/product-not-foun
 import { filesSummaryOf } from '@/features/products/lib/files-summary';
 import { useAccess } from '@/features/purchases/api/get-access';
 import { FullAccessCard } from '@/features/purchases/components/full-access-card';
+import { recallEmail } from '@/lib/checkout-memory';
 import { priceLabel } from '@/lib/pricing';
 import { notify } from '@/lib/toast';
 
@@ -62,7 +63,7 @@ export default function ProductRoute() {
               minimum={detail.displayMinimum}
               initialCode={searchParams.get('code') ?? undefined}
               file={filesSummaryOf(detail)}
-              defaultEmail={user?.email}
+              defaultEmail={user?.email ?? recallEmail(detail.id)}
               recurring={detail.pricing.type === 'recurring'}
             />
           )
