@@ -50,8 +50,10 @@ describe('a new seller', () => {
     await page.goto(linkIn(mail, '/api/auth/verify-email'), { waitUntil: 'networkidle' });
     expect(new URL(page.url()).pathname).toBe('/email-verified');
     await page.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor();
-    // A new seller goes on to set up the account; it can be skipped, and the dashboard offers it.
-    await page.getByRole('link', { name: 'Set up your account' }).click();
+    // Neither buyer nor seller is assumed; a new seller goes on to set up the account, which can
+    // be skipped, and the dashboard offers it.
+    await page.getByRole('link', { name: 'Go to my purchases' }).waitFor();
+    await page.getByRole('link', { name: 'Start selling' }).click();
     await page.waitForURL('**/onboarding');
     await page.getByRole('heading', { name: 'What brings you to Lockdrop?' }).waitFor();
     await page.getByRole('link', { name: 'Skip for now' }).click();

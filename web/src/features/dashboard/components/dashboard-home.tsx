@@ -39,7 +39,8 @@ export function DashboardHome({
     <div className="space-y-6">
       <header>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">
-          Welcome back, {profile?.fullName || 'Creator'}
+          {/* A seller with no product yet has never been here before, in effect. */}
+          {products.data?.length ? 'Welcome back' : 'Welcome'}, {profile?.fullName || 'Creator'}
         </h1>
         <p className="mt-1 text-sm text-slate-600">Your figures for the last 30 days.</p>
       </header>
