@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
 import { baseUrl, DESKTOP, launchBrowser, MOBILE, type Browser } from './support/browser';
+import { payInSandbox } from './support/checkout';
 import { publishProduct } from './support/products';
 import { expectToast } from './support/toasts';
 
@@ -218,4 +219,79 @@ describe('copy for buyers and new sellers', () => {
     );
     await page.close();
   });
+});
+
+/** "$6.30" → 630, "-$0.20" → -20. */
+const minorOf = (text: string) => (text.includes('-') ? -1 : 1) * Number(text.replace(/\D/g, ''));
+
+async function balanceTotal(page: Page): Promise<number> {
+  const pending = await page.getByTestId('balance-USD-pending').innerText();
+  const available = await page.getByTestId('balance-USD-available').innerText();
+  return minorOf(pending) + minorOf(available);
+}
+
+describe('Payments: sales history and refunds', () => {
+  it('shows every figure and Refund at 1280 px and as cards on a phone; the refund is confirmed in a dialog that says its cost, then balances and sales refresh', async () => {
+    await signUpSeller(seller.context);
+    const title = `Refundable ${Date.now().toString(36)}`;
+    const id = await publishProduct(seller.context, { bytes: zip(), title });
+    const shopper = await buyer.open(`/product/${id}`);
+    await shopper
+      .getByLabel('E-mail', { exact: true })
+      .fill(`a-rather-long-buyer-address-${Date.now().toString(36)}@example.com`);
+    await shopper.getByRole('button', { name: 'Buy now for $7.00' }).click();
+    await payInSandbox(shopper, '$7.00');
+    await shopper.close();
+
+    const page = await seller.open('/dashboard/payments', DESKTOP);
+    const history = page.getByRole('region', { name: 'Sales history' });
+    const row = history.locator('tr', { hasText: title });
+    await row.waitFor();
+    const panel = (await history.boundingBox())!;
+    for (const header of ['Amount', 'Fees', 'Earnings', 'Status']) {
+      const box = (await history.getByRole('columnheader', { name: header }).boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+    }
+    const refundButton = row.getByRole('button', { name: /^Refund/ });
+    const button = (await refundButton.boundingBox())!;
+    expect(button.x + button.width).toBeLessThanOrEqual(Math.min(panel.x + panel.width, 1280));
+    const earnings = await row.getByRole('cell').nth(4).innerText();
+    const processorFee = /Processor (\S+)/.exec(
+      await row.getByRole('cell').nth(3).innerText(),
+    )![1]!;
+
+    await page.setViewportSize(MOBILE);
+    const card = history.getByRole('article', { name: new RegExp(title) });
+    await card.waitFor();
+    for (const label of ['Buyer', 'Amount', 'Platform fee', 'Processor fee', 'Earnings']) {
+      expect(await card.getByText(label, { exact: true }).isVisible()).toBe(true);
+    }
+    expect(await card.getByText(earnings, { exact: true }).isVisible()).toBe(true);
+    expect(await card.getByText('Paid', { exact: true }).isVisible()).toBe(true);
+    const cardRefund = card.getByRole('button', { name: /^Refund/ });
+    await cardRefund.scrollIntoViewIfNeeded();
+    const mobileButton = (await cardRefund.boundingBox())!;
+    expect(mobileButton.x + mobileButton.width).toBeLessThanOrEqual(MOBILE.width);
+
+    // The balances must show the sale before the refund can be seen to take it back.
+    await expect
+      .poll(async () => {
+        await page.reload({ waitUntil: 'networkidle' });
+        return balanceTotal(page);
+      })
+      .toBe(minorOf(earnings));
+    const cost = minorOf(earnings) + minorOf(processorFee);
+    await card.getByRole('button', { name: /^Refund/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Refund this sale?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(
+      `the ${earnings} you earned and the ${processorFee} processor fee, which the payment provider does not return`,
+    );
+    expect(await dialog.innerText()).toContain(`It costs you $${(cost / 100).toFixed(2)}`);
+    await dialog.getByRole('button', { name: 'Confirm refund' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await card.getByText(/Refunded|Refunding/).waitFor();
+    await expect.poll(() => balanceTotal(page)).toBe(minorOf(earnings) - cost);
+    await page.close();
+  }, 90_000);
 });
