@@ -247,8 +247,16 @@ describe('Payments: sales history and refunds', () => {
     const history = page.getByRole('region', { name: 'Sales history' });
     const row = history.locator('tr', { hasText: title });
     await row.waitFor();
+    // Nothing of the sale hides in a sideways scroll: the table fits the space it is given.
+    const table = history.getByRole('table');
+    expect(
+      await table.evaluate((element) => {
+        const frame = element.parentElement!;
+        return frame.scrollWidth - frame.clientWidth;
+      }),
+    ).toBeLessThanOrEqual(0);
     const panel = (await history.boundingBox())!;
-    for (const header of ['Amount', 'Fees', 'Earnings', 'Status']) {
+    for (const header of ['Amount', 'Earnings', 'Status', 'Fees']) {
       const box = (await history.getByRole('columnheader', { name: header }).boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
     }
