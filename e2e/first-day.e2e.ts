@@ -303,3 +303,44 @@ describe('Payments: sales history and refunds', () => {
     await page.close();
   }, 90_000);
 });
+
+describe('a buyer who paid', () => {
+  it('sees the content unlocked with Download File, not the blurred, locked preview', async () => {
+    await signUpSeller(seller.context);
+    const title = `Unlocked ${Date.now().toString(36)}`;
+    const upload = await seller.context.request.post(`${baseUrl}/api/uploads`, {
+      multipart: { file: { name: 'notes.zip', mimeType: 'application/zip', buffer: zip() } },
+    });
+    const { id: fileId } = (await upload.json()) as { id: string };
+    const created = await seller.context.request.post(`${baseUrl}/api/products`, {
+      data: { title, price: '7.00', currency: 'USD', fileId, previewEnabled: true },
+    });
+    const { id } = (await created.json()) as { id: string };
+    await seller.context.request.post(`${baseUrl}/api/products/${id}/status`, {
+      data: { status: 'published' },
+    });
+
+    const page = await buyer.open(`/product/${id}`);
+    await page.getByRole('button', { name: 'Buy now for $7.00' }).waitFor();
+    expect(await page.getByText('Full access unlocked').count()).toBe(0);
+    await page
+      .getByLabel('E-mail', { exact: true })
+      .fill(`paid-${Date.now().toString(36)}@example.com`);
+    await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
+    await payInSandbox(page, '$7.00');
+
+    await page.goto(`/product/${id}`, { waitUntil: 'networkidle' });
+    await page.getByText('You have full access to this product').waitFor();
+    await page.getByText('Full access unlocked').waitFor();
+    expect(await page.getByRole('button', { name: /Download File/ }).count()).toBe(1);
+    expect(await page.getByText(/Preview with \d+% blur/).count()).toBe(0);
+    expect(await page.getByText('Preview not available').count()).toBe(0);
+    expect(await page.getByRole('img', { name: `Blurred preview of ${title}` }).count()).toBe(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /Download File/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('notes.zip');
+    await page.close();
+  }, 60_000);
+});

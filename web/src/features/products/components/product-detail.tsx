@@ -16,6 +16,8 @@ interface ProductDetailProps {
   onPurchaseNow: () => void;
   /** The purchase card, or the buyer's download card. */
   aside: ReactNode;
+  /** A buyer's download buttons, shown in place of the locked preview. */
+  unlocked?: ReactNode;
 }
 
 /** /product/:id (spec §2 Product detail): preview, title, description, price, then `aside`. */
@@ -25,11 +27,12 @@ export function ProductDetail({
   onCurrencyChange,
   onPurchaseNow,
   aside,
+  unlocked,
 }: ProductDetailProps) {
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 sm:px-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:px-8">
       <div className="space-y-6">
-        <ProductPreview product={product} onPurchaseNow={onPurchaseNow} />
+        <ProductPreview product={product} onPurchaseNow={onPurchaseNow} unlocked={unlocked} />
         {product.description && (
           <section aria-labelledby="about-title" className="hidden lg:block">
             <h2 id="about-title" className="text-lg font-semibold text-slate-900">
