@@ -344,3 +344,48 @@ describe('a buyer who paid', () => {
     await page.close();
   }, 60_000);
 });
+
+describe('seller navigation', () => {
+  it('one seller shell: Products in the side menu around My products, create and edit; Settings is the settings page', async () => {
+    await signUpSeller(seller.context);
+    const title = `Menu check ${Date.now().toString(36)}`;
+    const id = await publishProduct(seller.context, { bytes: zip(), title });
+    const page = await seller.open('/dashboard');
+    const menu = page.getByRole('navigation', { name: 'Seller' });
+    expect(await menu.getByRole('link').allInnerTexts()).toEqual([
+      'Dashboard',
+      'Products',
+      'Deliveries',
+      'Payments',
+      'Analytics',
+      'Discounts',
+      'Settings',
+    ]);
+    expect(await menu.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe(
+      '/settings',
+    );
+    await menu.getByRole('link', { name: 'Products' }).click();
+    await page.waitForURL('**/my-products');
+    await page.getByRole('heading', { name: 'My products', level: 1 }).waitFor();
+    expect(await menu.getByRole('link', { name: 'Products' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    await page.getByRole('link', { name: `Edit ${title}` }).click();
+    await page.waitForURL(`**/my-products/${id}/edit`);
+    await page.getByRole('heading', { name: 'Edit product', level: 1 }).waitFor();
+    expect(await menu.isVisible()).toBe(true);
+    await page.goto('/create-product', { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { name: 'Create product', level: 1 }).waitFor();
+    expect(await menu.isVisible()).toBe(true);
+    await page.goto('/dashboard/settings', { waitUntil: 'networkidle' });
+    expect(new URL(page.url()).pathname).toBe('/settings');
+    await page.close();
+
+    const phone = await seller.open('/my-products', MOBILE);
+    const phoneMenu = phone.getByRole('navigation', { name: 'Seller' });
+    expect(await phoneMenu.isVisible()).toBe(false);
+    await phone.getByRole('button', { name: 'Seller menu' }).click();
+    await phoneMenu.getByRole('link', { name: 'Products' }).waitFor();
+    await phone.close();
+  });
+});
