@@ -389,3 +389,67 @@ describe('seller navigation', () => {
     await phone.close();
   });
 });
+
+describe('form errors', () => {
+  const errorToasts = (page: Page) => page.locator('[data-sonner-toast][data-type="error"]');
+
+  it('Create product marks the field, moves focus to it, and keeps one error toast clear of the header', async () => {
+    await signUpSeller(seller.context);
+    const page = await seller.open('/create-product');
+    await page
+      .getByLabel('Choose a file')
+      .setInputFiles({ name: 'a.zip', mimeType: 'application/zip', buffer: zip() });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('File uploaded successfully!').waitFor();
+    await page.getByRole('button', { name: 'Create Product' }).click();
+    await expectToast(page, 'Please fill in all required fields');
+    const title = page.getByLabel('Title');
+    expect(await title.getAttribute('aria-invalid')).toBe('true');
+    expect(await title.evaluate((input) => input === document.activeElement)).toBe(true);
+    const titleError = await title.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${titleError}"]`).innerText()).toBe(
+      'Please fill in all required fields',
+    );
+
+    await title.fill('Preset pack');
+    expect(await title.getAttribute('aria-invalid')).toBeNull();
+    await page.getByLabel('Price').fill('0');
+    await page.getByRole('button', { name: 'Create Product' }).click();
+    await expectToast(page, 'Price must be a number of at least 0.01');
+    const price = page.getByLabel('Price');
+    expect(await price.getAttribute('aria-invalid')).toBe('true');
+    expect(await price.evaluate((input) => input === document.activeElement)).toBe(true);
+    // The stale 'fill in all required fields' toast is gone, not waiting behind the new one.
+    expect(await errorToasts(page).allInnerTexts()).toEqual([
+      expect.stringContaining('Price must be a number of at least 0.01'),
+    ]);
+    const header = (await page.getByRole('banner').boundingBox())!;
+    const toast = (await errorToasts(page).first().boundingBox())!;
+    expect(toast.y).toBeGreaterThanOrEqual(header.y + header.height);
+    await page.close();
+  });
+
+  it('New discount code says what is wrong under the field and moves focus there, without a toast', async () => {
+    await signUpSeller(seller.context);
+    const page = await seller.open('/dashboard/discounts');
+    await page.getByRole('button', { name: 'Create your first code' }).click();
+    const form = page.getByRole('region', { name: 'New discount code' });
+    const code = form.getByLabel('Code', { exact: true });
+    await code.fill('x');
+    await form.getByRole('button', { name: 'Create code' }).click();
+    await form.getByText('A code is 3 to 32 letters, digits, - or _').waitFor();
+    expect(await code.getAttribute('aria-invalid')).toBe('true');
+    expect(await code.evaluate((input) => input === document.activeElement)).toBe(true);
+
+    await code.fill('SPRING');
+    await form.getByLabel('Percentage off').fill('150');
+    await form.getByRole('button', { name: 'Create code' }).click();
+    await form.getByText('The percentage off must be a whole number from 1 to 100').waitFor();
+    const percent = form.getByLabel('Percentage off');
+    expect(await percent.getAttribute('aria-invalid')).toBe('true');
+    expect(await percent.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await code.getAttribute('aria-invalid')).toBeNull();
+    expect(await errorToasts(page).count()).toBe(0);
+    await page.close();
+  });
+});
