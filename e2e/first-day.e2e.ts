@@ -453,3 +453,37 @@ describe('form errors', () => {
     await page.close();
   });
 });
+
+describe('a product of several files', () => {
+  it('asks to unlock "these 3 files", and a one-file product "this file"', async () => {
+    await signUpSeller(seller.context);
+    const id = await publishProduct(seller.context, { bytes: zip(), title: 'Three files' });
+    const single = await buyer.open(`/product/${id}`);
+    await single.getByRole('heading', { name: 'Unlock this file' }).waitFor();
+    await single.close();
+
+    const fileIds: string[] = [];
+    for (const name of ['two.zip', 'three.zip']) {
+      const upload = await seller.context.request.post(`${baseUrl}/api/uploads`, {
+        multipart: { file: { name, mimeType: 'application/zip', buffer: zip() } },
+      });
+      fileIds.push(((await upload.json()) as { id: string }).id);
+    }
+    const product = (await (
+      await seller.context.request.get(`${baseUrl}/api/products/${id}`)
+    ).json()) as { files: { fileId: string }[] };
+    const patched = await seller.context.request.patch(`${baseUrl}/api/products/${id}`, {
+      data: {
+        files: [
+          ...product.files.map(({ fileId }) => ({ fileId })),
+          ...fileIds.map((fileId) => ({ fileId })),
+        ],
+      },
+    });
+    expect(patched.ok()).toBe(true);
+    const page = await buyer.open(`/product/${id}`);
+    await page.getByRole('heading', { name: 'Unlock these 3 files' }).waitFor();
+    expect(await page.getByText('Unlock this file').count()).toBe(0);
+    await page.close();
+  });
+});

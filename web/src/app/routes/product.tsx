@@ -65,6 +65,7 @@ export default function ProductRoute() {
               minimum={detail.displayMinimum}
               initialCode={searchParams.get('code') ?? undefined}
               file={filesSummaryOf(detail)}
+              fileCount={Math.max(detail.files.length, 1)}
               defaultEmail={user?.email ?? recallEmail(detail.id)}
               recurring={detail.pricing.type === 'recurring'}
             />

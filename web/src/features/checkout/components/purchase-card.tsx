@@ -31,6 +31,8 @@ interface PurchaseCardProps {
   initialCode?: string;
   /** What the buyer gets, shown before paying (a slow connection wants to know the size). */
   file: { name: string; sizeBytes: number };
+  /** How many files the purchase unlocks (the heading says "file" or "N files"). */
+  fileCount: number;
   /** Prefilled for a signed-in visitor. */
   defaultEmail?: string;
   /** A monthly or yearly price: paying subscribes. */
@@ -61,6 +63,7 @@ export function PurchaseCard({
   minimum,
   initialCode,
   file,
+  fileCount,
   defaultEmail = '',
   recurring = false,
 }: PurchaseCardProps) {
@@ -123,7 +126,8 @@ export function PurchaseCard({
         id={`${id}-title`}
         className="flex items-center gap-2 text-lg font-semibold text-slate-900"
       >
-        <Lock className="size-5 text-indigo-600" aria-hidden="true" /> Unlock this file
+        <Lock className="size-5 text-indigo-600" aria-hidden="true" />
+        {fileCount > 1 ? `Unlock these ${fileCount} files` : 'Unlock this file'}
       </h2>
       <TestModeNotice className="mt-4" />
       <p className="mt-1 text-sm text-slate-600">
