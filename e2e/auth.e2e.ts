@@ -50,8 +50,10 @@ describe('a new seller', () => {
     await page.goto(linkIn(mail, '/api/auth/verify-email'), { waitUntil: 'networkidle' });
     expect(new URL(page.url()).pathname).toBe('/email-verified');
     await page.getByRole('heading', { level: 1, name: 'E-mail verified' }).waitFor();
-    // A new seller goes on to set up the account; it can be skipped, and the dashboard offers it.
-    await page.getByRole('link', { name: 'Set up your account' }).click();
+    // Neither buyer nor seller is assumed; a new seller goes on to set up the account, which can
+    // be skipped, and the dashboard offers it.
+    await page.getByRole('link', { name: 'Go to my purchases' }).waitFor();
+    await page.getByRole('link', { name: 'Start selling' }).click();
     await page.waitForURL('**/onboarding');
     await page.getByRole('heading', { name: 'What brings you to Lockdrop?' }).waitFor();
     await page.getByRole('link', { name: 'Skip for now' }).click();
@@ -250,11 +252,14 @@ describe('forgotten password', () => {
 });
 
 describe('Google sign-in', () => {
-  it('says it is not configured when the server has no Google client', async () => {
-    const page = await browser.open('/login');
-    await page.getByText('Google sign-in is not configured on this server.').waitFor();
-    await page.getByRole('button', { name: 'Continue with Google' }).click();
-    await expectToast(page, 'Google sign-in is not configured on this server');
-    await page.close();
+  it('hides Continue with Google on Log in and Sign up when the server has no Google client', async () => {
+    for (const path of ['/login', '/signup']) {
+      // `open` waits for the network to go idle, so identity has answered which providers exist.
+      const page = await browser.open(path);
+      await page.getByLabel('E-mail', { exact: true }).waitFor();
+      expect(await page.getByText('Continue with Google').count()).toBe(0);
+      expect(await page.getByText('or', { exact: true }).count()).toBe(0);
+      await page.close();
+    }
   });
 });

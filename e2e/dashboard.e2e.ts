@@ -39,7 +39,7 @@ const statValue = (page: Page, name: string) =>
 
 async function openDashboard(browser: Browser, path = '/dashboard'): Promise<Page> {
   const page = await browser.open(path);
-  await page.getByRole('heading', { name: /^Welcome back,/ }).waitFor();
+  await page.getByRole('heading', { name: /^Welcome( back)?,/ }).waitFor();
   await page.getByRole('article', { name: 'Revenue' }).locator('[data-stat-value]').waitFor();
   return page;
 }
@@ -81,7 +81,7 @@ describe('seller dashboard', () => {
   it('shows a brand new seller their name, zeros and friendly empty states', async () => {
     const page = await openDashboard(seller);
     expect(
-      await page.getByRole('heading', { name: `Welcome back, ${account.fullName}` }).isVisible(),
+      await page.getByRole('heading', { name: `Welcome, ${account.fullName}` }).isVisible(),
     ).toBe(true);
     expect(await statValue(page, 'Revenue')).toBe(formatMoney(0, 'USD'));
     expect(await statValue(page, 'Content views')).toBe('0');
@@ -163,8 +163,8 @@ describe('seller dashboard', () => {
     expect(cells).toEqual(
       expect.arrayContaining([
         formatMoney(PRICE_MINOR, 'USD'),
-        formatMoney(split.platformFeeMinor, 'USD'),
-        formatMoney(split.processorFeeMinor, 'USD'),
+        // Both fees share one cell, so the table fits beside the side menu at 1280 px.
+        `Platform ${formatMoney(split.platformFeeMinor, 'USD')}\nProcessor ${formatMoney(split.processorFeeMinor, 'USD')}`,
         formatMoney(split.netMinor, 'USD'),
       ]),
     );
@@ -184,9 +184,7 @@ describe('seller dashboard', () => {
   it('shows another seller none of it', async () => {
     const page = await openDashboard(otherSeller);
     expect(
-      await page
-        .getByRole('heading', { name: `Welcome back, ${otherAccount.fullName}` })
-        .isVisible(),
+      await page.getByRole('heading', { name: `Welcome, ${otherAccount.fullName}` }).isVisible(),
     ).toBe(true);
     expect(await statValue(page, 'Revenue')).toBe(formatMoney(0, 'USD'));
     expect(await statValue(page, 'Content views')).toBe('0');

@@ -20,7 +20,6 @@ const DashboardDeliveries = lazyPage(() => import('./routes/dashboard-deliveries
 const DashboardPayments = lazyPage(() => import('./routes/dashboard-payments'));
 const DashboardAnalytics = lazyPage(() => import('./routes/dashboard-analytics'));
 const DashboardDiscounts = lazyPage(() => import('./routes/dashboard-discounts'));
-const DashboardSettings = lazyPage(() => import('./routes/dashboard-settings'));
 const CreateProduct = lazyPage(() => import('./routes/create-product'));
 const MyProducts = lazyPage(() => import('./routes/my-products'));
 const EditProduct = lazyPage(() => import('./routes/edit-product'));
@@ -81,17 +80,21 @@ export const routes: RouteObject[] = [
           page(paths.dashboard.payments.path, DashboardPayments, {}),
           page(paths.dashboard.analytics.path, DashboardAnalytics, {}),
           page(paths.dashboard.discounts.path, DashboardDiscounts, {}),
-          page(paths.dashboard.settings.path, DashboardSettings, {}),
+          // One Settings: the side menu's entry is the account settings page itself.
+          {
+            path: paths.dashboard.settings.path,
+            element: <Navigate to={paths.settings.getHref()} replace />,
+          },
+          page(paths.products.create.path, CreateProduct, {}),
+          page(paths.products.mine.path, MyProducts, {}),
+          page(paths.products.edit.path, EditProduct, {}),
         ],
       },
 
-      page(paths.products.create.path, CreateProduct, {}),
       {
         path: paths.products.createLegacy.path,
         element: <Navigate to={paths.products.create.getHref()} replace />,
       },
-      page(paths.products.mine.path, MyProducts, {}),
-      page(paths.products.edit.path, EditProduct, {}),
       page(paths.products.detail.path, Product, {}),
       page(paths.purchases.path, Purchases, {}),
       page(paths.payment.success.path, PaymentSuccess, {}),

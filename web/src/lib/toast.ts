@@ -5,6 +5,12 @@ import { ApiError } from './api';
  * which keeps it out of the landing page's initial JavaScript.
  */
 
+/*
+ * Errors share one toast: a new one replaces the last instead of stacking on a stale message
+ * about something already fixed.
+ */
+const ERROR_TOAST = { id: 'error' } as const;
+
 type Listener = () => void;
 const listeners = new Set<Listener>();
 let hostRequested = false;
@@ -42,11 +48,11 @@ export const notify = {
   },
   /** A failure with a title and an explanation, e.g. 'Sign In Failed' / the server's message. */
   problem(title: string, description: string) {
-    void sonner().then((toast) => toast.error(title, { description }));
+    void sonner().then((toast) => toast.error(title, { ...ERROR_TOAST, description }));
   },
   error(error: unknown, fallback = 'An unexpected error occurred') {
     const message =
       error instanceof ApiError ? error.message : typeof error === 'string' ? error : fallback;
-    void sonner().then((toast) => toast.error(message));
+    void sonner().then((toast) => toast.error(message, ERROR_TOAST));
   },
 };

@@ -3,9 +3,16 @@ import { ChoosePlanButton, useSubscriberFigures } from '@/features/billing';
 import { DashboardHome } from '@/features/dashboard';
 import { ResumeOnboardingNotice } from '@/features/onboarding/components/resume-onboarding-notice';
 import { ConfirmPayoutNotice, usePayoutDestination } from '@/features/payouts';
-import { useMyProducts, useUploadUsage } from '@/features/products';
+import { ShareLinkPanel, useMyProducts, useUploadUsage } from '@/features/products';
+import { useLocation } from 'react-router-dom';
+
+/** What /create-product hands over after "Publish now". */
+interface DashboardState {
+  liveProduct?: { id: string; title: string };
+}
 
 export default function HomeDashboardRoute() {
+  const { liveProduct } = (useLocation().state ?? {}) as DashboardState;
   const products = useMyProducts();
   const uploadUsage = useUploadUsage();
   const subscriberFigures = useSubscriberFigures();
@@ -24,6 +31,7 @@ export default function HomeDashboardRoute() {
             hasProduct={(products.data?.length ?? 0) > 0}
           />
         }
+        shareNotice={liveProduct && <ShareLinkPanel product={liveProduct} />}
         payoutNotice={<ConfirmPayoutNotice />}
         upgradeButton={
           <ChoosePlanButton

@@ -1,4 +1,6 @@
 import { XCircle } from 'lucide-react';
+import { useSearchParams } from 'react-router-dom';
+import { TryAgainLink } from '@/components/try-again-link';
 import { Seo } from '@/components/seo/seo';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -6,6 +8,8 @@ import { paths } from '@/config/paths';
 const meta = { title: 'Payment canceled — Lockdrop', description: 'Your payment was canceled.' };
 
 export default function PaymentCancelRoute() {
+  const [search] = useSearchParams();
+  const txRef = search.get('tx_ref') ?? search.get('txRef');
   return (
     <div className="bg-slate-50 px-4 py-14 sm:py-20">
       <Seo {...meta} />
@@ -15,9 +19,12 @@ export default function PaymentCancelRoute() {
         <p className="mt-2 text-slate-600">
           No money was taken. You can go back to the product link and try again whenever you like.
         </p>
-        <ButtonLink to={paths.home.getHref()} className="mt-8">
-          Back to Home
-        </ButtonLink>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          <TryAgainLink txRef={txRef} />
+          <ButtonLink to={paths.home.getHref()} variant="secondary">
+            Back to Home
+          </ButtonLink>
+        </div>
       </div>
     </div>
   );

@@ -9,7 +9,7 @@ const meta = { title: 'Payment — Lockdrop', description: 'The result of your p
 export default function PaymentSuccessRoute() {
   const [search] = useSearchParams();
   if (search.get('status') === 'cancelled')
-    return <Navigate to={paths.payment.cancel.getHref()} replace />;
+    return <Navigate to={`${paths.payment.cancel.getHref()}?${search.toString()}`} replace />;
   const txRef = search.get('tx_ref') ?? search.get('txRef');
   return (
     <div className="bg-slate-50 px-4 py-14 sm:py-20">

@@ -10,6 +10,8 @@ import { ProductNotFound } from '@/features/products/components/product-not-foun
 import { filesSummaryOf } from '@/features/products/lib/files-summary';
 import { useAccess } from '@/features/purchases/api/get-access';
 import { FullAccessCard } from '@/features/purchases/components/full-access-card';
+import { PurchaseFiles } from '@/features/purchases/components/purchase-files';
+import { recallEmail } from '@/lib/checkout-memory';
 import { priceLabel } from '@/lib/pricing';
 import { notify } from '@/lib/toast';
 
@@ -45,6 +47,7 @@ export default function ProductRoute() {
         selectedCurrency={currency}
         onCurrencyChange={setCurrency}
         onPurchaseNow={scrollToPurchase}
+        unlocked={purchaseId && <PurchaseFiles purchaseId={purchaseId} compact />}
         aside={
           access.isPending ? (
             <div
@@ -52,7 +55,7 @@ export default function ProductRoute() {
               aria-busy="true"
             />
           ) : purchaseId ? (
-            <FullAccessCard purchaseId={purchaseId} />
+            <FullAccessCard />
           ) : (
             <PurchaseCard
               key={user?.email ?? ''}
@@ -62,7 +65,8 @@ export default function ProductRoute() {
               minimum={detail.displayMinimum}
               initialCode={searchParams.get('code') ?? undefined}
               file={filesSummaryOf(detail)}
-              defaultEmail={user?.email}
+              fileCount={Math.max(detail.files.length, 1)}
+              defaultEmail={user?.email ?? recallEmail(detail.id)}
               recurring={detail.pricing.type === 'recurring'}
             />
           )

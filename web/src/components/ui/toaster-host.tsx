@@ -22,7 +22,8 @@ export function ToasterHost() {
   if (!requested) return null;
   return (
     <Suspense fallback={null}>
-      <Toaster position="top-center" richColors closeButton duration={5000} />
+      {/* Bottom right: at the top they covered the header and its menus. */}
+      <Toaster position="bottom-right" richColors closeButton duration={5000} />
       <ReadySignal />
     </Suspense>
   );

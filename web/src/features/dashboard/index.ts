@@ -4,4 +4,3 @@ export { DashboardHome } from './components/dashboard-home';
 export { DeliveriesScreen } from './components/deliveries-screen';
 export { PaymentsScreen } from './components/payments-screen';
 export { AnalyticsScreen } from './components/analytics-screen';
-export { DashboardSettings } from './components/dashboard-settings';

@@ -1,4 +1,4 @@
 /** The payouts feature's public surface: destinations, balances, payout history. */
 export { PayoutDestinationCard, ConfirmPayoutNotice } from './components/payout-destination';
 export { PayoutsPanel } from './components/payouts-panel';
-export { usePayoutDestination } from './api/payouts';
+export { usePayoutDestination, useRefreshPayouts } from './api/payouts';

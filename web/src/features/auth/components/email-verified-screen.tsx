@@ -79,14 +79,14 @@ export function EmailVerifiedScreen() {
       <div className="flex flex-col items-center text-center">
         <CircleCheck className="size-10 text-emerald-600" aria-hidden="true" />
         <p className="mt-4 text-slate-700">
-          Your account is ready to sell and to receive purchases.
+          You can now download what you buy here — and sell your own files if you wish.
         </p>
-        {/* A new seller goes on to set up (skippable); the dashboard offers it again until done. */}
-        <ButtonLink to={paths.onboarding.getHref()} size="lg" className="mt-6 w-full">
-          Set up your account
+        {/* Buyers verify too: neither way is assumed. Sellers go on to the (skippable) setup. */}
+        <ButtonLink to={paths.purchases.getHref()} size="lg" className="mt-6 w-full">
+          Go to my purchases
         </ButtonLink>
-        <ButtonLink to={paths.dashboard.root.getHref()} variant="ghost" className="mt-2 w-full">
-          Continue to dashboard
+        <ButtonLink to={paths.onboarding.getHref()} variant="ghost" className="mt-2 w-full">
+          Start selling
         </ButtonLink>
       </div>
     </AuthCard>

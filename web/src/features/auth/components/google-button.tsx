@@ -1,6 +1,4 @@
-import { useId } from 'react';
 import { buttonClass } from '@/components/ui/button';
-import { notify } from '@/lib/toast';
 import { googleStartHref, useOAuthProviders } from '../api/oauth';
 
 function GoogleMark() {
@@ -23,43 +21,28 @@ function GoogleMark() {
   );
 }
 
-const NOT_CONFIGURED = 'Google sign-in is not configured on this server';
-
-/** Google sign-in through identity's OIDC flow; says so when the server has no Google client. */
-export function GoogleButton({ redirectTo, remember }: { redirectTo: string; remember: boolean }) {
-  const noteId = useId();
+/**
+ * Google sign-in through identity's OIDC flow, and the "or" under it — shown only once identity
+ * says a Google client is configured, so nobody is offered a button that cannot work.
+ */
+export function GoogleSignIn({ redirectTo, remember }: { redirectTo: string; remember: boolean }) {
   const providers = useOAuthProviders();
-  const className = buttonClass('secondary', 'lg', 'w-full');
-  if (providers.data?.google) {
-    return (
-      <a href={googleStartHref(redirectTo, remember)} className={className}>
-        <GoogleMark />
-        Continue with Google
-      </a>
-    );
-  }
-  const known = providers.isSuccess || providers.isError;
+  if (!providers.data?.google) return null;
   return (
-    <div>
-      <button
-        type="button"
-        className={`${className} opacity-70`}
-        aria-describedby={known ? noteId : undefined}
-        onClick={() => notify.error(NOT_CONFIGURED)}
+    <>
+      <a
+        href={googleStartHref(redirectTo, remember)}
+        className={buttonClass('secondary', 'lg', 'w-full')}
       >
         <GoogleMark />
         Continue with Google
-      </button>
-      {known && (
-        <p id={noteId} className="mt-2 text-center text-xs text-slate-500">
-          {NOT_CONFIGURED}.
-        </p>
-      )}
-    </div>
+      </a>
+      <OrDivider />
+    </>
   );
 }
 
-export function OrDivider() {
+function OrDivider() {
   return (
     <div className="my-6 flex items-center gap-3 text-xs font-medium tracking-wide text-slate-500 uppercase">
       <span className="h-px flex-1 bg-slate-200" />

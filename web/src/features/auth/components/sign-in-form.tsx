@@ -12,7 +12,7 @@ import { textLinkClass } from './auth-card';
 import { TextField } from '@/components/ui/text-field';
 import { EmailField } from './auth-fields';
 import { Checkbox } from './checkbox';
-import { GoogleButton, OrDivider } from './google-button';
+import { GoogleSignIn } from './google-button';
 
 export const signInFailed = (error: unknown) =>
   notify.problem(
@@ -50,8 +50,7 @@ export function SignInForm({ redirectTo, onSignedIn, onMfaRequired }: SignInForm
 
   return (
     <>
-      <GoogleButton redirectTo={redirectTo} remember={remember} />
-      <OrDivider />
+      <GoogleSignIn redirectTo={redirectTo} remember={remember} />
       <form noValidate onSubmit={onSubmit} aria-label="Sign in" className="space-y-5">
         <EmailField error={problem.fieldErrors.email} />
         <TextField

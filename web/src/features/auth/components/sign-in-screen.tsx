@@ -8,6 +8,10 @@ import { AuthCard, textLinkClass } from './auth-card';
 import { MfaChallengeForm } from './mfa-challenge-form';
 import { SignInForm } from './sign-in-form';
 
+/** Where a buyer is sent to sign in from; they read about their purchases, not payouts. */
+const BUYER_PATHS = ['/purchases', '/product/', '/payment/', '/receipt/'];
+const isBuyerDestination = (path: string) => BUYER_PATHS.some((prefix) => path.startsWith(prefix));
+
 const oauthErrors: Record<string, string> = {
   oauth_email_unverified: 'Your Google account e-mail is not verified.',
   oauth_not_configured: 'Google sign-in is not configured on this server',
@@ -58,7 +62,11 @@ export function SignInScreen({ brand = false }: { brand?: boolean }) {
     <AuthCard
       eyebrow={brand ? 'Lockdrop for creators' : undefined}
       title="Welcome back"
-      description="Sign in to manage your products, sales and payouts."
+      description={
+        isBuyerDestination(redirectTo)
+          ? 'Sign in to see your purchases and download your files.'
+          : 'Sign in to manage your products, sales and payouts.'
+      }
       footer={
         <>
           New to Lockdrop?{' '}

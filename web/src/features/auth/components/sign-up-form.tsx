@@ -12,7 +12,7 @@ import { textLinkClass } from './auth-card';
 import { TextField } from '@/components/ui/text-field';
 import { EmailField } from './auth-fields';
 import { Checkbox } from './checkbox';
-import { GoogleButton, OrDivider } from './google-button';
+import { GoogleSignIn } from './google-button';
 
 const signUpFailed = (error: unknown) =>
   notify.problem(
@@ -52,8 +52,7 @@ export function SignUpForm({
   const { fieldErrors } = problem;
   return (
     <>
-      <GoogleButton redirectTo={redirectTo} remember={remember} />
-      <OrDivider />
+      <GoogleSignIn redirectTo={redirectTo} remember={remember} />
       <form noValidate onSubmit={onSubmit} aria-label="Sign up" className="space-y-5">
         <TextField
           label="Full name"

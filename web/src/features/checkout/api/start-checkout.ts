@@ -1,6 +1,7 @@
 import type { CheckoutStarted, StartCheckoutRequest } from '@lockdrop/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
+import { rememberCheckout } from '@/lib/checkout-memory';
 import { notify } from '@/lib/toast';
 
 export type CheckoutInput = StartCheckoutRequest;
@@ -18,8 +19,9 @@ export function useStartCheckout({
 }: { showInline?: (error: ApiError) => boolean } = {}) {
   return useMutation({
     mutationFn: startCheckout,
-    onSuccess: ({ link }) => {
+    onSuccess: ({ link, txRef }, input) => {
       if (!link) return notify.error('Failed to start checkout');
+      rememberCheckout({ txRef, productId: input.productId, email: input.buyerEmail });
       window.location.assign(link);
     },
     // The e-mail and 'not published' answers say what to fix; the rest is the spec's text.

@@ -2,7 +2,7 @@ import type { PriceDisplay } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { formatFileSize } from '@lockdrop/plans';
 import { FileDown, Lock, ShieldCheck } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -31,6 +31,8 @@ interface PurchaseCardProps {
   initialCode?: string;
   /** What the buyer gets, shown before paying (a slow connection wants to know the size). */
   file: { name: string; sizeBytes: number };
+  /** How many files the purchase unlocks (the heading says "file" or "N files"). */
+  fileCount: number;
   /** Prefilled for a signed-in visitor. */
   defaultEmail?: string;
   /** A monthly or yearly price: paying subscribes. */
@@ -38,6 +40,17 @@ interface PurchaseCardProps {
 }
 
 const AMOUNT_REFUSALS = new Set(['amount_below_minimum', 'invalid_amount']);
+
+const MISSING_EMAIL = 'Please enter your email';
+const INVALID_EMAIL = 'This is not a valid e-mail address — check it reads like you@example.com';
+/** One @, something before it, a dotted domain after it: catches typos like "bad@@email". */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Spec §5: an empty e-mail says 'Please enter your email'; a mistyped one says what is wrong. */
+function emailProblem(email: string): string | null {
+  if (!email) return MISSING_EMAIL;
+  return EMAIL_SHAPE.test(email) ? null : INVALID_EMAIL;
+}
 
 /**
  * Spec §2 Product detail: buyer e-mail and 'Buy now for {price}' → the provider's page; with a
@@ -50,12 +63,14 @@ export function PurchaseCard({
   minimum,
   initialCode,
   file,
+  fileCount,
   defaultEmail = '',
   recurring = false,
 }: PurchaseCardProps) {
   const id = useId();
   const [email, setEmail] = useState(defaultEmail);
-  const [missing, setMissing] = useState(false);
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
   // Codes are for one-time, fixed-price purchases (payments refuses them elsewhere).
   const codesApply = minimum === null && !recurring;
   const code = useDiscountCode(productId, price.currency, initialCode, codesApply);
@@ -82,8 +97,14 @@ export function PurchaseCard({
   function submit(event: FormEvent) {
     event.preventDefault();
     const buyerEmail = email.trim();
-    setMissing(!buyerEmail);
-    if (!buyerEmail) return notify.error('Please enter your email');
+    const problem = emailProblem(buyerEmail);
+    setEmailError(problem);
+    if (problem) {
+      emailRef.current?.focus();
+      // The spec's toast is for an empty field; a typo is explained under the field only.
+      if (problem === MISSING_EMAIL) notify.error(MISSING_EMAIL);
+      return;
+    }
     const reading = amount.reading;
     if (reading && reading.problem !== null) return amount.refuse(reading.problem);
     checkout.mutate({
@@ -105,7 +126,8 @@ export function PurchaseCard({
         id={`${id}-title`}
         className="flex items-center gap-2 text-lg font-semibold text-slate-900"
       >
-        <Lock className="size-5 text-indigo-600" aria-hidden="true" /> Unlock this file
+        <Lock className="size-5 text-indigo-600" aria-hidden="true" />
+        {fileCount > 1 ? `Unlock these ${fileCount} files` : 'Unlock this file'}
       </h2>
       <TestModeNotice className="mt-4" />
       <p className="mt-1 text-sm text-slate-600">
@@ -119,8 +141,9 @@ export function PurchaseCard({
         </span>
       </p>
       <form noValidate onSubmit={submit} className="mt-5">
-        <Field label="E-mail" error={missing ? 'Please enter your email' : null}>
+        <Field label="E-mail" error={emailError}>
           <Input
+            ref={emailRef}
             type="email"
             autoComplete="email"
             value={email}

@@ -13,6 +13,8 @@ import { SubscribersCard } from './subscribers-card';
 export interface DashboardHomeParts {
   /** onboarding: the offer to finish setting up, until it is done. */
   onboardingNotice: ReactNode;
+  /** products: the link of a product just created and published, to share. */
+  shareNotice: ReactNode;
   /** payouts: asks the seller to confirm a changed payout destination. */
   payoutNotice: ReactNode;
   /** billing: the way from the free plan to Pro. */
@@ -25,6 +27,7 @@ export interface DashboardHomeParts {
 /** /dashboard and /lockdrop/dashboard: the signed-in seller's real figures (last 30 days). */
 export function DashboardHome({
   onboardingNotice,
+  shareNotice,
   payoutNotice,
   upgradeButton,
   products,
@@ -36,10 +39,12 @@ export function DashboardHome({
     <div className="space-y-6">
       <header>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900">
-          Welcome back, {profile?.fullName || 'Creator'}
+          {/* A seller with no product yet has never been here before, in effect. */}
+          {products.data?.length ? 'Welcome back' : 'Welcome'}, {profile?.fullName || 'Creator'}
         </h1>
         <p className="mt-1 text-sm text-slate-600">Your figures for the last 30 days.</p>
       </header>
+      {shareNotice}
       {onboardingNotice}
       {payoutNotice}
       <StatCards days={30} />

@@ -1,54 +1,13 @@
 import type { ReactNode } from 'react';
-import { useState } from 'react';
-import { Button } from '@/components/ui/button';
 import { Table, type Column } from '@/components/ui/table';
 import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import { useSales, type Sale } from '../api/get-sales';
-import { useRefundSale } from '../api/refund-sale';
 import { formatDate, formatMoney } from '../lib/format';
 import { EmptyState } from './empty-state';
+import { RefundControl } from './refund-control';
 import { SaleStatus } from './sale-status';
 
 const HISTORY_LIMIT = 200;
-
-function RefundControl({ sale }: { sale: Sale }) {
-  const [confirming, setConfirming] = useState(false);
-  const refund = useRefundSale();
-  // A free claim (a 100% code, pay what you want at zero) moved no money to give back.
-  if (sale.status !== 'paid' || sale.amountMinor === 0) return null;
-  if (!confirming) {
-    return (
-      <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
-        Refund
-      </Button>
-    );
-  }
-  return (
-    <div
-      role="group"
-      aria-label={`Confirm refund of ${sale.productTitle}`}
-      className="flex flex-col items-end gap-2"
-    >
-      <p className="text-xs text-slate-600">
-        Refund {formatMoney(sale.amountMinor, sale.currency)} to {sale.buyerEmail}? Their access
-        ends.
-      </p>
-      <div className="flex gap-2">
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={() => setConfirming(false)}
-          disabled={refund.isPending}
-        >
-          Cancel
-        </Button>
-        <Button size="sm" onClick={() => refund.mutate(sale.id)} disabled={refund.isPending}>
-          {refund.isPending ? 'Refunding...' : 'Confirm refund'}
-        </Button>
-      </div>
-    </div>
-  );
-}
 
 const money = (minor: number, sale: Sale) => formatMoney(minor, sale.currency);
 
@@ -70,26 +29,43 @@ function SaleProduct({ sale }: { sale: Sale }) {
   );
 }
 
-const saleColumns: Column<Sale>[] = [
+function SaleWhen({ sale }: { sale: Sale }) {
+  return (
+    <>
+      <SaleStatus status={sale.status} />
+      {sale.refundedAt && (
+        <span className="block text-xs text-slate-500">{formatDate(sale.refundedAt)}</span>
+      )}
+    </>
+  );
+}
+
+/** Wide screens: a table whose seven columns fit beside the side menu at 1280 px. */
+const saleColumns = (onRefunded: () => void): Column<Sale>[] => [
   { header: 'Date', className: 'whitespace-nowrap', cell: (sale) => formatDate(sale.createdAt) },
   {
-    header: 'Product',
+    header: 'Sale',
     className: 'font-medium text-slate-900',
-    cell: (sale) => <SaleProduct sale={sale} />,
+    cell: (sale) => (
+      <>
+        <SaleProduct sale={sale} />
+        <span className="block text-xs font-normal break-all text-slate-500">
+          {sale.buyerEmail}
+        </span>
+      </>
+    ),
   },
-  { header: 'Buyer', className: 'text-slate-600', cell: (sale) => sale.buyerEmail },
   { header: 'Amount', align: 'right', cell: (sale) => money(sale.amountMinor, sale) },
   {
-    header: 'Platform fee',
+    header: 'Fees',
     align: 'right',
-    className: 'text-slate-600',
-    cell: (sale) => money(sale.feePlatformMinor, sale),
-  },
-  {
-    header: 'Processor fee',
-    align: 'right',
-    className: 'text-slate-600',
-    cell: (sale) => money(sale.feeProcessorMinor, sale),
+    className: 'text-xs whitespace-nowrap text-slate-600',
+    cell: (sale) => (
+      <>
+        <span className="block">Platform {money(sale.feePlatformMinor, sale)}</span>
+        <span className="block">Processor {money(sale.feeProcessorMinor, sale)}</span>
+      </>
+    ),
   },
   {
     header: 'Earnings',
@@ -97,28 +73,68 @@ const saleColumns: Column<Sale>[] = [
     className: 'font-semibold',
     cell: (sale) => money(sale.sellerEarningsMinor, sale),
   },
-  {
-    header: 'Status',
-    cell: (sale) => (
-      <>
-        <SaleStatus status={sale.status} />
-        {sale.refundedAt && (
-          <span className="block text-xs text-slate-500">{formatDate(sale.refundedAt)}</span>
-        )}
-      </>
-    ),
-  },
+  { header: 'Status', cell: (sale) => <SaleWhen sale={sale} /> },
   {
     header: 'Actions',
     hideHeader: true,
     align: 'right',
     className: 'pr-1',
-    cell: (sale) => <RefundControl sale={sale} />,
+    cell: (sale) => <RefundControl sale={sale} onRefunded={onRefunded} />,
   },
 ];
 
+/** Small screens: one card per sale, every figure and the Refund button on it. */
+function SaleCard({ sale, onRefunded }: { sale: Sale; onRefunded: () => void }) {
+  const figures = [
+    ['Buyer', sale.buyerEmail],
+    ['Amount', money(sale.amountMinor, sale)],
+    ['Platform fee', money(sale.feePlatformMinor, sale)],
+    ['Processor fee', money(sale.feeProcessorMinor, sale)],
+    ['Earnings', money(sale.sellerEarningsMinor, sale)],
+  ] as const;
+  return (
+    <li>
+      <article
+        aria-label={`${sale.productTitle}, ${formatDate(sale.createdAt)}`}
+        data-sale-id={sale.id}
+        className="rounded-lg p-4 ring-1 ring-slate-200"
+      >
+        <div className="flex items-start justify-between gap-3">
+          <div className="min-w-0 font-medium text-slate-900">
+            <SaleProduct sale={sale} />
+            <span className="block text-xs font-normal text-slate-500">
+              {formatDate(sale.createdAt)}
+            </span>
+          </div>
+          <div className="shrink-0 text-right">
+            <SaleWhen sale={sale} />
+          </div>
+        </div>
+        <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          {figures.map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="text-right break-all text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="mt-3 flex justify-end">
+          <RefundControl sale={sale} onRefunded={onRefunded} />
+        </div>
+      </article>
+    </li>
+  );
+}
+
 /** /dashboard/payments: balances, payouts, and the seller's own sales with where the money went. */
-export function PaymentsScreen({ payouts }: { payouts: ReactNode }) {
+export function PaymentsScreen({
+  payouts,
+  onRefunded,
+}: {
+  payouts: ReactNode;
+  /** Refreshes what the refund changed outside this feature (the payout balances). */
+  onRefunded: () => void;
+}) {
   const sales = useSales(HISTORY_LIMIT);
   return (
     <div className="space-y-6">
@@ -135,13 +151,22 @@ export function PaymentsScreen({ payouts }: { payouts: ReactNode }) {
             appear here.
           </EmptyState>
         ) : (
-          <Table
-            columns={saleColumns}
-            rows={sales.data}
-            rowKey={(sale) => sale.id}
-            rowData={(sale) => ({ 'data-sale-id': sale.id })}
-            minWidthClass="min-w-[56rem]"
-          />
+          <>
+            <div className="hidden lg:block">
+              <Table
+                columns={saleColumns(onRefunded)}
+                rows={sales.data}
+                rowKey={(sale) => sale.id}
+                rowData={(sale) => ({ 'data-sale-id': sale.id })}
+                minWidthClass="min-w-[44rem]"
+              />
+            </div>
+            <ul className="space-y-3 lg:hidden" aria-label="Sales">
+              {sales.data.map((sale) => (
+                <SaleCard key={sale.id} sale={sale} onRefunded={onRefunded} />
+              ))}
+            </ul>
+          </>
         )}
       </Panel>
     </div>

@@ -1,7 +1,9 @@
 import { Link } from 'react-router-dom';
 import { ButtonLink } from '@/components/ui/button';
+import { CopyLinkButton } from '@/components/ui/copy-link-button';
 import { paths } from '@/config/paths';
 import { productPriceLabel } from '@/lib/pricing';
+import { productUrl } from '@/lib/product-link';
 import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import type { Product } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -56,9 +58,12 @@ export function RecentProducts({ products }: { products: UseQueryResult<Product[
                   {product.status === 'published' ? 'Live' : 'Draft'}
                 </p>
               </div>
-              <span className="shrink-0 text-sm font-semibold text-slate-900">
-                {productPriceLabel(product)}
-              </span>
+              <div className="flex shrink-0 items-center gap-2">
+                <span className="text-sm font-semibold text-slate-900">
+                  {productPriceLabel(product)}
+                </span>
+                <CopyLinkButton url={productUrl(product.id)} name={product.title} variant="ghost" />
+              </div>
             </li>
           ))}
         </ul>

@@ -4,6 +4,7 @@ import {
   LayoutDashboard,
   LogOut,
   Menu,
+  Package,
   PackageCheck,
   Settings,
   TicketPercent,
@@ -17,11 +18,12 @@ import { planById } from '@lockdrop/plans';
 
 const menu = [
   { label: 'Dashboard', to: paths.dashboard.root.getHref(), icon: LayoutDashboard, end: true },
+  { label: 'Products', to: paths.products.mine.getHref(), icon: Package, end: false },
   { label: 'Deliveries', to: paths.dashboard.deliveries.getHref(), icon: PackageCheck, end: false },
   { label: 'Payments', to: paths.dashboard.payments.getHref(), icon: CreditCard, end: false },
   { label: 'Analytics', to: paths.dashboard.analytics.getHref(), icon: BarChart3, end: false },
   { label: 'Discounts', to: paths.dashboard.discounts.getHref(), icon: TicketPercent, end: false },
-  { label: 'Settings', to: paths.dashboard.settings.getHref(), icon: Settings, end: false },
+  { label: 'Settings', to: paths.settings.getHref(), icon: Settings, end: false },
 ];
 
 function SellerIdentity() {

@@ -12,6 +12,8 @@ interface DiscountAmountProps {
   values: AmountValues;
   onChange: (change: Partial<AmountValues>) => void;
   CurrencySelect: CurrencySelectComponent;
+  /** What is wrong with the percentage or amount, shown under it. */
+  error?: string | null;
 }
 
 const KINDS: { value: DiscountKind; label: string }[] = [
@@ -20,7 +22,7 @@ const KINDS: { value: DiscountKind; label: string }[] = [
 ];
 
 /** A percentage off, or an amount off in one currency (then only that currency's products). */
-export function DiscountAmount({ values, onChange, CurrencySelect }: DiscountAmountProps) {
+export function DiscountAmount({ values, onChange, CurrencySelect, error }: DiscountAmountProps) {
   const id = useId();
   return (
     <>
@@ -43,7 +45,7 @@ export function DiscountAmount({ values, onChange, CurrencySelect }: DiscountAmo
         </div>
       </fieldset>
       {values.kind === 'percent' ? (
-        <Field label="Percentage off">
+        <Field label="Percentage off" error={error}>
           <Input
             type="number"
             inputMode="numeric"
@@ -57,7 +59,7 @@ export function DiscountAmount({ values, onChange, CurrencySelect }: DiscountAmo
         </Field>
       ) : (
         <div className="grid gap-6 sm:grid-cols-2">
-          <Field label="Amount off">
+          <Field label="Amount off" error={error}>
             <Input
               type="text"
               inputMode="decimal"

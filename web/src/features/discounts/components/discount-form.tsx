@@ -1,10 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { notify } from '@/lib/toast';
 import type { DiscountFormValues } from '../lib/discount-form';
-import { validationMessage } from '../lib/validation';
+import { validationProblem, type DiscountField, type DiscountProblem } from '../lib/validation';
 import type { CurrencySelectComponent, SellerProduct } from '../types';
 import { DiscountAmount } from './discount-amount';
 import { ProductChoice } from './product-choice';
@@ -32,10 +31,23 @@ export function DiscountForm({
   onCancel,
 }: DiscountFormProps) {
   const [values, setValues] = useState(initial);
-  const change = (next: Partial<DiscountFormValues>) =>
+  const [problem, setProblem] = useState<DiscountProblem | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const change = (next: Partial<DiscountFormValues>) => {
     setValues((current) => ({ ...current, ...next }));
+    setProblem(null);
+  };
+  const errorOf = (name: DiscountField) => (problem?.field === name ? problem.message : null);
+  // Each refused submit takes the seller to the field that needs them.
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [problem]);
   const field = (name: TextField, label: string, type = 'text', hint?: string) => (
-    <Field label={label} hint={hint}>
+    <Field
+      label={label}
+      hint={hint}
+      error={name === 'startsAt' ? null : errorOf(name as DiscountField)}
+    >
       <Input
         type={type}
         min={type === 'number' ? 1 : undefined}
@@ -48,20 +60,26 @@ export function DiscountForm({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const message = validationMessage(values);
-    if (message) return notify.error(message);
-    onSubmit(values);
+    const found = validationProblem(values);
+    setProblem(found);
+    if (!found) onSubmit(values);
   }
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-6" aria-busy={busy}>
+    <form ref={formRef} noValidate onSubmit={submit} className="space-y-6" aria-busy={busy}>
       {field('code', 'Code', 'text', 'Letters, digits, - and _; buyers may type it in any case.')}
-      <DiscountAmount values={values} onChange={change} CurrencySelect={CurrencySelect} />
+      <DiscountAmount
+        values={values}
+        onChange={change}
+        CurrencySelect={CurrencySelect}
+        error={errorOf(values.kind === 'percent' ? 'percentOff' : 'amountOff')}
+      />
       <ProductChoice
         products={products}
         allProducts={values.allProducts}
         productIds={values.productIds}
         onChange={change}
+        error={errorOf('products')}
       />
       <div className="grid gap-6 sm:grid-cols-2">
         {field('startsAt', 'Starts (optional)', 'datetime-local')}

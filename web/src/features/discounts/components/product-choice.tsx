@@ -16,10 +16,18 @@ interface ProductChoiceProps {
   allProducts: boolean;
   productIds: string[];
   onChange: (choice: { allProducts: boolean; productIds: string[] }) => void;
+  /** 'Choose at least one product…': shown under the list, whose first box takes the focus. */
+  error?: string | null;
 }
 
 /** 'All products' (now and later) or the products ticked here. */
-export function ProductChoice({ products, allProducts, productIds, onChange }: ProductChoiceProps) {
+export function ProductChoice({
+  products,
+  allProducts,
+  productIds,
+  onChange,
+  error,
+}: ProductChoiceProps) {
   const id = useId();
   const toggle = (productId: string, checked: boolean) =>
     onChange({
@@ -53,10 +61,12 @@ export function ProductChoice({ products, allProducts, productIds, onChange }: P
           {products.length === 0 && (
             <p className="text-sm text-slate-600">You have no products yet.</p>
           )}
-          {products.map((product) => (
+          {products.map((product, index) => (
             <label key={product.id} className="flex items-center gap-2 text-sm text-slate-800">
               <input
                 type="checkbox"
+                aria-invalid={error && index === 0 ? true : undefined}
+                aria-describedby={error ? `${id}-error` : undefined}
                 checked={productIds.includes(product.id)}
                 onChange={(event) => toggle(product.id, event.target.checked)}
                 className="size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
@@ -68,6 +78,11 @@ export function ProductChoice({ products, allProducts, productIds, onChange }: P
             </label>
           ))}
         </div>
+      )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="mt-2 text-sm text-rose-700">
+          {error}
+        </p>
       )}
     </fieldset>
   );

@@ -96,12 +96,18 @@ export function OnboardingWizard({
             <ButtonLink to={paths.dashboard.root.getHref()} variant="ghost">
               Skip for now
             </ButtonLink>
+            {/* Distinct keys: reusing one <button> would turn the clicked Continue into a submit
+                button before the browser finishes the click, submitting the empty step-3 form. */}
             {step < 2 ? (
-              <Button onClick={onContinue} disabled={!canContinue || update.isPending}>
+              <Button
+                key="continue"
+                onClick={onContinue}
+                disabled={!canContinue || update.isPending}
+              >
                 {update.isPending ? 'Saving...' : 'Continue'}
               </Button>
             ) : (
-              <Button type="submit" form={firstProductFormId}>
+              <Button key="complete" type="submit" form={firstProductFormId}>
                 Complete
               </Button>
             )}

@@ -104,3 +104,9 @@ export function useWithdraw() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: payoutKeys.all }),
   });
 }
+
+/** For screens that change balances elsewhere (a refund): ask payments for them again. */
+export function useRefreshPayouts() {
+  const queryClient = useQueryClient();
+  return () => void queryClient.invalidateQueries({ queryKey: payoutKeys.all });
+}

@@ -11,7 +11,7 @@ interface AppPageProps {
   children: ReactNode;
 }
 
-/** The frame of a signed-in screen: heading, optional actions, content. */
+/** The frame of a product screen in the seller shell: heading, optional actions, content. */
 export function AppPage({
   title,
   description,
@@ -21,11 +21,10 @@ export function AppPage({
   children,
 }: AppPageProps) {
   return (
-    <div className="bg-slate-50">
+    <div>
       <Seo {...meta} />
-      <div
-        className={`mx-auto px-4 py-10 sm:px-6 sm:py-14 lg:px-8 ${width === 'wide' ? 'max-w-7xl' : 'max-w-3xl'}`}
-      >
+      {/* Inside the seller shell, which gives the page its margins and the side menu. */}
+      <div className={width === 'wide' ? '' : 'mx-auto max-w-3xl'}>
         <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
           <div>
             <h1 className="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>

@@ -6,10 +6,12 @@ interface PayWhatYouWantProps {
   /** null: a fixed price. */
   minimumPrice: string | null;
   onChange: (minimumPrice: string | null) => void;
+  /** What is wrong with the minimum, shown under it. */
+  error?: string | null;
 }
 
 /** One-time products: the buyer names the amount, at least the minimum (0 allowed). */
-export function PayWhatYouWant({ minimumPrice, onChange }: PayWhatYouWantProps) {
+export function PayWhatYouWant({ minimumPrice, onChange, error }: PayWhatYouWantProps) {
   const id = useId();
   const enabled = minimumPrice !== null;
   return (
@@ -31,7 +33,12 @@ export function PayWhatYouWant({ minimumPrice, onChange }: PayWhatYouWantProps) 
         </p>
       </div>
       {enabled && (
-        <Field label="Minimum price" hint="0 lets buyers get it for free." className="sm:w-1/2">
+        <Field
+          label="Minimum price"
+          hint="0 lets buyers get it for free."
+          error={error}
+          className="sm:w-1/2"
+        >
           <Input
             type="number"
             inputMode="decimal"

@@ -2,16 +2,24 @@ import { formatFileSize } from '@lockdrop/plans';
 import { CalendarDays, ExternalLink, FileText, Pencil } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { buttonClass } from '@/components/ui/button';
+import { CopyLinkButton } from '@/components/ui/copy-link-button';
 import { paths } from '@/config/paths';
 import { productPriceLabel } from '@/lib/pricing';
 import { useSetProductStatus } from '../api/set-product-status';
+import { productUrl } from '@/lib/product-link';
 import type { Product } from '../types';
 import { StatusBadge } from './status-badge';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
-/** One product on /my-products (spec §2 My products). */
-export function ProductCard({ product }: { product: Product }) {
+/** One product on /my-products (spec §2 My products); `onPublished` shows its link to share. */
+export function ProductCard({
+  product,
+  onPublished,
+}: {
+  product: Product;
+  onPublished: (product: Product) => void;
+}) {
   const setStatus = useSetProductStatus();
   const published = product.status === 'published';
   return (
@@ -69,11 +77,15 @@ export function ProductCard({ product }: { product: Product }) {
         >
           <Pencil className="size-4" aria-hidden="true" /> Edit
         </Link>
+        <CopyLinkButton url={productUrl(product.id)} name={product.title} variant="ghost" />
         <button
           type="button"
           disabled={setStatus.isPending}
           onClick={() =>
-            setStatus.mutate({ id: product.id, status: published ? 'draft' : 'published' })
+            setStatus.mutate(
+              { id: product.id, status: published ? 'draft' : 'published' },
+              { onSuccess: (saved) => saved.status === 'published' && onPublished(saved) },
+            )
           }
           aria-label={published ? `Unpublish ${product.title}` : `Publish ${product.title}`}
           className={`${buttonClass(published ? 'secondary' : 'primary', 'sm')} ml-auto`}

@@ -1,7 +1,9 @@
 import { AlertTriangle, Files, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { CopyLinkButton } from '@/components/ui/copy-link-button';
 import { paths } from '@/config/paths';
+import { productUrl } from '@/lib/product-link';
 import { ProductPreview } from './product-preview';
 import { ProductPrice } from './product-price';
 import { StatusBadge } from './status-badge';
@@ -14,6 +16,8 @@ interface ProductDetailProps {
   onPurchaseNow: () => void;
   /** The purchase card, or the buyer's download card. */
   aside: ReactNode;
+  /** A buyer's download buttons, shown in place of the locked preview. */
+  unlocked?: ReactNode;
 }
 
 /** /product/:id (spec §2 Product detail): preview, title, description, price, then `aside`. */
@@ -23,11 +27,12 @@ export function ProductDetail({
   onCurrencyChange,
   onPurchaseNow,
   aside,
+  unlocked,
 }: ProductDetailProps) {
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 sm:px-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:px-8">
       <div className="space-y-6">
-        <ProductPreview product={product} onPurchaseNow={onPurchaseNow} />
+        <ProductPreview product={product} onPurchaseNow={onPurchaseNow} unlocked={unlocked} />
         {product.description && (
           <section aria-labelledby="about-title" className="hidden lg:block">
             <h2 id="about-title" className="text-lg font-semibold text-slate-900">
@@ -57,6 +62,7 @@ export function ProductDetail({
               >
                 <Pencil className="size-3.5" aria-hidden="true" /> Edit product
               </Link>
+              <CopyLinkButton url={productUrl(product.id)} variant="ghost" />
             </div>
           )}
           <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { choiceClass } from '@/components/ui/choice';
 import { Field, labelClass } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
@@ -9,8 +9,9 @@ import {
   offersStamping,
   pricingOf,
   submissionOf,
-  validationMessage,
+  validationProblem,
   type ChosenFile,
+  type FormProblem,
   type PricingChoice,
 } from '../lib/product-form';
 import type { Product, ProductInput } from '../types';
@@ -52,16 +53,28 @@ export function ProductForm({
   const id = useId();
   const [input, setInput] = useState(initial);
   const [uploaded, setUploaded] = useState<ChosenFile | null>(null);
-  const set = <K extends keyof ProductInput>(key: K, value: ProductInput[K]) =>
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const set = <K extends keyof ProductInput>(key: K, value: ProductInput[K]) => {
     setInput((current) => ({ ...current, [key]: value }));
+    if (problem?.field === key) setProblem(null);
+  };
+  const errorOf = (field: FormProblem['field']) =>
+    problem?.field === field ? problem.message : null;
+  // Each refused submit takes the seller to the field that needs them.
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [problem]);
   const [files, setFiles] = useState(() => (product ? draftOf(product) : null));
   const requireFile = product === undefined;
   const file = files ? firstPdfOf(files) : uploaded;
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const message = validationMessage(input, requireFile);
-    if (message) return notify.error(message);
+    const found = validationProblem(input, requireFile);
+    setProblem(found);
+    // The spec's toast (§8) stays; the field under it now says the same and takes the focus.
+    if (found) return notify.error(found.message);
     onSubmit(
       submissionOf(input, file),
       product && files ? filesPatchOf(product, files, new Date()) : {},
@@ -69,9 +82,9 @@ export function ProductForm({
   }
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-6" aria-busy={busy}>
+    <form ref={formRef} noValidate onSubmit={submit} className="space-y-6" aria-busy={busy}>
       <section className={`${cardClass} space-y-6`} aria-label="Product details">
-        <Field label="Title" required>
+        <Field label="Title" required error={errorOf('title')}>
           <Input
             required
             maxLength={200}
@@ -90,7 +103,11 @@ export function ProductForm({
           />
         </Field>
         <div className="grid gap-6 sm:grid-cols-2">
-          <Field label={input.minimumPrice === null ? 'Price' : 'Suggested price'} required>
+          <Field
+            label={input.minimumPrice === null ? 'Price' : 'Suggested price'}
+            required
+            error={errorOf('price')}
+          >
             <PriceInput value={input.price} onChange={(price) => set('price', price)} />
           </Field>
           <CurrencySelect
@@ -129,6 +146,7 @@ export function ProductForm({
           <PayWhatYouWant
             minimumPrice={input.minimumPrice}
             onChange={(minimumPrice) => set('minimumPrice', minimumPrice)}
+            error={errorOf('minimumPrice')}
           />
         )}
         {!files && (

@@ -1,13 +1,16 @@
 import { PackageOpen, Plus } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/toast';
 import { useMyProducts } from '../api/get-my-products';
+import type { Product } from '../types';
 import { ProductCard } from './product-card';
+import { ShareLinkPanel } from './share-link-panel';
 
 export function ProductGrid() {
   const products = useMyProducts();
+  const [published, setPublished] = useState<Product | null>(null);
   useEffect(() => {
     if (products.isError) notify.error('Failed to load products');
   }, [products.isError]);
@@ -52,10 +55,13 @@ export function ProductGrid() {
     );
   }
   return (
-    <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-      {products.data.map((product) => (
-        <ProductCard key={product.id} product={product} />
-      ))}
+    <div className="space-y-6">
+      {published && <ShareLinkPanel key={published.id} product={published} />}
+      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {products.data.map((product) => (
+          <ProductCard key={product.id} product={product} onPublished={setPublished} />
+        ))}
+      </div>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { previewImagePath } from '@lockdrop/contracts';
 import { formatFileSize } from '@lockdrop/plans';
-import { FileArchive, FileAudio, FileText, FileVideo, Image, Lock } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { FileArchive, FileAudio, FileText, FileVideo, Image, Lock, LockOpen } from 'lucide-react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { notify } from '@/lib/toast';
 import { usePreviewState } from '../api/get-preview';
@@ -26,10 +26,41 @@ interface ProductPreviewProps {
   product: ProductDetail;
   /** Scrolls to the purchase card. */
   onPurchaseNow: () => void;
+  /** A buyer's download buttons: the preview then shows the content unlocked (spec §4). */
+  unlocked?: ReactNode;
 }
 
 /** Spec §4 Preview: the server-blurred image under a lock, or a 'not available' card. */
-export function ProductPreview({ product, onPurchaseNow }: ProductPreviewProps) {
+export function ProductPreview({ product, onPurchaseNow, unlocked }: ProductPreviewProps) {
+  if (unlocked) return <UnlockedContent product={product}>{unlocked}</UnlockedContent>;
+  return <LockedPreview product={product} onPurchaseNow={onPurchaseNow} />;
+}
+
+/** Spec §4: once purchased, no blur and no lock — 'Full access unlocked' and Download File. */
+function UnlockedContent({ product, children }: { product: ProductDetail; children: ReactNode }) {
+  const Icon = KIND_ICONS[product.fileKind];
+  return (
+    <Frame>
+      <div className="flex h-full flex-col items-center justify-center px-6 text-center">
+        <span className="relative flex size-16 items-center justify-center rounded-2xl bg-white shadow ring-1 ring-slate-200">
+          <Icon className="size-8 text-indigo-600" aria-hidden="true" />
+          <LockOpen
+            className="absolute -right-2 -bottom-2 size-6 rounded-full bg-emerald-600 p-1 text-white"
+            aria-hidden="true"
+          />
+        </span>
+        <p className="mt-4 font-semibold text-slate-900">Full access unlocked</p>
+        <p className="mt-1 text-xs text-slate-500">
+          {KIND_LABELS[product.fileKind]} · {product.fileName} ·{' '}
+          {formatFileSize(product.fileSizeBytes)}
+        </p>
+        <div className="mt-5 w-full max-w-sm">{children}</div>
+      </div>
+    </Frame>
+  );
+}
+
+function LockedPreview({ product, onPurchaseNow }: Omit<ProductPreviewProps, 'unlocked'>) {
   const preview = usePreviewState(product.id);
   const [imageFailed, setImageFailed] = useState(false);
   const status = preview.data?.status;

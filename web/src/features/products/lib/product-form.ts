@@ -52,18 +52,30 @@ export const submissionOf = (input: ProductInput, file: ChosenFile | null): Prod
   stampPdfs: input.stampPdfs && offersStamping(file),
 });
 
-/** Spec §5: the message to show, or null when the form may be sent. */
-export function validationMessage(input: ProductInput, requireFile: boolean): string | null {
-  if (!input.title.trim() || !input.price.trim()) return 'Please fill in all required fields';
+/** What is wrong, and the field to mark and focus. */
+export interface FormProblem {
+  field: 'title' | 'price' | 'minimumPrice' | 'file';
+  message: string;
+}
+
+/** Spec §5: the first problem, or null when the form may be sent. */
+export function validationProblem(input: ProductInput, requireFile: boolean): FormProblem | null {
+  const required = 'Please fill in all required fields';
+  if (!input.title.trim()) return { field: 'title', message: required };
+  if (!input.price.trim()) return { field: 'price', message: required };
   const priceProblem = priceMessage(input.price, input.currency);
-  if (priceProblem) return priceProblem;
+  if (priceProblem) return { field: 'price', message: priceProblem };
   if (input.minimumPrice !== null) {
     const minimumProblem = minimumMessage(input);
-    if (minimumProblem) return minimumProblem;
+    if (minimumProblem) return { field: 'minimumPrice', message: minimumProblem };
   }
-  if (requireFile && !input.fileId) return 'Please upload a file for your product';
+  if (requireFile && !input.fileId)
+    return { field: 'file', message: 'Please upload a file for your product' };
   return null;
 }
+
+export const validationMessage = (input: ProductInput, requireFile: boolean): string | null =>
+  validationProblem(input, requireFile)?.message ?? null;
 
 /** Pay what you want: a minimum from 0 up to the suggested price, one-time pricing only. */
 function minimumMessage({ minimumPrice, price, currency, pricing }: ProductInput): string | null {

@@ -1,8 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
-import { PurchaseFiles } from './purchase-files';
 
-/** Product page, for a buyer who has paid (spec §2 Product detail): every file of the purchase. */
-export function FullAccessCard({ purchaseId }: { purchaseId: string }) {
+/** Product page, for a buyer who has paid (spec §2 Product detail); the files sit in the preview. */
+export function FullAccessCard() {
   return (
     <section
       aria-labelledby="full-access-title"
@@ -14,12 +13,7 @@ export function FullAccessCard({ purchaseId }: { purchaseId: string }) {
           You have full access to this product
         </h2>
       </div>
-      <p className="mt-2 text-sm text-emerald-800">
-        Full access unlocked. Download links are valid for 1 hour.
-      </p>
-      <div className="mt-4">
-        <PurchaseFiles purchaseId={purchaseId} />
-      </div>
+      <p className="mt-2 text-sm text-emerald-800">Download links are valid for 1 hour.</p>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { Hourglass, XCircle } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
+import { TryAgainLink } from '@/components/try-again-link';
 import { buttonClass } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api';
@@ -48,9 +49,12 @@ export function PaymentResult({ txRef }: { txRef: string | null }) {
             : 'Its file can no longer be downloaded.'}
         </p>
         <p className="mt-2 text-sm text-slate-500">Reference: {payment.data.txRef}</p>
-        <Link to={paths.home.getHref()} className={buttonClass('secondary', 'md', 'mt-8')}>
-          Home
-        </Link>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          {status === 'failed' && <TryAgainLink txRef={payment.data.txRef} />}
+          <Link to={paths.home.getHref()} className={buttonClass('secondary')}>
+            Home
+          </Link>
+        </div>
       </div>
     );
   }
