@@ -15,7 +15,7 @@ describe('service start-up', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toBe(
-      'Invalid configuration: DATABASE_URL: must be a PostgreSQL URL (postgres:// or postgresql://) (got "not-a-url")',
+      'Invalid configuration: DATABASE_URL: must be a PostgreSQL URL (postgres:// or postgresql://, hosts comma-separated) (got "not-a-url")',
     );
   });
 });
