@@ -211,6 +211,10 @@ export async function startCluster(
     ALLOW_TEST_PAYMENTS: 'true',
     SANDBOX_WEBHOOK_SECRET: sandboxWebhookSecret,
     SANDBOX_PAYOUT_DELAY_MS: '1000',
+    // The scenarios age a sale past the refund window and pay it out: they test that a payout is
+    // sent exactly once, not the production hold and weekly limit on a new seller's earnings.
+    PAYOUT_NEW_SELLER_HOLD_HOURS: '0',
+    PAYOUT_NEW_SELLER_INTERVAL_HOURS: '0',
     // All load comes from one address; per-IP budgets meant for attackers would throttle it.
     RATE_LIMIT_PER_MINUTE: '100000000',
     SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',
