@@ -8,6 +8,7 @@ import {
 } from '@lockdrop/bus';
 import {
   createPool,
+  credentialsOf,
   ensureDatabase,
   grantServiceRole,
   migrate,
@@ -120,7 +121,7 @@ async function migrateAndGrant(options: InfrastructureOptions): Promise<void> {
       await migrate(pool, schema, migrations);
     if (
       options.adminDatabaseUrl &&
-      roleOf(options.adminDatabaseUrl) !== roleOf(options.databaseUrl)
+      credentialsOf(options.adminDatabaseUrl).user !== credentialsOf(options.databaseUrl).user
     ) {
       await grantServiceRole(pool, {
         serviceUrl: options.databaseUrl,
@@ -131,5 +132,3 @@ async function migrateAndGrant(options: InfrastructureOptions): Promise<void> {
     await pool.end();
   }
 }
-
-const roleOf = (url: string) => decodeURIComponent(new URL(url).username);

@@ -14,7 +14,8 @@ afterAll(async () => {
   await deleteStreams(testEnv.natsUrl, namespace);
   await database.drop();
   const admin = createPool({ connectionString: testEnv.databaseUrl, schema: 'public', max: 1 });
-  for (const role of ['alpha', 'beta']) await admin.query(`DROP ROLE IF EXISTS t${suffix}_${role}`);
+  for (const role of ['alpha', 'beta', 'gamma'])
+    await admin.query(`DROP ROLE IF EXISTS t${suffix}_${role}`);
   await admin.end();
 });
 
@@ -87,4 +88,32 @@ it('each service runs as a role of its own that can touch its own rows and nothi
   // A replica started without the admin URL runs on the migrations already applied.
   const replica = await start('alpha', false);
   expect((await replica.pool.query('SELECT count(*)::int AS n FROM notes')).rows[0].n).toBe(1);
+});
+
+it('takes the multi-host URLs a primary and its standby are named by, for the role split too', async () => {
+  // `new URL` refuses `h1:5432,h2:5432`; the first host here refuses connections, as a lost primary would.
+  const multiHost = (url: string) =>
+    url.replace('@127.0.0.1:5432/', '@127.0.0.1:1,127.0.0.1:5432/');
+  const admin = multiHost(database.url);
+  expect(admin).not.toBe(database.url);
+  const gamma = await startInfrastructure({
+    name: 'gamma',
+    databaseUrl: multiHost(roleUrl('gamma')),
+    adminDatabaseUrl: admin,
+    natsUrl: testEnv.natsUrl,
+    busNamespace: namespace,
+    migrations: [notes],
+    logger: {
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+      debug: () => undefined,
+    },
+  });
+  started.push(gamma);
+  await gamma.pool.query(`INSERT INTO notes (id, body) VALUES (1, 'through the standby list')`);
+  expect((await gamma.pool.query('SELECT current_user AS role')).rows[0].role).toBe(
+    `t${suffix}_gamma`,
+  );
+  await expect(gamma.pool.query('SELECT * FROM alpha.notes')).rejects.toMatchObject(denied);
 });
