@@ -1,4 +1,5 @@
 import type { TokenVerifier } from '@lockdrop/auth';
+import { createPool, pingDatabase } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { AnalyticsConfig } from './config.js';
@@ -27,7 +28,17 @@ export async function buildApp(
     verifier: deps.verifier,
   });
   const { pool, bus } = infra;
-  analyticsRoutes(app, createAnalyticsService({ pool, now: deps.now ?? (() => new Date()) }));
+  const readPool = config.DATABASE_READ_URL
+    ? createPool({ connectionString: config.DATABASE_READ_URL, schema: 'analytics' })
+    : pool;
+  if (readPool !== pool) {
+    app.addReadinessCheck('database-read', () => pingDatabase(readPool));
+    app.addHook('onClose', () => readPool.end());
+  }
+  analyticsRoutes(
+    app,
+    createAnalyticsService({ pool: readPool, now: deps.now ?? (() => new Date()) }),
+  );
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool })),
     ...(await subscribeToActivityEvents({ bus, pool })),

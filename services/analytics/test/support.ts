@@ -49,15 +49,17 @@ const CONSUMER_OF: Partial<Record<EventType, string>> = {
  * One analytics service on its own database and bus namespace, verifying tokens against a JWKS
  * served over real HTTP as identity serves it. Events go over the real bus, as producers send them.
  */
-export async function startAnalytics() {
-  const database = await createTestDatabase({
-    schemas: serviceSchemas({ name: 'analytics', migrations }),
-  });
+export async function startAnalytics(options: { readReplica?: boolean } = {}) {
+  const schemas = serviceSchemas({ name: 'analytics', migrations });
+  const database = await createTestDatabase({ schemas });
+  // A second database with the same schema stands in for a streaming replica that lags.
+  const replica = options.readReplica ? await createTestDatabase({ schemas }) : undefined;
   const namespace = testNamespace();
   const issuer = await startTestIssuer();
 
   const config = loadConfig(configSchema, {
     ...serviceTestEnv({ databaseUrl: database.url, namespace, jwksUrl: issuer.jwksUrl }),
+    ...(replica ? { DATABASE_READ_URL: replica.url } : {}),
   });
   const app: HttpServer = await buildApp(config, { now: () => TODAY });
   await app.ready();
@@ -100,6 +102,7 @@ export async function startAnalytics() {
   return {
     app,
     db,
+    replicaUrl: replica?.url,
     publish,
     settled,
     /**
@@ -128,6 +131,7 @@ export async function startAnalytics() {
       await issuer.close();
       await deleteStreams(testEnv.natsUrl, namespace);
       await database.drop();
+      await replica?.drop();
     },
   };
 }
