@@ -101,11 +101,15 @@ describe('anonymous product reads', () => {
   it('cost catalog one read for a crowd arriving at once', async () => {
     const id = await publishedProduct();
     const before = await catalogReads();
+    const started = Date.now();
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, n) => read(id, { 'user-agent': `Crowd ${n}` })),
     );
+    const elapsedMs = Date.now() - started;
     expect(responses.every((response) => response.statusCode === 200)).toBe(true);
-    expect((await catalogReads()) - before).toBe(1);
+    // One read per entry lifetime (1 s): on a loaded machine the crowd can outlast the first
+    // entry, and then one more read per second is right; without sharing it would be ~50.
+    expect((await catalogReads()) - before).toBeLessThanOrEqual(1 + Math.floor(elapsedMs / 1_000));
   });
 
   it('count each visitor once per product per day in catalog, cookie-less first read included', async () => {
@@ -119,15 +123,15 @@ describe('anonymous product reads', () => {
     // Building a link preview, or a read that asks not to count, is not a view.
     await read(id, { 'user-agent': 'Slackbot' }, '?countView=false');
     await gateway.inject({ url: `/product/${id}`, headers: { 'user-agent': 'Twitterbot' } });
+    // A watermark instead of a sleep: a later visitor's view is counted after everything before it.
+    await read(id, { 'user-agent': 'Watermark visitor' }, '?referrer=https%3A%2F%2Fwatermark.test');
 
     const views = await waitUntil(
       () => catalog.outbox('product.viewed', id),
-      (found) => found.length >= 2,
+      (found) => found.some((view) => view.data.referrer === 'https://watermark.test'),
     );
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await catalog.outbox('product.viewed', id)).toHaveLength(2);
     expect(views.map((view) => view.data.referrer).sort()).toEqual(
-      ['https://x.com/post', null].sort(),
+      ['https://x.com/post', null, 'https://watermark.test'].sort(),
     );
     expect(views[0]!.data.visitorId).toMatch(/^[a-f0-9]{64}$/);
     expect(views[0]!.data.visitorId).not.toContain(cookie);
