@@ -14,7 +14,7 @@ export { busHeaders } from './headers.js';
 export { CommandFailedError } from './commands.js';
 export { PoisonEventError, classifyFailure, type FailureKind } from './failures.js';
 export { busMigrations } from './migrations.js';
-export { enqueueEvent } from './outbox.js';
+export { enqueueEvent, enqueueEvents } from './outbox.js';
 export {
   startOutboxRelay,
   type EventPublisher,

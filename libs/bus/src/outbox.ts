@@ -20,3 +20,20 @@ export async function enqueueEvent(client: Queryable, event: DomainEvent): Promi
     [event.id, event.type, JSON.stringify(event)],
   );
 }
+
+/**
+ * Records many events in one statement (one round trip) in the caller's transaction, with one
+ * NOTIFY: what a batch of settlements writes. Same guarantees as `enqueueEvent`.
+ */
+export async function enqueueEvents(client: Queryable, events: DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await client.query(
+    `WITH enqueued AS (
+       INSERT INTO outbox (id, type, payload)
+       SELECT id, type, payload FROM unnest($1::uuid[], $2::text[], $3::jsonb[])
+         WITH ORDINALITY AS e (id, type, payload, position) ORDER BY position
+       RETURNING id)
+     SELECT pg_notify(${outboxChannelSql}, '') WHERE EXISTS (SELECT 1 FROM enqueued)`,
+    [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e))],
+  );
+}

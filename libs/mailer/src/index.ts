@@ -13,6 +13,7 @@ export {
   mailOutboxMigrations,
   enqueueBulkMail,
   enqueueMail,
+  enqueueMails,
   startMailRelay,
   type MailRelay,
 } from './outbox.js';

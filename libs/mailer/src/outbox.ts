@@ -35,6 +35,14 @@ export async function enqueueMail(tx: Queryable, message: MailMessage): Promise<
   await tx.query('INSERT INTO mail_outbox (message) VALUES ($1)', [JSON.stringify(message)]);
 }
 
+/** Queues several transactional e-mails in one statement (a batch of receipts), due at once. */
+export async function enqueueMails(tx: Queryable, messages: MailMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await tx.query('INSERT INTO mail_outbox (message) SELECT unnest($1::jsonb[])', [
+    messages.map((message) => JSON.stringify(message)),
+  ]);
+}
+
 /**
  * Queues mail to many recipients, released `perMinute` at most across every bulk send of this
  * service: each message is due one interval after the last bulk message still waiting, so

@@ -170,7 +170,15 @@ export async function buildApp(
   };
   const renewals = { ...settlement, checkout: checkoutDeps };
   await subscribeToSubscriptionsDue(infra.bus, pool, renewals);
-  const reconciler = startReconciler(webhookDeps, config.RECONCILE_INTERVAL_MS);
+  const reconciler = startReconciler(webhookDeps, {
+    intervalMs: config.RECONCILE_INTERVAL_MS,
+    settlerPollMs: config.SETTLER_POLL_MS,
+    settler: {
+      batchSize: config.SETTLER_BATCH_SIZE,
+      verifyConcurrency: config.SETTLER_VERIFY_CONCURRENCY,
+      providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
+    },
+  });
   app.addHook('preClose', async () => {
     await reconciler.stop();
     await sandbox?.stop();

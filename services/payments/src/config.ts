@@ -126,6 +126,15 @@ export const configSchema = z
       ),
     /** How often unfinished webhooks and unconfirmed checkouts are re-checked with the provider. */
     RECONCILE_INTERVAL_MS: positiveInt(15_000),
+    /**
+     * The settler (issue 31): stored charge notifications claimed at once, which is also the most
+     * payments one settlement transaction writes.
+     */
+    SETTLER_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(100),
+    /** Verify calls to the provider in flight at once per process (each takes 100–500 ms). */
+    SETTLER_VERIFY_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+    /** How often each replica looks for notifications another replica stored. */
+    SETTLER_POLL_MS: positiveInt(1_000),
     /** First retry delay of a parked webhook; doubles per attempt, capped at 30 minutes. */
     WEBHOOK_RETRY_BASE_MS: positiveInt(5_000),
     /**

@@ -112,6 +112,15 @@ export interface FakeFlutterwave {
   /** Subscriptions per page of `GET /v3/subscriptions` (the real API pages its lists). */
   subscriptionPageSize: number;
   requests: string[];
+  /**
+   * A misbehaviour for one transaction's verify only (by transaction id), over `failures.verify`:
+   * one payment of a batch failing while the others verify.
+   */
+  verifyFailuresFor: Map<number, VerifyFailure>;
+  /** Latency of every verify answer (the real API takes 100–500 ms); 0 by default. */
+  verifyDelayMs: number;
+  /** Verify requests being answered right now, and the most at once since the fake started. */
+  verifyInFlight: { now: number; max: number };
   /** Each `GET /v3/refunds` as asked: its page and query (what our side read). */
   refundListReads: Array<{ page: number; query: string }>;
   refunds: Array<{ transactionId: number; amount: unknown }>;
@@ -193,6 +202,8 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     subscriptionPageSize: 10,
     slowMs: 1_500,
     lateMs: 100,
+    verifyDelayMs: 0,
+    verifyInFlight: { now: 0, max: 0 },
     refundList: { ignoreFilters: false, pageSize: 100, lookup: 'none' } as RefundListBehaviour,
     refundListReads: [] as Array<{ page: number; query: string }>,
     requests: [] as string[],
@@ -212,9 +223,13 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     send(response, status, { status: 'error', message, data: null });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  const verifyFailuresFor = new Map<number, VerifyFailure>();
+  const verifyFailureOf = (transactionId: number | undefined): VerifyFailure =>
+    (transactionId !== undefined && verifyFailuresFor.get(transactionId)) || fake.failures.verify;
+
   /** What verify reports, with the configured lie applied. */
   const reported = (transaction: Transaction): Transaction => {
-    switch (fake.failures.verify) {
+    switch (verifyFailureOf(transaction.id)) {
       case 'amount':
         return {
           ...transaction,
@@ -340,13 +355,21 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     const verify = /^\/v3\/transactions\/(\d+)\/verify$/.exec(url.pathname);
     const byReference = url.pathname === '/v3/transactions/verify_by_reference';
     if (request.method === 'GET' && (verify || byReference)) {
-      if (fake.failures.verify === '5xx') return error(response, 500, 'Internal server error');
-      if (fake.failures.verify === 'timeout') await sleep(fake.slowMs);
       const transaction = verify
         ? transactions.get(Number(verify[1]))
         : [...transactions.values()]
             .reverse()
             .find((t) => t.tx_ref === url.searchParams.get('tx_ref'));
+      const failure = verifyFailureOf(verify ? Number(verify[1]) : transaction?.id);
+      fake.verifyInFlight.now++;
+      fake.verifyInFlight.max = Math.max(fake.verifyInFlight.max, fake.verifyInFlight.now);
+      try {
+        if (fake.verifyDelayMs > 0) await sleep(fake.verifyDelayMs);
+        if (failure === '5xx') return error(response, 500, 'Internal server error');
+        if (failure === 'timeout') await sleep(fake.slowMs);
+      } finally {
+        fake.verifyInFlight.now--;
+      }
       if (!transaction) return error(response, 400, 'No transaction was found for this id');
       return send(response, 200, {
         status: 'success',
@@ -594,6 +617,14 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     get slowMs() {
       return fake.slowMs;
     },
+    verifyFailuresFor,
+    get verifyDelayMs() {
+      return fake.verifyDelayMs;
+    },
+    set verifyDelayMs(value: number) {
+      fake.verifyDelayMs = value;
+    },
+    verifyInFlight: fake.verifyInFlight,
     get subscriptionPageSize() {
       return fake.subscriptionPageSize;
     },

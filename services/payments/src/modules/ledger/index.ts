@@ -6,4 +6,10 @@ export {
   reversalJournal,
   sellerTransfer,
 } from './journals.js';
-export { journalLines, postJournal, sellerAccountTotals } from './ledger.repository.js';
+export {
+  type NewJournal,
+  journalLines,
+  postJournal,
+  postJournals,
+  sellerAccountTotals,
+} from './ledger.repository.js';

@@ -32,18 +32,46 @@ export async function postJournal(
   currency: string,
   lines: LedgerLine[],
 ): Promise<void> {
-  const journalId = randomUUID();
-  const purchaseId = 'purchaseId' in owner ? owner.purchaseId : null;
-  const payoutId = 'payoutId' in owner ? owner.payoutId : null;
-  const chargeId = 'chargeId' in owner ? owner.chargeId : null;
-  // One statement for every line: each round trip to Postgres costs a socket write, which the
-  // webhook benchmark found to be most of a settlement's CPU (issue 11).
-  const values: unknown[] = [journalId, purchaseId, payoutId, chargeId, kind, currency];
-  const rows = lines.map((line) => {
-    values.push(line.account, line.sellerId, line.amountMinor);
-    const at = values.length;
-    return `($1, $2, $3, $4, $5, $${at - 2}, $${at - 1}, $${at}, $6)`;
-  });
+  await postJournals(db, [{ owner, kind, currency, lines }]);
+}
+
+export interface NewJournal {
+  owner: JournalOwner;
+  kind: JournalKind;
+  currency: string;
+  lines: LedgerLine[];
+}
+
+/**
+ * Posts many journals in one statement: each round trip to Postgres costs a socket write, which
+ * the webhook benchmark found to be most of a settlement's CPU (issues 11 and 31). Each journal
+ * still gets its own id, so the balance check at commit judges each one on its own.
+ */
+export async function postJournals(db: Queryable, journals: NewJournal[]): Promise<void> {
+  const values: unknown[] = [];
+  const rows: string[] = [];
+  for (const { owner, kind, currency, lines } of journals) {
+    const journalId = randomUUID();
+    const purchaseId = 'purchaseId' in owner ? owner.purchaseId : null;
+    const payoutId = 'payoutId' in owner ? owner.payoutId : null;
+    const chargeId = 'chargeId' in owner ? owner.chargeId : null;
+    for (const line of lines) {
+      const fields = [
+        journalId,
+        purchaseId,
+        payoutId,
+        chargeId,
+        kind,
+        line.account,
+        line.sellerId,
+        line.amountMinor,
+        currency,
+      ];
+      const first = values.length + 1;
+      values.push(...fields);
+      rows.push(`(${fields.map((_, index) => `$${first + index}`).join(', ')})`);
+    }
+  }
   if (rows.length === 0) return;
   await db.query(
     `INSERT INTO ledger_entries (journal_id, purchase_id, payout_id, charge_id, kind, account, seller_id, amount_minor, currency)

@@ -183,6 +183,53 @@ export async function lockCheckoutToSettle(
   return { checkout, settledTransactionId: rows[0]!.settledTransactionId };
 }
 
+/** `setCheckoutStatus` for many checkouts in one statement. */
+export async function setCheckoutsStatus(
+  db: Queryable,
+  ids: string[],
+  status: CheckoutStatus,
+  from: CheckoutStatus[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    'UPDATE checkouts SET status = $2 WHERE id = ANY($1::uuid[]) AND status = ANY($3)',
+    [ids, status, from],
+  );
+}
+
+/**
+ * `lockCheckoutToSettle` for a batch: every checkout of `txRefs` locked in one statement, in id
+ * order (two settlers locking overlapping batches queue rather than deadlock), then what already
+ * paid each, read after the locks were granted (see above).
+ */
+export async function lockCheckoutsToSettle(
+  db: Queryable,
+  txRefs: string[],
+): Promise<Map<string, { checkout: Checkout; settledTransactionId: string | null }>> {
+  const locked = new Map<string, { checkout: Checkout; settledTransactionId: string | null }>();
+  if (txRefs.length === 0) return locked;
+  const { rows } = await db.query<Checkout>(
+    `SELECT ${COLUMNS} FROM checkouts WHERE tx_ref = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    [[...new Set(txRefs)]],
+  );
+  if (rows.length === 0) return locked;
+  const settled = await db.query<{ id: string; settledTransactionId: string | null }>(
+    `SELECT c.id, COALESCE(
+       (SELECT provider_transaction_id FROM purchases p WHERE p.checkout_id = c.id),
+       (SELECT provider_transaction_id FROM subscription_charges s WHERE s.tx_ref = c.tx_ref LIMIT 1)
+     ) AS "settledTransactionId"
+     FROM checkouts c WHERE c.id = ANY($1::uuid[])`,
+    [rows.map((row) => row.id)],
+  );
+  const settledById = new Map(settled.rows.map((row) => [row.id, row.settledTransactionId]));
+  for (const checkout of rows)
+    locked.set(checkout.txRef, {
+      checkout,
+      settledTransactionId: settledById.get(checkout.id) ?? null,
+    });
+  return locked;
+}
+
 /** Moves a checkout to `status`, but only from one of `from` (a paid checkout never goes back). */
 export async function setCheckoutStatus(
   db: Queryable,

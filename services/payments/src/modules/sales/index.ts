@@ -13,6 +13,7 @@ export {
   findOpenRenewalCheckout,
   insertCheckout,
   lockCheckoutToSettle,
+  lockCheckoutsToSettle,
   setCheckoutStatus,
 } from './checkouts.repository.js';
 export {
@@ -23,6 +24,12 @@ export {
   setPurchaseStatus,
 } from './purchases.repository.js';
 export { TEST_PAYMENT_NOTICE } from './receipts.js';
-export { recordSale, type SaleDeps } from './record-sale.js';
+export {
+  newSaleWrites,
+  recordSale,
+  writeSales,
+  type SaleDeps,
+  type SaleWrites,
+} from './record-sale.js';
 export { salesRoutes } from './sales.routes.js';
 export { toPurchaseView, toSaleView } from './views.js';

@@ -45,18 +45,14 @@ const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id 
   earnings_released_at AS "earningsReleasedAt", subscription_id AS "subscriptionId", renewal,
   discount_code AS "discountCode", discount_minor AS "discountMinor"`;
 
-export async function insertPurchase(
-  db: Queryable,
-  purchase: Omit<Purchase, 'refundedAt' | 'earningsReleasedAt'>,
-): Promise<void> {
-  await db.query(
-    `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,
-       amount_minor, currency, fee_platform_minor, fee_processor_minor, seller_earnings_minor, provider,
-       provider_transaction_id, status, paid_at, receipt_token_hash, test_mode, subscription_id, renewal,
-       discount_code, discount_minor)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-       $23, $24)`,
-    [
+export type NewPurchase = Omit<Purchase, 'refundedAt' | 'earningsReleasedAt'>;
+
+/** Inserts many purchases in one statement (a settlement batch is one round trip, not one per sale). */
+export async function insertPurchases(db: Queryable, purchases: NewPurchase[]): Promise<void> {
+  if (purchases.length === 0) return;
+  const values: unknown[] = [];
+  const rows = purchases.map((purchase) => {
+    const fields = [
       purchase.id,
       purchase.checkoutId,
       purchase.txRef,
@@ -81,7 +77,18 @@ export async function insertPurchase(
       purchase.renewal,
       purchase.discountCode,
       purchase.discountMinor,
-    ],
+    ];
+    const first = values.length + 1;
+    values.push(...fields);
+    return `(${fields.map((_, index) => `$${first + index}`).join(', ')})`;
+  });
+  await db.query(
+    `INSERT INTO purchases (id, checkout_id, tx_ref, product_id, seller_id, buyer_email, product_title, file_id, file_name,
+       amount_minor, currency, fee_platform_minor, fee_processor_minor, seller_earnings_minor, provider,
+       provider_transaction_id, status, paid_at, receipt_token_hash, test_mode, subscription_id, renewal,
+       discount_code, discount_minor)
+     VALUES ${rows.join(', ')}`,
+    values,
   );
 }
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueEvent } from '@lockdrop/bus';
-import { createEvent, type EventData } from '@lockdrop/contracts';
+import { enqueueEvents } from '@lockdrop/bus';
+import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
 import type { PoolClient } from '@lockdrop/db';
-import { enqueueMail } from '@lockdrop/mailer';
+import { enqueueMails, type MailMessage } from '@lockdrop/mailer';
 import { splitSale } from '@lockdrop/plans';
-import { setCheckoutStatus, type ProductCheckout } from './checkouts.repository.js';
-import { postJournal } from '../ledger/index.js';
-import { insertPurchase } from './purchases.repository.js';
+import { setCheckoutsStatus, type ProductCheckout } from './checkouts.repository.js';
+import { postJournals, type NewJournal } from '../ledger/index.js';
+import { insertPurchases, type NewPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
 import { paymentJournal } from '../ledger/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
@@ -21,10 +21,48 @@ export interface SaleDeps {
 }
 
 /**
+ * What recording sales writes, gathered so a batch of settlements writes each table once: one
+ * multi-row statement each for the purchases, the journal lines, the checkouts, the outbox and
+ * the receipts (issue 31). Written by `writeSales`, in the same transaction, before it commits.
+ */
+export interface SaleWrites {
+  purchases: NewPurchase[];
+  journals: NewJournal[];
+  paidCheckoutIds: string[];
+  events: DomainEvent[];
+  mails: MailMessage[];
+}
+
+export function newSaleWrites(): SaleWrites {
+  return { purchases: [], journals: [], paidCheckoutIds: [], events: [], mails: [] };
+}
+
+/** Writes gathered sales: purchases first (the journals and checkouts refer to them). */
+export async function writeSales(tx: PoolClient, writes: SaleWrites): Promise<void> {
+  await insertPurchases(tx, writes.purchases);
+  await postJournals(tx, writes.journals);
+  await setCheckoutsStatus(tx, writes.paidCheckoutIds, 'paid', [
+    'creating',
+    'open',
+    'failed',
+    'not_started',
+  ]);
+  await enqueueEvents(tx, writes.events);
+  await enqueueMails(tx, writes.mails);
+  writes.purchases = [];
+  writes.journals = [];
+  writes.paidCheckoutIds = [];
+  writes.events = [];
+  writes.mails = [];
+}
+
+/**
  * Records a verified payment of a product as a sale: the purchase, its balanced payment journal,
  * `purchase.paid` (delivery's entitlement, analytics' revenue) and the receipt e-mail, in the
  * caller's transaction. One-time purchases and every charge of a product subscription come here,
  * so a renewal earns the seller exactly what a sale does (same fees, journals and payouts).
+ * Given `writes`, the rows are gathered there for the caller's `writeSales` (a settlement batch);
+ * without, they are written now.
  */
 export async function recordSale(
   tx: PoolClient,
@@ -32,7 +70,9 @@ export async function recordSale(
   checkout: ProductCheckout,
   verified: VerifiedTransaction,
   subscription: EventData<'purchase.paid'>['subscription'] = null,
+  writes?: SaleWrites,
 ): Promise<{ purchaseId: string; processorFeeMinor: number }> {
+  const gathered = writes ?? newSaleWrites();
   const split = splitSale({
     amountMinor: checkout.amountMinor,
     platformFeeMinor: checkout.platformFeeMinor,
@@ -43,7 +83,7 @@ export async function recordSale(
   const { productId, sellerId } = checkout;
   const paidAt = deps.now();
   const receipt = newReceiptToken();
-  await insertPurchase(tx, {
+  gathered.purchases.push({
     id: purchaseId,
     checkoutId: checkout.id,
     txRef: checkout.txRef,
@@ -72,17 +112,15 @@ export async function recordSale(
   });
   // A free claim moved no money: it has a purchase (the entitlement's source) and no journal.
   if (split.amountMinor > 0) {
-    await postJournal(
-      tx,
-      { purchaseId },
-      'payment',
-      checkout.currency,
-      paymentJournal(split, sellerId),
-    );
+    gathered.journals.push({
+      owner: { purchaseId },
+      kind: 'payment',
+      currency: checkout.currency,
+      lines: paymentJournal(split, sellerId),
+    });
   }
-  await setCheckoutStatus(tx, checkout.id, 'paid', ['creating', 'open', 'failed', 'not_started']);
-  await enqueueEvent(
-    tx,
+  gathered.paidCheckoutIds.push(checkout.id);
+  gathered.events.push(
     createEvent(
       'purchase.paid',
       {
@@ -109,8 +147,7 @@ export async function recordSale(
       { correlationId: checkout.correlationId },
     ),
   );
-  await enqueueMail(
-    tx,
+  gathered.mails.push(
     receiptEmail({
       to: checkout.buyerEmail,
       productTitle: checkout.productTitle,
@@ -128,5 +165,6 @@ export async function recordSale(
         : null,
     }),
   );
+  if (!writes) await writeSales(tx, gathered);
   return { purchaseId, processorFeeMinor: split.processorFeeMinor };
 }

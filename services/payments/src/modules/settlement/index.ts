@@ -1,4 +1,5 @@
 export { startReconciler } from './reconciler.js';
+export { createSettler, type Settler, type SettlerDeps, type SettlerOptions } from './settler.js';
 export { pruneSettledProviderEvents } from './retention.repository.js';
 export { type SettlementDeps, settleTransaction } from './settlement.js';
 export { webhookRoutes } from './webhooks.routes.js';

@@ -64,14 +64,28 @@ export async function markEventProcessed(
   outcome: string,
   now: Date,
 ): Promise<void> {
+  await markEventsProcessed(db, [{ id, outcome }], now);
+}
+
+/** Final outcomes of many events in one statement (a settlement batch). */
+export async function markEventsProcessed(
+  db: Queryable,
+  outcomes: Array<{ id: number; outcome: string }>,
+  now: Date,
+): Promise<void> {
+  if (outcomes.length === 0) return;
   await db.query(
-    `UPDATE provider_events SET status = 'processed', outcome = $2, processed_at = $3, next_attempt_at = NULL,
-       last_error = NULL WHERE id = $1`,
-    [id, outcome, now],
+    `UPDATE provider_events e SET status = 'processed', outcome = o.outcome, processed_at = $3,
+       next_attempt_at = NULL, last_error = NULL
+     FROM unnest($1::bigint[], $2::text[]) AS o (id, outcome) WHERE e.id = o.id`,
+    [outcomes.map((o) => o.id), outcomes.map((o) => o.outcome), now],
   );
 }
 
-/** Keeps the event for another attempt after `delayMs` (parked: checkout not there yet; retry: provider down). */
+/**
+ * Keeps the event for another attempt at `nextAttemptAt` (parked: checkout not there yet; retry:
+ * provider down). The attempt was counted when the event was claimed.
+ */
 export async function scheduleEventRetry(
   db: Queryable,
   id: number,
@@ -80,7 +94,7 @@ export async function scheduleEventRetry(
   nextAttemptAt: Date,
 ): Promise<void> {
   await db.query(
-    `UPDATE provider_events SET status = $2, last_error = $3, attempts = attempts + 1, next_attempt_at = $4
+    `UPDATE provider_events SET status = $2, last_error = $3, next_attempt_at = $4
      WHERE id = $1 AND status <> 'processed'`,
     [id, status, reason, nextAttemptAt],
   );
@@ -91,8 +105,11 @@ export const PROVIDER_EVENT_MAX_ATTEMPTS = 20;
 
 /**
  * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
- * ones); a process that dies holding one leaves it due again when the lease ends. Also takes
- * events stored without a due time (before acknowledging on store) and left for minutes.
+ * ones); a process that dies holding one leaves it due again when the lease ends. Claiming counts
+ * the attempt, so an event whose settlement crashes its process every time (a poison event) uses
+ * up its attempts and stops coming back, and the oldest due come first, so it never blocks the
+ * rest. Also takes events stored without a due time (before acknowledging on store) and left for
+ * minutes.
  */
 export async function claimDueEvents(
   db: Queryable,
@@ -101,7 +118,8 @@ export async function claimDueEvents(
   leaseSeconds: number,
 ): Promise<ProviderEvent[]> {
   const { rows } = await db.query<ProviderEvent>(
-    `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int)
+    `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int),
+       attempts = attempts + 1
      WHERE id IN (
        SELECT id FROM provider_events
        WHERE status IN ('parked', 'retry', 'received') AND attempts < $4

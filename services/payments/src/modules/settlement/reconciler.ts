@@ -1,17 +1,30 @@
 import type { Pool } from '@lockdrop/db';
 import { claimVerification, dueUnconfirmedCheckouts, findCheckoutByTxRef } from '../sales/index.js';
-import { claimDueEvents } from './provider-events.repository.js';
 import { settleTransaction } from './settlement.js';
 import { reconcileRefunds } from '../refunds/index.js';
-import { processChargeEvent, type WebhookDeps } from './webhooks.js';
+import { createSettler, type SettlerOptions } from './settler.js';
+import type { WebhookDeps } from './webhooks.js';
 import { isOutage } from '@lockdrop/db';
 
 const BATCH = 20;
-/** Longer than a verify call may take (PROVIDER_TIMEOUT_MS) plus a settlement. */
-const EVENT_LEASE_SECONDS = 30;
 const CHECKOUT_POLL_SECONDS = 120;
-/** Stored events settled at once per process: verify calls wait on the provider, not the CPU. */
-const EVENT_CONCURRENCY = 16;
+
+export interface ReconcilerOptions {
+  /** The full pass: retries, unconfirmed checkouts, refunds. */
+  intervalMs: number;
+  /** How often the settler looks for events other replicas stored (this one's wake it at once). */
+  settlerPollMs: number;
+  settler: Omit<SettlerOptions, 'leaseSeconds'> & { providerTimeoutMs: number };
+}
+
+/**
+ * A claim lasts as long as a claimed batch can take: its verify calls run `verifyConcurrency` at
+ * a time, each up to the provider timeout, then settlement; with a margin.
+ */
+export function settlerLeaseSeconds(options: ReconcilerOptions['settler']): number {
+  const rounds = Math.ceil(options.batchSize / options.verifyConcurrency);
+  return Math.ceil((rounds * options.providerTimeoutMs) / 1000) + 30;
+}
 
 export interface Reconciler {
   /** One pass: due webhooks, unconfirmed checkouts, unsettled refunds. */
@@ -22,8 +35,10 @@ export interface Reconciler {
 }
 
 /**
- * The safety net under the webhook (Flutterwave's advice: poll pending transactions): events
- * that could not be settled are retried with backoff, and checkouts no webhook confirmed are
+ * Runs the settler (settler.ts) when a webhook is stored here, every `settlerPollMs` for events
+ * other replicas stored, and in each pass. The pass is also the safety net under the webhook
+ * (Flutterwave's advice: poll pending transactions): events that could not be settled are
+ * retried with backoff, and checkouts no webhook confirmed are
  * asked about by reference, and refunds without a final answer are looked up with the provider.
  * Claims are leases, so replicas never work on the same row at once.
  */
@@ -32,9 +47,16 @@ export function startReconciler(
     pool: Pool;
     logger: WebhookDeps['logger'] & { error(object: object, message: string): void };
   },
-  intervalMs: number,
+  options: ReconcilerOptions,
 ): Reconciler {
+  const { intervalMs } = options;
+  const settler = createSettler(deps, {
+    batchSize: options.settler.batchSize,
+    verifyConcurrency: options.settler.verifyConcurrency,
+    leaseSeconds: settlerLeaseSeconds(options.settler),
+  });
   let timer: NodeJS.Timeout | undefined;
+  let pollTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
 
@@ -49,32 +71,7 @@ export function startReconciler(
     if (verified) await settleTransaction(deps, txRef, verified);
   };
 
-  /** Claims due events and settles them, several at a time, until none is due. */
-  const drainEvents = async () => {
-    while (!stopped) {
-      const events = await claimDueEvents(
-        deps.pool,
-        deps.now(),
-        EVENT_CONCURRENCY * 2,
-        EVENT_LEASE_SECONDS,
-      );
-      if (events.length === 0) return;
-      let next = 0;
-      const lane = async () => {
-        while (next < events.length && !stopped) {
-          const event = events[next++]!;
-          // A failure (the database went away) leaves the event leased; it is due again after.
-          await processChargeEvent(deps, event).catch((error: unknown) =>
-            deps.logger[isOutage(error) ? 'warn' : 'error'](
-              { eventId: event.id, err: (error as Error).message },
-              'provider event could not be settled; will retry',
-            ),
-          );
-        }
-      };
-      await Promise.all(Array.from({ length: EVENT_CONCURRENCY }, lane));
-    }
-  };
+  const drainEvents = () => settler.drain();
 
   // One drain at a time per process; a wake during one makes it look again when it ends.
   let draining: Promise<void> | null = null;
@@ -101,9 +98,16 @@ export function startReconciler(
         draining = null;
       });
   };
+  // Other replicas' webhooks: a short poll (one indexed query when nothing is due).
+  const poll = () => {
+    wake();
+    if (!stopped) pollTimer = setTimeout(poll, options.settlerPollMs);
+  };
+  pollTimer = setTimeout(poll, options.settlerPollMs);
 
   const runOnce = async () => {
-    await drainEvents();
+    wake();
+    await draining;
     for (const txRef of await dueUnconfirmedCheckouts(deps.pool, deps.now(), BATCH)) {
       if (stopped) return;
       await pollCheckout(txRef).catch((error: unknown) =>
@@ -132,7 +136,9 @@ export function startReconciler(
     wake,
     async stop() {
       stopped = true;
+      settler.stop();
       clearTimeout(timer);
+      clearTimeout(pollTimer);
       await running;
       await draining;
     },

@@ -1,6 +1,14 @@
-import { withTransaction, type Pool } from '@lockdrop/db';
-import { lockCheckoutToSettle, setCheckoutStatus, type Checkout } from '../sales/index.js';
-import { markEventProcessed, recordMismatch } from './provider-events.repository.js';
+import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
+import {
+  lockCheckoutToSettle,
+  lockCheckoutsToSettle,
+  newSaleWrites,
+  setCheckoutStatus,
+  writeSales,
+  type Checkout,
+  type SaleWrites,
+} from '../sales/index.js';
+import { markEventsProcessed, recordMismatch } from './provider-events.repository.js';
 import type { Subscription } from '../subscriptions/index.js';
 import type { VerifiedTransaction } from '../../providers/types.js';
 import { recordSale } from '../sales/index.js';
@@ -43,6 +51,13 @@ function mismatchesOf(checkout: Checkout, verified: VerifiedTransaction, now: Da
   return reasons;
 }
 
+/** One verified transaction to settle, and the stored event it came from (if any). */
+export interface VerifiedPayment {
+  txRef: string;
+  verified: VerifiedTransaction;
+  providerEventId?: number;
+}
+
 /**
  * Gives value for a transaction the provider's verify API reported — never for a webhook body.
  * Runs under a row lock on the checkout, so duplicate, replayed and concurrent notifications
@@ -55,78 +70,124 @@ export async function settleTransaction(
   verified: VerifiedTransaction,
   providerEventId?: number,
 ): Promise<SettlementOutcome> {
+  const [outcome] = await settleVerified(deps, [{ txRef, verified, providerEventId }]);
+  return outcome!;
+}
+
+/**
+ * Settles many verified payments in one transaction (the settler's batch, issue 31): every
+ * checkout is locked in one statement, what already paid them read in one more, and the sales
+ * are written with one multi-row statement per table (purchases, journal lines, checkouts,
+ * outbox, receipts, event outcomes). Each payment is judged exactly as alone would be — several
+ * notifications of one checkout in a batch see each other's outcome — and subscriptions,
+ * renewals a provider charged on its own, declines and mismatches take their own statements.
+ * All or nothing: the caller retries a failed batch one payment at a time.
+ */
+export async function settleVerified(
+  deps: SettlementDeps,
+  payments: VerifiedPayment[],
+): Promise<SettlementOutcome[]> {
   let mailQueued = false;
-  let replacedSubscription: Subscription | null = null;
-  const outcome = await withTransaction(deps.pool, async (tx): Promise<SettlementOutcome> => {
-    // A renewal the provider charged on its own has no checkout yet: adopting makes one.
-    let locked = await lockCheckoutToSettle(tx, txRef);
-    if (!locked && verified.status === 'successful') {
-      const adopted = await adoptProviderRenewal(tx, deps, txRef, verified);
-      if (adopted === 'unmatched') {
-        if (providerEventId !== undefined)
-          await markEventProcessed(tx, providerEventId, 'renewal_unmatched', deps.now());
-        return 'renewal_unmatched';
-      }
-      if (adopted) locked = await lockCheckoutToSettle(tx, txRef);
+  const replacedSubscriptions: Subscription[] = [];
+  const outcomes = await withTransaction(deps.pool, async (tx) => {
+    const lockedByTxRef = await lockCheckoutsToSettle(
+      tx,
+      payments.map((payment) => payment.txRef),
+    );
+    const writes = newSaleWrites();
+    const processed: Array<{ id: number; outcome: string }> = [];
+    const results: SettlementOutcome[] = [];
+    for (const payment of payments) {
+      const result = await settleLocked(tx, deps, payment, lockedByTxRef, writes);
+      if (result.outcome !== 'checkout_missing' && payment.providerEventId !== undefined)
+        processed.push({ id: payment.providerEventId, outcome: result.outcome });
+      if (result.mailQueued) mailQueued = true;
+      if (result.replaced) replacedSubscriptions.push(result.replaced);
+      results.push(result.outcome);
     }
-    if (!locked) return 'checkout_missing';
-    const { checkout, settledTransactionId } = locked;
-    const done = async (result: SettlementOutcome) => {
-      if (providerEventId !== undefined)
-        await markEventProcessed(tx, providerEventId, result, deps.now());
-      return result;
-    };
-    const mismatch = (reasons: string[]) =>
-      recordMismatch(tx, {
-        checkoutId: checkout.id,
-        provider: deps.provider.name,
-        transactionId: verified.transactionId,
-        reasons,
-        expected: {
-          txRef: checkout.txRef,
-          amountMinor: checkout.amountMinor,
-          currency: checkout.currency,
-        },
-        reported: verified,
-      });
-
-    if (settledTransactionId) {
-      // A second successful charge on a paid checkout is money to hand back, not a second sale.
-      if (verified.status === 'successful' && verified.transactionId !== settledTransactionId) {
-        await mismatch(['duplicate_payment']);
-      }
-      return done('already_paid');
-    }
-    if (verified.status === 'pending' || verified.status === 'other') return done('pending');
-    if (verified.status === 'failed') {
-      await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
-      // Only the first word of a decline counts; the reconciler asking again is no new failure.
-      if (checkout.status !== 'failed') await recordRenewalFailure(tx, deps, checkout);
-      return done('failed');
-    }
-    const reasons = mismatchesOf(checkout, verified, deps.now());
-    if (reasons.length > 0) {
-      await mismatch(reasons);
-      return done('mismatch');
-    }
-    if (verified.amountMinor > checkout.amountMinor) await mismatch(['overpaid']);
-
-    if (checkout.kind === 'plan' || checkout.billingInterval) {
-      const { result, replaced } = await settleSubscriptionCharge(tx, deps, checkout, verified);
-      replacedSubscription = replaced;
-      if (result === 'period_already_paid') {
-        // The period was paid by another charge (a renewal and a "pay now" crossing): hand it back.
-        await mismatch(['duplicate_payment']);
-        await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
-        return done('mismatch');
-      }
-    } else {
-      await recordSale(tx, deps, checkout, verified);
-    }
-    mailQueued = true;
-    return done('paid');
+    await writeSales(tx, writes);
+    await markEventsProcessed(tx, processed, deps.now());
+    return results;
   });
   if (mailQueued) deps.onMailQueued();
-  if (replacedSubscription) await stopProviderCharges(deps, replacedSubscription);
-  return outcome;
+  for (const replaced of replacedSubscriptions) await stopProviderCharges(deps, replaced);
+  return outcomes;
+}
+
+type Locked = { checkout: Checkout; settledTransactionId: string | null };
+
+/** One payment, its checkout already locked (or adopted here); sales go to `writes`. */
+async function settleLocked(
+  tx: PoolClient,
+  deps: SettlementDeps,
+  { txRef, verified }: VerifiedPayment,
+  lockedByTxRef: Map<string, Locked>,
+  writes: SaleWrites,
+): Promise<{ outcome: SettlementOutcome; mailQueued?: boolean; replaced?: Subscription | null }> {
+  // A renewal the provider charged on its own has no checkout yet: adopting makes one.
+  let locked = lockedByTxRef.get(txRef) ?? null;
+  if (!locked && verified.status === 'successful') {
+    const adopted = await adoptProviderRenewal(tx, deps, txRef, verified);
+    if (adopted === 'unmatched') return { outcome: 'renewal_unmatched' };
+    if (adopted) {
+      locked = await lockCheckoutToSettle(tx, txRef);
+      if (locked) lockedByTxRef.set(txRef, locked);
+    }
+  }
+  if (!locked) return { outcome: 'checkout_missing' };
+  const { checkout, settledTransactionId } = locked;
+  const mismatch = (reasons: string[]) =>
+    recordMismatch(tx, {
+      checkoutId: checkout.id,
+      provider: deps.provider.name,
+      transactionId: verified.transactionId,
+      reasons,
+      expected: {
+        txRef: checkout.txRef,
+        amountMinor: checkout.amountMinor,
+        currency: checkout.currency,
+      },
+      reported: verified,
+    });
+
+  if (settledTransactionId) {
+    // A second successful charge on a paid checkout is money to hand back, not a second sale.
+    if (verified.status === 'successful' && verified.transactionId !== settledTransactionId) {
+      await mismatch(['duplicate_payment']);
+    }
+    return { outcome: 'already_paid' };
+  }
+  if (verified.status === 'pending' || verified.status === 'other') return { outcome: 'pending' };
+  if (verified.status === 'failed') {
+    await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
+    // Only the first word of a decline counts; the reconciler asking again is no new failure.
+    if (checkout.status !== 'failed') await recordRenewalFailure(tx, deps, checkout);
+    locked.checkout = { ...checkout, status: 'failed' };
+    return { outcome: 'failed' };
+  }
+  const reasons = mismatchesOf(checkout, verified, deps.now());
+  if (reasons.length > 0) {
+    await mismatch(reasons);
+    return { outcome: 'mismatch' };
+  }
+  if (verified.amountMinor > checkout.amountMinor) await mismatch(['overpaid']);
+
+  let replaced: Subscription | null = null;
+  if (checkout.kind === 'plan' || checkout.billingInterval) {
+    // Subscriptions write their own rows now (their charge row refers to the purchase).
+    const charge = await settleSubscriptionCharge(tx, deps, checkout, verified);
+    replaced = charge.replaced;
+    if (charge.result === 'period_already_paid') {
+      // The period was paid by another charge (a renewal and a "pay now" crossing): hand it back.
+      await mismatch(['duplicate_payment']);
+      await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
+      locked.checkout = { ...checkout, status: 'failed' };
+      return { outcome: 'mismatch', replaced };
+    }
+  } else {
+    await recordSale(tx, deps, checkout, verified, null, writes);
+  }
+  // Later notifications of this checkout in the same batch find it paid.
+  locked.settledTransactionId = verified.transactionId;
+  return { outcome: 'paid', mailQueued: true, replaced };
 }

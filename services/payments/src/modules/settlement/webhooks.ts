@@ -6,93 +6,25 @@ import { AppError, errors } from '@lockdrop/http';
 import { findPayout } from '../payouts/index.js';
 import { findPurchaseByTransaction } from '../sales/index.js';
 import { refundsDueNowFor } from '../refunds/index.js';
-import {
-  markEventProcessed,
-  PROVIDER_EVENT_MAX_ATTEMPTS,
-  scheduleEventRetry,
-  storeProviderEvent,
-  type ProviderEvent,
-} from './provider-events.repository.js';
+import { storeProviderEvent } from './provider-events.repository.js';
 import type { WebhookNotice } from '../../providers/types.js';
 import { recordChargeback, restoreWonDispute, type RefundDeps } from '../refunds/index.js';
-import { settleTransaction, type SettlementDeps } from './settlement.js';
+import type { SettlerDeps } from './settler.js';
 
-export interface WebhookDeps extends SettlementDeps {
-  /** First retry delay; doubles per attempt up to 30 minutes. */
-  retryBaseMs: number;
-  logger: {
-    warn(object: object, message: string): void;
-    error(object: object, message: string): void;
-  };
-  /** Told when a stored event used its last attempt (counted on /metrics). */
-  onEventExhausted?: () => void;
+export interface WebhookDeps extends SettlerDeps {
   /** For refund and dispute notifications. */
   refunds: RefundDeps;
-  /** Told when a charge notification was stored: the event drain settles it now. */
+  /** Told when a charge notification was stored: the settler settles it now. */
   settleSoon?: () => void;
-}
-
-const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
-
-/** 'done' when the event reached a final outcome; otherwise it is kept for a later attempt. */
-export type ChargeProcessing = 'done' | 'parked' | 'retry';
-
-/**
- * Verifies a stored charge notification with the provider and settles it. A checkout not
- * (yet) visible parks the event; a provider that cannot answer schedules a retry. Either way
- * the event stays in the store and the reconciler tries again — nothing is dropped.
- */
-export async function processChargeEvent(
-  deps: WebhookDeps,
-  event: ProviderEvent,
-): Promise<ChargeProcessing> {
-  const later = (status: 'parked' | 'retry', reason: string) => {
-    if (event.attempts + 1 >= PROVIDER_EVENT_MAX_ATTEMPTS) {
-      // No more automatic attempts: a paid buyer may be waiting for a file. Say so loudly.
-      deps.onEventExhausted?.();
-      deps.logger.error(
-        { eventId: event.id, provider: event.provider, txRef: event.txRef, reason },
-        'provider event gave up after its last attempt; needs an operator',
-      );
-    }
-    const delay = Math.min(MAX_RETRY_DELAY_MS, deps.retryBaseMs * 2 ** event.attempts);
-    return scheduleEventRetry(
-      deps.pool,
-      event.id,
-      status,
-      reason,
-      new Date(deps.now().getTime() + delay),
-    );
-  };
-  let verified;
-  try {
-    verified = await deps.provider.verifyTransaction(event.transactionId!);
-  } catch (error) {
-    deps.logger.warn(
-      { eventId: event.id, err: (error as Error).message },
-      'provider verify failed; will retry',
-    );
-    await later('retry', (error as Error).message);
-    return 'retry';
-  }
-  if (!verified) {
-    await markEventProcessed(deps.pool, event.id, 'unknown_transaction', deps.now());
-    return 'done';
-  }
-  const outcome = await settleTransaction(deps, event.txRef!, verified, event.id);
-  if (outcome === 'checkout_missing') {
-    await later('parked', `no checkout with tx_ref ${event.txRef} yet`);
-    return 'parked';
-  }
-  return 'done';
 }
 
 /**
  * `POST /api/webhooks/:provider`: authenticate the raw body, store the event once, answer.
- * A charge is acknowledged as soon as it is stored (`accepted`) and settled right after by the
- * event drain (reconciler.ts), which verifies it with the provider, retries with backoff
- * and survives restarts: the provider's delivery never waits on its own verify API or on our
- * settlement, and its retries of a stored event are duplicates (issue 11).
+ * A charge is acknowledged as soon as it is stored (`accepted`: one autocommitted
+ * `INSERT … ON CONFLICT DO NOTHING`, a duplicate answered from the unique key) and settled
+ * right after by the settler (settler.ts), which verifies it with the provider in batches,
+ * retries with backoff and survives restarts: the provider's delivery never waits on its own
+ * verify API or on our settlement, and its retries of a stored event are duplicates (issues 11, 31).
  */
 export async function receiveWebhook(
   deps: WebhookDeps,

@@ -1,0 +1,400 @@
+import { randomUUID } from 'node:crypto';
+import { createPool, type Pool, type PoolClient } from '@lockdrop/db';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSettler, type SettlerDeps } from '../src/modules/settlement/index.js';
+import { createFlutterwaveProvider } from '../src/providers/flutterwave.js';
+import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
+import { browser, fetchJson, startHarness, waitFor, type Harness } from './support.js';
+
+// Issue 31: answer on store, settle in batches. The app's own settler runs as in production;
+// the tests that need settlers of their own (killed mid-batch, racing) store their events due
+// two hours ahead and give those settlers a clock two hours ahead, so only they see them.
+
+let fake: FakeFlutterwave;
+let harness: Harness;
+let pool: Pool;
+
+beforeAll(async () => {
+  fake = await startFakeFlutterwave();
+  harness = await startHarness({
+    PAYMENT_PROVIDER: 'flutterwave',
+    FLW_SECRET_KEY: fake.secretKey,
+    FLW_WEBHOOK_HASH: fake.webhookHash,
+    FLW_BASE_URL: fake.baseUrl,
+    PROVIDER_TIMEOUT_MS: '5000',
+    SETTLER_POLL_MS: '100',
+    SETTLER_BATCH_SIZE: '25',
+    SETTLER_VERIFY_CONCURRENCY: '8',
+  });
+  pool = createPool({ connectionString: harness.databaseUrl, schema: 'payments', max: 12 });
+});
+afterAll(async () => {
+  await pool?.end();
+  await harness?.close();
+  await fake?.close();
+});
+beforeEach(() => {
+  fake.failures.verify = 'none';
+  fake.verifyFailuresFor.clear();
+  fake.verifyDelayMs = 0;
+  fake.slowMs = 1_500;
+});
+
+async function checkouts(count: number) {
+  const product = await harness.publishProduct();
+  const buyer = browser(harness.url);
+  const txRefs: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const response = await buyer.postJson('/api/checkout', {
+      productId: product.productId,
+      buyerEmail: `buyer-${randomUUID()}@example.com`,
+    });
+    expect(response.status).toBe(200);
+    txRefs.push(((await response.json()) as { txRef: string }).txRef);
+  }
+  return txRefs;
+}
+
+function deliver(body: unknown) {
+  const raw = JSON.stringify(body);
+  return fetchJson(`${harness.url}/api/webhooks/flutterwave`, {
+    method: 'POST',
+    headers: fake.signedHeaders(raw),
+    body: raw,
+  });
+}
+
+async function count(sql: string, params: unknown[]): Promise<number> {
+  const { rows } = await harness.pool.query<{ n: number }>(sql, params);
+  return rows[0]!.n;
+}
+
+const purchasesOf = (txRefs: string[]) =>
+  count('SELECT count(*)::int AS n FROM purchases WHERE tx_ref = ANY($1)', [txRefs]);
+
+/** Per tx_ref: purchases, purchase.paid events in the outbox, and unbalanced payment journals. */
+async function creditsOf(txRefs: string[]) {
+  const { rows } = await harness.pool.query<{
+    txRef: string;
+    purchases: number;
+    paidEvents: number;
+    unbalanced: number;
+  }>(
+    `SELECT t.tx_ref AS "txRef",
+       (SELECT count(*)::int FROM purchases p WHERE p.tx_ref = t.tx_ref) AS purchases,
+       (SELECT count(*)::int FROM outbox o WHERE o.type = 'purchase.paid'
+          AND o.payload->'data'->>'txRef' = t.tx_ref) AS "paidEvents",
+       (SELECT count(*)::int FROM (
+          SELECT e.journal_id FROM ledger_entries e JOIN purchases p ON p.id = e.purchase_id
+          WHERE p.tx_ref = t.tx_ref GROUP BY e.journal_id HAVING sum(e.amount_minor) <> 0) j) AS unbalanced
+     FROM unnest($1::text[]) AS t (tx_ref) ORDER BY 1`,
+    [txRefs],
+  );
+  return rows;
+}
+
+const AHEAD_MS = 2 * 60 * 60 * 1000;
+
+/** Stores `copies` charge notifications per payment as a webhook would, due two hours ahead. */
+async function storeAhead(txRefs: string[], copies: number) {
+  for (const txRef of txRefs) {
+    const transaction = fake.pay(txRef);
+    for (let copy = 0; copy < copies; copy++)
+      await harness.pool.query(
+        `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, next_attempt_at)
+         VALUES ('flutterwave', $1, 'charge.completed', $2, $3, '{}', now() + interval '2 hours')`,
+        [`charge.completed:${transaction.id}:successful:${copy}`, String(transaction.id), txRef],
+      );
+  }
+}
+
+/** A settler like every replica runs, two hours ahead, over `db`. */
+function aheadSettler(
+  db: Pool,
+  options: {
+    batchSize?: number;
+    verifyConcurrency?: number;
+    leaseSeconds?: number;
+    laterMs?: number;
+  } = {},
+) {
+  const deps: SettlerDeps = {
+    pool: db,
+    provider: createFlutterwaveProvider({
+      baseUrl: fake.baseUrl,
+      secretKey: fake.secretKey,
+      webhookHash: fake.webhookHash,
+      timeoutMs: 600,
+    }),
+    processorFeeBps: 350,
+    publicUrl: 'http://127.0.0.1:8080',
+    refundWindowHours: 24,
+    now: () => new Date(Date.now() + AHEAD_MS + (options.laterMs ?? 0)),
+    onMailQueued: () => {},
+    subscriptions: { graceDays: 3, leewayHours: 24 },
+    retryBaseMs: 100,
+    logger: { warn: () => {}, error: () => {} },
+  };
+  return createSettler(deps, {
+    batchSize: options.batchSize ?? 10,
+    verifyConcurrency: options.verifyConcurrency ?? 4,
+    leaseSeconds: options.leaseSeconds ?? 1,
+  });
+}
+
+/** A pool whose connections die as `dies` says: the transaction in hand is rolled back. */
+function dyingPool(dies: (text: string, values: unknown[]) => boolean): Pool {
+  const wrap = (client: PoolClient): PoolClient =>
+    new Proxy(client, {
+      get(target, property) {
+        if (property === 'query')
+          return (text: unknown, values?: unknown[]) => {
+            if (typeof text === 'string' && dies(text, values ?? []))
+              return Promise.reject(new Error('settler killed mid-batch'));
+            return (target.query as (t: unknown, v?: unknown[]) => unknown)(text, values);
+          };
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+  return new Proxy(pool, {
+    get(target, property) {
+      if (property === 'connect') return async () => wrap(await target.connect());
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}
+
+describe('answer on store (issue 31)', () => {
+  it('answers 200 before verifying: a slow verify does not delay the answer, and the payment settles after it', async () => {
+    const [txRef] = await checkouts(1);
+    // Slow, but within PROVIDER_TIMEOUT_MS (5 s): a verify in the request would hold the answer 3 s.
+    fake.verifyDelayMs = 3_000;
+    const started = Date.now();
+    const response = await deliver(fake.envelopeWebhook(fake.pay(txRef!)));
+    const answeredInMs = Date.now() - started;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, outcome: 'accepted' });
+    expect(answeredInMs).toBeLessThan(1_000);
+    // Answered while the provider was still being asked: nothing is settled yet.
+    expect(await purchasesOf([txRef!])).toBe(0);
+    await waitFor(() => fake.verifyInFlight.now > 0, 5_000, 'the settler asking the provider');
+    await waitFor(async () => (await purchasesOf([txRef!])) === 1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+  });
+
+  it('answers duplicates 200 from the unique key while the first is still being verified', async () => {
+    const [txRef] = await checkouts(1);
+    fake.verifyDelayMs = 300;
+    const transaction = fake.pay(txRef!);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => deliver(fake.envelopeWebhook(transaction))),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const outcomes = await Promise.all(responses.map(async (r) => (await r.json()).outcome));
+    expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(19);
+    await waitFor(async () => (await purchasesOf([txRef!])) === 1);
+    expect(await creditsOf([txRef!])).toEqual([
+      { txRef, purchases: 1, paidEvents: 1, unbalanced: 0 },
+    ]);
+  });
+
+  it('still refuses a forged signature and a malformed body with the one error shape', async () => {
+    const raw = JSON.stringify(
+      fake.envelopeWebhook(fake.pay(`ld_${randomUUID()}`, { amount: 5000, currency: 'NGN' })),
+    );
+    const forged = await fetchJson(`${harness.url}/api/webhooks/flutterwave`, {
+      method: 'POST',
+      headers: fake.signedHeaders(raw, 'another-secret'),
+      body: raw,
+    });
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toEqual({
+      error: { code: 'invalid_signature', message: expect.any(String) },
+    });
+    const garbage = '{"event": ';
+    const malformed = await fetchJson(`${harness.url}/api/webhooks/flutterwave`, {
+      method: 'POST',
+      headers: fake.signedHeaders(garbage),
+      body: garbage,
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({
+      error: { code: 'invalid_body', message: expect.any(String) },
+    });
+  });
+});
+
+describe('the settler (issue 31)', () => {
+  it('in one batch, a verify failing and one timing out do not hold up the rest', async () => {
+    const txRefs = await checkouts(10);
+    const transactions = txRefs.map((txRef) => fake.pay(txRef));
+    fake.verifyDelayMs = 150;
+    // Slower than PROVIDER_TIMEOUT_MS (5 s): our side gives up waiting.
+    fake.slowMs = 6_000;
+    fake.verifyFailuresFor.set(transactions[3]!.id, '5xx');
+    fake.verifyFailuresFor.set(transactions[7]!.id, 'timeout');
+    await Promise.all(transactions.map((t) => deliver(fake.envelopeWebhook(t))));
+    const healthy = txRefs.filter((_, index) => index !== 3 && index !== 7);
+    await waitFor(async () => (await purchasesOf(healthy)) === 8);
+    await waitFor(
+      async () =>
+        (await count(
+          `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1) AND status = 'retry'`,
+          [[txRefs[3], txRefs[7]]],
+        )) === 2,
+    );
+    expect(await purchasesOf([txRefs[3]!, txRefs[7]!])).toBe(0);
+    fake.verifyFailuresFor.clear();
+    await waitFor(async () => (await purchasesOf(txRefs)) === 10);
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+  });
+
+  it('verifies a claimed batch concurrently, never more at once than its setting', async () => {
+    const txRefs = await checkouts(12);
+    await storeAhead(txRefs, 1);
+    fake.verifyDelayMs = 200;
+    fake.verifyInFlight.max = 0;
+    await aheadSettler(pool, { batchSize: 12, verifyConcurrency: 4, leaseSeconds: 60 }).drain();
+    expect(fake.verifyInFlight.max).toBe(4);
+    expect(await purchasesOf(txRefs)).toBe(12);
+  });
+
+  it('a settler killed mid-batch credits nothing; its claims come back and settle exactly once', async () => {
+    const txRefs = await checkouts(12);
+    await storeAhead(txRefs, 2);
+    // The ledger write of every batch it attempts fails: its transactions roll back.
+    const killed = aheadSettler(
+      dyingPool((text) => text.startsWith('INSERT INTO ledger_entries')),
+      { leaseSeconds: 60 },
+    );
+    await killed.drain();
+    expect(await purchasesOf(txRefs)).toBe(0);
+    const claimed = await count(
+      `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1) AND attempts = 1
+         AND status = 'received'`,
+      [txRefs],
+    );
+    expect(claimed).toBe(24);
+    // Each was claimed once (its lease holds them): the failing settler did not spin on them.
+    // A minute later its leases have run out, and a healthy settler takes the same events.
+    await aheadSettler(pool, { laterMs: 61_000 }).drain();
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1) AND status = 'processed'`,
+        [txRefs],
+      ),
+    ).toBe(24);
+  });
+
+  it('a poison payment fails only itself: the rest of its batch settles', async () => {
+    const txRefs = await checkouts(6);
+    await storeAhead(txRefs, 1);
+    const poison = txRefs[2]!;
+    const settler = aheadSettler(
+      dyingPool(
+        (text, values) => text.startsWith('INSERT INTO purchases') && values.includes(poison),
+      ),
+    );
+    await settler.drain();
+    const healthy = txRefs.filter((txRef) => txRef !== poison);
+    expect(await purchasesOf(healthy)).toBe(5);
+    expect(await purchasesOf([poison])).toBe(0);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1 AND status = 'received' AND attempts = 1`,
+        [poison],
+      ),
+    ).toBe(1);
+  });
+
+  it('four settlers racing over the same events (three deliveries per payment) credit each payment once', async () => {
+    const txRefs = await checkouts(30);
+    await storeAhead(txRefs, 3);
+    // Short leases: settlers re-claim each other's events while they are still being settled.
+    const settlers = Array.from({ length: 4 }, () =>
+      aheadSettler(pool, { batchSize: 7, leaseSeconds: 0 }),
+    );
+    await Promise.all(settlers.map((settler) => settler.drain()));
+    await Promise.all(settlers.map((settler) => settler.drain()));
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1) AND status = 'processed'`,
+        [txRefs],
+      ),
+    ).toBe(90);
+  });
+});
+
+describe('the ledger balance check (issue 31)', () => {
+  const purchaseId = async () => {
+    const [txRef] = await checkouts(1);
+    const transaction = fake.pay(txRef!);
+    await deliver(fake.envelopeWebhook(transaction));
+    await waitFor(async () => (await purchasesOf([txRef!])) === 1);
+    const { rows } = await harness.pool.query<{ id: string }>(
+      'SELECT id FROM purchases WHERE tx_ref = $1',
+      [txRef],
+    );
+    return rows[0]!.id;
+  };
+  it('refuses at commit a transaction holding an unbalanced journal, whatever balanced ones it holds', async () => {
+    const purchase = await purchaseId();
+    const client = await harness.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const balanced = randomUUID();
+      const unbalanced = randomUUID();
+      await client.query(
+        `INSERT INTO ledger_entries (journal_id, purchase_id, kind, account, seller_id, amount_minor, currency)
+         VALUES ($1, $3, 'refund', 'buyer_payments', NULL, -100, 'NGN'),
+                ($1, $3, 'refund', 'platform_fees', NULL, 100, 'NGN'),
+                ($2, $3, 'release', 'processor_fees', NULL, 7, 'NGN')`,
+        [balanced, unbalanced, purchase],
+      );
+      // Mid-transaction, an unbalanced journal is allowed (its other lines may follow).
+      await expect(client.query('COMMIT')).rejects.toThrow(/is not balanced in one currency/);
+    } finally {
+      client.release();
+    }
+    expect(
+      await count(
+        'SELECT count(*)::int AS n FROM ledger_entries WHERE purchase_id = $1 AND kind <> $2',
+        [purchase, 'payment'],
+      ),
+    ).toBe(0);
+  });
+
+  it('accepts a journal whose lines arrive in separate statements of one transaction', async () => {
+    const purchase = await purchaseId();
+    const journal = randomUUID();
+    const client = await harness.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO ledger_entries (journal_id, purchase_id, kind, account, seller_id, amount_minor, currency)
+         VALUES ($1, $2, 'refund', 'buyer_payments', NULL, -100, 'NGN')`,
+        [journal, purchase],
+      );
+      await client.query(
+        `INSERT INTO ledger_entries (journal_id, purchase_id, kind, account, seller_id, amount_minor, currency)
+         VALUES ($1, $2, 'refund', 'platform_fees', NULL, 100, 'NGN')`,
+        [journal, purchase],
+      );
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(
+      await count('SELECT count(*)::int AS n FROM ledger_entries WHERE journal_id = $1', [journal]),
+    ).toBe(2);
+    expect(await count('SELECT count(*)::int AS n FROM ledger_journals_to_check', [])).toBe(0);
+  });
+});
