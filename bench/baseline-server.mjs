@@ -1,32 +1,80 @@
 // The baselines the benchmark compares Lockdrop with, each in its own process so it gets a
 // core of its own like a service does:
 //   `fastify <port> <bodies.json>`: bare Fastify answering the same bytes Lockdrop answered
-//     (the product JSON at /api/products/:id, the share page HTML at /product/:id);
+//     (the product JSON at /api/products/:id, the share page HTML at /product/:id), brotli or
+//     gzip compressed once at start when the request accepts it, as a browser's does;
+//   `webhook-floor <port> <databaseUrl> <secret>`: what a payment notification cannot skip,
+//     whatever the architecture: check its HMAC, `INSERT … ON CONFLICT DO NOTHING` it under its
+//     (provider, event) key, commit, answer 200;
 //   `stream <port> <dir>`: a bare Node HTTP server streaming each request body to a file;
 //   `durable-stream <port> <dir>`: the same server doing the work every Lockdrop upload does
 //     whatever the architecture around it: the file part taken out of the multipart body,
 //     hashed (SHA-256) on the way, flushed to disk (fsync) before the answer.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Transform } from 'node:stream';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import busboy from '@fastify/busboy';
 import Fastify from 'fastify';
+import pg from 'pg';
 
 const [mode, port, argument] = process.argv.slice(2);
 
 if (mode === 'fastify') {
   const bodies = JSON.parse(await readFile(argument, 'utf8'));
+  const encoded = (text) => ({
+    identity: text,
+    br: brotliCompressSync(text),
+    gzip: gzipSync(text),
+  });
+  const product = encoded(bodies.productJson);
+  const share = encoded(bodies.shareHtml);
+  const answer = (variants, type) => (request, reply) => {
+    const accepted = request.headers['accept-encoding'] ?? '';
+    const encoding = /\bbr\b/.test(accepted)
+      ? 'br'
+      : /\bgzip\b/.test(accepted)
+        ? 'gzip'
+        : 'identity';
+    reply.type(type).header('vary', 'accept-encoding');
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.send(variants[encoding]);
+  };
   const app = Fastify({ logger: false });
-  app.get('/api/products/:id', (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(bodies.productJson),
+  app.get('/api/products/:id', answer(product, 'application/json; charset=utf-8'));
+  app.get('/product/:id', answer(share, 'text/html; charset=utf-8'));
+  await app.listen({ port: Number(port), host: '127.0.0.1' });
+} else if (mode === 'webhook-floor') {
+  const [databaseUrl, secret] = [argument, process.argv[5]];
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS bench_floor;
+    CREATE TABLE IF NOT EXISTS bench_floor.webhook_events (
+      provider text NOT NULL, event_id text NOT NULL, payload jsonb NOT NULL,
+      received_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (provider, event_id))`);
+  const app = Fastify({ logger: false });
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
   );
-  app.get('/product/:id', (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(bodies.shareHtml),
-  );
+  app.post('/webhook', async (request, reply) => {
+    const expected = createHmac('sha256', secret).update(request.body).digest();
+    const given = Buffer.from(String(request.headers['flutterwave-signature'] ?? ''), 'base64');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return reply
+        .code(401)
+        .send({ error: { code: 'invalid_signature', message: 'Bad signature' } });
+    const notification = JSON.parse(request.body.toString('utf8'));
+    await pool.query(
+      `INSERT INTO bench_floor.webhook_events (provider, event_id, payload) VALUES ('sandbox', $1, $2)
+       ON CONFLICT DO NOTHING`,
+      [String(notification.data.id), request.body.toString('utf8')],
+    );
+    return { received: true };
+  });
+  app.get('/', () => ({ ok: true }));
   await app.listen({ port: Number(port), host: '127.0.0.1' });
 } else if (mode === 'stream' || mode === 'durable-stream') {
   const store =

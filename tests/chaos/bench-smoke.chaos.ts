@@ -35,10 +35,13 @@ describe('npm run bench -- --smoke', () => {
     const scenarios = [
       /^\| GET \/api\/products\/:id through the gateway \|/,
       /^\| GET \/api\/products\/:id straight to catalog \|/,
-      /^\| GET \/product\/:id share page through the gateway \|/,
+      /^\| GET \/product\/:id share page through the gateway, `accept-encoding: br, gzip` \|/,
+      /^\| GET \/api\/products\/:id through the gateway, Zipf \(s = 1\) popularity over 10,000 products \|/,
+      /^\| GET \/api\/products\/:id through the gateway, each of 10,000 products in turn \(the cache-miss path/,
       /^\| \d+ MiB download via \/dl through the delivery edge/,
-      /^\| \d+ MiB upload through the gateway.*parsing, hashing and flushing the file: [\d.]+ MB\/s/,
-      /^\| 200 signed payment webhooks \+ 50 duplicates.*200 purchases for 200 payments/,
+      /^\| \d+ MiB download via \/dl from delivery streaming the file itself \(`npm start`'s default/,
+      /^\| \d+ MiB upload through the gateway.*the floor .*[\d.]+ MB\/s.*Lockdrop = \*\*[\d.]+ of the floor\*\*/,
+      /^\| payment webhooks, 200 payments \+ 50 duplicates per round.*settled [\d–]+ payments\/s.*200 purchases for 200 payments.*floor server/,
     ];
     for (const scenario of scenarios)
       expect(

@@ -25,15 +25,13 @@ import {
   type EventMatching,
 } from './naming.js';
 
-export interface SubscribeOptions<F extends EventFilter = EventFilter> {
+interface SubscribeCommon<F extends EventFilter> {
   /** Durable identity, dotted like `delivery.entitlements`: keeps its position across restarts and replicas. */
   consumer: string;
   /** Which events: one type, or `prefix.*`; the handler's event is typed by it. */
   filter: F;
   /** The consumer's own database: its effects and its processed-event record commit together. */
   pool: Pool;
-  /** Runs at most once per event id per consumer, inside the transaction `tx`. */
-  handler: (event: EventMatching<F>, tx: PoolClient) => Promise<void>;
   /**
    * Deliveries before an event whose handler keeps failing for an unknown reason goes to the
    * dead-letter subject. Outages (database, network) are retried without limit instead, and
@@ -43,6 +41,27 @@ export interface SubscribeOptions<F extends EventFilter = EventFilter> {
   /** Redelivery delay after the n-th failed attempt; the last value repeats. */
   backoffMs?: number[];
 }
+
+/** Give exactly one of `handler` (one event at a time) and `batchHandler` (many per call). */
+export type SubscribeOptions<F extends EventFilter = EventFilter> = SubscribeCommon<F> &
+  (
+    | {
+        /** Runs at most once per event id per consumer, inside the transaction `tx`. */
+        handler: (event: EventMatching<F>, tx: PoolClient) => Promise<void>;
+        batchHandler?: never;
+      }
+    | {
+        /**
+         * Applies several events at once, inside the transaction `tx`, so a consumer of a
+         * high-volume event can write them with multi-row statements. The events are distinct
+         * by id, in stream order, and none was applied by this consumer before. All of them
+         * commit or none: when it throws, each event is retried alone (a call with one event),
+         * so a poison event is dead-lettered without holding back the others.
+         */
+        batchHandler: (events: EventMatching<F>[], tx: PoolClient) => Promise<void>;
+        handler?: never;
+      }
+  );
 
 export interface Subscription {
   /** Stops pulling, lets the message being handled finish, and hands buffered ones back to the server. */
@@ -106,7 +125,6 @@ export async function subscribe<F extends EventFilter>(
     consumer,
     filter,
     pool,
-    handler,
     maxDeliver = 5,
     backoffMs = [1_000, 5_000, 15_000, 60_000],
   } = options;
@@ -114,6 +132,11 @@ export async function subscribe<F extends EventFilter>(
   const stream = streamNames(namespace).events;
   const durable = durableName(consumer);
   const log = { consumer, filter };
+  // The subject check in validEvent pins each event's type to the filter.
+  const apply = async (events: DomainEvent[], tx: PoolClient): Promise<void> => {
+    if (options.batchHandler) return options.batchHandler(events as EventMatching<F>[], tx);
+    for (const event of events) await options.handler(event as EventMatching<F>, tx);
+  };
 
   await ensureConsumer(jsm, stream, {
     durable_name: durable,
@@ -173,8 +196,7 @@ export async function subscribe<F extends EventFilter>(
           [consumer, event.id],
         );
         if (rowCount === 0) return;
-        // The subject check above pins the type to the filter.
-        await handler(event as EventMatching<F>, tx);
+        await apply([event], tx);
       });
       msg.ack();
     } catch (error) {
@@ -213,8 +235,11 @@ export async function subscribe<F extends EventFilter>(
             [consumer, valid.map(({ event }) => event.id)],
           );
           const fresh = new Set(rows.map((row) => row.event_id));
-          for (const { event } of valid)
-            if (fresh.delete(event.id.toLowerCase())) await handler(event as EventMatching<F>, tx);
+          // A copy of an event already in the batch (a redelivery) finds its id taken from the set.
+          const events = valid
+            .map(({ event }) => event)
+            .filter((event) => fresh.delete(event.id.toLowerCase()));
+          if (events.length > 0) await apply(events, tx);
         });
         for (const { msg } of valid) msg.ack();
         return;

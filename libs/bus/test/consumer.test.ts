@@ -348,4 +348,133 @@ describe('idempotent consumer', () => {
       }
     });
   });
+
+  describe('a batch handler', () => {
+    const insertEffects = (consumer: string, events: DomainEvent[], tx: PoolClient) =>
+      tx.query(
+        `INSERT INTO effects (consumer, event_id, type)
+         SELECT $1, unnest($2::uuid[]), unnest($3::text[])`,
+        [consumer, events.map((event) => event.id), events.map((event) => event.type)],
+      );
+    /** Effects per event among `events` (every earlier test's events are on the stream too). */
+    const effectCounts = async (consumer: string, events: DomainEvent[]) =>
+      (
+        await harness.pool.query<{ event_id: string; count: number }>(
+          `SELECT event_id, count(*)::int AS count FROM effects
+           WHERE consumer = $1 AND event_id = ANY($2) GROUP BY event_id`,
+          [consumer, events.map((event) => event.id)],
+        )
+      ).rows;
+
+    it('gets a backlog in few calls, each event once, with duplicates and redeliveries in it', async () => {
+      const consumer = 'test.batch_dupes';
+      const calls: string[][] = [];
+      const subscribe = () =>
+        harness.bus.subscribe({
+          consumer,
+          filter: 'purchase.paid',
+          pool: harness.pool,
+          batchHandler: async (events, tx) => {
+            calls.push(events.map((event) => event.id));
+            await insertEffects(consumer, events, tx);
+          },
+        });
+      const applied = makePurchasePaid();
+      let subscription = await subscribe();
+      await settledThrough('test_batch_dupes', await publishCopy(applied));
+      await subscription.stop();
+
+      const events = Array.from({ length: 40 }, () => makePurchasePaid());
+      let lastSeq = 0;
+      for (const [index, event] of events.entries()) {
+        lastSeq = await publishCopy(event);
+        if (index % 10 === 3) lastSeq = await publishCopy(event); // a duplicate next to itself
+        if (index % 10 === 7) lastSeq = await publishCopy(applied); // a redelivery of an applied one
+      }
+      subscription = await subscribe();
+      try {
+        await settledThrough('test_batch_dupes', lastSeq);
+        const counts = await effectCounts(consumer, [applied, ...events]);
+        expect(counts).toHaveLength(events.length + 1);
+        expect(counts.every((row) => row.count === 1)).toBe(true);
+        const ours = new Set(events.map((event) => event.id));
+        const batchCalls = calls
+          .slice(1)
+          .map((ids) => ids.filter((id) => ours.has(id)))
+          .filter((ids) => ids.length > 0);
+        expect(batchCalls.flat()).toEqual(events.map((event) => event.id));
+        expect(batchCalls.length).toBeLessThan(events.length / 2);
+      } finally {
+        await subscription.stop();
+      }
+    });
+
+    it('dead-letters the one bad event of a batch and applies the rest', async () => {
+      const consumer = 'test.batch_poison';
+      const events = Array.from({ length: 12 }, () => makePurchasePaid());
+      const poisoned = events[4]!;
+      let lastSeq = 0;
+      for (const event of events) lastSeq = await publishCopy(event);
+      const subscription = await harness.bus.subscribe({
+        consumer,
+        filter: 'purchase.paid',
+        pool: harness.pool,
+        batchHandler: async (batch, tx) => {
+          await insertEffects(consumer, batch, tx);
+          if (batch.some((event) => event.id === poisoned.id))
+            throw new PoisonEventError('purchase of an unknown product');
+        },
+      });
+      try {
+        await settledThrough('test_batch_poison', lastSeq);
+        const counts = await effectCounts(consumer, events);
+        expect(counts.map((row) => row.event_id).sort()).toEqual(
+          events
+            .filter((event) => event !== poisoned)
+            .map((event) => event.id)
+            .sort(),
+        );
+        expect(counts.every((row) => row.count === 1)).toBe(true);
+        const dead = await deadLetters(consumer);
+        expect(dead.map((msg) => msg.json<{ id: string }>().id)).toEqual([poisoned.id]);
+      } finally {
+        await subscription.stop();
+      }
+    });
+
+    it('redelivers a batch whose database connection was killed before commit, and applies it once', async () => {
+      const consumer = 'test.batch_killed';
+      const events = Array.from({ length: 20 }, () => makePurchasePaid());
+      let lastSeq = 0;
+      for (const event of events) lastSeq = await publishCopy(event);
+      const ours = new Set(events.map((event) => event.id));
+      let kills = 0;
+      const subscription = await harness.bus.subscribe({
+        consumer,
+        filter: 'purchase.paid',
+        pool: harness.pool,
+        backoffMs: [50],
+        batchHandler: async (batch, tx) => {
+          await insertEffects(consumer, batch, tx);
+          // The batch and then the first event retried alone lose their connection mid-transaction.
+          if (kills < 2 && batch.some((event) => ours.has(event.id))) {
+            kills += 1;
+            const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+            await harness.pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+          }
+          await tx.query('SELECT 1');
+        },
+      });
+      try {
+        await settledThrough('test_batch_killed', lastSeq);
+        expect(kills).toBe(2);
+        const counts = await effectCounts(consumer, events);
+        expect(counts).toHaveLength(events.length);
+        expect(counts.every((row) => row.count === 1)).toBe(true);
+        expect(await deadLetters(consumer)).toHaveLength(0);
+      } finally {
+        await subscription.stop();
+      }
+    });
+  });
 });

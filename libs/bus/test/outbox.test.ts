@@ -25,7 +25,12 @@ describe('transactional outbox', () => {
   let stream: string;
 
   beforeAll(async () => {
-    harness = await createHarness();
+    harness = await createHarness([
+      {
+        id: '0001_test_effects',
+        sql: 'CREATE TABLE effects (event_id uuid NOT NULL)',
+      },
+    ]);
     stream = streamNames(harness.namespace).events;
   });
   afterAll(() => harness.teardown());
@@ -229,5 +234,81 @@ describe('transactional outbox', () => {
     const copies = stored.filter((msg) => ids.has(msg.json<{ id: string }>().id));
     expect(copies).toHaveLength(events.length);
     expect(new Set(copies.map((msg) => msg.json<{ id: string }>().id)).size).toBe(events.length);
+  });
+
+  it('has one effect per event when a relay is killed after publishing a batch but before marking it sent', async () => {
+    const events = Array.from({ length: 40 }, () => makePurchasePaid());
+    await withTransaction(harness.pool, async (tx) => {
+      for (const event of events) await enqueueEvent(tx, event);
+    });
+    const ours = new Set(events.map((event) => event.id));
+    const consumer = await harness.bus.subscribe({
+      consumer: 'test.relay_killed',
+      filter: 'purchase.paid',
+      pool: harness.pool,
+      batchHandler: async (batch, tx) => {
+        const mine = batch.filter((event) => ours.has(event.id));
+        await tx.query('INSERT INTO effects (event_id) SELECT unnest($1::uuid[])', [
+          mine.map((event) => event.id),
+        ]);
+      },
+    });
+    let published = 0;
+    let killed = false;
+    // Once the whole batch reached JetStream, the relay's connection dies: its UPDATE never runs.
+    const dyingAfterPublish: EventPublisher = {
+      async publish(event) {
+        await harness.bus.publish(event);
+        published += 1;
+        if (!killed && published === events.length) {
+          killed = true;
+          await harness.pool.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND state = 'idle in transaction'
+               AND query LIKE '%FOR UPDATE SKIP LOCKED%'`,
+          );
+        }
+      },
+    };
+    const relay = startOutboxRelay({
+      pool: harness.pool,
+      bus: dyingAfterPublish,
+      pollIntervalMs: 20,
+    });
+    try {
+      await waitUntil(
+        async () =>
+          (
+            await harness.pool.query(
+              'SELECT 1 FROM outbox WHERE id = ANY($1) AND published_at IS NULL',
+              [[...ours]],
+            )
+          ).rowCount,
+        (unpublished) => unpublished === 0,
+      );
+      await waitUntil(
+        async () => (await harness.pool.query('SELECT 1 FROM effects')).rowCount,
+        (effects) => effects === events.length,
+      );
+    } finally {
+      await relay.stop();
+    }
+    expect(killed).toBe(true);
+    // Every event went out twice: the killed pass, then the pass that marked it.
+    expect(published).toBe(2 * events.length);
+    const stored = await storedMessages(harness.js, harness.jsm, stream);
+    expect(stored.filter((msg) => ours.has(msg.json<{ id: string }>().id))).toHaveLength(
+      events.length,
+    );
+    // The consumer is past every stored message, and applied each event once.
+    await waitUntil(
+      () => harness.jsm.consumers.info(stream, 'test_relay_killed'),
+      (info) => info.num_pending === 0 && info.num_ack_pending === 0,
+    );
+    await consumer.stop();
+    const { rows } = await harness.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS d FROM effects',
+    );
+    expect(rows[0]).toEqual({ n: events.length, d: events.length });
   });
 });

@@ -4,80 +4,122 @@ import type { PoolClient } from '@lockdrop/db';
 
 export type DailyCounter = 'views' | 'checkouts_started' | 'sales' | 'refunds' | 'downloads';
 
-export async function recordRawEvent(
+/** Rows are written in one key order by every consumer, so two batches cannot deadlock on them. */
+const byKey = <T>(rows: Map<string, T>): T[] =>
+  [...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, row]) => row);
+
+export async function recordRawEvents(
   tx: PoolClient,
-  event: { id: string; type: string; occurredAt: string; data: unknown },
-  productId: string,
+  rows: {
+    event: { id: string; type: string; occurredAt: string; data: unknown };
+    productId: string;
+  }[],
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO raw_events (event_id, type, product_id, occurred_at, data) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO raw_events (event_id, type, product_id, occurred_at, data)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::timestamptz[], $5::jsonb[])
      ON CONFLICT (event_id) DO NOTHING`,
-    [event.id, event.type, productId, event.occurredAt, JSON.stringify(event.data)],
+    [
+      rows.map(({ event }) => event.id),
+      rows.map(({ event }) => event.type),
+      rows.map(({ productId }) => productId),
+      rows.map(({ event }) => event.occurredAt),
+      rows.map(({ event }) => JSON.stringify(event.data)),
+    ],
   );
 }
 
+/** Adds one to `counter` for each of `occurrences` (a product and day may come several times). */
 export async function incrementDaily(
   tx: PoolClient,
-  productId: string,
-  day: string,
   counter: DailyCounter,
+  occurrences: { productId: string; day: string }[],
 ): Promise<void> {
+  const totals = new Map<string, { productId: string; day: string; count: number }>();
+  for (const { productId, day } of occurrences) {
+    const key = `${productId}/${day}`;
+    const total = totals.get(key) ?? { productId, day, count: 0 };
+    total.count += 1;
+    totals.set(key, total);
+  }
+  const rows = byKey(totals);
   // The column name comes from the DailyCounter union, never from input.
   await tx.query(
-    `INSERT INTO product_daily (product_id, day, ${counter}) VALUES ($1, $2, 1)
-     ON CONFLICT (product_id, day) DO UPDATE SET ${counter} = product_daily.${counter} + 1`,
-    [productId, day],
+    `INSERT INTO product_daily (product_id, day, ${counter})
+     SELECT * FROM unnest($1::uuid[], $2::date[], $3::int[])
+     ON CONFLICT (product_id, day) DO UPDATE SET ${counter} = product_daily.${counter} + excluded.${counter}`,
+    [rows.map((row) => row.productId), rows.map((row) => row.day), rows.map((row) => row.count)],
   );
 }
 
-export async function addDailyRevenue(
-  tx: PoolClient,
-  entry: {
-    productId: string;
-    day: string;
-    currency: string;
-    grossMinor: number;
-    earningsMinor: number;
-    refundedEarningsMinor: number;
-  },
-): Promise<void> {
+export interface DailyRevenue {
+  productId: string;
+  day: string;
+  currency: string;
+  grossMinor: number;
+  earningsMinor: number;
+  refundedEarningsMinor: number;
+}
+
+export async function addDailyRevenue(tx: PoolClient, entries: DailyRevenue[]): Promise<void> {
+  const totals = new Map<string, DailyRevenue>();
+  for (const entry of entries) {
+    const key = `${entry.productId}/${entry.day}/${entry.currency}`;
+    const total = totals.get(key);
+    if (!total) totals.set(key, { ...entry });
+    else {
+      total.grossMinor += entry.grossMinor;
+      total.earningsMinor += entry.earningsMinor;
+      total.refundedEarningsMinor += entry.refundedEarningsMinor;
+    }
+  }
+  const rows = byKey(totals);
   await tx.query(
     `INSERT INTO product_daily_revenue (product_id, day, currency, gross_minor, earnings_minor, refunded_earnings_minor)
-     VALUES ($1, $2, $3, $4, $5, $6)
+     SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
      ON CONFLICT (product_id, day, currency) DO UPDATE SET
        gross_minor = product_daily_revenue.gross_minor + excluded.gross_minor,
        earnings_minor = product_daily_revenue.earnings_minor + excluded.earnings_minor,
        refunded_earnings_minor = product_daily_revenue.refunded_earnings_minor + excluded.refunded_earnings_minor`,
     [
-      entry.productId,
-      entry.day,
-      entry.currency,
-      entry.grossMinor,
-      entry.earningsMinor,
-      entry.refundedEarningsMinor,
+      rows.map((row) => row.productId),
+      rows.map((row) => row.day),
+      rows.map((row) => row.currency),
+      rows.map((row) => row.grossMinor),
+      rows.map((row) => row.earningsMinor),
+      rows.map((row) => row.refundedEarningsMinor),
     ],
   );
 }
 
-/** True when this visitor had not been counted for the product on that day. */
-export async function recordVisitor(
+/** The visits not counted before: a visitor counts once per product and day. */
+export async function recordVisitors(
   tx: PoolClient,
-  productId: string,
-  visitorId: string,
-  day: string,
-): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    `INSERT INTO product_visitors (product_id, visitor_id, day) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-    [productId, visitorId, day],
+  visits: { productId: string; visitorId: string; day: string }[],
+): Promise<{ productId: string; day: string }[]> {
+  const { rows } = await tx.query<{ productId: string; day: string }>(
+    `INSERT INTO product_visitors (product_id, visitor_id, day)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[]) ON CONFLICT DO NOTHING
+     RETURNING product_id AS "productId", to_char(day, 'YYYY-MM-DD') AS day`,
+    [
+      visits.map((visit) => visit.productId),
+      visits.map((visit) => visit.visitorId),
+      visits.map((visit) => visit.day),
+    ],
   );
-  return rowCount === 1;
+  return rows;
 }
 
-/** Serialises the paid and refunded consumers of one purchase, so neither misses the other's row. */
-export async function lockPurchase(tx: PoolClient, purchaseId: string): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-    `analytics.purchase:${purchaseId}`,
-  ]);
+/** Serialises the paid and refunded consumers of each purchase, so neither misses the other's row. */
+export async function lockPurchases(tx: PoolClient, purchaseIds: string[]): Promise<void> {
+  const keys = [
+    ...new Set(purchaseIds.map((id) => `analytics.purchase:${id.toLowerCase()}`)),
+  ].sort();
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended(key, 0))
+     FROM unnest($1::text[]) WITH ORDINALITY AS k (key, position) ORDER BY position`,
+    [keys],
+  );
 }
 
 export interface SaleRow {
@@ -86,17 +128,24 @@ export interface SaleRow {
   earningsMinor: number;
 }
 
-/** False when the purchase was recorded already (a second event about the same payment). */
-export async function insertSale(
+/** The purchases recorded now (lower-cased ids); one recorded already (a second event about the same payment) is left out. */
+export async function insertSales(
   tx: PoolClient,
-  sale: SaleRow & { purchaseId: string; paidAt: string },
-): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    `INSERT INTO sales (purchase_id, product_id, currency, earnings_minor, paid_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (purchase_id) DO NOTHING`,
-    [sale.purchaseId, sale.productId, sale.currency, sale.earningsMinor, sale.paidAt],
+  sales: (SaleRow & { purchaseId: string; paidAt: string })[],
+): Promise<Set<string>> {
+  const { rows } = await tx.query<{ purchase_id: string }>(
+    `INSERT INTO sales (purchase_id, product_id, currency, earnings_minor, paid_at)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::timestamptz[])
+     ON CONFLICT (purchase_id) DO NOTHING RETURNING purchase_id`,
+    [
+      sales.map((sale) => sale.purchaseId),
+      sales.map((sale) => sale.productId),
+      sales.map((sale) => sale.currency),
+      sales.map((sale) => sale.earningsMinor),
+      sales.map((sale) => sale.paidAt),
+    ],
   );
-  return rowCount === 1;
+  return new Set(rows.map((row) => row.purchase_id));
 }
 
 export async function findSale(tx: PoolClient, purchaseId: string): Promise<SaleRow | null> {
@@ -118,10 +167,14 @@ export async function insertRefund(
   return rowCount === 1;
 }
 
-export async function findRefundedAt(tx: PoolClient, purchaseId: string): Promise<string | null> {
-  const { rows } = await tx.query<{ refundedAt: Date }>(
-    `SELECT refunded_at AS "refundedAt" FROM refunds WHERE purchase_id = $1`,
-    [purchaseId],
+/** When each of the purchases was refunded, by lower-cased purchase id; absent when it was not. */
+export async function findRefundedAt(
+  tx: PoolClient,
+  purchaseIds: string[],
+): Promise<Map<string, string>> {
+  const { rows } = await tx.query<{ purchase_id: string; refunded_at: Date }>(
+    `SELECT purchase_id, refunded_at FROM refunds WHERE purchase_id = ANY($1::uuid[])`,
+    [purchaseIds],
   );
-  return rows[0]?.refundedAt.toISOString() ?? null;
+  return new Map(rows.map((row) => [row.purchase_id, row.refunded_at.toISOString()]));
 }

@@ -6,10 +6,10 @@ import {
   findSale,
   incrementDaily,
   insertRefund,
-  insertSale,
-  lockPurchase,
-  recordRawEvent,
-  recordVisitor,
+  insertSales,
+  lockPurchases,
+  recordRawEvents,
+  recordVisitors,
   type SaleRow,
 } from '../db/activity.repo.js';
 import { utcDay } from './period.js';
@@ -17,74 +17,131 @@ import { utcDay } from './period.js';
 /**
  * How each activity event changes the rollups. Each runs inside the consumer's transaction,
  * at most once per event id; the sale and visitor keys also make a second event about the same
- * purchase or visit change nothing.
+ * purchase or visit change nothing. Views and payments, the events that come in bursts, are
+ * ingested a batch at a time with one statement per table.
  */
 
-export async function ingestView(
-  event: DomainEvent<'product.viewed'>,
+const rawEventOf = (event: DomainEvent<EventWithProduct>) => ({
+  event,
+  productId: event.data.productId,
+});
+type EventWithProduct =
+  | 'product.viewed'
+  | 'checkout.started'
+  | 'download.completed'
+  | 'purchase.paid'
+  | 'purchase.refunded';
+
+export async function ingestViews(
+  events: DomainEvent<'product.viewed'>[],
   tx: PoolClient,
 ): Promise<void> {
-  const { productId, visitorId, day } = event.data;
-  await recordRawEvent(tx, event, productId);
-  if (await recordVisitor(tx, productId, visitorId, day))
-    await incrementDaily(tx, productId, day, 'views');
+  await recordRawEvents(tx, events.map(rawEventOf));
+  const firstVisits = await recordVisitors(
+    tx,
+    events.map((event) => event.data),
+  );
+  if (firstVisits.length > 0) await incrementDaily(tx, 'views', firstVisits);
 }
 
 export async function ingestCheckoutStarted(
   event: DomainEvent<'checkout.started'>,
   tx: PoolClient,
 ): Promise<void> {
-  await recordRawEvent(tx, event, event.data.productId);
-  await incrementDaily(tx, event.data.productId, utcDay(event.occurredAt), 'checkouts_started');
+  await recordRawEvents(tx, [rawEventOf(event)]);
+  await incrementDaily(tx, 'checkouts_started', [
+    { productId: event.data.productId, day: utcDay(event.occurredAt) },
+  ]);
 }
 
 export async function ingestDownload(
   event: DomainEvent<'download.completed'>,
   tx: PoolClient,
 ): Promise<void> {
-  await recordRawEvent(tx, event, event.data.productId);
-  await incrementDaily(tx, event.data.productId, utcDay(event.occurredAt), 'downloads');
+  await recordRawEvents(tx, [rawEventOf(event)]);
+  await incrementDaily(tx, 'downloads', [
+    { productId: event.data.productId, day: utcDay(event.occurredAt) },
+  ]);
 }
 
 /** A refund reverses exactly what the seller earned on the sale (payments mirrors the whole journal). */
-async function applyRefund(tx: PoolClient, sale: SaleRow, refundedAt: string): Promise<void> {
-  const day = utcDay(refundedAt);
-  await incrementDaily(tx, sale.productId, day, 'refunds');
-  await addDailyRevenue(tx, {
-    productId: sale.productId,
-    day,
-    currency: sale.currency,
-    grossMinor: 0,
-    earningsMinor: 0,
-    refundedEarningsMinor: sale.earningsMinor,
-  });
+async function applyRefunds(
+  tx: PoolClient,
+  refunds: { sale: SaleRow; refundedAt: string }[],
+): Promise<void> {
+  const reversals = refunds.map(({ sale, refundedAt }) => ({ sale, day: utcDay(refundedAt) }));
+  await incrementDaily(
+    tx,
+    'refunds',
+    reversals.map(({ sale, day }) => ({ productId: sale.productId, day })),
+  );
+  await addDailyRevenue(
+    tx,
+    reversals.map(({ sale, day }) => ({
+      productId: sale.productId,
+      day,
+      currency: sale.currency,
+      grossMinor: 0,
+      earningsMinor: 0,
+      refundedEarningsMinor: sale.earningsMinor,
+    })),
+  );
 }
 
-export async function ingestPurchasePaid(
-  event: DomainEvent<'purchase.paid'>,
+export async function ingestPurchasesPaid(
+  events: DomainEvent<'purchase.paid'>[],
   tx: PoolClient,
 ): Promise<void> {
-  const paid = event.data;
-  await lockPurchase(tx, paid.purchaseId);
-  await recordRawEvent(tx, event, paid.productId);
-  const sale: SaleRow = {
-    productId: paid.productId,
-    currency: paid.currency,
-    earningsMinor: paid.sellerEarningsMinor,
-  };
-  if (!(await insertSale(tx, { ...sale, purchaseId: paid.purchaseId, paidAt: paid.paidAt })))
-    return;
-  const day = utcDay(paid.paidAt);
-  await incrementDaily(tx, paid.productId, day, 'sales');
-  await addDailyRevenue(tx, {
-    ...sale,
-    day,
-    grossMinor: paid.amountMinor,
-    refundedEarningsMinor: 0,
-  });
+  const payments = events.map((event) => event.data);
+  await lockPurchases(
+    tx,
+    payments.map((paid) => paid.purchaseId),
+  );
+  await recordRawEvents(tx, events.map(rawEventOf));
+  const recorded = await insertSales(
+    tx,
+    payments.map((paid) => ({
+      purchaseId: paid.purchaseId,
+      productId: paid.productId,
+      currency: paid.currency,
+      earningsMinor: paid.sellerEarningsMinor,
+      paidAt: paid.paidAt,
+    })),
+  );
+  // Only the event whose sale row was written counts, once, even when two in this batch are about one payment.
+  const sales = payments.filter((paid) => recorded.delete(paid.purchaseId.toLowerCase()));
+  if (sales.length === 0) return;
+  await incrementDaily(
+    tx,
+    'sales',
+    sales.map((paid) => ({ productId: paid.productId, day: utcDay(paid.paidAt) })),
+  );
+  await addDailyRevenue(
+    tx,
+    sales.map((paid) => ({
+      productId: paid.productId,
+      day: utcDay(paid.paidAt),
+      currency: paid.currency,
+      grossMinor: paid.amountMinor,
+      earningsMinor: paid.sellerEarningsMinor,
+      refundedEarningsMinor: 0,
+    })),
+  );
   // The refund's consumer got there first and left the reversal to us.
-  const refundedAt = await findRefundedAt(tx, paid.purchaseId);
-  if (refundedAt) await applyRefund(tx, sale, refundedAt);
+  const refundedAt = await findRefundedAt(
+    tx,
+    sales.map((paid) => paid.purchaseId),
+  );
+  const reversals = sales.flatMap((paid) => {
+    const at = refundedAt.get(paid.purchaseId.toLowerCase());
+    const sale = {
+      productId: paid.productId,
+      currency: paid.currency,
+      earningsMinor: paid.sellerEarningsMinor,
+    };
+    return at ? [{ sale, refundedAt: at }] : [];
+  });
+  if (reversals.length > 0) await applyRefunds(tx, reversals);
 }
 
 export async function ingestPurchaseRefunded(
@@ -92,8 +149,8 @@ export async function ingestPurchaseRefunded(
   tx: PoolClient,
 ): Promise<void> {
   const refund = event.data;
-  await lockPurchase(tx, refund.purchaseId);
-  await recordRawEvent(tx, event, refund.productId);
+  await lockPurchases(tx, [refund.purchaseId]);
+  await recordRawEvents(tx, [rawEventOf(event)]);
   const inserted = await insertRefund(tx, {
     purchaseId: refund.purchaseId,
     productId: refund.productId,
@@ -101,5 +158,5 @@ export async function ingestPurchaseRefunded(
   });
   if (!inserted) return;
   const sale = await findSale(tx, refund.purchaseId);
-  if (sale) await applyRefund(tx, sale, refund.refundedAt);
+  if (sale) await applyRefunds(tx, [{ sale, refundedAt: refund.refundedAt }]);
 }

@@ -3,9 +3,9 @@ import type { Pool } from '@lockdrop/db';
 import {
   ingestCheckoutStarted,
   ingestDownload,
-  ingestPurchasePaid,
+  ingestPurchasesPaid,
   ingestPurchaseRefunded,
-  ingestView,
+  ingestViews,
 } from '../domain/ingest.js';
 
 /** Raw events and rollups from views, checkouts, payments, refunds and downloads. */
@@ -21,7 +21,7 @@ export async function subscribeToActivityEvents({
       consumer: 'analytics.views',
       filter: 'product.viewed',
       pool,
-      handler: ingestView,
+      batchHandler: ingestViews,
     }),
     bus.subscribe({
       consumer: 'analytics.checkouts-started',
@@ -33,7 +33,7 @@ export async function subscribeToActivityEvents({
       consumer: 'analytics.purchases-paid',
       filter: 'purchase.paid',
       pool,
-      handler: ingestPurchasePaid,
+      batchHandler: ingestPurchasesPaid,
     }),
     bus.subscribe({
       consumer: 'analytics.purchases-refunded',

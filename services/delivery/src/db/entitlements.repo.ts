@@ -47,18 +47,58 @@ const usableAt = (now: string) =>
   `e.paid_at IS NOT NULL AND e.revoked_at IS NULL AND e.refund_hold IS NULL
    AND (e.subscription_id IS NULL OR (sa.access_until > ${now} AND ${SUBSCRIPTION_HOLD} IS NULL))`;
 
+type PaidPurchase = EventData<'purchase.paid'>;
+type SubscriptionSnapshot = {
+  subscriptionId: string;
+  status: string;
+  accessUntil: string;
+  revision: number;
+};
+
 /**
- * Records a paid purchase. A duplicate (same purchase, any event id) changes nothing it already
- * knows, and a refund that arrived first stays in force: revoked_at is never cleared here.
+ * Two events about one purchase in one batch become one row (ON CONFLICT cannot touch a row
+ * twice in a statement), keeping the first word on each column as two statements would.
  */
-export async function grantEntitlement(
-  db: Queryable,
-  purchase: EventData<'purchase.paid'>,
-): Promise<void> {
+function onePerPurchase(purchases: PaidPurchase[]): PaidPurchase[] {
+  const merged = new Map<string, PaidPurchase>();
+  for (const purchase of purchases) {
+    const earlier = merged.get(purchase.purchaseId);
+    merged.set(
+      purchase.purchaseId,
+      earlier
+        ? {
+            ...earlier,
+            fileId: earlier.fileId ?? purchase.fileId,
+            fileName: earlier.fileName ?? purchase.fileName,
+            productTitle: earlier.productTitle ?? purchase.productTitle,
+            buyerBrowserKeyHash: earlier.buyerBrowserKeyHash ?? purchase.buyerBrowserKeyHash,
+            receiptTokenHash: earlier.receiptTokenHash ?? purchase.receiptTokenHash,
+            subscription: earlier.subscription ?? purchase.subscription,
+          }
+        : purchase,
+    );
+  }
+  // One lock order for every batch, so two replicas' batches cannot deadlock on the same rows.
+  return [...merged.values()].sort((a, b) => a.purchaseId.localeCompare(b.purchaseId));
+}
+
+/**
+ * Records paid purchases, many in one statement. A duplicate (same purchase, any event id)
+ * changes nothing it already knows, and a refund that arrived first stays in force: revoked_at
+ * is never cleared here.
+ */
+export async function grantEntitlements(db: Queryable, paid: PaidPurchase[]): Promise<void> {
+  const purchases = onePerPurchase(paid);
+  const column = <T>(pick: (purchase: PaidPurchase) => T): T[] => purchases.map(pick);
   await db.query(
     `INSERT INTO entitlements AS e (purchase_id, product_id, seller_id, file_id, file_name, product_title, buyer_email,
        buyer_browser_key_hash, receipt_token_hash, paid_at, subscription_id)
-     VALUES ($1, $2, $3, $4, $5, $6, lower($7), $8, $9, $10, $11)
+     SELECT purchase_id, product_id, seller_id, file_id, file_name, product_title, lower(buyer_email),
+       buyer_browser_key_hash, receipt_token_hash, paid_at, subscription_id
+     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::text[], $10::timestamptz[], $11::uuid[])
+       AS p (purchase_id, product_id, seller_id, file_id, file_name, product_title, buyer_email,
+         buyer_browser_key_hash, receipt_token_hash, paid_at, subscription_id)
      ON CONFLICT (purchase_id) DO UPDATE SET
        paid_at = COALESCE(e.paid_at, excluded.paid_at),
        subscription_id = COALESCE(e.subscription_id, excluded.subscription_id),
@@ -68,20 +108,23 @@ export async function grantEntitlement(
        buyer_browser_key_hash = COALESCE(e.buyer_browser_key_hash, excluded.buyer_browser_key_hash),
        receipt_token_hash = COALESCE(e.receipt_token_hash, excluded.receipt_token_hash)`,
     [
-      purchase.purchaseId,
-      purchase.productId,
-      purchase.sellerId,
-      purchase.fileId,
-      purchase.fileName,
-      purchase.productTitle,
-      purchase.buyerEmail.trim(),
-      purchase.buyerBrowserKeyHash,
-      purchase.receiptTokenHash,
-      purchase.paidAt,
-      purchase.subscription?.subscriptionId ?? null,
+      column((p) => p.purchaseId),
+      column((p) => p.productId),
+      column((p) => p.sellerId),
+      column((p) => p.fileId),
+      column((p) => p.fileName),
+      column((p) => p.productTitle),
+      column((p) => p.buyerEmail.trim()),
+      column((p) => p.buyerBrowserKeyHash),
+      column((p) => p.receiptTokenHash),
+      column((p) => p.paidAt),
+      column((p) => p.subscription?.subscriptionId ?? null),
     ],
   );
-  if (purchase.subscription) await applySubscriptionAccess(db, purchase.subscription);
+  const snapshots = purchases.flatMap((purchase) =>
+    purchase.subscription ? [purchase.subscription] : [],
+  );
+  if (snapshots.length > 0) await applySubscriptionAccess(db, snapshots);
 }
 
 /**
@@ -90,15 +133,28 @@ export async function grantEntitlement(
  */
 export async function applySubscriptionAccess(
   db: Queryable,
-  snapshot: { subscriptionId: string; status: string; accessUntil: string; revision: number },
+  snapshots: SubscriptionSnapshot[],
 ): Promise<void> {
+  const newest = new Map<string, SubscriptionSnapshot>();
+  for (const snapshot of snapshots) {
+    const known = newest.get(snapshot.subscriptionId);
+    if (!known || known.revision < snapshot.revision) newest.set(snapshot.subscriptionId, snapshot);
+  }
+  const rows = [...newest.values()].sort((a, b) =>
+    a.subscriptionId.localeCompare(b.subscriptionId),
+  );
   await db.query(
     `INSERT INTO subscription_access AS sa (subscription_id, status, access_until, revision)
-     VALUES ($1, $2, $3, $4)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[])
      ON CONFLICT (subscription_id) DO UPDATE SET
        status = excluded.status, access_until = excluded.access_until, revision = excluded.revision
      WHERE sa.revision < excluded.revision`,
-    [snapshot.subscriptionId, snapshot.status, snapshot.accessUntil, snapshot.revision],
+    [
+      rows.map((row) => row.subscriptionId),
+      rows.map((row) => row.status),
+      rows.map((row) => row.accessUntil),
+      rows.map((row) => row.revision),
+    ],
   );
 }
 

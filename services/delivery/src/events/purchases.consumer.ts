@@ -3,7 +3,7 @@ import type { Pool } from '@lockdrop/db';
 import {
   applySubscriptionAccess,
   holdForRefund,
-  grantEntitlement,
+  grantEntitlements,
   reinstateEntitlement,
   releaseRefundHold,
   revokeEntitlement,
@@ -34,7 +34,12 @@ export async function subscribeToPurchaseEvents({
       consumer: 'delivery.purchases-paid',
       filter: 'purchase.paid',
       pool,
-      handler: (event, tx) => grantEntitlement(tx, event.data),
+      // A flash sale's payments arrive together: one statement grants a whole batch.
+      batchHandler: (events, tx) =>
+        grantEntitlements(
+          tx,
+          events.map((event) => event.data),
+        ),
     }),
     bus.subscribe({
       consumer: 'delivery.purchases-refunded',
@@ -56,7 +61,7 @@ export async function subscribeToPurchaseEvents({
       handler: async (event, tx) => {
         const snapshot = event.data;
         // Plan subscriptions (a seller paying Lockdrop) unlock no file.
-        if (snapshot.kind === 'product') await applySubscriptionAccess(tx, snapshot);
+        if (snapshot.kind === 'product') await applySubscriptionAccess(tx, [snapshot]);
       },
     }),
     bus.subscribe({
