@@ -126,6 +126,9 @@ const PER_ENVIRONMENT = new Set([
   'S3_REGION',
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
+  // Compose runs offline on the seed rates and turns the rate-age bound off; Kubernetes keeps
+  // production's default (the prod overlay refreshes rates from Flutterwave).
+  'FX_MAX_RATE_AGE_HOURS',
 ]);
 
 // --- Kubernetes object shapes (only the fields checked here) -------------------------------

@@ -227,6 +227,19 @@ describe('the overlays', () => {
     ).toEqual(['gateway']);
   });
 
+  it('prod: the worker refreshes exchange rates from Flutterwave with the payments key', () => {
+    const worker = named(environments.prod, 'Deployment', 'worker')!;
+    expect(envOf(worker).FX_SOURCE).toBe('flutterwave');
+    const key = (container(worker).env ?? []).find(
+      (v: { name: string }) => v.name === 'FLW_SECRET_KEY',
+    );
+    expect(key).toEqual({
+      name: 'FLW_SECRET_KEY',
+      valueFrom: { secretKeyRef: { name: 'payments-secrets', key: 'FLW_SECRET_KEY' } },
+    });
+    expect(envOf(named(environments.dev, 'Deployment', 'worker')!).FX_SOURCE).toBeUndefined();
+  });
+
   it('prod: the engines by their operators, each surviving the loss of one node', () => {
     const { prod } = environments;
     const kinds = prod.filter(operatorCheck).map((o) => `${o.kind} ${o.metadata.name}`);

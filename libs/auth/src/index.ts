@@ -14,3 +14,4 @@ export {
   newBrowserKey,
   sha256Hex,
 } from './browser-keys.js';
+export { requireRecentAuth, REAUTHENTICATION_REQUIRED } from './recent-auth.js';

@@ -18,6 +18,12 @@ export interface AuthUser {
   email: string;
   emailVerified: boolean;
   plan: PlanId;
+  /**
+   * When the person last proved who they are (password, second factor, Google or an e-mailed
+   * code), in seconds since the epoch: identity keeps it across refreshes, so a stolen session
+   * cannot make it recent. Absent from tokens minted before it existed.
+   */
+  authTime?: number;
 }
 
 export interface TokenVerifier {
@@ -54,6 +60,7 @@ export function createTokenVerifier(
         emailVerified: payload.email_verified === true,
         // Spec §3: any plan value we do not know is treated as free.
         plan: plan.success ? plan.data : 'free',
+        ...(typeof payload.auth_time === 'number' ? { authTime: payload.auth_time } : {}),
       };
     },
   };

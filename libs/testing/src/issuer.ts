@@ -27,6 +27,8 @@ export interface TestIssuer {
     plan?: PlanId;
     emailVerified?: boolean;
     expiresIn?: string;
+    /** The `auth_time` claim (when the person last proved who they are); default now, `null` omits it. */
+    authTime?: Date | null;
   }): Promise<TestAccount>;
   close(): Promise<void>;
 }
@@ -57,8 +59,14 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       plan = 'free',
       emailVerified = true,
       expiresIn = '1h',
+      authTime = new Date(),
     } = {}) {
-      const token = await new SignJWT({ email, email_verified: emailVerified, plan })
+      const token = await new SignJWT({
+        email,
+        email_verified: emailVerified,
+        plan,
+        ...(authTime ? { auth_time: Math.floor(authTime.getTime() / 1000) } : {}),
+      })
         .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
         .setSubject(id)
         .setIssuer(ACCESS_TOKEN_ISSUER)

@@ -1,7 +1,7 @@
 import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import { deliveryUploads } from './adapters/delivery-uploads.js';
-import type { CatalogConfig } from './config.js';
+import { maxRateAgeHours, type CatalogConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createProductCache } from './db/product-cache.js';
 import { createProductService } from './domain/products.js';
@@ -27,6 +27,7 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
     uploads: deliveryUploads(config.DELIVERY_URL),
     now,
     cache,
+    maxRateAgeHours: maxRateAgeHours(config),
   });
   productRoutes(app, products);
   currencyRoutes(app, infra.pool, now);

@@ -17,6 +17,7 @@ import { createEmails } from './domain/emails.js';
 import { createGoogleSignIn } from './domain/google.js';
 import { createMfaService } from './domain/mfa.js';
 import { createProfileService } from './domain/profiles.js';
+import { createReauthenticationService } from './domain/reauthentication.js';
 import { createSessionService } from './domain/sessions.js';
 import { createSignInService } from './domain/sign-in.js';
 import { createThrottle } from './domain/throttle.js';
@@ -29,6 +30,7 @@ import { devMailboxRoutes } from './routes/dev-mailbox.js';
 import { mfaRoutes } from './routes/mfa.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { profileRoutes } from './routes/profile.js';
+import { reauthenticateRoutes } from './routes/reauthenticate.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 
@@ -95,6 +97,14 @@ async function registerIdentity(
   const signIn = createSignInService({ pool, sessions, throttle, emails, mailRelay });
   const profiles = createProfileService({ pool });
   const mfa = createMfaService({ pool, throttle });
+  const reauthentication = createReauthenticationService({
+    pool,
+    sessions,
+    mfa,
+    throttle,
+    emails,
+    mailRelay,
+  });
   const contact = createContactService({
     pool,
     throttle,
@@ -132,6 +142,7 @@ async function registerIdentity(
   authRoutes(app, { pool, accounts, signIn, sessions, guard, publicUrl: config.PUBLIC_URL });
   sessionRoutes(app, { sessions, guard });
   mfaRoutes(app, { mfa, guard });
+  reauthenticateRoutes(app, { reauthentication, guard });
   oauthRoutes(app, { google, publicUrl: config.PUBLIC_URL });
   profileRoutes(app, { profiles, accounts, guard });
   contactRoutes(app, { contact });

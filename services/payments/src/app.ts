@@ -10,7 +10,7 @@ import { createSecretBox, newSellerRules, payoutMetrics } from './modules/payout
 import { createBuyerUpdatesService } from './modules/buyer-updates/index.js';
 import { subscribeToBuyerUpdates } from './modules/buyer-updates/index.js';
 import { subscribeToPayoutEvents } from './modules/payouts/index.js';
-import { subscribeToReadModelEvents } from './modules/read-models/index.js';
+import { fxPolicy, subscribeToReadModelEvents } from './modules/read-models/index.js';
 import { subscribeToSubscriptionsDue } from './modules/renewals/index.js';
 import { countOpenUnmatchedRenewals } from './modules/subscriptions/index.js';
 import { startReconciler } from './modules/settlement/index.js';
@@ -137,7 +137,9 @@ export async function buildApp(
   };
 
   const box = createSecretBox(config.PAYOUT_ENCRYPTION_KEYS);
+  const fx = fxPolicy(config);
   const payoutDeps = {
+    fx,
     pool,
     box,
     now,
@@ -167,6 +169,7 @@ export async function buildApp(
     emailWindowSeconds: config.CHECKOUT_EMAIL_WINDOW_SECONDS,
     now,
     logger,
+    fx,
   };
   const renewals = { ...settlement, checkout: checkoutDeps };
   await subscribeToSubscriptionsDue(infra.bus, pool, renewals);
@@ -203,8 +206,16 @@ export async function buildApp(
   paymentStatusRoutes(app, settlement);
   refundRoutes(app, refunds);
   payoutRoutes(app, {
-    destinations: { pool, provider, box, now, onMailQueued: () => mailRelay.wake() },
+    destinations: {
+      pool,
+      provider,
+      box,
+      now,
+      onMailQueued: () => mailRelay.wake(),
+      holdHours: config.DESTINATION_CHANGE_HOLD_HOURS,
+    },
     payouts: payoutDeps,
+    reauthMaxAgeSeconds: config.REAUTH_MAX_AGE_SECONDS,
   });
   subscriptionRoutes(app, renewals, sandbox ?? null);
   if (sandbox) await sandboxRoutes(app, sandbox);

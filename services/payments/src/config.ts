@@ -177,6 +177,24 @@ export const configSchema = z
      */
     PAYOUT_NEW_SELLER_PAYOUTS: z.coerce.number().int().min(0).default(3),
     PAYOUT_NEW_SELLER_INTERVAL_HOURS: z.coerce.number().int().min(0).optional(),
+    /**
+     * Adding or changing a payout destination needs a proof of identity (password, authenticator
+     * code, or an e-mailed code) this recent; an older session is asked to re-authenticate.
+     */
+    REAUTH_MAX_AGE_SECONDS: positiveInt(600),
+    /**
+     * Hours payouts wait after a destination is changed, or added while a balance exists, so a
+     * hijacked account cannot redirect money before the e-mailed owner reacts. 0 turns it off.
+     */
+    DESTINATION_CHANGE_HOLD_HOURS: z.coerce.number().int().min(0).default(24),
+    /**
+     * Exchange rates older than this many hours are not used (issue 30): checkout then sells only
+     * in the product's currency and payout conversions wait. 0 = no bound. Unset: 48 in
+     * production (the worker refreshes hourly), 0 elsewhere (the shipped seed rates are old).
+     */
+    FX_MAX_RATE_AGE_HOURS: z.coerce.number().int().min(0).optional(),
+    /** Lockdrop's margin on a currency conversion, in basis points (100 = 1 %): checkout and payouts. */
+    FX_SPREAD_BPS: z.coerce.number().int().min(0).max(1_000).default(0),
     /** Smallest payout per currency in major units (`NGN:1000,USD:10`); defaults cover the spec's currencies. */
     PAYOUT_MINIMUMS: payoutMinimums,
     /** The worker's payout schedule, so screens can say when the next payout runs (same env as the worker). */

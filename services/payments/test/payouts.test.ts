@@ -175,7 +175,11 @@ describe('payout destinations', () => {
       [seller.id],
     );
     expect(rows[0].row).not.toContain('0123456789');
-    expect((await mailTo(harness.pool, seller.email)).length).toBe(0);
+    // The first destination is announced too (issue 30): a hijacker's is not silent.
+    await waitFor(async () => (await mailTo(harness.pool, seller.email)).length === 1);
+    expect((await mailTo(harness.pool, seller.email))[0]!.subject).toBe(
+      'A payout destination was added to your Lockdrop account',
+    );
 
     const fetched = await (await call(seller, 'GET', '/api/payouts/destination')).json();
     expect(fetched.destination.label).toBe('Guaranty Trust Bank •••• 6789');
@@ -208,8 +212,8 @@ describe('payout destinations', () => {
     const heldFor = Date.parse(destination.payoutsHeldUntil) - Date.now();
     expect(heldFor).toBeGreaterThan(23 * HOUR);
     expect(heldFor).toBeLessThanOrEqual(24 * HOUR);
-    await waitFor(async () => (await mailTo(harness.pool, seller.email)).length === 1);
-    const [mail] = await mailTo(harness.pool, seller.email);
+    await waitFor(async () => (await mailTo(harness.pool, seller.email)).length === 2);
+    const [, mail] = await mailTo(harness.pool, seller.email);
     expect(mail!.subject).toBe('Your Lockdrop payout details were changed');
     expect(mail!.text_body).toContain('Guaranty Trust Bank •••• 6789');
 

@@ -33,6 +33,8 @@ export interface TestUser {
   email: string;
   emailVerified?: boolean;
   plan?: PlanId;
+  /** The token's `auth_time` (last proof of identity); default now, null leaves it out. */
+  authTime?: Date | null;
 }
 
 /** One test file's payments service: its own database, bus namespace, keys, listening on a real port. */
@@ -125,6 +127,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         emailVerified: user.emailVerified,
         plan: user.plan,
         expiresIn: '15m',
+        ...(user.authTime !== undefined ? { authTime: user.authTime } : {}),
       });
       return token;
     },

@@ -72,6 +72,11 @@ export const configSchema = z
       .pipe(z.array(z.string().regex(/^[A-Z]{3}$/, 'must be ISO 4217 codes, comma-separated'))),
     /** One request to the rate source; a refresh that times out keeps the last good rates. */
     FX_TIMEOUT_MS: positiveInt(10_000),
+    /**
+     * A refresh in which any rate moved more than this many percent from the last published set
+     * is refused and counted (`reason="implausible"`); 0 turns the bound off.
+     */
+    FX_MAX_CHANGE_PERCENT: z.coerce.number().min(0).max(1_000).default(25),
     /** Attempts of one refresh (exponential backoff from FX_BACKOFF_MS) before the next tick. */
     FX_JOB_ATTEMPTS: positiveInt(4),
     FX_BACKOFF_MS: positiveInt(30_000),

@@ -215,6 +215,10 @@ export async function startCluster(
     // sent exactly once, not the production hold and weekly limit on a new seller's earnings.
     PAYOUT_NEW_SELLER_HOLD_HOURS: '0',
     PAYOUT_NEW_SELLER_INTERVAL_HOURS: '0',
+    // Nor the hold after a destination change (issue 30), and the cluster runs on the shipped
+    // seed rates, which production's 48-hour rate-age bound would refuse.
+    DESTINATION_CHANGE_HOLD_HOURS: '0',
+    FX_MAX_RATE_AGE_HOURS: '0',
     // All load comes from one address; per-IP budgets meant for attackers would throttle it.
     RATE_LIMIT_PER_MINUTE: '100000000',
     SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',

@@ -49,7 +49,10 @@ export interface CatalogHarness {
   close(): Promise<void>;
 }
 
-export async function createCatalogHarness(): Promise<CatalogHarness> {
+/** `env` overrides catalog's own settings (e.g. FX_MAX_RATE_AGE_HOURS). */
+export async function createCatalogHarness(
+  env: Record<string, string> = {},
+): Promise<CatalogHarness> {
   const database: TestDatabase = await createTestDatabase({
     schemas: [
       ...serviceSchemas({ name: 'catalog', migrations }),
@@ -59,14 +62,14 @@ export async function createCatalogHarness(): Promise<CatalogHarness> {
   const namespace = testNamespace();
   const issuer = await startTestIssuer();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-catalog-files-'));
-  const env = serviceTestEnv({ databaseUrl: database.url, namespace, jwksUrl: issuer.jwksUrl });
+  const shared = serviceTestEnv({ databaseUrl: database.url, namespace, jwksUrl: issuer.jwksUrl });
   // The real delivery service answers "is this upload yours?" (GET /api/uploads/:fileId).
   const delivery = await buildDelivery(
-    loadConfig(deliveryConfigSchema, { ...env, DATA_DIR: dataDir, PREVIEW_CONCURRENCY: '1' }),
+    loadConfig(deliveryConfigSchema, { ...shared, DATA_DIR: dataDir, PREVIEW_CONCURRENCY: '1' }),
   );
   const deliveryUrl = await delivery.listen({ port: 0, host: '127.0.0.1' });
   let now: Date | null = null;
-  const catalogEnv = { ...env, DELIVERY_URL: deliveryUrl };
+  const catalogEnv = { ...shared, DELIVERY_URL: deliveryUrl, ...env };
   const app = await buildApp(loadConfig(configSchema, catalogEnv), {
     now: () => now ?? new Date(),
   });

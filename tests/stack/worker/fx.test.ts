@@ -366,6 +366,30 @@ describe('exchange rates from a JSON feed (FX_SOURCE=url)', () => {
     expect(rateOf(history.at(-1)!.rates, 'NGN')).toBe('1601.25');
     await waitFor(async () => rateOf((await stack.exchangeRates()).rates, 'NGN') === '1601.25');
   });
+
+  it('a refresh that moves a rate more than FX_MAX_CHANGE_PERCENT is refused, counted, and publishes nothing', async () => {
+    const before = {
+      history: (await stack.history()).length,
+      outbox: (await stack.outbox()).length,
+      failures: await stack.failures('implausible'),
+    };
+    const last = rateOf((await stack.history()).at(-1)!.rates, 'NGN');
+    // A glitch in the feed's unit: naira per US cent.
+    source.answer(json({ ...feed, rates: { ...feed.rates, NGN: 1_601_250 } }));
+    const job = await stack.refresh();
+    expect(await job.isFailed()).toBe(true);
+    expect(await stack.failures('implausible')).toBe(
+      before.failures + stack.config.FX_JOB_ATTEMPTS,
+    );
+    expect(await stack.history()).toHaveLength(before.history);
+    expect(await stack.outbox()).toHaveLength(before.outbox);
+    expect(rateOf((await stack.exchangeRates()).rates, 'NGN')).toBe(last);
+
+    // Within the bound (25 % by default) a move is published.
+    source.answer(json({ ...feed, rates: { ...feed.rates, NGN: 1_900 } }));
+    expect(await (await stack.refresh()).isCompleted()).toBe(true);
+    await waitFor(async () => rateOf((await stack.exchangeRates()).rates, 'NGN') === '1900');
+  });
 });
 
 describe('exchange rates from Flutterwave (FX_SOURCE=flutterwave)', () => {

@@ -86,6 +86,19 @@ export const mfaChallengeRequestSchema = z.object({
 });
 export type MfaChallengeRequest = Required<z.infer<typeof mfaChallengeRequestSchema>>;
 
+/**
+ * How the signed-in person proves who they are again (GET /api/auth/reauthenticate): a code from
+ * their authenticator app, their password, or (Google-only accounts) a code e-mailed to them.
+ */
+export const reauthenticationMethodSchema = z.enum(['mfa', 'password', 'email_code']);
+export type ReauthenticationMethod = z.infer<typeof reauthenticationMethodSchema>;
+export const reauthenticationOptionsSchema = z.object({ method: reauthenticationMethodSchema });
+export const reauthenticateRequestSchema = z.object({
+  password: z.string().max(1024).optional(),
+  code: z.string().max(32).optional(),
+});
+export type ReauthenticateRequest = z.infer<typeof reauthenticateRequestSchema>;
+
 /** Which sessions POST /api/auth/sign-out ends: this one, all, or all but this one. */
 export const signOutScopeSchema = z.enum(['local', 'global', 'others']);
 export type SignOutScope = z.infer<typeof signOutScopeSchema>;

@@ -61,6 +61,8 @@ export interface ProductServiceDeps {
   now: () => Date;
   /** Public reads come from here (memory, invalidated by every write's notification). */
   cache: Pick<ProductCache, 'get' | 'forget'>;
+  /** Rates published longer ago than this are not used for display (0: no bound). */
+  maxRateAgeHours?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -191,7 +193,13 @@ function requireOwned(product: Product | null, userId: string): Product {
   return product;
 }
 
-export function createProductService({ pool, uploads, now, cache }: ProductServiceDeps) {
+export function createProductService({
+  pool,
+  uploads,
+  now,
+  cache,
+  maxRateAgeHours = 0,
+}: ProductServiceDeps) {
   const views = createViewCounter(pool);
   async function ownUpload(seller: Seller, fileId: string): Promise<OwnUpload> {
     if (!UUID.test(fileId)) throw fileNotFound();
@@ -324,7 +332,7 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
       const target = options.displayCurrency
         ? requireSupported(options.displayCurrency, await supportedCurrencies(pool))
         : undefined;
-      const rates = target ? await exchangeRates(pool) : [];
+      const rates = target ? freshRates(await exchangeRates(pool), maxRateAgeHours, now()) : [];
       const display = priceIn(product.priceMinor, product.currency, target, rates);
       const displayMinimum =
         product.minimumPriceMinor === null
@@ -417,3 +425,10 @@ export function createProductService({ pool, uploads, now, cache }: ProductServi
 }
 
 export type ProductService = ReturnType<typeof createProductService>;
+
+/** Rates young enough to show a price with: a stale rate is treated as a missing one. */
+function freshRates<T extends { updatedAt: Date }>(rates: T[], maxAgeHours: number, at: Date): T[] {
+  if (maxAgeHours <= 0) return rates;
+  const oldest = at.getTime() - maxAgeHours * 3_600_000;
+  return rates.filter((rate) => rate.updatedAt.getTime() >= oldest);
+}

@@ -10,6 +10,8 @@ export interface Session {
   lastUsedAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
+  /** When the person last proved who they are on this session (sign-in or re-authentication). */
+  authTime: Date;
 }
 
 interface SessionRow {
@@ -22,6 +24,7 @@ interface SessionRow {
   last_used_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
+  auth_time: Date;
 }
 
 const toSession = (row: SessionRow): Session => ({
@@ -34,6 +37,7 @@ const toSession = (row: SessionRow): Session => ({
   lastUsedAt: row.last_used_at,
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
+  authTime: row.auth_time,
 });
 
 export async function insertSession(
@@ -131,6 +135,20 @@ export async function touchSession(
     [sessionId, idleLifetimeSeconds],
   );
   return toSession(rows[0]!);
+}
+
+/** A fresh proof of identity on a live session of this user; null if it is not live or not theirs. */
+export async function markReauthenticated(
+  db: Queryable,
+  sessionId: string,
+  userId: string,
+): Promise<Session | null> {
+  const { rows } = await db.query<SessionRow>(
+    `UPDATE sessions SET auth_time = now(), last_used_at = now()
+     WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now() RETURNING *`,
+    [sessionId, userId],
+  );
+  return rows[0] ? toSession(rows[0]) : null;
 }
 
 export async function findActiveSession(db: Queryable, sessionId: string): Promise<Session | null> {

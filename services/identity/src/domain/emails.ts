@@ -54,6 +54,21 @@ export function createEmails(publicUrl: string) {
         }),
       };
     },
+    reauthenticationCode(to: string, code: string, minutes: number): MailMessage {
+      return {
+        to,
+        ...renderEmail({
+          subject: `${code} is your Lockdrop confirmation code`,
+          heading: 'Confirm it is you',
+          paragraphs: [
+            `Enter this code in Lockdrop to confirm a change to your payout details: ${code}`,
+            `It works once, for ${minutes} minutes.`,
+            'If you did not ask for it, someone may be signed in to your account: sign out of every session in Settings and contact support.',
+          ],
+          footnote: 'Never share this code: Lockdrop staff will never ask for it.',
+        }),
+      };
+    },
     contact(to: string, sender: { name: string; email: string; message: string }): MailMessage {
       return {
         to,

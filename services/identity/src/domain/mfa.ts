@@ -57,6 +57,10 @@ export function createMfaService({ pool, throttle }: { pool: Pool; throttle: Thr
       await acceptCode(userId, code, { requireVerified: false, verify: true });
     },
 
+    /** A current code from the app proves who is at the keyboard (re-authentication). */
+    confirmCode: (userId: string, code: string) =>
+      acceptCode(userId, code, { requireVerified: true }),
+
     /** Turning MFA off needs a current code, so a stolen session alone cannot do it. */
     async unenroll(userId: string, code: string): Promise<void> {
       await acceptCode(userId, code, { requireVerified: true });

@@ -30,6 +30,11 @@ export interface SessionService {
     options: { persistent: boolean; client: Client },
   ): Promise<IssuedSession>;
   refresh(refreshToken: string): Promise<IssuedSession>;
+  /**
+   * The person proved who they are again on this session: its `auth_time` becomes now and a
+   * new access token carries it (the refresh token stays as it is).
+   */
+  reauthenticated(userId: string, sessionId: string): Promise<IssuedSession>;
   /** The session id of a valid refresh token, for sign-out when the access token has expired. */
   sessionOfRefreshToken(refreshToken: string): Promise<string | null>;
   /** The access token's session, if it is still live (not signed out, not expired). */
@@ -65,6 +70,7 @@ export function createSessionService({
       email: account.user.email,
       emailVerified: account.user.emailVerified,
       plan: account.profile.plan,
+      authTime: session.authTime,
     });
     return {
       account,
@@ -124,6 +130,13 @@ export function createSessionService({
       if (outcome.kind === 'reused') throw authErrors.refreshTokenReused();
       throw authErrors.sessionExpired();
     },
+
+    reauthenticated: (userId, sessionId) =>
+      withTransaction(pool, async (tx) => {
+        const session = await sessions.markReauthenticated(tx, sessionId, userId);
+        if (!session) throw authErrors.sessionMissing();
+        return issue(tx, session, null);
+      }),
 
     sessionOfRefreshToken: (refreshToken) =>
       sessions.findSessionIdByRefreshToken(pool, hashToken(refreshToken)),

@@ -34,6 +34,8 @@ export interface AccessClaims {
   email: string;
   emailVerified: boolean;
   plan: PlanId;
+  /** `auth_time`: the session's last proof of identity, kept across refreshes. */
+  authTime: Date;
 }
 
 export interface VerifiedAccessToken {
@@ -117,6 +119,7 @@ export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
         email_verified: claims.emailVerified,
         plan: claims.plan,
         sid: claims.sessionId,
+        auth_time: Math.floor(claims.authTime.getTime() / 1000),
       })
         .setProtectedHeader({ alg: 'EdDSA', kid: newest.kid!, typ: 'JWT' })
         .setSubject(claims.userId)

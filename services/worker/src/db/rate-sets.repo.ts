@@ -20,3 +20,11 @@ export async function hasRateSets(db: Queryable): Promise<boolean> {
 export async function lockRateSets(db: Queryable): Promise<void> {
   await db.query("SELECT pg_advisory_xact_lock(hashtext('worker.fx_rate_sets'))");
 }
+
+/** The rates of the newest published set; empty before the first. */
+export async function latestRates(db: Queryable): Promise<RateSet['rates']> {
+  const { rows } = await db.query<{ rates: RateSet['rates'] }>(
+    'SELECT rates FROM fx_rate_sets ORDER BY fetched_at DESC LIMIT 1',
+  );
+  return rows[0]?.rates ?? [];
+}

@@ -65,6 +65,7 @@ export async function startFxJobs(options: FxJobsOptions): Promise<void> {
         pool,
         { source: source.name, fetchedAt: new Date(), rates },
         `fx-refresh:${job.id}`,
+        config.FX_MAX_CHANGE_PERCENT,
       );
       logger.info({ source: source.name, pairs: rates.length }, 'exchange rates refreshed');
     } catch (error) {

@@ -17,3 +17,5 @@ export { Avatar } from './components/avatar';
 export { AuthCodeField } from './components/auth-fields';
 export { MIN_PASSWORD_LENGTH } from './lib/validation';
 export { useResendVerification } from './api/recovery';
+export { ReauthenticateDialog } from './components/reauthenticate-dialog';
+export { REAUTHENTICATION_REQUIRED } from './api/reauthenticate';

@@ -35,6 +35,7 @@ export function checkoutRoutes(
         // (issue 30). Checkout enforces a per-buyer limit.
         buyerEmail: null,
         now: deps.now(),
+        fx: deps.fx,
       }),
   );
 

@@ -1,3 +1,4 @@
+import type { FxPolicy } from '../read-models/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
@@ -27,6 +28,7 @@ export interface CheckoutDeps {
   emailWindowSeconds: number;
   now: () => Date;
   logger: { error(object: object, message: string): void };
+  fx: FxPolicy;
 }
 
 /** A buyer's checkout of a product also needs what records a sale (free claims settle at once). */
@@ -97,6 +99,7 @@ export async function startCheckout(
       buyerEmail,
       now,
       lock: true,
+      fx: deps.fx,
     });
     const checkout: Omit<ProductCheckout, 'link'> = {
       id: randomUUID(),

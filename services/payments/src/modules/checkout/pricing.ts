@@ -12,7 +12,13 @@ import {
   type ExchangeRate,
 } from '@lockdrop/money';
 import type { DiscountCodeRow } from '../discounts/index.js';
-import { findProduct, listExchangeRates, type ProductView } from '../read-models/index.js';
+import {
+  findProduct,
+  usableExchangeRates,
+  withBuyerSpread,
+  type FxPolicy,
+  type ProductView,
+} from '../read-models/index.js';
 import { amountOffMinor, discountLabel, usableDiscount } from '../discounts/index.js';
 
 /** Far above any real price and well inside the safe-integer range of minor units. */
@@ -52,6 +58,8 @@ export interface PriceRequest {
   now: Date;
   /** Checkout: lock the code's row until the caller's transaction ends. */
   lock: boolean;
+  /** Which rates are fresh enough, and the conversion spread. */
+  fx: FxPolicy;
 }
 
 /** What a checkout of a product charges, every figure in `currency`. */
@@ -107,7 +115,9 @@ export async function priceCheckout(
   request: PriceRequest,
 ): Promise<PricedCheckout> {
   const currency = currencyOf(request.currency, product.currency);
-  const rates: ExchangeRate[] = currency === product.currency ? [] : await listExchangeRates(db);
+  // Stale rates are not rates (issue 30): with none fresh, only the product's currency is sold.
+  const rates: ExchangeRate[] =
+    currency === product.currency ? [] : await usableExchangeRates(db, request.fx, request.now);
   const convert = (minor: number, rounding: 'nearest' | 'up' = 'nearest'): number => {
     if (currency === product.currency || minor === 0) return minor;
     const conversion = convertMinor(minor, product.currency, currency, rates, { rounding });
@@ -117,7 +127,7 @@ export async function priceCheckout(
         `Payment in ${currency} is not available for this product`,
       );
     }
-    return conversion.amountMinor;
+    return withBuyerSpread(conversion.amountMinor, request.fx);
   };
   const tooSmall = () =>
     errors.badRequest('amount_too_small', 'The price is too small to pay in this currency');

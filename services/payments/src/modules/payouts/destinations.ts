@@ -9,13 +9,14 @@ import type {
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import { enqueueMail } from '@lockdrop/mailer';
+import { sellerAccountTotals } from '../ledger/index.js';
 import {
   findCurrentDestination,
   replaceDestination,
   type StoredDestination,
 } from './payouts.repository.js';
 import type { PaymentProvider } from '../../providers/types.js';
-import { destinationChangedEmail } from './payout-emails.js';
+import { destinationAddedEmail, destinationChangedEmail } from './payout-emails.js';
 import type { SecretBox } from './secret-box.js';
 
 /**
@@ -27,9 +28,6 @@ export const RECEIVABLE_CURRENCIES: Record<PayoutMethod, readonly string[]> = {
   payoneer: ['USD', 'EUR', 'GBP'],
   wise: ['USD', 'EUR', 'GBP', 'NGN', 'CAD', 'AUD'],
 };
-
-/** A changed destination holds payouts this long, so a hijacked account cannot redirect them at once. */
-export const CHANGE_HOLD_HOURS = 24;
 
 export type DestinationSecret = Extract<PayoutInstruction['destination'], object>;
 
@@ -48,6 +46,11 @@ export interface DestinationDeps {
   box: SecretBox;
   now: () => Date;
   onMailQueued: () => void;
+  /**
+   * Hours payouts wait after a destination is added (while a balance exists) or changed, so a
+   * hijacked account cannot redirect money at once (DESTINATION_CHANGE_HOLD_HOURS).
+   */
+  holdHours: number;
 }
 
 export function toDestinationView(destination: StoredDestination, now: Date): PayoutDestination {
@@ -92,8 +95,10 @@ export async function resolveAccountName(
 
 /**
  * Saves the seller's destination, sealed. A bank account is resolved again here and must match
- * the name the seller confirmed. Replacing an existing destination e-mails the seller and holds
- * payouts for CHANGE_HOLD_HOURS; the first one does not.
+ * the name the seller confirmed. Every save e-mails the seller (a change: the previous address
+ * too). A change holds payouts for `holdHours`; so does the first destination when the seller
+ * already has money with us — a hijacked account with a balance and no destination yet must
+ * not be drained at once (issue 30). The route asks for a recent re-authentication first.
  */
 export async function saveDestination(
   deps: DestinationDeps,
@@ -165,14 +170,18 @@ export async function saveDestination(
     };
   }
 
-  let mailQueued = false;
   await withTransaction(deps.pool, async (tx) => {
     const previous = await findCurrentDestination(tx, user.id, { forUpdate: true });
+    const holds =
+      deps.holdHours > 0 &&
+      (previous !== null ||
+        (await sellerAccountTotals(tx, user.id)).some(
+          (total) => total.pendingMinor !== 0 || total.availableMinor !== 0,
+        ));
+    if (holds) destination.payoutsHeldUntil = new Date(now.getTime() + deps.holdHours * 3_600_000);
     if (previous) {
-      destination.payoutsHeldUntil = new Date(now.getTime() + CHANGE_HOLD_HOURS * 3_600_000);
       // Both addresses hear of it: the old one may be the real owner's.
-      const recipients = new Set([previous.notifyEmail, user.email]);
-      for (const to of recipients) {
+      for (const to of new Set([previous.notifyEmail, user.email])) {
         await enqueueMail(
           tx,
           destinationChangedEmail({
@@ -183,11 +192,19 @@ export async function saveDestination(
           }),
         );
       }
-      mailQueued = true;
+    } else {
+      await enqueueMail(
+        tx,
+        destinationAddedEmail({
+          to: user.email,
+          newLabel: destination.label,
+          heldUntil: destination.payoutsHeldUntil,
+        }),
+      );
     }
     await replaceDestination(tx, destination);
   });
-  if (mailQueued) deps.onMailQueued();
+  deps.onMailQueued();
   return toDestinationView(destination, now);
 }
 

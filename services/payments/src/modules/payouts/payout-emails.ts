@@ -8,11 +8,17 @@ const when = (date: Date) =>
     timeZone: 'Africa/Lagos',
   }) + ' (Lagos time)';
 
+const NOT_ME =
+  'If this was not you, someone is signed in to your account: sign out of every session and change your password in Settings, then contact support — we will stop the payout. Do not reply with any codes or passwords.';
+
+const holdLine = (heldUntil: Date | null) =>
+  heldUntil ? [`To protect your earnings, no payout is sent before ${when(heldUntil)}.`] : [];
+
 export function destinationChangedEmail(input: {
   to: string;
   previousLabel: string;
   newLabel: string;
-  heldUntil: Date;
+  heldUntil: Date | null;
 }): MailMessage {
   return {
     to: input.to,
@@ -21,11 +27,32 @@ export function destinationChangedEmail(input: {
       heading: 'Payout details changed',
       paragraphs: [
         `Your payouts now go to ${input.newLabel} instead of ${input.previousLabel}.`,
-        `To protect your earnings, no payout is sent before ${when(input.heldUntil)}.`,
-        'If you did not make this change, reply to this e-mail or contact support at once and change your password.',
+        ...holdLine(input.heldUntil),
+        NOT_ME,
       ],
       footnote:
         'You received this e-mail because the payout details of your Lockdrop account changed.',
+    }),
+  };
+}
+
+export function destinationAddedEmail(input: {
+  to: string;
+  newLabel: string;
+  heldUntil: Date | null;
+}): MailMessage {
+  return {
+    to: input.to,
+    ...renderEmail({
+      subject: 'A payout destination was added to your Lockdrop account',
+      heading: 'Payout details added',
+      paragraphs: [
+        `Your payouts will go to ${input.newLabel}.`,
+        ...holdLine(input.heldUntil),
+        NOT_ME,
+      ],
+      footnote:
+        'You received this e-mail because payout details were added to your Lockdrop account.',
     }),
   };
 }

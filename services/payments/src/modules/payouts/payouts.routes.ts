@@ -8,6 +8,7 @@ import {
   savedPayoutDestinationSchema,
   type Payout,
 } from '@lockdrop/contracts';
+import { requireRecentAuth } from '@lockdrop/auth';
 import type { HttpServer } from '@lockdrop/http';
 import { minorToDecimalString } from '@lockdrop/money';
 import { z } from 'zod';
@@ -63,7 +64,7 @@ export function payoutsCsv(payouts: Payout[]): string {
 /** The signed-in seller's payout destination, balances and payouts. */
 export function payoutRoutes(
   app: HttpServer,
-  deps: { destinations: DestinationDeps; payouts: PayoutDeps },
+  deps: { destinations: DestinationDeps; payouts: PayoutDeps; reauthMaxAgeSeconds: number },
 ): void {
   const auth = { preHandler: app.authenticate };
 
@@ -122,15 +123,19 @@ export function payoutRoutes(
       schema: {
         tags: ['payouts'],
         summary:
-          'Sets where payouts go (a change e-mails the seller and holds payouts for 24 hours)',
+          'Sets where payouts go: needs a recent re-authentication (403 reauthentication_required), e-mails the seller, and holds payouts after a change',
         security,
         body: payoutDestinationInputSchema,
         response: { 200: savedPayoutDestinationSchema, ...errorResponses },
       },
     },
-    async (request) => ({
-      destination: await saveDestination(deps.destinations, request.user!, request.body),
-    }),
+    async (request) => {
+      // The first destination too: a hijacked account with a balance must not be drained (issue 30).
+      requireRecentAuth(request, deps.reauthMaxAgeSeconds);
+      return {
+        destination: await saveDestination(deps.destinations, request.user!, request.body),
+      };
+    },
   );
 
   app.get(

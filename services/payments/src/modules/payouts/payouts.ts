@@ -33,7 +33,12 @@ import {
   type StoredDestination,
   type StoredPayout,
 } from './payouts.repository.js';
-import { listExchangeRates } from '../read-models/index.js';
+import {
+  sellerRatio,
+  usableExchangeRates,
+  withSellerSpread,
+  type FxPolicy,
+} from '../read-models/index.js';
 import { sellerTransfer } from '../ledger/index.js';
 import { openDestination, RECEIVABLE_CURRENCIES } from './destinations.js';
 import { payoutFailedEmail, payoutSentEmail } from './payout-emails.js';
@@ -65,6 +70,8 @@ export interface PayoutDeps {
   newSellers?: { holdHours: number; days: number; payouts: number; intervalHours: number };
   /** Counts a `failed` report refused for want of the provider's own failed status (/metrics). */
   onFailedReportRefused?: () => void;
+  /** Fresh rates only, and the conversion spread (FX_MAX_RATE_AGE_HOURS, FX_SPREAD_BPS). */
+  fx: FxPolicy;
 }
 
 /**
@@ -267,7 +274,7 @@ async function createSellerPayouts(
       return { payouts: [], skipped: 'velocity_limit', destination, nextAllowedAt };
   }
   const receivable = RECEIVABLE_CURRENCIES[destination.method];
-  const rates = await listExchangeRates(tx);
+  const rates = await usableExchangeRates(tx, deps.fx, now);
   const payouts: StoredPayout[] = [];
   let belowMinimum = false;
   for (const { currency: sourceCurrency, availableMinor, testMode } of totals) {
@@ -282,15 +289,16 @@ async function createSellerPayouts(
     if (currency !== sourceCurrency) {
       const ratio = exchangeRatio(sourceCurrency, currency, rates);
       const converted = convertMinor(availableMinor, sourceCurrency, currency, rates);
-      if (!ratio || !converted.converted || converted.amountMinor <= 0) {
+      const received = converted.converted ? withSellerSpread(converted.amountMinor, deps.fx) : 0;
+      if (!ratio || received <= 0) {
         deps.logger.warn(
           { sellerId, sourceCurrency, currency },
-          'no exchange rate for a payout conversion; the balance waits for the next run',
+          'no fresh exchange rate for a payout conversion; the balance waits for the next run',
         );
         continue;
       }
-      amountMinor = converted.amountMinor;
-      fxRate = ratioText(ratio);
+      amountMinor = received;
+      fxRate = ratioText(sellerRatio(ratio, deps.fx));
     }
     const payout: StoredPayout = {
       id: randomUUID(),
@@ -589,15 +597,41 @@ export async function recordTransferCompleted(
       failureReason: reason,
       at,
     });
-    await postJournal(
-      tx,
-      { payoutId: payout.id },
-      'payout_failed',
-      payout.currency,
-      sellerTransfer(payout.sellerId, 'seller_in_transit', 'seller_available', payout.amountMinor),
-    );
+    await returnFailedPayout(tx, payout);
     await enqueueEvent(tx, createEvent('payout.failed', { ...ref, reason }, { correlationId }));
     if (mail.to) await enqueueMail(tx, payoutFailedEmail({ ...mail, reason }));
   }
   return true;
+}
+
+/**
+ * A failed payout's money goes back where it came from: a converted payout is unwound through
+ * `fx_conversion` into the *source* currency, at exactly the amount taken from it (issue 30) —
+ * never left in the destination's currency, which the seller did not earn in and which a later
+ * payout would convert again.
+ */
+async function returnFailedPayout(tx: Queryable, payout: StoredPayout): Promise<void> {
+  const owner = { payoutId: payout.id };
+  if (payout.sourceCurrency === payout.currency) {
+    await postJournal(
+      tx,
+      owner,
+      'payout_failed',
+      payout.currency,
+      sellerTransfer(payout.sellerId, 'seller_in_transit', 'seller_available', payout.amountMinor),
+    );
+    return;
+  }
+  await postJournal(tx, owner, 'payout_failed', payout.currency, [
+    { account: 'seller_in_transit', sellerId: payout.sellerId, amountMinor: payout.amountMinor },
+    { account: 'fx_conversion', sellerId: null, amountMinor: -payout.amountMinor },
+  ]);
+  await postJournal(tx, owner, 'payout_failed', payout.sourceCurrency, [
+    { account: 'fx_conversion', sellerId: null, amountMinor: payout.sourceAmountMinor },
+    {
+      account: 'seller_available',
+      sellerId: payout.sellerId,
+      amountMinor: -payout.sourceAmountMinor,
+    },
+  ]);
 }

@@ -6,3 +6,11 @@ export {
   listExchangeRates,
   upsertSellerPlan,
 } from './read-models.repository.js';
+export {
+  type FxPolicy,
+  fxPolicy,
+  sellerRatio,
+  usableExchangeRates,
+  withBuyerSpread,
+  withSellerSpread,
+} from './fx-policy.js';

@@ -114,9 +114,15 @@ export async function upsertExchangeRates(
   }
 }
 
-export async function listExchangeRates(db: Queryable): Promise<ExchangeRate[]> {
+/** Every stored rate; with `publishedSince`, only those the source published since then. */
+export async function listExchangeRates(
+  db: Queryable,
+  publishedSince: Date | null = null,
+): Promise<ExchangeRate[]> {
   const { rows } = await db.query<ExchangeRate>(
-    'SELECT from_currency AS "from", to_currency AS "to", rate FROM exchange_rates',
+    `SELECT from_currency AS "from", to_currency AS "to", rate FROM exchange_rates
+     WHERE $1::timestamptz IS NULL OR source_occurred_at >= $1`,
+    [publishedSince],
   );
   return rows;
 }

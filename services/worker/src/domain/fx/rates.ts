@@ -18,9 +18,10 @@ export const BASE_CURRENCY = 'USD';
 /**
  * Why a refresh failed, as counted on /metrics: the source could not be reached or answered 5xx
  * (`unavailable`), refused the request with a 4xx (`refused`: key or URL), did not answer in
- * time (`timeout`) or answered something that is not a full set of positive rates (`malformed`).
+ * time (`timeout`), answered something that is not a full set of positive rates (`malformed`), or
+ * moved a rate further in one refresh than FX_MAX_CHANGE_PERCENT allows (`implausible`).
  */
-export type RateSourceFailure = 'unavailable' | 'refused' | 'timeout' | 'malformed';
+export type RateSourceFailure = 'unavailable' | 'refused' | 'timeout' | 'malformed' | 'implausible';
 
 export class RateSourceError extends Error {
   override name = 'RateSourceError';
@@ -66,3 +67,29 @@ export const rateFeedSchema = z.object({
   base: z.literal(BASE_CURRENCY),
   rates: z.record(z.string(), feedRateSchema),
 });
+
+/**
+ * Refuses a set in which any rate moved more than `maxChangePercent` from the last published
+ * one, either way (issue 30): a feed answering in the wrong unit or a ×1000 glitch must not
+ * reprice every checkout and payout. Rates are not money, so a float comparison is fine here.
+ * A genuine jump that large waits for an operator; meanwhile the last rates age out and
+ * conversions stop (FX_MAX_RATE_AGE_HOURS), which is the safe side.
+ */
+export function assertPlausible(
+  previous: readonly Rate[],
+  next: readonly Rate[],
+  maxChangePercent: number,
+): void {
+  if (maxChangePercent <= 0) return;
+  const limit = 1 + maxChangePercent / 100;
+  for (const rate of next) {
+    const before = previous.find((old) => old.from === rate.from && old.to === rate.to);
+    if (!before) continue;
+    const factor = Number(rate.rate) / Number(before.rate);
+    if (!(factor <= limit && factor >= 1 / limit))
+      throw new RateSourceError(
+        'implausible',
+        `${rate.from}→${rate.to} moved from ${before.rate} to ${rate.rate} in one refresh (more than ${maxChangePercent} %)`,
+      );
+  }
+}
