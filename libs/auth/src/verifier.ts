@@ -5,7 +5,17 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose';
-import { planIdSchema, type PlanId } from '@lockdrop/contracts';
+import {
+  apiKeyModeSchema,
+  apiKeyScopeSchema,
+  apiVersionSchema,
+  planIdSchema,
+  type ApiKeyMode,
+  type ApiKeyScope,
+  type ApiVersion,
+  type PlanId,
+} from '@lockdrop/contracts';
+import { z } from 'zod';
 
 export const ACCESS_TOKEN_ISSUER = 'lockdrop-identity';
 export const ACCESS_TOKEN_AUDIENCE = 'lockdrop';
@@ -18,6 +28,24 @@ export interface AuthUser {
   email: string;
   emailVerified: boolean;
   plan: PlanId;
+  /**
+   * Set when the token was minted for an API key (the gateway's `/api/v1` door): the key, its
+   * scopes and mode. Null for a signed-in session. The two never open each other's routes.
+   */
+  apiKey: AuthApiKey | null;
+}
+
+const apiKeyClaimSchema = z.object({
+  id: z.uuid(),
+  scopes: z.array(apiKeyScopeSchema),
+  mode: apiKeyModeSchema,
+  version: apiVersionSchema,
+});
+export interface AuthApiKey {
+  id: string;
+  scopes: ApiKeyScope[];
+  mode: ApiKeyMode;
+  version: ApiVersion;
 }
 
 export interface TokenVerifier {
@@ -48,12 +76,16 @@ export function createTokenVerifier(
         requiredClaims: ['sub', 'exp', 'email'],
       });
       const plan = planIdSchema.safeParse(payload.plan);
+      // A malformed key claim must not fall back to "a session": the token is refused.
+      const apiKey =
+        payload.api_key === undefined ? null : apiKeyClaimSchema.parse(payload.api_key);
       return {
         id: payload.sub!,
         email: String(payload.email),
         emailVerified: payload.email_verified === true,
         // Spec §3: any plan value we do not know is treated as free.
         plan: plan.success ? plan.data : 'free',
+        apiKey,
       };
     },
   };

@@ -12,6 +12,7 @@ import type { IdentityConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { deleteExpired } from './db/throttle.repo.js';
 import { createAccountService } from './domain/accounts.js';
+import { createApiKeyService } from './domain/api-keys.js';
 import { createContactService } from './domain/contact.js';
 import { createEmails } from './domain/emails.js';
 import { createGoogleSignIn } from './domain/google.js';
@@ -22,6 +23,7 @@ import { createSignInService } from './domain/sign-in.js';
 import { createThrottle } from './domain/throttle.js';
 import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { loadKeyRing } from './keys/key-ring.js';
+import { apiKeyIntrospectionRoutes, apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { contactRoutes } from './routes/contact.js';
 import { createSessionGuard } from './routes/current-session.js';
@@ -33,6 +35,8 @@ import { sessionRoutes } from './routes/sessions.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 
 const THROTTLE_SWEEP_MS = 10 * 60 * 1000;
+/** Development and tests only: production refuses to start without API_KEY_HASH_SECRET. */
+const DEVELOPMENT_API_KEY_HASH_SECRET = 'lockdrop-development-api-key-hash-secret';
 
 /** Accounts, sessions, e-mail verification, profiles, MFA; issues access tokens and publishes the JWKS. */
 export async function buildApp(config: IdentityConfig): Promise<HttpServer> {
@@ -116,6 +120,11 @@ async function registerIdentity(
         })
       : null;
   const guard = createSessionGuard(keys, sessions);
+  const apiKeys = createApiKeyService({
+    pool,
+    keys,
+    hashSecret: config.API_KEY_HASH_SECRET ?? DEVELOPMENT_API_KEY_HASH_SECRET,
+  });
 
   app.decorateRequest('currentSession', null);
   // 429s say when to come back.
@@ -131,6 +140,8 @@ async function registerIdentity(
 
   authRoutes(app, { pool, accounts, signIn, sessions, guard, publicUrl: config.PUBLIC_URL });
   sessionRoutes(app, { sessions, guard });
+  apiKeyRoutes(app, { apiKeys, guard });
+  apiKeyIntrospectionRoutes(app, { apiKeys });
   mfaRoutes(app, { mfa, guard });
   oauthRoutes(app, { google, publicUrl: config.PUBLIC_URL });
   profileRoutes(app, { profiles, accounts, guard });

@@ -46,6 +46,11 @@ export const configSchema = z
     /** Password-reset requests per client IP per 15 minutes. */
     PASSWORD_RESET_PER_IP_LIMIT: z.coerce.number().int().positive().default(10),
     REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+    /**
+     * HMAC key for stored API-key hashes (domain/api-keys.ts). Changing it invalidates every key.
+     * Required in production; the development default is public.
+     */
+    API_KEY_HASH_SECRET: optionalSecret.pipe(z.string().min(32).optional()),
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.JWT_PRIVATE_KEYS !== undefined, {
     // Keys kept in our own schema are readable by anyone who reads the database: in production
@@ -53,6 +58,13 @@ export const configSchema = z
     path: ['JWT_PRIVATE_KEYS'],
     message: 'must be set in production (print a new key set with `npm run jwt-key`)',
   })
+  .refine(
+    (config) => config.NODE_ENV !== 'production' || config.API_KEY_HASH_SECRET !== undefined,
+    {
+      path: ['API_KEY_HASH_SECRET'],
+      message: 'must be set in production (e.g. `openssl rand -base64 32`)',
+    },
+  )
   .refine((config) => Boolean(config.GOOGLE_CLIENT_ID) === Boolean(config.GOOGLE_CLIENT_SECRET), {
     path: ['GOOGLE_CLIENT_SECRET'],
     message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither',
