@@ -35,7 +35,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 
 const THROTTLE_SWEEP_MS = 10 * 60 * 1000;
-/** Development and tests only: production refuses to start without API_KEY_HASH_SECRET. */
+/** Used when API_KEY_HASH_SECRET is unset (development, tests); production warns at start. */
 const DEVELOPMENT_API_KEY_HASH_SECRET = 'lockdrop-development-api-key-hash-secret';
 
 /** Accounts, sessions, e-mail verification, profiles, MFA; issues access tokens and publishes the JWKS. */
@@ -120,6 +120,9 @@ async function registerIdentity(
         })
       : null;
   const guard = createSessionGuard(keys, sessions);
+  if (!config.API_KEY_HASH_SECRET && config.NODE_ENV === 'production') {
+    app.log.warn('API_KEY_HASH_SECRET is not set: API-key hashes use the public development key');
+  }
   const apiKeys = createApiKeyService({
     pool,
     keys,

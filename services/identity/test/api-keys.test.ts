@@ -154,7 +154,8 @@ describe('API keys', () => {
       .poll(
         () =>
           revocations.find(
-            (event) => event.type === 'api_key.revoked' && event.data.keyId === keyId,
+            (event) =>
+              event.type === 'api_key.revoked' && (event.data as { keyId: string }).keyId === keyId,
           )?.data,
         { timeout: 10_000 },
       )

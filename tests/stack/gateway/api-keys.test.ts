@@ -176,7 +176,12 @@ describe('the /api/v1 door', () => {
     expect(listed.body.data.map((product: Json) => product.id)).toEqual([seller.productId]);
     expect(listed.headers.get('lockdrop-version')).toBe('2026-11-26');
 
-    for (const headers of [seller.session, { authorization: `Bearer ${seller.accessToken}` }, {}]) {
+    const sessions: Record<string, string>[] = [
+      seller.session,
+      { authorization: `Bearer ${seller.accessToken}` },
+      {},
+    ];
+    for (const headers of sessions) {
       const refused = await call(replicaA, '/api/v1/products', { headers });
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe('api_key_required');
