@@ -2,10 +2,11 @@ export {
   createTokenVerifier,
   type TokenVerifier,
   type AuthUser,
+  type AuthApiKey,
   ACCESS_TOKEN_ISSUER,
   ACCESS_TOKEN_AUDIENCE,
 } from './verifier.js';
-export { authPlugin, ACCESS_COOKIE, type AuthPluginOptions } from './plugin.js';
+export { authPlugin, assertScope, ACCESS_COOKIE, type AuthPluginOptions } from './plugin.js';
 export {
   BUYER_COOKIE,
   RECEIPT_COOKIE,

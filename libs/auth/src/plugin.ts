@@ -1,8 +1,9 @@
 import cookie from '@fastify/cookie';
-import { errors } from '@lockdrop/http';
+import { AppError, errors } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthUser, TokenVerifier } from './verifier.js';
+import type { ApiKeyScope } from '@lockdrop/contracts';
+import type { AuthApiKey, AuthUser, TokenVerifier } from './verifier.js';
 
 /** httpOnly cookie set by identity; browsers send it, API clients may use a Bearer header instead. */
 export const ACCESS_COOKIE = 'ld_access';
@@ -21,6 +22,13 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     /** preHandler: sets `request.user` when a valid token is present, otherwise leaves it null. */
     identify(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * preHandler of `/api/v1` routes: 401 unless the request carries a token the gateway minted
+     * for an API key (a session's token never opens these), 403 without `scope`.
+     */
+    requireApiScope(
+      scope: ApiKeyScope,
+    ): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
@@ -28,6 +36,17 @@ function tokenFrom(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim();
   return request.cookies[ACCESS_COOKIE];
+}
+
+const apiKeyRequired = () =>
+  new AppError('api_key_required', 401, 'The API takes an API key: Authorization: Bearer ld_…');
+
+/** The one scope rule: a key may do only what its scopes name. */
+export function assertScope(apiKey: AuthApiKey, scope: ApiKeyScope): void {
+  if (!apiKey.scopes.includes(scope))
+    throw new AppError('insufficient_scope', 403, `This API key lacks the ${scope} scope`, {
+      requiredScope: scope,
+    });
 }
 
 export const authPlugin = fp<AuthPluginOptions>(
@@ -46,13 +65,22 @@ export const authPlugin = fp<AuthPluginOptions>(
       }
     };
 
+    // Dashboard routes: a signed-in session only. A token minted for an API key is refused here,
+    // so a leaked key never reaches the session routes (and what they can change: plan, payouts).
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const user = await resolve(request);
-      if (!user) throw errors.unauthorized('Auth session missing!');
+      if (!user || user.apiKey) throw errors.unauthorized('Auth session missing!');
       request.user = user;
     });
     app.decorate('identify', async (request: FastifyRequest) => {
-      request.user = await resolve(request).catch(() => null);
+      const user = await resolve(request).catch(() => null);
+      request.user = user?.apiKey ? null : user;
+    });
+    app.decorate('requireApiScope', (scope: ApiKeyScope) => async (request: FastifyRequest) => {
+      const user = await resolve(request);
+      if (!user?.apiKey) throw apiKeyRequired();
+      assertScope(user.apiKey, scope);
+      request.user = user;
     });
   },
   { name: 'lockdrop-auth' },

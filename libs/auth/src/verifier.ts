@@ -5,7 +5,17 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from 'jose';
-import { planIdSchema, type PlanId } from '@lockdrop/contracts';
+import {
+  apiKeyModeSchema,
+  apiKeyScopeSchema,
+  apiVersionSchema,
+  planIdSchema,
+  type ApiKeyMode,
+  type ApiKeyScope,
+  type ApiVersion,
+  type PlanId,
+} from '@lockdrop/contracts';
+import { z } from 'zod';
 
 export const ACCESS_TOKEN_ISSUER = 'lockdrop-identity';
 export const ACCESS_TOKEN_AUDIENCE = 'lockdrop';
@@ -24,6 +34,24 @@ export interface AuthUser {
    * cannot make it recent. Absent from tokens minted before it existed.
    */
   authTime?: number;
+  /**
+   * Set when the token was minted for an API key (the gateway's `/api/v1` door): the key, its
+   * scopes and mode. Null for a signed-in session. The two never open each other's routes.
+   */
+  apiKey: AuthApiKey | null;
+}
+
+const apiKeyClaimSchema = z.object({
+  id: z.uuid(),
+  scopes: z.array(apiKeyScopeSchema),
+  mode: apiKeyModeSchema,
+  version: apiVersionSchema,
+});
+export interface AuthApiKey {
+  id: string;
+  scopes: ApiKeyScope[];
+  mode: ApiKeyMode;
+  version: ApiVersion;
 }
 
 export interface TokenVerifier {
@@ -54,6 +82,9 @@ export function createTokenVerifier(
         requiredClaims: ['sub', 'exp', 'email'],
       });
       const plan = planIdSchema.safeParse(payload.plan);
+      // A malformed key claim must not fall back to "a session": the token is refused.
+      const apiKey =
+        payload.api_key === undefined ? null : apiKeyClaimSchema.parse(payload.api_key);
       return {
         id: payload.sub!,
         email: String(payload.email),
@@ -61,6 +92,7 @@ export function createTokenVerifier(
         // Spec §3: any plan value we do not know is treated as free.
         plan: plan.success ? plan.data : 'free',
         ...(typeof payload.auth_time === 'number' ? { authTime: payload.auth_time } : {}),
+        apiKey,
       };
     },
   };

@@ -8,6 +8,7 @@ import { createProductService } from './domain/products.js';
 import { subscribeToFxRates } from './events/fx-rates.consumer.js';
 import { subscribeToStorefrontViews } from './events/storefront-views.consumer.js';
 import { currencyRoutes } from './routes/currencies.js';
+import { apiV1ProductRoutes } from './routes/api-v1-products.js';
 import { productRoutes } from './routes/products.js';
 
 export interface CatalogDeps {
@@ -30,6 +31,7 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
     maxRateAgeHours: maxRateAgeHours(config),
   });
   productRoutes(app, products);
+  apiV1ProductRoutes(app, products);
   currencyRoutes(app, infra.pool, now);
   await subscribeToFxRates(infra.bus, infra.pool);
   await subscribeToStorefrontViews(infra.bus, infra.pool);

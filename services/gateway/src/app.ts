@@ -9,6 +9,9 @@ import {
 } from '@lockdrop/http';
 import { redisConnectionOptions } from '@lockdrop/config';
 import { Redis } from 'ioredis';
+import { registerApiV1, apiV1Routes } from './api-v1/door.js';
+import { createIdempotency } from './api-v1/idempotency.js';
+import { createKeyCache } from './api-v1/key-cache.js';
 import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
@@ -66,11 +69,30 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     redis.disconnect();
   });
 
+  const keyCache = createKeyCache({ ttlMs: config.API_KEY_CACHE_SECONDS * 1000 });
   const storefront = await startStorefront({
     natsUrl: config.NATS_URL,
     namespace: config.BUS_NAMESPACE,
     catalogUrl: config.CATALOG_URL,
     logger: app.log,
+    alsoWatch: [
+      {
+        filters: ['api_key.revoked'],
+        onEvent: (event) => {
+          if ('keyId' in event.data && typeof event.data.keyId === 'string')
+            keyCache.forget(event.data.keyId);
+        },
+        // Revocations may have been missed while disconnected: ask identity again.
+        onGap: () => keyCache.forgetAll(),
+      },
+    ],
+  });
+  // The replica that forwarded a revoke forgets the key at once, before the event comes round.
+  app.addHook('onResponse', (request, reply, done) => {
+    const revoked = /^\/api\/auth\/api-keys\/([0-9a-f-]{36})$/.exec(request.url);
+    if (request.method === 'DELETE' && revoked && reply.statusCode === 204)
+      keyCache.forget(revoked[1]!);
+    done();
   });
   app.addHook('onClose', () => storefront.close());
 
@@ -79,7 +101,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   // mid-body (which the proxy could only report as a 502).
   const byteLimitFor = (url: string, contentType: string | undefined) =>
     contentType?.startsWith('multipart/form-data') &&
-    routeTable.find((route) => url.startsWith(route.prefix))?.upload
+    [...apiV1Routes, ...routeTable].find((route) => url.startsWith(route.prefix))?.upload
       ? config.UPLOAD_BODY_LIMIT_BYTES
       : config.BODY_LIMIT_BYTES;
   installBodyLimits(app, byteLimitFor);
@@ -151,6 +173,16 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       }
     });
   }
+  // Outside the per-IP scopes: API keys have their own budget, counted per key.
+  await registerApiV1(app, {
+    identityUrl: config.IDENTITY_URL,
+    upstreams,
+    redis,
+    redisPrefix: config.REDIS_KEY_PREFIX,
+    cache: keyCache,
+    idempotency: createIdempotency(redis, config.REDIS_KEY_PREFIX),
+    perKeyPerMinute: config.API_KEY_RATE_LIMIT_PER_MINUTE,
+  });
   // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.
   await registerApiDocs(app, upstreams);
   // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.

@@ -76,6 +76,13 @@ export const configSchema = z.object({
       }
       return addresses;
     }),
+  /** Requests per minute per API key on /api/v1 (its own budget, apart from the per-IP ones). */
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(100),
+  /**
+   * How long identity's answer about an API key is kept per replica. A key revoked elsewhere
+   * stops at once when the revocation event arrives, and at the latest after this.
+   */
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Prefix of the gateway's Redis keys; tests give each run its own. */
   REDIS_KEY_PREFIX: z.string().min(1).default('lockdrop:gateway:'),
 });

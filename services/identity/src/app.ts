@@ -12,6 +12,7 @@ import type { IdentityConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { deleteExpired } from './db/throttle.repo.js';
 import { createAccountService } from './domain/accounts.js';
+import { createApiKeyService } from './domain/api-keys.js';
 import { createContactService } from './domain/contact.js';
 import { createEmails } from './domain/emails.js';
 import { createGoogleSignIn } from './domain/google.js';
@@ -23,6 +24,7 @@ import { createSignInService } from './domain/sign-in.js';
 import { createThrottle } from './domain/throttle.js';
 import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { loadKeyRing } from './keys/key-ring.js';
+import { apiKeyIntrospectionRoutes, apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { contactRoutes } from './routes/contact.js';
 import { createSessionGuard } from './routes/current-session.js';
@@ -35,6 +37,8 @@ import { sessionRoutes } from './routes/sessions.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 
 const THROTTLE_SWEEP_MS = 10 * 60 * 1000;
+/** Used when API_KEY_HASH_SECRET is unset (development, tests); production warns at start. */
+const DEVELOPMENT_API_KEY_HASH_SECRET = 'lockdrop-development-api-key-hash-secret';
 
 /** Accounts, sessions, e-mail verification, profiles, MFA; issues access tokens and publishes the JWKS. */
 export async function buildApp(config: IdentityConfig): Promise<HttpServer> {
@@ -126,6 +130,14 @@ async function registerIdentity(
         })
       : null;
   const guard = createSessionGuard(keys, sessions);
+  if (!config.API_KEY_HASH_SECRET && config.NODE_ENV === 'production') {
+    app.log.warn('API_KEY_HASH_SECRET is not set: API-key hashes use the public development key');
+  }
+  const apiKeys = createApiKeyService({
+    pool,
+    keys,
+    hashSecret: config.API_KEY_HASH_SECRET ?? DEVELOPMENT_API_KEY_HASH_SECRET,
+  });
 
   app.decorateRequest('currentSession', null);
   // 429s say when to come back.
@@ -141,6 +153,8 @@ async function registerIdentity(
 
   authRoutes(app, { pool, accounts, signIn, sessions, guard, publicUrl: config.PUBLIC_URL });
   sessionRoutes(app, { sessions, guard });
+  apiKeyRoutes(app, { apiKeys, guard });
+  apiKeyIntrospectionRoutes(app, { apiKeys });
   mfaRoutes(app, { mfa, guard });
   reauthenticateRoutes(app, { reauthentication, guard });
   oauthRoutes(app, { google, publicUrl: config.PUBLIC_URL });

@@ -46,6 +46,12 @@ export const configSchema = z
     /** Password-reset requests per client IP per 15 minutes. */
     PASSWORD_RESET_PER_IP_LIMIT: z.coerce.number().int().positive().default(10),
     REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+    /**
+     * HMAC key for stored API-key hashes (domain/api-keys.ts). Changing it invalidates every key.
+     * Unset: a public development key (identity warns in production). Keys stay unguessable either
+     * way (238 random bits); this key is what makes a stolen table useless for checking a leaked key.
+     */
+    API_KEY_HASH_SECRET: optionalSecret.pipe(z.string().min(32).optional()),
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.JWT_PRIVATE_KEYS !== undefined, {
     // Keys kept in our own schema are readable by anyone who reads the database: in production

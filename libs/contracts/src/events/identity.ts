@@ -26,4 +26,9 @@ export const identityEvents = {
     version: 1,
     schema: z.object({ userId: z.uuid() }),
   },
+  /** A seller revoked an API key: gateways drop their cached answer for it at once. */
+  'api_key.revoked': {
+    version: 1,
+    schema: z.object({ keyId: z.uuid(), userId: z.uuid() }),
+  },
 } as const;

@@ -1,4 +1,4 @@
-import { connectBus, type Bus, type Logger, type Watch } from '@lockdrop/bus';
+import { connectBus, type Bus, type Logger, type Watch, type WatchOptions } from '@lockdrop/bus';
 import { createProductReads, PRODUCT_READ_CHANGES, type ProductReads } from './product-reads.js';
 import { createViewBatches, type ViewBatches } from './view-batches.js';
 
@@ -20,7 +20,10 @@ export async function startStorefront({
   namespace,
   catalogUrl,
   logger,
+  alsoWatch = [],
 }: {
+  /** Other caches of the gateway fed by the same connection (API-key revocations). */
+  alsoWatch?: WatchOptions[];
   natsUrl: string;
   namespace: string;
   catalogUrl: string;
@@ -53,6 +56,7 @@ export async function startStorefront({
         onEvent: (event) => reads.onEvent(event),
         onGap: () => reads.forgetAll(),
       });
+      for (const options of alsoWatch) connected.watch(options);
     } catch (error) {
       logger.warn(
         { err: error },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
-import type { PlanId } from '@lockdrop/contracts';
+import type { ApiKeyMode, ApiKeyScope, ApiVersion, PlanId } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import {
   SignJWT,
@@ -38,6 +38,22 @@ export interface AccessClaims {
   authTime: Date;
 }
 
+/**
+ * What an API key's internal access token carries besides the seller: the key, its scopes, its
+ * mode and its version. Same kind of JWT as a session's (same keys, issuer, audience), so every
+ * service verifies it as it does today; `libs/auth` tells the two apart by the `api_key` claim.
+ */
+export interface ApiKeyClaims {
+  userId: string;
+  email: string;
+  emailVerified: boolean;
+  plan: PlanId;
+  apiKey: { id: string; scopes: ApiKeyScope[]; mode: ApiKeyMode; version: ApiVersion };
+}
+
+/** Longer than any gateway caches an introspection answer, short enough to age out soon. */
+export const API_KEY_ACCESS_TOKEN_TTL_SECONDS = 5 * 60;
+
 export interface VerifiedAccessToken {
   userId: string;
   sessionId: string;
@@ -48,6 +64,7 @@ export interface KeyRing {
   /** Public keys of every key in the ring: what `/.well-known/jwks.json` serves. */
   readonly jwks: JSONWebKeySet;
   sign(claims: AccessClaims): Promise<{ token: string; expiresAt: Date }>;
+  signApiKey(claims: ApiKeyClaims): Promise<{ token: string; expiresAt: Date }>;
   verify(token: string): Promise<VerifiedAccessToken>;
 }
 
@@ -108,29 +125,46 @@ export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
   const newest = privateJwks.at(-1)!;
   const signingKey = (await importJWK({ ...newest, alg: 'EdDSA' }, 'EdDSA')) as CryptoKey;
   const verifyKeys = createLocalJWKSet(jwks);
+  const signToken = async (claims: Record<string, unknown>, subject: string, ttl: number) => {
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const expiresAt = issuedAt + ttl;
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', kid: newest.kid!, typ: 'JWT' })
+      .setSubject(subject)
+      .setIssuer(ACCESS_TOKEN_ISSUER)
+      .setAudience(ACCESS_TOKEN_AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .setJti(randomUUID())
+      .sign(signingKey);
+    return { token, expiresAt: new Date(expiresAt * 1000) };
+  };
 
   return {
     jwks,
-    async sign(claims) {
-      const issuedAt = Math.floor(Date.now() / 1000);
-      const expiresAt = issuedAt + ACCESS_TOKEN_TTL_SECONDS;
-      const token = await new SignJWT({
-        email: claims.email,
-        email_verified: claims.emailVerified,
-        plan: claims.plan,
-        sid: claims.sessionId,
-        auth_time: Math.floor(claims.authTime.getTime() / 1000),
-      })
-        .setProtectedHeader({ alg: 'EdDSA', kid: newest.kid!, typ: 'JWT' })
-        .setSubject(claims.userId)
-        .setIssuer(ACCESS_TOKEN_ISSUER)
-        .setAudience(ACCESS_TOKEN_AUDIENCE)
-        .setIssuedAt(issuedAt)
-        .setExpirationTime(expiresAt)
-        .setJti(randomUUID())
-        .sign(signingKey);
-      return { token, expiresAt: new Date(expiresAt * 1000) };
-    },
+    sign: (claims) =>
+      signToken(
+        {
+          email: claims.email,
+          email_verified: claims.emailVerified,
+          plan: claims.plan,
+          sid: claims.sessionId,
+          auth_time: Math.floor(claims.authTime.getTime() / 1000),
+        },
+        claims.userId,
+        ACCESS_TOKEN_TTL_SECONDS,
+      ),
+    signApiKey: (claims) =>
+      signToken(
+        {
+          email: claims.email,
+          email_verified: claims.emailVerified,
+          plan: claims.plan,
+          api_key: claims.apiKey,
+        },
+        claims.userId,
+        API_KEY_ACCESS_TOKEN_TTL_SECONDS,
+      ),
     async verify(token) {
       const { payload } = await jwtVerify(token, verifyKeys, {
         algorithms: ['EdDSA'],
@@ -138,6 +172,8 @@ export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
         audience: ACCESS_TOKEN_AUDIENCE,
         requiredClaims: ['sub', 'exp', 'sid'],
       });
+      // An API key's token never stands for a session (identity's own session routes).
+      if (payload.api_key !== undefined) throw new Error('an API key token is not a session');
       return {
         userId: payload.sub!,
         sessionId: String(payload.sid),

@@ -2,6 +2,7 @@ import type { Migration } from '@lockdrop/db';
 import { mailOutboxMigrations } from '@lockdrop/mailer';
 import { accounts } from './0001_accounts.js';
 import { payoutMethodOnly } from './0002_payout_method_only.js';
+import { apiKeys } from './0020_api_keys.js';
 import { reauthentication } from './0060_reauthentication.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
@@ -9,5 +10,6 @@ export const migrations: Migration[] = [
   ...mailOutboxMigrations,
   accounts,
   payoutMethodOnly,
+  apiKeys,
   reauthentication,
 ];

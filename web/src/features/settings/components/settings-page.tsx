@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ApiKeysSection } from './api-keys-section';
 import { DeleteAccountSection } from './delete-account-section';
 import { MfaSection } from './mfa-section';
 import { PasswordSection } from './password-section';
@@ -32,6 +33,7 @@ export function SettingsPage({
           <PasswordSection />
           <MfaSection />
           <SessionsSection />
+          <ApiKeysSection />
           <DeleteAccountSection />
         </div>
       </div>
