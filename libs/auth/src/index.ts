@@ -14,3 +14,4 @@ export {
   newBrowserKey,
   sha256Hex,
 } from './browser-keys.js';
+export { createSecretBox, parseSecretKeys, type SecretBox, type SecretKey } from './secret-box.js';
