@@ -68,5 +68,5 @@ describe('webhooks in /settings', () => {
     await until(() => receiver.requests.length === 2, 'redelivery');
     expect(receiver.requests[1]!.id).toBe(delivery!.id);
     new Webhook(secret).verify(receiver.requests[1]!.body, receiver.requests[1]!.headers);
-  });
+  }, 120_000);
 });
