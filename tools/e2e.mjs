@@ -31,6 +31,8 @@ const env = {
   // refund journeys still use) and the sandbox transfer completes within seconds.
   PAYOUT_HOLD_HOURS: '-24',
   SANDBOX_PAYOUT_DELAY_MS: '2000',
+  // The webhook journey's receiver listens on 127.0.0.1 (refused without this, as in production).
+  WEBHOOK_ALLOW_LOOPBACK: 'true',
 };
 
 let status = 1;

@@ -84,6 +84,7 @@ export function stackLayout({ gatewayPort = 8080, servicePortBase = 3000 } = {})
     PAYMENTS_URL: url('payments'),
     DELIVERY_URL: url('delivery'),
     ANALYTICS_URL: url('analytics'),
+    WORKER_URL: url('worker'),
   };
   const processes = SERVICES.map((name) => ({
     name,

@@ -59,6 +59,7 @@ const UPSTREAMS = {
   PAYMENTS_URL: 'payments',
   DELIVERY_URL: 'delivery',
   ANALYTICS_URL: 'analytics',
+  WORKER_URL: 'worker',
 } as const satisfies Record<string, Name>;
 /** Env each process must be given explicitly in a container (its defaults fit a laptop only). */
 const REQUIRED_ENV: Record<Name, string[]> = {
@@ -92,6 +93,7 @@ const SECRET_TEST_VALUES: Record<string, string> = {
   VISITOR_ID_SECRET: 'a-long-random-visitor-id-secret',
   DOWNLOAD_SIGNING_KEY: 'a-long-random-download-signing-key-for-tests',
   PAYOUT_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+  WEBHOOK_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 2).toString('base64')}`,
   FLW_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X',
   // Webhook secrets differ per run: production refuses every example printed in the repository.
   FLW_WEBHOOK_HASH: randomBytes(18).toString('base64url'),

@@ -16,3 +16,4 @@ export {
   sha256Hex,
 } from './browser-keys.js';
 export { requireRecentAuth, REAUTHENTICATION_REQUIRED } from './recent-auth.js';
+export { createSecretBox, parseSecretKeys, type SecretBox, type SecretKey } from './secret-box.js';

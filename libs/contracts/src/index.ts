@@ -42,6 +42,8 @@ export * from './api/downloads.js';
 export * from './api/checkout.js';
 export * from './api/discounts.js';
 export * from './api/buyer-updates.js';
+export * from './api/public-resources.js';
+export * from './api/webhooks.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export { productSnapshotEventTypes, type ProductSnapshotEventType } from './events/catalog.js';

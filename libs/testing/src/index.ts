@@ -17,3 +17,9 @@ export {
   type SandboxNotification,
 } from './sandbox-provider.js';
 export { pdfDocument, pdfPageTexts } from './pdf.js';
+export {
+  startWebhookReceiver,
+  type ReceivedWebhook,
+  type ReceiverBehaviour,
+  type WebhookReceiver,
+} from './webhook-receiver.js';

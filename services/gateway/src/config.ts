@@ -23,6 +23,8 @@ export const configSchema = z.object({
   PAYMENTS_URL: env.url('http://127.0.0.1:3003'),
   DELIVERY_URL: env.url('http://127.0.0.1:3004'),
   ANALYTICS_URL: env.url('http://127.0.0.1:3005'),
+  /** The worker serves the dashboard's webhook settings. */
+  WORKER_URL: env.url('http://127.0.0.1:3006'),
   /** The public origin, for absolute URLs in share-page tags (og:url, og:image). */
   PUBLIC_URL: env.url('http://localhost:8080'),
   /** The built SPA (`npm run build -w web`). */

@@ -1,6 +1,6 @@
 import type { GatewayConfig } from './config.js';
 
-export type Upstream = 'identity' | 'catalog' | 'payments' | 'delivery' | 'analytics';
+export type Upstream = 'identity' | 'catalog' | 'payments' | 'delivery' | 'analytics' | 'worker';
 
 export interface ProxyRoute {
   prefix: string;
@@ -47,6 +47,9 @@ export const routeTable: ProxyRoute[] = [
   { prefix: '/api/subscriptions', upstream: 'payments' },
   { prefix: '/sandbox', upstream: 'payments' },
   { prefix: '/api/analytics', upstream: 'analytics' },
+  // Outgoing webhooks: the worker owns sellers' endpoints and the delivery log (ARCHITECTURE §3a).
+  { prefix: '/api/webhook-endpoints', upstream: 'worker' },
+  { prefix: '/api/webhook-deliveries', upstream: 'worker' },
 ];
 
 export function upstreamUrls(config: GatewayConfig): Record<Upstream, string> {
@@ -56,5 +59,6 @@ export function upstreamUrls(config: GatewayConfig): Record<Upstream, string> {
     payments: config.PAYMENTS_URL,
     delivery: config.DELIVERY_URL,
     analytics: config.ANALYTICS_URL,
+    worker: config.WORKER_URL,
   };
 }

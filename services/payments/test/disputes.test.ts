@@ -146,6 +146,8 @@ describe('disputes through Flutterwave (fake v3 API)', () => {
     expect(refundLines.reduce((sum, line) => sum + line.amount_minor, 0)).toBe(0);
     await waitFor(async () => eventsOf('purchase.refunded', purchase.id).length > 0);
     expect(eventsOf('purchase.refunded', purchase.id)).toHaveLength(1);
+    // Sellers' webhooks tell a chargeback (sale.disputed) from a refund by this.
+    expect(eventsOf('purchase.refunded', purchase.id)[0]!.data.reason).toBe('chargeback');
   });
 
   it('a dispute the seller wins restores the sale: paid again, journal reversed back, access restored', async () => {

@@ -73,6 +73,7 @@ describe('refunds', () => {
       sellerId: product.ownerId,
       buyerEmail,
       amountMinor: 500_000,
+      reason: 'refund',
       currency: 'NGN',
       fileId: product.fileId,
     });

@@ -1,6 +1,8 @@
+import { parseSecretKeys } from '@lockdrop/auth';
 import { env, redisEnv } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
+import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
 
 const optionalSecret = z
@@ -9,6 +11,9 @@ const optionalSecret = z
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Development only (published here, so production refuses it): seals webhook secrets at rest. */
+const DEV_WEBHOOK_ENCRYPTION_KEYS = 'dev:bG9ja2Ryb3AtZGV2LXdlYmhvb2stc2VjcmV0cy1rZXk=';
 
 export const configSchema = z
   .object({
@@ -80,6 +85,40 @@ export const configSchema = z
     /** Attempts of one refresh (exponential backoff from FX_BACKOFF_MS) before the next tick. */
     FX_JOB_ATTEMPTS: positiveInt(4),
     FX_BACKOFF_MS: positiveInt(30_000),
+
+    /** Outgoing webhooks (README "Webhooks for sellers"): one attempt's whole time budget. */
+    WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+    /**
+     * Attempts of one delivery, the n-th retry WEBHOOK_BACKOFF_MS × 2^(n-1) after the previous:
+     * 12 attempts from 42 s span ≈ 24 h (42 s, 84 s, … 12 h). Then the endpoint is disabled and
+     * its seller e-mailed. Tests compress the schedule to milliseconds.
+     */
+    WEBHOOK_ATTEMPTS: positiveInt(12),
+    WEBHOOK_BACKOFF_MS: positiveInt(42_000),
+    /**
+     * Lets endpoints on 127.0.0.0/8 and ::1 receive deliveries (tests, local development).
+     * Private, link-local, CGNAT and multicast addresses stay refused; production refuses it.
+     */
+    WEBHOOK_ALLOW_LOOPBACK: env.boolean(false),
+    /**
+     * `id:base64(32 bytes)[,id:key…]`: AES-256-GCM keys for endpoint signing secrets at rest; the
+     * first seals, all open (rotate by prepending a new key). Required in production.
+     */
+    WEBHOOK_ENCRYPTION_KEYS: z
+      .string()
+      .default(DEV_WEBHOOK_ENCRYPTION_KEYS)
+      .transform((value, context) => {
+        try {
+          return parseSecretKeys(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** The site sellers are sent to from e-mails (a disabled endpoint's settings). */
+    PUBLIC_URL: env.url('http://localhost:8080'),
+    MAIL_FROM: z.string().min(3).default('Lockdrop <no-reply@lockdrop.app>'),
+    ...mailEnv,
   })
   .refine((config) => config.PAYOUT_PROVIDER !== 'live' || config.FLW_SECRET_KEY, {
     path: ['FLW_SECRET_KEY'],
@@ -94,6 +133,22 @@ export const configSchema = z
       path: ['PAYOUT_PROVIDER'],
       message:
         'production refuses live payouts while payments takes test payments (ALLOW_TEST_PAYMENTS=true): use PAYOUT_PROVIDER=sandbox for a demo, or turn test payments off',
+    },
+  )
+  .refine((config) => config.NODE_ENV !== 'production' || !config.WEBHOOK_ALLOW_LOOPBACK, {
+    path: ['WEBHOOK_ALLOW_LOOPBACK'],
+    message: 'production refuses webhook deliveries to loopback addresses (SSRF): unset it',
+  })
+  .refine(
+    (config) =>
+      config.NODE_ENV !== 'production' ||
+      !config.WEBHOOK_ENCRYPTION_KEYS.some((key) =>
+        DEV_WEBHOOK_ENCRYPTION_KEYS.endsWith(key.key.toString('base64')),
+      ),
+    {
+      path: ['WEBHOOK_ENCRYPTION_KEYS'],
+      message:
+        'production needs its own key (WEBHOOK_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
     },
   )
   .refine((config) => config.FX_SOURCE !== 'flutterwave' || config.FLW_SECRET_KEY, {

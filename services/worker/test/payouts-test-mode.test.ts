@@ -124,6 +124,7 @@ describe('configuration', () => {
     NODE_ENV: 'production',
     PAYOUT_PROVIDER: 'live',
     FLW_SECRET_KEY: 'FLWSECK-live-0123456789-X',
+    WEBHOOK_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
   };
 
   it('production refuses live payouts while payments takes test payments, in one line', () => {

@@ -55,3 +55,38 @@ it('prunes bookkeeping no redelivery can need, in every service, once a day', as
   expect(outbox.rows.map((row) => row.id)).toEqual([unsent]);
   await scheduled.close();
 });
+
+it('keeps the webhook delivery log for 90 days, and a pending delivery whatever its age', async () => {
+  const endpointId = randomUUID();
+  await harness.pool.query(
+    `INSERT INTO webhook_endpoints (id, seller_id, seller_email, url, events, secret_sealed)
+     VALUES ($1, $2, 'seller@example.com', 'https://hooks.example.com', '{sale.created}', 'sealed')`,
+    [endpointId, randomUUID()],
+  );
+  const at = (days: number) => new Date(Date.now() - days * DAY);
+  const rows = [
+    ['msg_old', 'succeeded', at(91)],
+    ['msg_old_pending', 'pending', at(91)],
+    ['msg_recent', 'failed', at(89)],
+  ] as const;
+  for (const [id, status, createdAt] of rows)
+    await harness.pool.query(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, seller_id, event_type, resource_id, payload, status, created_at)
+       SELECT $1, id, seller_id, 'sale.created', $1, '{}', $2, $3 FROM webhook_endpoints WHERE id = $4`,
+      [id, status, createdAt, endpointId],
+    );
+  const scheduled = new Queue('retention', {
+    connection: new Redis(harness.config.REDIS_URL, { maxRetriesPerRequest: null }),
+    prefix: harness.namespace,
+  });
+  await scheduled.add('prune', {}, { jobId: 'nightly-webhooks' });
+  await waitFor(async () => {
+    const { rows: left } = await harness.pool.query(
+      `SELECT 1 FROM webhook_deliveries WHERE id = 'msg_old'`,
+    );
+    return left.length === 0;
+  });
+  const kept = await harness.pool.query('SELECT id FROM webhook_deliveries ORDER BY id');
+  expect(kept.rows.map((row) => row.id)).toEqual(['msg_old_pending', 'msg_recent']);
+  await scheduled.close();
+});

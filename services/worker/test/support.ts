@@ -3,6 +3,7 @@ import { connectBus, type Bus } from '@lockdrop/bus';
 import type { DomainEvent, EventType } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
+import { mailboxSchema } from '@lockdrop/mailer';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
@@ -45,7 +46,7 @@ export async function startWorkerHarness(
   firstWorkerDeps?: (database: TestDatabase) => WorkerDeps,
 ): Promise<WorkerHarness> {
   const database = await createTestDatabase({
-    schemas: serviceSchemas({ name: 'worker', migrations }),
+    schemas: serviceSchemas({ name: 'worker', migrations, sharedSchemas: [mailboxSchema] }),
   });
   const namespace = testNamespace();
   const config = loadConfig(configSchema, {

@@ -189,6 +189,8 @@ export const paymentsEvents = {
       refundedAt: z.iso.datetime({ offset: true }),
       txRef: z.string().optional(),
       fileId: z.uuid().nullable().optional(),
+      /** Why the money went back: a refund, or a chargeback (absent in older events: a refund). */
+      reason: z.enum(['refund', 'chargeback']).optional(),
     }),
   },
   /**

@@ -2,6 +2,7 @@ import { Seo } from '@/components/seo/seo';
 import { PlanBillingSection } from '@/features/billing';
 import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
+import { WebhooksSection } from '@/features/webhooks';
 
 export default function SettingsRoute() {
   return (
@@ -13,6 +14,7 @@ export default function SettingsRoute() {
       <SettingsPage
         payoutDestination={<PayoutDestinationCard />}
         planBilling={<PlanBillingSection />}
+        webhooks={<WebhooksSection />}
       />
     </>
   );

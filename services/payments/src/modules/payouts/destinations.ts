@@ -17,7 +17,7 @@ import {
 } from './payouts.repository.js';
 import type { PaymentProvider } from '../../providers/types.js';
 import { destinationAddedEmail, destinationChangedEmail } from './payout-emails.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '@lockdrop/auth';
 
 /**
  * Which currencies each kind of destination receives. A balance in another currency is

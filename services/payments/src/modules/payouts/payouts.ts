@@ -42,7 +42,7 @@ import {
 import { sellerTransfer } from '../ledger/index.js';
 import { openDestination, RECEIVABLE_CURRENCIES } from './destinations.js';
 import { payoutFailedEmail, payoutSentEmail } from './payout-emails.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '@lockdrop/auth';
 
 const HOUR_MS = 3_600_000;
 /** "Withdraw now" at most once per this many hours. */

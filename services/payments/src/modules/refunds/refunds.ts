@@ -223,6 +223,7 @@ async function settleRefund(deps: RefundDeps, refund: Refund, outcome: Settlemen
         reference: outcome.succeeded,
         refundedBy: outcome.refundedBy,
         correlationId: refund.correlationId,
+        reason: 'refund',
       });
       return;
     }
@@ -257,7 +258,13 @@ async function reverseSale(
   tx: Queryable,
   deps: Pick<RefundDeps, 'processorFeeRefunded' | 'providers' | 'subscriptions' | 'logger'>,
   purchase: Purchase,
-  refund: { at: Date; reference: string; refundedBy: string | null; correlationId: string },
+  refund: {
+    at: Date;
+    reference: string;
+    refundedBy: string | null;
+    correlationId: string;
+    reason: 'refund' | 'chargeback';
+  },
 ): Promise<void> {
   const payment = await journalLines(tx, purchase.id, 'payment');
   const journal = refundJournal(payment, {
@@ -286,6 +293,7 @@ async function reverseSale(
         refundedAt: refund.at.toISOString(),
         txRef: purchase.txRef,
         fileId: purchase.fileId,
+        reason: refund.reason,
       },
       { correlationId: refund.correlationId },
     ),
@@ -383,6 +391,7 @@ export async function recordChargeback(
       reference: disputeReference,
       refundedBy: null,
       correlationId: id,
+      reason: 'chargeback',
     });
     return true;
   });

@@ -7,17 +7,20 @@ import { PayoutSection } from './payout-section';
 import { PlanSection } from './plan-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
+import { SettingsCard } from './settings-card';
 
 /**
- * /settings: profile, security, payouts, plan and the account itself. The payout destination
+ * /settings: profile, security, payouts, plan, webhooks and the account itself. The payout destination
  * and the plan's billing belong to their own features; the route hands them in.
  */
 export function SettingsPage({
   payoutDestination,
   planBilling,
+  webhooks,
 }: {
   payoutDestination: ReactNode;
   planBilling: ReactNode;
+  webhooks: ReactNode;
 }) {
   return (
     <div className="bg-slate-50">
@@ -30,6 +33,13 @@ export function SettingsPage({
           <ProfileSection />
           <PayoutSection destination={payoutDestination} />
           <PlanSection billing={planBilling} />
+          <SettingsCard
+            id="webhooks"
+            title="Webhooks"
+            description="Lockdrop sends signed events (Standard Webhooks) to your endpoints when a sale, subscription, product or payout changes."
+          >
+            {webhooks}
+          </SettingsCard>
           <PasswordSection />
           <MfaSection />
           <SessionsSection />

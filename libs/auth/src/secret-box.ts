@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * AES-256-GCM for payout details at rest. Keys carry an id so they can be rotated: new secrets
+ * AES-256-GCM for secrets at rest (payout details, webhook signing secrets). Keys carry an id so they can be rotated: new secrets
  * are sealed with the first key, and any listed key opens what it sealed. Sealed text is
  * `<keyId>.<iv>.<tag>.<ciphertext>` (base64url); the key id is authenticated data, so a
  * ciphertext cannot be replayed under another key id.

@@ -1,0 +1,156 @@
+import {
+  errorBodySchema,
+  webhookDeliveryListSchema,
+  webhookDeliveryQuerySchema,
+  webhookDeliverySchema,
+  webhookEndpointInputSchema,
+  webhookEndpointListSchema,
+  webhookEndpointPatchSchema,
+  webhookEndpointSchema,
+} from '@lockdrop/contracts';
+import type { HttpServer } from '@lockdrop/http';
+import { z } from 'zod';
+import type { WebhookService } from './webhooks.js';
+
+const errorResponses = { '4xx': errorBodySchema, '5xx': errorBodySchema };
+const security: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
+const idParams = z.object({ id: z.uuid() });
+const deliveryParams = z.object({ id: z.string().regex(/^msg_[a-f0-9]{32}$/) });
+const tags = ['webhooks'];
+
+/** The dashboard's webhook settings (the signed-in seller's session; `/api/v1` is separate). */
+export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
+  const auth = { preHandler: app.authenticate };
+
+  app.get(
+    '/api/webhook-endpoints',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: "The seller's webhook endpoints, with their signing secrets",
+        security,
+        response: { 200: webhookEndpointListSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ endpoints: await webhooks.list(request.user!) }),
+  );
+
+  app.post(
+    '/api/webhook-endpoints',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Adds an endpoint: its URL, the events it hears, and a new whsec_ secret',
+        security,
+        body: webhookEndpointInputSchema,
+        response: { 201: webhookEndpointSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return webhooks.create(request.user!, request.body);
+    },
+  );
+
+  app.patch(
+    '/api/webhook-endpoints/:id',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Changes an endpoint (turning it on again clears why it was disabled)',
+        security,
+        params: idParams,
+        body: webhookEndpointPatchSchema,
+        response: { 200: webhookEndpointSchema, ...errorResponses },
+      },
+    },
+    async (request) => webhooks.update(request.user!, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/webhook-endpoints/:id',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Deletes an endpoint and its delivery log',
+        security,
+        params: idParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await webhooks.remove(request.user!, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/webhook-endpoints/:id/rotate-secret',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'A new secret; the old one keeps signing beside it for 24 hours',
+        security,
+        params: idParams,
+        response: { 200: webhookEndpointSchema, ...errorResponses },
+      },
+    },
+    async (request) => webhooks.rotateSecret(request.user!, request.params.id),
+  );
+
+  app.post(
+    '/api/webhook-endpoints/:id/test',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Sends a signed `webhook.test` event to the endpoint now',
+        security,
+        params: idParams,
+        response: { 202: webhookDeliverySchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return webhooks.sendTest(request.user!, request.params.id);
+    },
+  );
+
+  app.get(
+    '/api/webhook-deliveries',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'The delivery log (90 days), newest first, by endpoint and status',
+        security,
+        querystring: webhookDeliveryQuerySchema,
+        response: { 200: webhookDeliveryListSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ deliveries: await webhooks.deliveries(request.user!, request.query) }),
+  );
+
+  app.post(
+    '/api/webhook-deliveries/:id/redeliver',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Sends a delivery again now, with the same webhook-id',
+        security,
+        params: deliveryParams,
+        response: { 202: webhookDeliverySchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return webhooks.redeliver(request.user!, request.params.id);
+    },
+  );
+}

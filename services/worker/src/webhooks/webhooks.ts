@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthUser, SecretBox } from '@lockdrop/auth';
+import type {
+  WebhookDelivery,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookEndpointInput,
+  WebhookEndpointPatch,
+} from '@lockdrop/contracts';
+import { withTransaction, type Pool } from '@lockdrop/db';
+import { errors } from '@lockdrop/http';
+import type { DeliveryQueue } from './deliveries.jobs.js';
+import { newWebhookSecret } from './signing.js';
+import {
+  deleteEndpoint,
+  deliveryById,
+  findEndpoint,
+  insertDelivery,
+  insertEndpoint,
+  listDeliveries,
+  listEndpoints,
+  reopenDelivery,
+  updateEndpoint,
+  type DeliveryRow,
+  type EndpointRow,
+} from './webhooks.repository.js';
+
+/** How long a rotated-out secret keeps signing, so receivers can switch without missing one. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** A delivery's id, sent as `webhook-id`: stable across retries and redeliveries. */
+export function newDeliveryId(): string {
+  return `msg_${randomUUID().replaceAll('-', '')}`;
+}
+
+export interface WebhookService {
+  list(seller: AuthUser): Promise<WebhookEndpoint[]>;
+  create(seller: AuthUser, input: WebhookEndpointInput): Promise<WebhookEndpoint>;
+  update(seller: AuthUser, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint>;
+  remove(seller: AuthUser, id: string): Promise<void>;
+  rotateSecret(seller: AuthUser, id: string): Promise<WebhookEndpoint>;
+  sendTest(seller: AuthUser, id: string): Promise<WebhookDelivery>;
+  deliveries(seller: AuthUser, query: WebhookDeliveryQuery): Promise<WebhookDelivery[]>;
+  redeliver(seller: AuthUser, deliveryId: string): Promise<WebhookDelivery>;
+}
+
+/**
+ * Sellers' endpoints and their delivery log. Every read and write is scoped to the signed-in
+ * seller: another seller's endpoint or delivery is answered as not found.
+ */
+export function createWebhookService(deps: {
+  pool: Pool;
+  box: SecretBox;
+  deliveries: DeliveryQueue;
+  now?: () => Date;
+}): WebhookService {
+  const { pool, box } = deps;
+  const now = deps.now ?? (() => new Date());
+  const view = (row: EndpointRow) => endpointView(row, box, now());
+
+  const owned = async (
+    tx: Parameters<typeof findEndpoint>[0],
+    seller: AuthUser,
+    id: string,
+  ): Promise<EndpointRow> => {
+    const endpoint = await findEndpoint(tx, seller.id, id, { forUpdate: true });
+    if (!endpoint)
+      throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
+    return endpoint;
+  };
+
+  return {
+    async list(seller) {
+      return (await listEndpoints(pool, seller.id)).map(view);
+    },
+    async create(seller, input) {
+      const row = await insertEndpoint(pool, {
+        id: randomUUID(),
+        seller_id: seller.id,
+        seller_email: seller.email,
+        url: input.url,
+        description: input.description,
+        events: input.events,
+        enabled: input.enabled,
+        secret_sealed: box.seal(newWebhookSecret()),
+      });
+      return view(row);
+    },
+    async update(seller, id, patch) {
+      return withTransaction(pool, async (tx) => {
+        await owned(tx, seller, id);
+        const row = await updateEndpoint(tx, id, {
+          seller_email: seller.email,
+          ...(patch.url !== undefined && { url: patch.url }),
+          ...(patch.description !== undefined && { description: patch.description }),
+          ...(patch.events !== undefined && { events: patch.events }),
+          ...(patch.enabled !== undefined && { enabled: patch.enabled, disabled_reason: null }),
+        });
+        return view(row);
+      });
+    },
+    async remove(seller, id) {
+      if (!(await deleteEndpoint(pool, seller.id, id)))
+        throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
+    },
+    async rotateSecret(seller, id) {
+      return withTransaction(pool, async (tx) => {
+        const endpoint = await owned(tx, seller, id);
+        const row = await updateEndpoint(tx, id, {
+          secret_sealed: box.seal(newWebhookSecret()),
+          previous_secret_sealed: endpoint.secret_sealed,
+          previous_secret_expires_at: new Date(now().getTime() + ROTATION_OVERLAP_MS),
+        });
+        return view(row);
+      });
+    },
+    async sendTest(seller, id) {
+      const delivery = await withTransaction(pool, async (tx) => {
+        const endpoint = await owned(tx, seller, id);
+        const deliveryId = newDeliveryId();
+        return (await insertDelivery(tx, {
+          id: deliveryId,
+          endpoint_id: endpoint.id,
+          seller_id: seller.id,
+          event_id: null,
+          event_type: 'webhook.test',
+          resource_id: deliveryId,
+          payload: {
+            type: 'webhook.test',
+            timestamp: now().toISOString(),
+            data: { object: 'test', message: 'A test event from Lockdrop' },
+          },
+        }))!;
+      });
+      await deps.deliveries.enqueue(delivery, { manual: true });
+      return deliveryView(delivery);
+    },
+    async deliveries(seller, query) {
+      return (await listDeliveries(pool, seller.id, query)).map(deliveryView);
+    },
+    async redeliver(seller, deliveryId) {
+      const delivery = await withTransaction(pool, async (tx) => {
+        const found = await deliveryById(tx, deliveryId, { forUpdate: true });
+        if (!found || found.seller_id !== seller.id)
+          throw errors.notFound('webhook_delivery_not_found', 'Delivery not found');
+        if (found.status === 'pending')
+          throw errors.conflict('webhook_delivery_pending', 'This delivery is still being sent');
+        return reopenDelivery(tx, found.id);
+      });
+      await deps.deliveries.enqueue(delivery, { manual: true });
+      return deliveryView(delivery);
+    },
+  };
+}
+
+function endpointView(row: EndpointRow, box: SecretBox, now: Date): WebhookEndpoint {
+  const overlapping =
+    row.previous_secret_expires_at && row.previous_secret_expires_at > now
+      ? row.previous_secret_expires_at.toISOString()
+      : null;
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events,
+    enabled: row.enabled,
+    disabledReason: row.disabled_reason,
+    secret: box.open(row.secret_sealed),
+    previousSecretExpiresAt: overlapping,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function deliveryView(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventType: row.event_type as WebhookDelivery['eventType'],
+    status: row.status,
+    attempts: row.attempts,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    responseBody: row.response_body,
+    error: row.error,
+    payload: row.payload,
+    createdAt: row.created_at.toISOString(),
+    lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
+    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,402 @@
+import {
+  publicSaleSchema,
+  publicSubscriptionSchema,
+  webhookEndpointSchema,
+  type WebhookEndpoint,
+} from '@lockdrop/contracts';
+import { openMailbox } from '@lockdrop/mailer';
+import {
+  purchasePaidData,
+  purchaseRefundedData,
+  startTestIssuer,
+  startWebhookReceiver,
+  testEvent,
+  type TestAccount,
+  type TestIssuer,
+  type WebhookReceiver,
+} from '@lockdrop/testing';
+import type { HttpServer } from '@lockdrop/http';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkerHarness, waitFor, type WorkerHarness } from './support.js';
+
+let issuer: TestIssuer;
+let harness: WorkerHarness;
+let worker: HttpServer;
+const receivers: WebhookReceiver[] = [];
+
+// The ~24 h schedule compressed: 5 attempts, 150 ms then doubling (≈ 2.3 s in all), 400 ms each.
+beforeAll(async () => {
+  issuer = await startTestIssuer();
+  harness = await startWorkerHarness({
+    JWKS_URL: issuer.jwksUrl,
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    WEBHOOK_ATTEMPTS: '5',
+    WEBHOOK_BACKOFF_MS: '150',
+    WEBHOOK_TIMEOUT_MS: '400',
+  });
+  worker = await harness.startWorker();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(receivers.map((receiver) => receiver.close()));
+  await harness?.close();
+  await issuer?.close();
+});
+
+async function receiver(): Promise<WebhookReceiver> {
+  const started = await startWebhookReceiver();
+  receivers.push(started);
+  return started;
+}
+
+function call(
+  seller: TestAccount,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
+  return worker.inject({
+    method,
+    url,
+    headers: { authorization: seller.authorization },
+    ...(payload !== undefined && { payload: payload as object }),
+  });
+}
+
+async function createEndpoint(
+  seller: TestAccount,
+  url: string,
+  events: string[] = ['sale.created', 'sale.refunded', 'sale.disputed'],
+): Promise<WebhookEndpoint> {
+  const response = await call(seller, 'POST', '/api/webhook-endpoints', { url, events });
+  expect(response.statusCode, response.body).toBe(201);
+  return webhookEndpointSchema.parse(response.json());
+}
+
+async function sell(seller: TestAccount) {
+  const paid = purchasePaidData({ sellerId: seller.id });
+  await harness.bus.publish(testEvent('purchase.paid', paid));
+  return paid;
+}
+
+function verify(secret: string, webhook: { body: string; headers: Record<string, string> }) {
+  return new Webhook(secret).verify(webhook.body, webhook.headers) as {
+    type: string;
+    data: unknown;
+  };
+}
+
+async function deliveriesOf(seller: TestAccount, query = '') {
+  const response = await call(seller, 'GET', `/api/webhook-deliveries${query}`);
+  expect(response.statusCode).toBe(200);
+  return response.json().deliveries as {
+    id: string;
+    status: string;
+    attempts: number;
+    responseStatus: number | null;
+    error: string | null;
+    eventType: string;
+  }[];
+}
+
+describe('endpoints in the dashboard', () => {
+  it('gives the owner a Standard Webhooks secret, sealed at rest, and nobody else the endpoint', async () => {
+    const seller = await issuer.account();
+    const other = await issuer.account();
+    const endpoint = await createEndpoint(seller, 'https://hooks.example.com/lockdrop');
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(endpoint.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    const stored = await harness.pool.query('SELECT * FROM webhook_endpoints WHERE id = $1', [
+      endpoint.id,
+    ]);
+    expect(JSON.stringify(stored.rows[0])).not.toContain(endpoint.secret.slice('whsec_'.length));
+
+    const list = await call(seller, 'GET', '/api/webhook-endpoints');
+    expect(list.json().endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
+    expect((await call(other, 'GET', '/api/webhook-endpoints')).json().endpoints).toEqual([]);
+    for (const [method, url, body] of [
+      ['PATCH', `/api/webhook-endpoints/${endpoint.id}`, { enabled: false }],
+      ['DELETE', `/api/webhook-endpoints/${endpoint.id}`, undefined],
+      ['POST', `/api/webhook-endpoints/${endpoint.id}/rotate-secret`, undefined],
+      ['POST', `/api/webhook-endpoints/${endpoint.id}/test`, undefined],
+    ] as const) {
+      const response = await call(other, method, url, body);
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toMatchObject({ error: { code: 'webhook_endpoint_not_found' } });
+    }
+    const unchanged = await call(seller, 'GET', '/api/webhook-endpoints');
+    expect(unchanged.json().endpoints[0]).toMatchObject({ enabled: true, secret: endpoint.secret });
+
+    const anonymous = await worker.inject({ method: 'GET', url: '/api/webhook-endpoints' });
+    expect(anonymous.statusCode).toBe(401);
+    const bad = await call(seller, 'POST', '/api/webhook-endpoints', {
+      url: 'ftp://example.com',
+      events: ['sale.exploded'],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBeTruthy();
+
+    const patched = await call(seller, 'PATCH', `/api/webhook-endpoints/${endpoint.id}`, {
+      events: ['payout.paid'],
+      enabled: false,
+    });
+    expect(patched.json()).toMatchObject({ events: ['payout.paid'], enabled: false });
+    expect((await call(seller, 'DELETE', `/api/webhook-endpoints/${endpoint.id}`)).statusCode).toBe(
+      204,
+    );
+    expect((await call(seller, 'GET', '/api/webhook-endpoints')).json().endpoints).toEqual([]);
+  });
+});
+
+describe('deliveries', () => {
+  it('sends sale.created once per event, signed so standardwebhooks verifies it, with the public sale', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(seller, hooks.url);
+    const paid = await sell(seller);
+    // Another seller's sale never reaches this endpoint.
+    await sell(await issuer.account());
+
+    await waitFor(async () => hooks.processed.length === 1);
+    const [webhook] = hooks.processed;
+    const payload = verify(endpoint.secret, webhook!);
+    expect(payload.type).toBe('sale.created');
+    const sale = publicSaleSchema.parse(payload.data);
+    expect(sale).toMatchObject({
+      id: paid.purchaseId,
+      status: 'paid',
+      amount_minor: paid.amountMinor,
+      seller_earnings_minor: paid.sellerEarningsMinor,
+    });
+    expect(() => verify(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, webhook!)).toThrow();
+
+    const [logged] = await deliveriesOf(seller, `?endpointId=${endpoint.id}`);
+    expect(logged).toMatchObject({
+      id: webhook!.id,
+      status: 'succeeded',
+      attempts: 1,
+      responseStatus: 200,
+      eventType: 'sale.created',
+    });
+    const other = await issuer.account();
+    expect(await deliveriesOf(other)).toEqual([]);
+  });
+
+  it('signs with the old and the new secret for a day after a rotation', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(seller, hooks.url);
+    const rotated = await call(
+      seller,
+      'POST',
+      `/api/webhook-endpoints/${endpoint.id}/rotate-secret`,
+    );
+    const after = webhookEndpointSchema.parse(rotated.json());
+    expect(after.secret).not.toBe(endpoint.secret);
+    const overlapHours = (Date.parse(after.previousSecretExpiresAt!) - Date.now()) / 3_600_000;
+    expect(overlapHours).toBeGreaterThan(23.9);
+    expect(overlapHours).toBeLessThanOrEqual(24);
+
+    await sell(seller);
+    await waitFor(async () => hooks.processed.length === 1);
+    const [webhook] = hooks.processed;
+    expect(webhook!.signature.split(' ')).toHaveLength(2);
+    expect(verify(endpoint.secret, webhook!).type).toBe('sale.created');
+    expect(verify(after.secret, webhook!).type).toBe('sale.created');
+
+    // Once the overlap is over, only the new secret signs.
+    await harness.pool.query(
+      `UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+      [endpoint.id],
+    );
+    await sell(seller);
+    await waitFor(async () => hooks.processed.length === 2);
+    expect(() => verify(endpoint.secret, hooks.processed[1]!)).toThrow();
+    expect(verify(after.secret, hooks.processed[1]!).type).toBe('sale.created');
+  });
+
+  it('a receiver down for "an hour" gets every event afterwards, in order per resource', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(seller, hooks.url);
+    await hooks.down();
+    const first = await sell(seller);
+    const second = await sell(seller);
+    await harness.bus.publish(testEvent('purchase.refunded', purchaseRefundedData(first)));
+    await harness.bus.publish(
+      testEvent('purchase.refunded', purchaseRefundedData(second, { reason: 'chargeback' })),
+    );
+    // Several attempts fail on a refused connection before the receiver is back.
+    await waitFor(async () => {
+      const log = await deliveriesOf(seller);
+      return log.length === 4 && log.some((delivery) => delivery.attempts >= 2);
+    });
+    const refused = await deliveriesOf(seller, '?status=pending');
+    expect(refused.find((delivery) => delivery.attempts > 0)?.error).toMatch(/ECONNREFUSED/);
+    await hooks.up();
+
+    await waitFor(async () => hooks.processed.length === 4, 20_000);
+    const seen = hooks.processed.map((webhook) => {
+      const payload = verify(endpoint.secret, webhook) as { type: string; data: { id: string } };
+      return `${payload.data.id}:${payload.type}`;
+    });
+    const about = (purchaseId: string) => seen.filter((entry) => entry.startsWith(purchaseId));
+    expect(about(first.purchaseId)).toEqual([
+      `${first.purchaseId}:sale.created`,
+      `${first.purchaseId}:sale.refunded`,
+    ]);
+    expect(about(second.purchaseId)).toEqual([
+      `${second.purchaseId}:sale.created`,
+      `${second.purchaseId}:sale.disputed`,
+    ]);
+    expect((await deliveriesOf(seller)).every((delivery) => delivery.status === 'succeeded')).toBe(
+      true,
+    );
+  });
+
+  it('does not follow a redirect: a 3xx is a failed attempt', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    await createEndpoint(seller, hooks.url);
+    hooks.behave({ kind: 'redirect' });
+    await sell(seller);
+    await waitFor(async () => hooks.requests.length >= 2);
+    const [delivery] = await deliveriesOf(seller);
+    expect(delivery).toMatchObject({ responseStatus: 302, error: 'redirects are not followed' });
+    expect(hooks.redirectsFollowed).toBe(0);
+    expect(hooks.processed).toHaveLength(0);
+  });
+
+  it('retries a receiver that processed the event but answered after the timeout, with the same webhook-id', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    await createEndpoint(seller, hooks.url);
+    hooks.behave({ kind: 'late', delayMs: 1_000 });
+    await sell(seller);
+    await waitFor(async () => hooks.requests.length >= 2);
+    hooks.behave({ kind: 'ok' });
+    await waitFor(async () => (await deliveriesOf(seller))[0]?.status === 'succeeded');
+    const ids = new Set(hooks.requests.map((request) => request.id));
+    expect(ids.size).toBe(1);
+    expect(hooks.processed).toHaveLength(1);
+    const [delivery] = await deliveriesOf(seller);
+    expect(delivery!.attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('disables an endpoint that keeps failing and e-mails its seller', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(seller, hooks.url);
+    hooks.behave({ kind: 'slow', delayMs: 2_000 });
+    await sell(seller);
+    await waitFor(async () => (await deliveriesOf(seller))[0]?.status === 'failed', 20_000);
+    const [delivery] = await deliveriesOf(seller);
+    expect(delivery).toMatchObject({ attempts: 5, error: 'no answer within 400 ms' });
+    const [after] = (await call(seller, 'GET', '/api/webhook-endpoints')).json().endpoints;
+    expect(after).toMatchObject({ id: endpoint.id, enabled: false });
+    expect(after.disabledReason).toContain('failed 5 attempts');
+    const mailbox = await openMailbox(harness.pool);
+    await waitFor(async () => (await mailbox.list()).some((mail) => mail.to === seller.email));
+    const mail = (await mailbox.list()).find((message) => message.to === seller.email)!;
+    expect(mail.subject).toBe('Your webhook endpoint was disabled');
+    expect(mail.text).toContain(hooks.url);
+
+    // Disabled: the next sale is not sent; turned on again and redelivered, the missed one arrives.
+    hooks.behave({ kind: 'ok' });
+    const missed = testEvent('purchase.paid', purchasePaidData({ sellerId: seller.id }));
+    await harness.bus.publish(missed);
+    await waitFor(async () => {
+      const { rows } = await harness.pool.query(
+        'SELECT 1 FROM processed_events WHERE event_id = $1',
+        [missed.id],
+      );
+      return rows.length === 1;
+    });
+    const enabled = await call(seller, 'PATCH', `/api/webhook-endpoints/${endpoint.id}`, {
+      enabled: true,
+    });
+    expect(enabled.json()).toMatchObject({ enabled: true, disabledReason: null });
+    const redelivered = await call(
+      seller,
+      'POST',
+      `/api/webhook-deliveries/${delivery!.id}/redeliver`,
+    );
+    expect(redelivered.statusCode).toBe(202);
+    await waitFor(async () => hooks.processed.some((webhook) => webhook.id === delivery!.id));
+    expect(hooks.processed.map((webhook) => webhook.id)).toEqual([delivery!.id]);
+  });
+
+  it('redelivers with the same webhook-id, sends test events, and lets only the owner do either', async () => {
+    const seller = await issuer.account();
+    const other = await issuer.account();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(seller, hooks.url);
+    await sell(seller);
+    await waitFor(async () => hooks.processed.length === 1);
+    const [delivery] = await deliveriesOf(seller);
+
+    const refused = await call(other, 'POST', `/api/webhook-deliveries/${delivery!.id}/redeliver`);
+    expect(refused.statusCode).toBe(404);
+    const response = await call(
+      seller,
+      'POST',
+      `/api/webhook-deliveries/${delivery!.id}/redeliver`,
+    );
+    expect(response.statusCode).toBe(202);
+    await waitFor(async () => hooks.requests.length === 2);
+    expect(hooks.requests.map((request) => request.id)).toEqual([delivery!.id, delivery!.id]);
+    expect(verify(endpoint.secret, hooks.requests[1]!).type).toBe('sale.created');
+    await waitFor(async () => (await deliveriesOf(seller))[0]?.attempts === 2);
+
+    const test = await call(seller, 'POST', `/api/webhook-endpoints/${endpoint.id}/test`);
+    expect(test.statusCode).toBe(202);
+    await waitFor(async () => hooks.processed.length === 2);
+    expect(verify(endpoint.secret, hooks.processed[1]!)).toMatchObject({
+      type: 'webhook.test',
+      data: { object: 'test' },
+    });
+  });
+
+  it('tells product subscriptions apart from plans and maps their lifecycle', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(seller, hooks.url, [
+      'subscription.created',
+      'subscription.canceled',
+    ]);
+    const snapshot = {
+      subscriptionId: crypto.randomUUID(),
+      kind: 'product' as const,
+      productId: crypto.randomUUID(),
+      sellerId: seller.id,
+      userId: null,
+      plan: null,
+      buyerEmail: 'fan@example.com',
+      interval: 'monthly' as const,
+      amountMinor: 500,
+      currency: 'USD',
+      status: 'active' as const,
+      cancelAtPeriodEnd: false,
+      currentPeriodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      accessUntil: new Date(Date.now() + 31 * 86_400_000).toISOString(),
+      revision: 1,
+    };
+    await harness.bus.publish(testEvent('subscription.started', snapshot));
+    // Not subscribed to renewals: nothing is sent for this one.
+    await harness.bus.publish(testEvent('subscription.renewed', { ...snapshot, revision: 2 }));
+    await harness.bus.publish(
+      testEvent('subscription.cancelled', { ...snapshot, cancelAtPeriodEnd: true, revision: 3 }),
+    );
+    await waitFor(async () => hooks.processed.length === 2);
+    const payloads = hooks.processed.map((webhook) => verify(endpoint.secret, webhook));
+    expect(payloads.map((payload) => payload.type)).toEqual([
+      'subscription.created',
+      'subscription.canceled',
+    ]);
+    expect(publicSubscriptionSchema.parse(payloads[1]!.data)).toMatchObject({
+      id: snapshot.subscriptionId,
+      status: 'canceled',
+      cancel_at_period_end: true,
+    });
+  });
+});
