@@ -2,6 +2,7 @@ export { subscribeToReadModelEvents } from './read-models.consumer.js';
 export {
   type ProductView,
   findProduct,
+  findSellerEmail,
   findSellerPlan,
   listExchangeRates,
   upsertSellerPlan,

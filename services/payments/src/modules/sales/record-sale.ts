@@ -10,6 +10,7 @@ import { insertPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
 import { paymentJournal } from '../ledger/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
+import { enqueueSaleEmail } from './sale-emails.js';
 
 /** What recording a sale reads: the fee rate, the clock, and what the receipt says. */
 export interface SaleDeps {
@@ -22,8 +23,8 @@ export interface SaleDeps {
 
 /**
  * Records a verified payment of a product as a sale: the purchase, its balanced payment journal,
- * `purchase.paid` (delivery's entitlement, analytics' revenue) and the receipt e-mail, in the
- * caller's transaction. One-time purchases and every charge of a product subscription come here,
+ * `purchase.paid` (delivery's entitlement, analytics' revenue), the receipt e-mail and the
+ * seller's "You made a sale" e-mail, in the caller's transaction. One-time purchases and every charge of a product subscription come here,
  * so a renewal earns the seller exactly what a sale does (same fees, journals and payouts).
  */
 export async function recordSale(
@@ -127,6 +128,19 @@ export async function recordSale(
         ? { interval: checkout.billingInterval, renewal: checkout.renewsPeriodStart !== null }
         : null,
     }),
+  );
+  await enqueueSaleEmail(
+    tx,
+    { sellerId, publicUrl: deps.publicUrl },
+    {
+      productTitle: checkout.productTitle,
+      buyerEmail: checkout.buyerEmail,
+      amountMinor: split.amountMinor,
+      sellerEarningsMinor: split.sellerEarningsMinor,
+      currency: checkout.currency,
+      testMode: deps.provider.testMode,
+      renewal: checkout.renewsPeriodStart !== null,
+    },
   );
   return { purchaseId, processorFeeMinor: split.processorFeeMinor };
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { DeleteAccountSection } from './delete-account-section';
 import { MfaSection } from './mfa-section';
+import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { PayoutSection } from './payout-section';
 import { PlanSection } from './plan-section';
@@ -29,6 +30,7 @@ export function SettingsPage({
           <ProfileSection />
           <PayoutSection destination={payoutDestination} />
           <PlanSection billing={planBilling} />
+          <NotificationsSection />
           <PasswordSection />
           <MfaSection />
           <SessionsSection />
