@@ -30,6 +30,29 @@ export async function incrementDaily(
   );
 }
 
+/** Test sales and their refunds, per product, day and currency: shown apart, never as revenue. */
+export async function addDailyTestSale(
+  tx: PoolClient,
+  entry: {
+    productId: string;
+    day: string;
+    currency: string;
+    sales: number;
+    refunds: number;
+    grossMinor: number;
+  },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO product_daily_test_sales (product_id, day, currency, sales, refunds, gross_minor)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (product_id, day, currency) DO UPDATE SET
+       sales = product_daily_test_sales.sales + excluded.sales,
+       refunds = product_daily_test_sales.refunds + excluded.refunds,
+       gross_minor = product_daily_test_sales.gross_minor + excluded.gross_minor`,
+    [entry.productId, entry.day, entry.currency, entry.sales, entry.refunds, entry.grossMinor],
+  );
+}
+
 export async function addDailyRevenue(
   tx: PoolClient,
   entry: {
@@ -84,6 +107,8 @@ export interface SaleRow {
   productId: string;
   currency: string;
   earningsMinor: number;
+  /** A sandbox or test-key sale: counted apart, never as revenue. */
+  testMode: boolean;
 }
 
 /** False when the purchase was recorded already (a second event about the same payment). */
@@ -92,16 +117,25 @@ export async function insertSale(
   sale: SaleRow & { purchaseId: string; paidAt: string },
 ): Promise<boolean> {
   const { rowCount } = await tx.query(
-    `INSERT INTO sales (purchase_id, product_id, currency, earnings_minor, paid_at) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO sales (purchase_id, product_id, currency, earnings_minor, paid_at, test_mode)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (purchase_id) DO NOTHING`,
-    [sale.purchaseId, sale.productId, sale.currency, sale.earningsMinor, sale.paidAt],
+    [
+      sale.purchaseId,
+      sale.productId,
+      sale.currency,
+      sale.earningsMinor,
+      sale.paidAt,
+      sale.testMode,
+    ],
   );
   return rowCount === 1;
 }
 
 export async function findSale(tx: PoolClient, purchaseId: string): Promise<SaleRow | null> {
   const { rows } = await tx.query<SaleRow>(
-    `SELECT product_id AS "productId", currency, earnings_minor AS "earningsMinor" FROM sales WHERE purchase_id = $1`,
+    `SELECT product_id AS "productId", currency, earnings_minor AS "earningsMinor", test_mode AS "testMode"
+     FROM sales WHERE purchase_id = $1`,
     [purchaseId],
   );
   return rows[0] ?? null;

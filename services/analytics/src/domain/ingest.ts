@@ -2,6 +2,7 @@ import type { DomainEvent } from '@lockdrop/contracts';
 import type { PoolClient } from '@lockdrop/db';
 import {
   addDailyRevenue,
+  addDailyTestSale,
   findRefundedAt,
   findSale,
   incrementDaily,
@@ -49,6 +50,11 @@ export async function ingestDownload(
 /** A refund reverses exactly what the seller earned on the sale (payments mirrors the whole journal). */
 async function applyRefund(tx: PoolClient, sale: SaleRow, refundedAt: string): Promise<void> {
   const day = utcDay(refundedAt);
+  if (sale.testMode) {
+    const { productId, currency } = sale;
+    await addDailyTestSale(tx, { productId, day, currency, sales: 0, refunds: 1, grossMinor: 0 });
+    return;
+  }
   await incrementDaily(tx, sale.productId, day, 'refunds');
   await addDailyRevenue(tx, {
     productId: sale.productId,
@@ -71,17 +77,32 @@ export async function ingestPurchasePaid(
     productId: paid.productId,
     currency: paid.currency,
     earningsMinor: paid.sellerEarningsMinor,
+    testMode: paid.testMode ?? false,
   };
   if (!(await insertSale(tx, { ...sale, purchaseId: paid.purchaseId, paidAt: paid.paidAt })))
     return;
   const day = utcDay(paid.paidAt);
-  await incrementDaily(tx, paid.productId, day, 'sales');
-  await addDailyRevenue(tx, {
-    ...sale,
-    day,
-    grossMinor: paid.amountMinor,
-    refundedEarningsMinor: 0,
-  });
+  if (sale.testMode) {
+    // No real money moved: a test sale is shown as one, never added to sales or revenue.
+    await addDailyTestSale(tx, {
+      productId: sale.productId,
+      day,
+      currency: sale.currency,
+      sales: 1,
+      refunds: 0,
+      grossMinor: paid.amountMinor,
+    });
+  } else {
+    await incrementDaily(tx, paid.productId, day, 'sales');
+    await addDailyRevenue(tx, {
+      productId: sale.productId,
+      currency: sale.currency,
+      earningsMinor: sale.earningsMinor,
+      day,
+      grossMinor: paid.amountMinor,
+      refundedEarningsMinor: 0,
+    });
+  }
   // The refund's consumer got there first and left the reversal to us.
   const refundedAt = await findRefundedAt(tx, paid.purchaseId);
   if (refundedAt) await applyRefund(tx, sale, refundedAt);

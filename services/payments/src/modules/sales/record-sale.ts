@@ -106,6 +106,7 @@ export async function recordSale(
         receiptTokenHash: receipt.tokenHash,
         buyerBrowserKeyHash: checkout.browserKeyHash,
         subscription,
+        testMode: deps.provider.testMode,
       },
       { correlationId: checkout.correlationId },
     ),
