@@ -21,6 +21,14 @@ export function useSetSaleEmails() {
         method: 'PUT',
         body: { saleEmails },
       }),
+    // The box follows the click at once; a refusal puts it back.
+    onMutate: (saleEmails) => {
+      const before = queryClient.getQueryData<SaleEmailSettings>(saleEmailsQueryKey);
+      queryClient.setQueryData(saleEmailsQueryKey, { saleEmails });
+      return { before };
+    },
+    onError: (_error, _saleEmails, context) =>
+      queryClient.setQueryData(saleEmailsQueryKey, context?.before),
     onSuccess: (settings) => queryClient.setQueryData(saleEmailsQueryKey, settings),
   });
 }

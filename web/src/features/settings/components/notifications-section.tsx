@@ -20,7 +20,7 @@ export function NotificationsSection() {
           id={checkboxId}
           type="checkbox"
           checked={saleEmails.data?.saleEmails ?? true}
-          disabled={!saleEmails.data || setSaleEmails.isPending}
+          disabled={!saleEmails.data}
           onChange={(event) =>
             setSaleEmails.mutate(event.target.checked, {
               onSuccess: (settings) =>
