@@ -51,12 +51,12 @@ describe('e-mails after a sale', () => {
 
     const settings = await seller.open('/settings#notifications');
     const toggle = settings.getByRole('checkbox', { name: /E-mail me when I make a sale/ });
-    await expect.poll(() => toggle.isEnabled()).toBe(true);
+    await expect.poll(() => toggle.isEnabled(), { timeout: 20_000 }).toBe(true);
     expect(await toggle.isChecked()).toBe(true);
     await toggle.uncheck();
     await expectToast(settings, 'Sale e-mails turned off');
     await settings.reload();
-    await expect.poll(() => toggle.isEnabled()).toBe(true);
+    await expect.poll(() => toggle.isEnabled(), { timeout: 20_000 }).toBe(true);
     expect(await toggle.isChecked()).toBe(false);
     await settings.close();
 
