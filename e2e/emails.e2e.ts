@@ -13,19 +13,25 @@ import { expectToast } from './support/toasts';
 
 let seller: Browser;
 let buyer: Browser;
+// A browser that paid sees the product unlocked, not the purchase card: each buyer has their own.
+let secondBuyer: Browser;
 beforeAll(async () => {
-  [seller, buyer] = await Promise.all([launchBrowser(), launchBrowser()]);
+  [seller, buyer, secondBuyer] = await Promise.all([
+    launchBrowser(),
+    launchBrowser(),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([seller?.close(), buyer?.close()]);
+  await Promise.all([seller?.close(), buyer?.close(), secondBuyer?.close()]);
 });
 
 const zip = () => Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(2048)]);
 
 /** A buyer pays for product `id` through the product page and the sandbox; returns their e-mail. */
-async function buyOnce(id: string): Promise<string> {
+async function buyOnce(id: string, browser: Browser): Promise<string> {
   const buyerEmail = newAccount('buyer').email;
-  const page = await buyer.open(`/product/${id}`);
+  const page = await browser.open(`/product/${id}`);
   await page.getByLabel('E-mail', { exact: true }).fill(buyerEmail);
   await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
   await payInSandbox(page, '$7.00');
@@ -39,7 +45,7 @@ describe('e-mails after a sale', () => {
     const title = `Mail pack ${Date.now().toString(36)}`;
     const id = await publishProduct(seller.context, { bytes: zip(), title });
 
-    const firstBuyer = await buyOnce(id);
+    const firstBuyer = await buyOnce(id, buyer);
     const sale = await waitForMail(seller.context, {
       to: account.email,
       subject: `You made a sale: ${title}`,
@@ -60,10 +66,13 @@ describe('e-mails after a sale', () => {
     expect(await toggle.isChecked()).toBe(false);
     await settings.close();
 
-    const secondBuyer = await buyOnce(id);
+    const secondBuyerEmail = await buyOnce(id, secondBuyer);
     // The receipt and a sale e-mail would be queued in the same transaction: once the receipt is
     // in the mailbox, a sale e-mail would be too.
-    await waitForMail(buyer.context, { to: secondBuyer, subject: `Your receipt for ${title}` });
+    await waitForMail(buyer.context, {
+      to: secondBuyerEmail,
+      subject: `Your receipt for ${title}`,
+    });
     const saleMails = (await readMailbox(seller.context)).filter(
       (mail) => mail.to === account.email && mail.subject.includes('You made a sale'),
     );
