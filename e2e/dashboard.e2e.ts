@@ -54,18 +54,22 @@ const publishProduct = (context: BrowserContext): Promise<string> =>
     description: 'Eight loops.',
   });
 
-/** Reloads until the stat card shows `expected` (events reach analytics a moment after the request). */
-async function waitForStat(page: Page, name: string, expected: string): Promise<void> {
+/** Reloads until the test-sales note (events reach analytics a moment after the request) says it. */
+async function waitForTestSales(page: Page): Promise<string> {
+  const note = page.getByTestId('test-sales-note');
+  let text = '';
   await expect
     .poll(
       async () => {
         await page.reload({ waitUntil: 'networkidle' });
-        await page.getByRole('article', { name }).locator('[data-stat-value]').waitFor();
-        return statValue(page, name);
+        await page.getByRole('article', { name: 'Revenue' }).locator('[data-stat-value]').waitFor();
+        text = (await note.count()) ? await note.innerText() : '';
+        return text;
       },
       { timeout: 30_000, interval: 1_000 },
     )
-    .toBe(expected);
+    .not.toBe('');
+  return text;
 }
 
 /** A figure of the plan card ("Used this month", "Remaining"), as the seller reads it. */
@@ -124,7 +128,7 @@ describe('seller dashboard', () => {
     await page.close();
   });
 
-  it('after a view and a sandbox purchase, shows 1 delivery, the seller earnings as revenue and the view', async () => {
+  it('after a view and a sandbox purchase, shows it as a test sale (not revenue), the earnings marked Test and the view', async () => {
     const productId = await publishProduct(seller.context);
     // A signed-out visitor reads the product, as its page does.
     const viewed = await visitor.context.request.get(`${baseUrl}/api/products/${productId}`);
@@ -142,8 +146,12 @@ describe('seller dashboard', () => {
 
     const split = earningsBreakdown(planById('free'), PRICE_MINOR, PROCESSOR_FEE_BPS);
     const page = await openDashboard(seller);
-    await waitForStat(page, 'Deliveries', '1');
-    expect(await statValue(page, 'Revenue')).toBe(formatMoney(split.netMinor, 'USD'));
+    // The e2e stack takes sandbox payments: no real money moved, so it is no revenue (issue 29.8).
+    expect(await waitForTestSales(page)).toContain(
+      `1 test sale (${formatMoney(PRICE_MINOR, 'USD')})`,
+    );
+    expect(await statValue(page, 'Revenue')).toBe(formatMoney(0, 'USD'));
+    expect(await statValue(page, 'Deliveries')).toBe('0');
     expect(Number(await statValue(page, 'Content views'))).toBeGreaterThanOrEqual(1);
     await page.getByRole('region', { name: 'Recent Products' }).getByText(title).waitFor();
     await page.getByRole('region', { name: 'Recent Sales' }).getByText(title).waitFor();
@@ -159,6 +167,8 @@ describe('seller dashboard', () => {
     const row = page.locator('tr', { hasText: title });
     await row.waitFor();
     await shoot(page, 'dashboard-payments', { mobile: false });
+    expect(await row.getByText('Test', { exact: true }).isVisible()).toBe(true);
+    await page.getByTestId('test-mode-balances').waitFor();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells).toEqual(
       expect.arrayContaining([
@@ -175,7 +185,8 @@ describe('seller dashboard', () => {
       .click();
     const analyticsRow = page.locator('tr', { hasText: title });
     await analyticsRow.waitFor();
-    expect(await analyticsRow.innerText()).toContain(formatMoney(split.netMinor, 'USD'));
+    expect(await analyticsRow.innerText()).not.toContain(formatMoney(split.netMinor, 'USD'));
+    await page.getByTestId('test-sales-note').waitFor();
     await page.getByRole('img', { name: 'Views per day' }).waitFor();
     await shoot(page, 'dashboard-analytics', { mobile: false });
     await page.close();
@@ -197,14 +208,17 @@ describe('seller dashboard', () => {
     await page.close();
   });
 
-  it('refunds a sale after confirmation, and the revenue goes back down', async () => {
+  it('refunds a sale after confirmation, and the dashboard counts the test sale refunded', async () => {
     const page = await seller.open('/dashboard/payments');
     const row = page.locator('tr', { hasText: title });
     await row.getByRole('button', { name: 'Refund' }).click();
-    await row.getByRole('button', { name: 'Confirm refund' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm refund' }).click();
     await row.getByText(/Refunded|Refunding/).waitFor();
     const dashboard = await openDashboard(seller);
-    await waitForStat(dashboard, 'Revenue', formatMoney(0, 'USD'));
+    await expect
+      .poll(() => waitForTestSales(dashboard), { timeout: 30_000 })
+      .toContain('1 refunded');
+    expect(await statValue(dashboard, 'Revenue')).toBe(formatMoney(0, 'USD'));
     await Promise.all([page.close(), dashboard.close()]);
   }, 60_000);
 

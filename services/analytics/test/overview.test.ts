@@ -52,6 +52,7 @@ describe('GET /api/analytics/overview', () => {
       sales: { value: 0 },
       downloads: { value: 0 },
       unlockRate: { value: null, previous: null, changePercent: null },
+      testSales: [],
     });
   });
 
@@ -179,6 +180,36 @@ describe('GET /api/analytics/overview', () => {
       [product.productId],
     );
     expect(rows[0]!.transactions).toBeLessThan(payments.length / 2);
+  });
+
+  it('keeps test sales out of sales, revenue and the unlock rate, and reports them apart', async () => {
+    const seller = await analytics.seller();
+    const product = await productOf(seller);
+    await analytics.publish('product.viewed', view(product.productId));
+    const live = makePaid(product, { amountMinor: 3000 });
+    const test = makePaid(product, { amountMinor: 250_000, currency: 'NGN', testMode: true });
+    const refundedTest = makePaid(product, { amountMinor: 1000, testMode: true });
+    await analytics.publish('purchase.paid', live);
+    await analytics.publish('purchase.paid', test);
+    await analytics.publish('purchase.paid', refundedTest);
+    await analytics.publish('purchase.refunded', refundOf(refundedTest));
+
+    const figures = await overview(seller);
+    expect(figures.sales.value).toBe(1);
+    expect(figures.refunds.value).toBe(0);
+    expect(figures.unlockRate.value).toBe(100);
+    expect(figures.revenue).toEqual([
+      expect.objectContaining({
+        currency: 'USD',
+        grossMinor: 3000,
+        refundedMinor: 0,
+        netMinor: live.sellerEarningsMinor,
+      }),
+    ]);
+    expect(figures.testSales).toEqual([
+      { currency: 'NGN', sales: 1, refunds: 0, grossMinor: 250_000 },
+      { currency: 'USD', sales: 1, refunds: 1, grossMinor: 1000 },
+    ]);
   });
 
   it('subtracts refunded earnings, whichever of payment and refund arrives first', async () => {

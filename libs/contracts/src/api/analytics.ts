@@ -60,6 +60,18 @@ export const overviewSchema = z.object({
     previous: z.number().nullable(),
     changePercent: z.number().nullable(),
   }),
+  /**
+   * Sandbox or test-key sales in the period, per currency (issue 29): no real money moved, so
+   * they are in none of the figures above (sales, revenue, refunds, unlock rate).
+   */
+  testSales: z.array(
+    z.object({
+      currency: z.string(),
+      sales: z.number().int(),
+      refunds: z.number().int(),
+      grossMinor: z.number().int(),
+    }),
+  ),
 });
 export type Overview = z.infer<typeof overviewSchema>;
 

@@ -61,6 +61,13 @@ export const paymentModeSchema = z.object({
 });
 export type PaymentMode = z.infer<typeof paymentModeSchema>;
 
+/**
+ * `GET|PUT /api/purchases/sale-emails`: whether the signed-in seller is e-mailed "You made a sale"
+ * for each sale (on until turned off).
+ */
+export const saleEmailSettingsSchema = z.object({ saleEmails: z.boolean() });
+export type SaleEmailSettings = z.infer<typeof saleEmailSettingsSchema>;
+
 /** `GET /api/purchases`: the signed-in buyer's purchases. */
 export const purchaseListSchema = z.object({ purchases: z.array(purchaseViewSchema) });
 /** `GET /api/purchases/sales`: the signed-in seller's sales. */

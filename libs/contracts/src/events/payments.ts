@@ -144,6 +144,11 @@ const purchasePaidV2 = z.object({
    * newest snapshot by revision, from this and the `subscription.*` events).
    */
   subscription: subscriptionAccessSchema.nullable(),
+  /**
+   * A sandbox or test-key payment: no real money moved, so analytics keeps it out of revenue
+   * (issue 29). Absent on events published before it was carried: those are taken as live.
+   */
+  testMode: z.boolean().optional(),
 });
 
 function purchasePaidFromV1(v1: z.infer<typeof purchasePaidV1>): z.infer<typeof purchasePaidV2> {

@@ -62,6 +62,7 @@ export interface DailyRevenue {
 }
 
 export async function addDailyRevenue(tx: PoolClient, entries: DailyRevenue[]): Promise<void> {
+  if (entries.length === 0) return;
   const totals = new Map<string, DailyRevenue>();
   for (const entry of entries) {
     const key = `${entry.productId}/${entry.day}/${entry.currency}`;
@@ -88,6 +89,48 @@ export async function addDailyRevenue(tx: PoolClient, entries: DailyRevenue[]): 
       rows.map((row) => row.grossMinor),
       rows.map((row) => row.earningsMinor),
       rows.map((row) => row.refundedEarningsMinor),
+    ],
+  );
+}
+
+export interface DailyTestSales {
+  productId: string;
+  day: string;
+  currency: string;
+  sales: number;
+  refunds: number;
+  grossMinor: number;
+}
+
+/** Test sales and their refunds, per product, day and currency: shown apart, never as revenue. */
+export async function addDailyTestSales(tx: PoolClient, entries: DailyTestSales[]): Promise<void> {
+  if (entries.length === 0) return;
+  const totals = new Map<string, DailyTestSales>();
+  for (const entry of entries) {
+    const key = `${entry.productId}/${entry.day}/${entry.currency}`;
+    const total = totals.get(key);
+    if (!total) totals.set(key, { ...entry });
+    else {
+      total.sales += entry.sales;
+      total.refunds += entry.refunds;
+      total.grossMinor += entry.grossMinor;
+    }
+  }
+  const rows = byKey(totals);
+  await tx.query(
+    `INSERT INTO product_daily_test_sales (product_id, day, currency, sales, refunds, gross_minor)
+     SELECT * FROM unnest($1::uuid[], $2::date[], $3::text[], $4::int[], $5::int[], $6::bigint[])
+     ON CONFLICT (product_id, day, currency) DO UPDATE SET
+       sales = product_daily_test_sales.sales + excluded.sales,
+       refunds = product_daily_test_sales.refunds + excluded.refunds,
+       gross_minor = product_daily_test_sales.gross_minor + excluded.gross_minor`,
+    [
+      rows.map((row) => row.productId),
+      rows.map((row) => row.day),
+      rows.map((row) => row.currency),
+      rows.map((row) => row.sales),
+      rows.map((row) => row.refunds),
+      rows.map((row) => row.grossMinor),
     ],
   );
 }
@@ -126,6 +169,8 @@ export interface SaleRow {
   productId: string;
   currency: string;
   earningsMinor: number;
+  /** A sandbox or test-key sale: no money moved, so never revenue (issue 29). */
+  testMode: boolean;
 }
 
 /** The purchases recorded now (lower-cased ids); one recorded already (a second event about the same payment) is left out. */
@@ -134,8 +179,8 @@ export async function insertSales(
   sales: (SaleRow & { purchaseId: string; paidAt: string })[],
 ): Promise<Set<string>> {
   const { rows } = await tx.query<{ purchase_id: string }>(
-    `INSERT INTO sales (purchase_id, product_id, currency, earnings_minor, paid_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::timestamptz[])
+    `INSERT INTO sales (purchase_id, product_id, currency, earnings_minor, paid_at, test_mode)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::timestamptz[], $6::boolean[])
      ON CONFLICT (purchase_id) DO NOTHING RETURNING purchase_id`,
     [
       sales.map((sale) => sale.purchaseId),
@@ -143,6 +188,7 @@ export async function insertSales(
       sales.map((sale) => sale.currency),
       sales.map((sale) => sale.earningsMinor),
       sales.map((sale) => sale.paidAt),
+      sales.map((sale) => sale.testMode),
     ],
   );
   return new Set(rows.map((row) => row.purchase_id));
@@ -150,7 +196,8 @@ export async function insertSales(
 
 export async function findSale(tx: PoolClient, purchaseId: string): Promise<SaleRow | null> {
   const { rows } = await tx.query<SaleRow>(
-    `SELECT product_id AS "productId", currency, earnings_minor AS "earningsMinor" FROM sales WHERE purchase_id = $1`,
+    `SELECT product_id AS "productId", currency, earnings_minor AS "earningsMinor", test_mode AS "testMode"
+       FROM sales WHERE purchase_id = $1`,
     [purchaseId],
   );
   return rows[0] ?? null;

@@ -85,6 +85,30 @@ export async function sumRevenue(
   return rows;
 }
 
+export interface CurrencyTestSales {
+  currency: string;
+  sales: number;
+  refunds: number;
+  grossMinor: number;
+}
+
+/** Test (sandbox or test-key) sales in the range, per currency: kept out of every figure above. */
+export async function sumTestSales(
+  db: Queryable,
+  scope: Scope,
+  range: DayRange,
+): Promise<CurrencyTestSales[]> {
+  const { rows } = await db.query<CurrencyTestSales>(
+    `SELECT t.currency, SUM(t.sales)::int AS sales, SUM(t.refunds)::int AS refunds,
+       SUM(t.gross_minor)::bigint AS "grossMinor"
+     FROM product_daily_test_sales t JOIN products p USING (product_id)
+     WHERE ${scopeFilter} AND t.day BETWEEN $2 AND $3
+     GROUP BY t.currency ORDER BY t.currency`,
+    scopeParams(scope, range),
+  );
+  return rows;
+}
+
 export async function countsByProduct(
   db: Queryable,
   ownerId: string,

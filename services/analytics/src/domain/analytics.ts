@@ -15,6 +15,7 @@ import {
   revenueByProduct,
   sumCounts,
   sumRevenue,
+  sumTestSales,
   visitorsByProduct,
   type Counts,
   type CurrencyRevenue,
@@ -84,9 +85,10 @@ export function createAnalyticsService({ pool, now }: { pool: Pool; now: () => D
   return {
     async overview(ownerId: string, days: number): Promise<Overview> {
       const periods = periodsEndingOn(now(), days);
-      const [current, before] = await Promise.all([
+      const [current, before, testSales] = await Promise.all([
         periodFigures(ownerId, periods.current),
         periodFigures(ownerId, periods.previous),
+        sumTestSales(pool, { ownerId }, periods.current),
       ]);
       const rate = unlockRatePercent(current.counts.sales, current.visitors);
       const previousRate = unlockRatePercent(before.counts.sales, before.visitors);
@@ -106,6 +108,7 @@ export function createAnalyticsService({ pool, now }: { pool: Pool; now: () => D
           changePercent:
             rate === null || previousRate === null ? null : changePercent(rate, previousRate),
         },
+        testSales,
       };
     },
 

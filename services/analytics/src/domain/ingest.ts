@@ -2,6 +2,7 @@ import type { DomainEvent } from '@lockdrop/contracts';
 import type { PoolClient } from '@lockdrop/db';
 import {
   addDailyRevenue,
+  addDailyTestSales,
   findRefundedAt,
   findSale,
   incrementDaily,
@@ -64,20 +65,26 @@ export async function ingestDownload(
   ]);
 }
 
-/** A refund reverses exactly what the seller earned on the sale (payments mirrors the whole journal). */
+/**
+ * A refund reverses exactly what the seller earned on the sale (payments mirrors the whole
+ * journal); a test sale's refund is counted with the test sales, never as a real refund.
+ */
 async function applyRefunds(
   tx: PoolClient,
   refunds: { sale: SaleRow; refundedAt: string }[],
 ): Promise<void> {
   const reversals = refunds.map(({ sale, refundedAt }) => ({ sale, day: utcDay(refundedAt) }));
-  await incrementDaily(
-    tx,
-    'refunds',
-    reversals.map(({ sale, day }) => ({ productId: sale.productId, day })),
-  );
+  const live = reversals.filter(({ sale }) => !sale.testMode);
+  if (live.length > 0) {
+    await incrementDaily(
+      tx,
+      'refunds',
+      live.map(({ sale, day }) => ({ productId: sale.productId, day })),
+    );
+  }
   await addDailyRevenue(
     tx,
-    reversals.map(({ sale, day }) => ({
+    live.map(({ sale, day }) => ({
       productId: sale.productId,
       day,
       currency: sale.currency,
@@ -85,6 +92,19 @@ async function applyRefunds(
       earningsMinor: 0,
       refundedEarningsMinor: sale.earningsMinor,
     })),
+  );
+  await addDailyTestSales(
+    tx,
+    reversals
+      .filter(({ sale }) => sale.testMode)
+      .map(({ sale, day }) => ({
+        productId: sale.productId,
+        day,
+        currency: sale.currency,
+        sales: 0,
+        refunds: 1,
+        grossMinor: 0,
+      })),
   );
 }
 
@@ -106,19 +126,37 @@ export async function ingestPurchasesPaid(
       currency: paid.currency,
       earningsMinor: paid.sellerEarningsMinor,
       paidAt: paid.paidAt,
+      testMode: paid.testMode ?? false,
     })),
   );
   // Only the event whose sale row was written counts, once, even when two in this batch are about one payment.
   const sales = payments.filter((paid) => recorded.delete(paid.purchaseId.toLowerCase()));
   if (sales.length === 0) return;
-  await incrementDaily(
+  // No real money moved in a test sale: it is shown as one, never added to sales or revenue.
+  const live = sales.filter((paid) => !paid.testMode);
+  if (live.length > 0) {
+    await incrementDaily(
+      tx,
+      'sales',
+      live.map((paid) => ({ productId: paid.productId, day: utcDay(paid.paidAt) })),
+    );
+  }
+  await addDailyTestSales(
     tx,
-    'sales',
-    sales.map((paid) => ({ productId: paid.productId, day: utcDay(paid.paidAt) })),
+    sales
+      .filter((paid) => paid.testMode)
+      .map((paid) => ({
+        productId: paid.productId,
+        day: utcDay(paid.paidAt),
+        currency: paid.currency,
+        sales: 1,
+        refunds: 0,
+        grossMinor: paid.amountMinor,
+      })),
   );
   await addDailyRevenue(
     tx,
-    sales.map((paid) => ({
+    live.map((paid) => ({
       productId: paid.productId,
       day: utcDay(paid.paidAt),
       currency: paid.currency,
@@ -138,6 +176,7 @@ export async function ingestPurchasesPaid(
       productId: paid.productId,
       currency: paid.currency,
       earningsMinor: paid.sellerEarningsMinor,
+      testMode: paid.testMode ?? false,
     };
     return at ? [{ sale, refundedAt: at }] : [];
   });

@@ -76,4 +76,22 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    // Issue 29, item 8: sandbox and test-key sales are no revenue. They are kept apart, per
+    // product, day and currency, so the dashboard can show them as test sales and never add
+    // them to sales, revenue or the unlock rate. Sales recorded before this are taken as live.
+    id: '0050_test_sales',
+    sql: `
+      ALTER TABLE sales ADD COLUMN test_mode boolean NOT NULL DEFAULT false;
+      CREATE TABLE product_daily_test_sales (
+        product_id uuid NOT NULL,
+        day date NOT NULL,
+        currency text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+        sales integer NOT NULL DEFAULT 0,
+        refunds integer NOT NULL DEFAULT 0,
+        gross_minor bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (product_id, day, currency)
+      );
+    `,
+  },
 ];

@@ -16,6 +16,7 @@ import { unmatchedRenewals } from './0013_unmatched_renewals.js';
 import { payoutOutcomeUnknown } from './0014_payout_outcome_unknown.js';
 import { payoutTestMode } from './0015_payout_test_mode.js';
 import { ledgerBalancePerTransaction } from './0016_ledger_balance_per_transaction.js';
+import { saleEmails } from './0050_sale_emails.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   payoutOutcomeUnknown,
   payoutTestMode,
   ledgerBalancePerTransaction,
+  saleEmails,
 ];

@@ -5,6 +5,7 @@ import {
   markProductDeleted,
   upsertExchangeRates,
   upsertProduct,
+  upsertSellerEmail,
   upsertSellerPlan,
 } from './read-models.repository.js';
 
@@ -41,6 +42,7 @@ export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<
       handler: async (event, tx) => {
         const data = event.data;
         await upsertSellerPlan(tx, data.userId, data.plan, event.occurredAt);
+        await upsertSellerEmail(tx, data.userId, data.email, data.plan, event.occurredAt);
       },
     }),
     bus.subscribe({

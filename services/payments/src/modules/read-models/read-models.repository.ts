@@ -91,6 +91,25 @@ export async function upsertSellerPlan(
   );
 }
 
+/**
+ * The seller's address, for the e-mails payments sends them ("You made a sale"): newest profile
+ * wins, on a version of its own, so a `plan.changed` that overtook the profile never hides it.
+ */
+export async function upsertSellerEmail(
+  db: Queryable,
+  userId: string,
+  email: string,
+  plan: string,
+  occurredAt: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO sellers (user_id, plan, source_occurred_at, email, email_occurred_at) VALUES ($1, $2, $3, $4, $3)
+     ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email, email_occurred_at = EXCLUDED.email_occurred_at
+     WHERE sellers.email_occurred_at IS NULL OR sellers.email_occurred_at <= EXCLUDED.email_occurred_at`,
+    [userId, plan, occurredAt, email],
+  );
+}
+
 /** null until identity has told us about the seller (checkout then uses the free plan). */
 export async function findSellerPlan(db: Queryable, userId: string): Promise<string | null> {
   const { rows } = await db.query<{ plan: string }>('SELECT plan FROM sellers WHERE user_id = $1', [

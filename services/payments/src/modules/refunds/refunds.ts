@@ -23,6 +23,8 @@ import {
   type ProviderRefund,
 } from '../../providers/types.js';
 import { refundJournal } from '../ledger/index.js';
+import { enqueueMail } from '@lockdrop/mailer';
+import { refundEmail } from './refund-emails.js';
 
 export interface RefundDeps {
   pool: Pool;
@@ -225,6 +227,18 @@ async function settleRefund(deps: RefundDeps, refund: Refund, outcome: Settlemen
         correlationId: refund.correlationId,
         reason: 'refund',
       });
+      // In the transaction that ends the refund: a repeated answer finds it ended, so one e-mail.
+      await enqueueMail(
+        tx,
+        refundEmail({
+          to: purchase.buyerEmail,
+          productTitle: purchase.productTitle,
+          amountMinor: purchase.amountMinor,
+          currency: purchase.currency,
+          txRef: purchase.txRef,
+          testMode: purchase.testMode,
+        }),
+      );
       return;
     }
     await finishRefund(tx, refund.id, {

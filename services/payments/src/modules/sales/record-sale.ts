@@ -10,6 +10,7 @@ import { insertPurchases, type NewPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
 import { paymentJournal } from '../ledger/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
+import { saleEmailFor } from './sale-emails.js';
 
 /** What recording a sale reads: the fee rate, the clock, and what the receipt says. */
 export interface SaleDeps {
@@ -58,8 +59,8 @@ export async function writeSales(tx: PoolClient, writes: SaleWrites): Promise<vo
 
 /**
  * Records a verified payment of a product as a sale: the purchase, its balanced payment journal,
- * `purchase.paid` (delivery's entitlement, analytics' revenue) and the receipt e-mail, in the
- * caller's transaction. One-time purchases and every charge of a product subscription come here,
+ * `purchase.paid` (delivery's entitlement, analytics' revenue), the receipt e-mail and the
+ * seller's "You made a sale" e-mail, in the caller's transaction. One-time purchases and every charge of a product subscription come here,
  * so a renewal earns the seller exactly what a sale does (same fees, journals and payouts).
  * Given `writes`, the rows are gathered there for the caller's `writeSales` (a settlement batch);
  * without, they are written now.
@@ -143,6 +144,7 @@ export async function recordSale(
         receiptTokenHash: receipt.tokenHash,
         buyerBrowserKeyHash: checkout.browserKeyHash,
         subscription,
+        testMode: deps.provider.testMode,
       },
       { correlationId: checkout.correlationId },
     ),
@@ -165,6 +167,20 @@ export async function recordSale(
         : null,
     }),
   );
+  const saleMail = await saleEmailFor(
+    tx,
+    { sellerId, publicUrl: deps.publicUrl },
+    {
+      productTitle: checkout.productTitle,
+      buyerEmail: checkout.buyerEmail,
+      amountMinor: split.amountMinor,
+      sellerEarningsMinor: split.sellerEarningsMinor,
+      currency: checkout.currency,
+      testMode: deps.provider.testMode,
+      renewal: checkout.renewsPeriodStart !== null,
+    },
+  );
+  if (saleMail) gathered.mails.push(saleMail);
   if (!writes) await writeSales(tx, gathered);
   return { purchaseId, processorFeeMinor: split.processorFeeMinor };
 }

@@ -1,12 +1,21 @@
-import { paymentModeSchema, purchaseListSchema, saleListSchema } from '@lockdrop/contracts';
+import {
+  paymentModeSchema,
+  purchaseListSchema,
+  saleEmailSettingsSchema,
+  saleListSchema,
+} from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { Pool } from '@lockdrop/db';
 import { errorResponses } from '../../http/error-schema.js';
 import { listMyPurchases, listMySales } from './purchases.js';
+import { saleEmailsEnabled, setSaleEmails } from './sale-emails.js';
 import { toPurchaseView, toSaleView } from './views.js';
 
-/** What buyers and sellers read of sales: the payment mode, a buyer's purchases, a seller's sales. */
+/**
+ * What buyers and sellers read of sales: the payment mode, a buyer's purchases, a seller's sales,
+ * and the seller's "You made a sale" e-mail setting.
+ */
 export function salesRoutes(
   app: HttpServer,
   deps: { pool: Pool; testMode: boolean; processorFeeBps: number },
@@ -58,5 +67,37 @@ export function salesRoutes(
     async (request) => ({
       sales: (await listMySales(deps.pool, request.user!, request.query.limit)).map(toSaleView),
     }),
+  );
+
+  app.get(
+    '/api/purchases/sale-emails',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['purchases'],
+        summary: 'Whether the signed-in seller is e-mailed "You made a sale" (on by default)',
+        security: [{ bearer: [] }, { cookie: [] }],
+        response: { 200: saleEmailSettingsSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ saleEmails: await saleEmailsEnabled(deps.pool, request.user!.id) }),
+  );
+
+  app.put(
+    '/api/purchases/sale-emails',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['purchases'],
+        summary: 'Turns the signed-in seller\'s "You made a sale" e-mails on or off',
+        security: [{ bearer: [] }, { cookie: [] }],
+        body: saleEmailSettingsSchema,
+        response: { 200: saleEmailSettingsSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await setSaleEmails(deps.pool, request.user!.id, request.body.saleEmails);
+      return { saleEmails: request.body.saleEmails };
+    },
   );
 }

@@ -15,6 +15,14 @@ function SaleProduct({ sale }: { sale: Sale }) {
   return (
     <>
       {sale.productTitle}
+      {sale.testMode && (
+        <span
+          className="ml-2 inline-block rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200"
+          title="A test payment: no real money moved, and it is never paid out to your bank"
+        >
+          Test
+        </span>
+      )}
       {sale.subscriptionId && (
         <span className="ml-2 inline-block rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">
           {sale.renewal ? 'Renewal' : 'New subscription'}

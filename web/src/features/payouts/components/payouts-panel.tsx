@@ -1,9 +1,11 @@
 import type { Payout, PayoutBalance, PayoutBalances } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Table, type Column } from '@/components/ui/table';
 import { paths } from '@/config/paths';
+import { paymentModeQueryOptions } from '@/lib/payment-mode';
 import { notify } from '@/lib/toast';
 import { LoadError, Loading, Panel } from '@/components/ui/panel';
 import {
@@ -137,6 +139,8 @@ export function PayoutsPanel() {
   const history = usePayoutHistory(HISTORY_LIMIT);
   const destination = usePayoutDestination();
   const withdraw = useWithdraw();
+  // A deployment that takes test payments (sandbox, test keys) sends their money to no bank.
+  const testMode = useQuery(paymentModeQueryOptions).data?.testMode ?? false;
   const blocker = withdrawBlocker({
     balances: balances.data,
     hasDestination: Boolean(destination.data),
@@ -186,6 +190,16 @@ export function PayoutsPanel() {
                   releases={balances.data.releases}
                 />
               ))
+            )}
+            {testMode && (
+              <p
+                role="note"
+                data-testid="test-mode-balances"
+                className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-amber-200"
+              >
+                Test mode: these balances come from test payments. They are paid out only in the
+                sandbox, never to your bank, and are not revenue.
+              </p>
             )}
             <p className="text-sm text-slate-600">
               {destination.data ? (

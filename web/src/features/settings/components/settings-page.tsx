@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { ApiKeysSection } from './api-keys-section';
 import { DeleteAccountSection } from './delete-account-section';
 import { MfaSection } from './mfa-section';
+import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { PayoutSection } from './payout-section';
 import { PlanSection } from './plan-section';
@@ -40,6 +41,7 @@ export function SettingsPage({
           >
             {webhooks}
           </SettingsCard>
+          <NotificationsSection />
           <PasswordSection />
           <MfaSection />
           <SessionsSection />
