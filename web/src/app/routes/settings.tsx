@@ -1,5 +1,6 @@
 import { Seo } from '@/components/seo/seo';
 import { PlanBillingSection } from '@/features/billing';
+import { BrandSection } from '@/features/brand';
 import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 
@@ -13,6 +14,7 @@ export default function SettingsRoute() {
       <SettingsPage
         payoutDestination={<PayoutDestinationCard />}
         planBilling={<PlanBillingSection />}
+        brand={<BrandSection />}
       />
     </>
   );

@@ -14,9 +14,11 @@ import { SessionsSection } from './sessions-section';
 export function SettingsPage({
   payoutDestination,
   planBilling,
+  brand,
 }: {
   payoutDestination: ReactNode;
   planBilling: ReactNode;
+  brand: ReactNode;
 }) {
   return (
     <div className="bg-slate-50">
@@ -29,6 +31,7 @@ export function SettingsPage({
           <ProfileSection />
           <PayoutSection destination={payoutDestination} />
           <PlanSection billing={planBilling} />
+          {brand}
           <PasswordSection />
           <MfaSection />
           <SessionsSection />
