@@ -70,13 +70,13 @@ export const catalogEvents = {
   },
   /**
    * A seller saved their store's brand (handle, name, logo, accent colour). The gateway drops
-   * kept product reads of that seller; `brand` is null when it was removed.
+   * kept product reads of that seller; payments keeps it for checkout pages and receipts.
    */
   'store.brand_updated': {
     version: 1,
     schema: z.object({
       sellerId: z.uuid(),
-      brand: publicBrandSchema.nullable(),
+      brand: publicBrandSchema,
     }),
   },
   'product.viewed': {

@@ -15,6 +15,7 @@ import { disputes } from './0012_disputes.js';
 import { unmatchedRenewals } from './0013_unmatched_renewals.js';
 import { payoutOutcomeUnknown } from './0014_payout_outcome_unknown.js';
 import { payoutTestMode } from './0015_payout_test_mode.js';
+import { sellerBrands } from './0041_seller_brands.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   unmatchedRenewals,
   payoutOutcomeUnknown,
   payoutTestMode,
+  sellerBrands,
 ];

@@ -9,6 +9,7 @@ import { postJournal } from '../ledger/index.js';
 import { insertPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
 import { paymentJournal } from '../ledger/index.js';
+import { findShownBrand } from '../read-models/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
 
 /** What recording a sale reads: the fee rate, the clock, and what the receipt says. */
@@ -109,10 +110,16 @@ export async function recordSale(
       { correlationId: checkout.correlationId },
     ),
   );
+  const brand = await findShownBrand(tx, sellerId);
   await enqueueMail(
     tx,
     receiptEmail({
       to: checkout.buyerEmail,
+      brand: brand && {
+        name: brand.name,
+        logoUrl: brand.logoUrl && `${deps.publicUrl}${brand.logoUrl}`,
+        accentColour: brand.accentColour,
+      },
       productTitle: checkout.productTitle,
       amountMinor: split.amountMinor,
       currency: checkout.currency,
