@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProduct, publish, waitUntil, type Seller } from '../catalog/support.js';
+import { createProductReads } from '@lockdrop/gateway/src/storefront/product-reads.js';
 import { createStorefrontHarness, httpGetter, type StorefrontHarness } from './support.js';
 
 let harness: StorefrontHarness;
@@ -27,7 +28,7 @@ const saveBrand = (name: string, accentColour: string | null) =>
   });
 
 describe('a Pro seller’s brand through the gateway', () => {
-  it('names the store in the share card and reaches kept product reads at once', async () => {
+  it('names the store in the share card, and a new brand reaches the crowd’s reads within a second', async () => {
     expect((await saveBrand('Dawn Recordings', '#1d4ed8')).statusCode).toBe(200);
     const product = await makeProduct(harness.catalog, seller, { previewEnabled: false });
     await publish(harness.catalog, seller, product.id);
@@ -49,5 +50,25 @@ describe('a Pro seller’s brand through the gateway', () => {
     expect(store.statusCode).toBe(200);
     expect(store.json().products.map((p: { id: string }) => p.id)).toEqual([product.id]);
     expect((await get('/api/stores/no-such-store')).statusCode).toBe(404);
+  });
+
+  it('drops kept reads of that seller on store.brand_updated, not when they age', async () => {
+    const product = await makeProduct(harness.catalog, seller);
+    await publish(harness.catalog, seller, product.id);
+    // An hour-long memory: only the event can make the new brand show.
+    const reads = createProductReads({
+      catalogUrl: harness.catalogUrl,
+      isLive: () => true,
+      maxAgeMs: 3_600_000,
+    });
+    const brandName = async () =>
+      JSON.parse((await reads.get(product.id, null, 'test')).body).brand?.name;
+    expect((await saveBrand('Noon Recordings', null)).statusCode).toBe(200);
+    expect(await brandName()).toBe('Noon Recordings');
+    expect((await saveBrand('Night Recordings', null)).statusCode).toBe(200);
+    expect(await brandName()).toBe('Noon Recordings');
+    const events = await harness.catalog.outbox('store.brand_updated');
+    reads.onEvent(events.at(-1)!);
+    expect(await brandName()).toBe('Night Recordings');
   });
 });
