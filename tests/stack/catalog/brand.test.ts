@@ -232,6 +232,32 @@ describe('a seller below Pro', () => {
   });
 });
 
+describe('who may touch a brand', () => {
+  it('answers 401 without a session and only ever acts on the caller’s own store', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/brand'],
+      ['PUT', '/api/brand'],
+    ] as const) {
+      const response = await harness.app.inject({
+        method,
+        url,
+        payload: method === 'PUT' ? {} : undefined,
+      });
+      expect([url, response.statusCode]).toEqual([url, 401]);
+    }
+    const anonymousLogo = await fetch(new URL('/api/brand-logos', deliveryUrl), { method: 'POST' });
+    expect(anonymousLogo.status).toBe(401);
+
+    const alice = await harness.seller({ plan: 'pro' });
+    const bob = await harness.seller({ plan: 'pro' });
+    const handle = freshHandle();
+    await putBrand(alice, { handle, name: 'Alice' });
+    expect((await putBrand(bob, { handle: freshHandle(), name: 'Bob' })).statusCode).toBe(200);
+    const alices = await harness.app.inject({ url: '/api/brand', headers: alice.auth });
+    expect(alices.json().brand).toMatchObject({ handle, name: 'Alice' });
+  });
+});
+
 describe('the store page', () => {
   it('is a real 404 for an unknown or malformed handle', async () => {
     for (const handle of ['nobody-here-123', 'admin', 'a'.repeat(64)]) {
