@@ -67,7 +67,6 @@ describe("a Pro seller's brand", () => {
     expect(await brandSection(page).getByTestId('brand-locked').innerText()).toContain('Pro');
     await page.goto('/dashboard');
     await upgradeToPro(page);
-    console.log('brand e2e: upgraded to Pro');
 
     const section = brandSection(page);
     const handle = `dawn-${randomBytes(4).toString('hex')}`;
@@ -85,7 +84,6 @@ describe("a Pro seller's brand", () => {
     await section.getByLabel('Accent colour').fill('#0f766e');
     await section.getByRole('button', { name: 'Save brand' }).click();
     await expectToast(page, 'Brand saved');
-    console.log('brand e2e: brand saved');
 
     const title = `Dawn chorus ${Date.now().toString(36)}`;
     const productId = await publishProduct(seller.context, {
@@ -106,7 +104,6 @@ describe("a Pro seller's brand", () => {
 
     const buyerEmail = newAccount('buyer').email;
     await product.getByLabel('E-mail', { exact: true }).fill(buyerEmail);
-    console.log('brand e2e: product page branded');
     await buy.click();
     await product.waitForURL('**/sandbox/checkout/**');
     expect(await product.getByTestId('store-brand').innerText()).toContain('Dawn Recordings');

@@ -241,7 +241,7 @@ describe('who may touch a brand', () => {
       const response = await harness.app.inject({
         method,
         url,
-        payload: method === 'PUT' ? {} : undefined,
+        payload: method === 'PUT' ? { handle: 'valid-handle', name: 'Anyone' } : undefined,
       });
       expect([url, response.statusCode]).toEqual([url, 401]);
     }

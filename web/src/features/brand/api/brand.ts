@@ -1,14 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BrandLogo, BrandSettings, UpdateBrandInput } from '@lockdrop/contracts';
+import { useSession } from '@/features/auth';
 import { api, ApiError } from '@/lib/api';
 
-export const brandQueryOptions = () =>
+/** Keyed by the session's plan: an upgrade renews the session, and the screen unlocks with it. */
+export const brandQueryOptions = (plan: string | undefined) =>
   queryOptions({
-    queryKey: ['brand'],
+    queryKey: ['brand', plan ?? null],
     queryFn: () => api<BrandSettings>('/api/brand'),
   });
 
-export const useBrandSettings = () => useQuery(brandQueryOptions());
+export const useBrandSettings = () => useQuery(brandQueryOptions(useSession().user?.plan));
 
 export function useSaveBrand() {
   const queryClient = useQueryClient();
@@ -16,7 +18,7 @@ export function useSaveBrand() {
     mutationFn: (input: UpdateBrandInput) =>
       api<BrandSettings>('/api/brand', { method: 'PUT', body: input }),
     onSuccess: (settings) => {
-      queryClient.setQueryData(['brand'], settings);
+      queryClient.setQueryData(['brand', settings.plan], settings);
       // Product pages carry the brand; the seller's own open ones show the new one.
       return queryClient.invalidateQueries({ queryKey: ['products'] });
     },
