@@ -76,6 +76,7 @@ async function publicOperations(): Promise<Operation[]> {
 const STATE_TABLES = [
   'identity.users',
   'catalog.products',
+  'catalog.store_brands',
   'payments.checkouts',
   'payments.purchases',
   'payments.ledger_entries',

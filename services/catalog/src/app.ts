@@ -1,12 +1,16 @@
 import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
+import { deliveryLogos } from './adapters/delivery-logos.js';
 import { deliveryUploads } from './adapters/delivery-uploads.js';
 import { maxRateAgeHours, type CatalogConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createProductCache } from './db/product-cache.js';
+import { createBrandService } from './domain/brands.js';
 import { createProductService } from './domain/products.js';
 import { subscribeToFxRates } from './events/fx-rates.consumer.js';
+import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { subscribeToStorefrontViews } from './events/storefront-views.consumer.js';
+import { brandRoutes } from './routes/brand.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { apiV1ProductRoutes } from './routes/api-v1-products.js';
 import { productRoutes } from './routes/products.js';
@@ -23,6 +27,10 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
   const cache = createProductCache({ pool: infra.pool, logger: app.log });
   await cache.start();
   app.addHook('preClose', () => cache.stop());
+  const brands = createBrandService({
+    pool: infra.pool,
+    logos: deliveryLogos(config.DELIVERY_URL),
+  });
   const products = createProductService({
     pool: infra.pool,
     uploads: deliveryUploads(config.DELIVERY_URL),
@@ -30,10 +38,12 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
     cache,
     maxRateAgeHours: maxRateAgeHours(config),
   });
-  productRoutes(app, products);
+  productRoutes(app, products, brands);
+  brandRoutes(app, brands, infra.pool);
   apiV1ProductRoutes(app, products);
   currencyRoutes(app, infra.pool, now);
   await subscribeToFxRates(infra.bus, infra.pool);
   await subscribeToStorefrontViews(infra.bus, infra.pool);
+  await subscribeToPlanChanges({ bus: infra.bus, pool: infra.pool });
   return app;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { billingIntervalSchema, fileKindSchema, productStatusSchema } from '../shared.js';
+import { publicBrandSchema } from './brand.js';
 
 /** One-time, or a subscription billed monthly or yearly. */
 export const pricingSchema = z.discriminatedUnion('type', [
@@ -148,5 +149,7 @@ export const productDetailSchema = productSchema.extend({
   display: priceDisplaySchema,
   /** Pay what you want: the minimum in the same currency as `display`. */
   displayMinimum: priceDisplaySchema.nullable(),
+  /** The seller's brand when their plan includes branding; null shows the plain Lockdrop look. */
+  brand: publicBrandSchema.nullable().default(null),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publicBrandSchema } from './brand.js';
 
 /**
  * Purchases as payments serves them (`/api/purchases*`), shared by payments and the web so the
@@ -43,6 +44,8 @@ export const paymentResultSchema = z.object({
   status: z.enum(['pending', 'paid', 'failed', 'refunded']),
   txRef: z.string(),
   purchase: purchaseViewSchema.nullable(),
+  /** The seller's brand (Pro and up): the result page shows it instead of Lockdrop's header. */
+  brand: publicBrandSchema.nullable().default(null),
 });
 export type PaymentResult = z.infer<typeof paymentResultSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publicBrandSchema } from '../api/brand.js';
 import { pricingSchema } from '../api/products.js';
 import { currencySchema, productStatusSchema } from '../shared.js';
 
@@ -65,6 +66,17 @@ export const catalogEvents = {
       productTitle: z.string(),
       files: z.array(z.object({ fileId: z.uuid(), fileName: z.string() })).min(1),
       notifyBuyers: z.boolean(),
+    }),
+  },
+  /**
+   * A seller saved their store's brand (handle, name, logo, accent colour). The gateway drops
+   * kept product reads of that seller; payments keeps it for checkout pages and receipts.
+   */
+  'store.brand_updated': {
+    version: 1,
+    schema: z.object({
+      sellerId: z.uuid(),
+      brand: publicBrandSchema,
     }),
   },
   'product.viewed': {

@@ -145,6 +145,17 @@ export async function listProductsOf(db: Queryable, ownerId: string): Promise<Pr
   return rows.map(toProduct);
 }
 
+/** A store page's products: the seller's published ones, newest first. */
+export async function listPublishedOf(db: Queryable, ownerId: string): Promise<Product[]> {
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products
+      WHERE owner_id = $1 AND status = 'published' AND deleted_at IS NULL
+      ORDER BY published_at DESC, id LIMIT 200`,
+    [ownerId],
+  );
+  return rows.map(toProduct);
+}
+
 export async function markProductDeleted(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query('UPDATE products SET deleted_at = $2, updated_at = $2 WHERE id = $1', [id, at]);
   await notifyProductChanged(db, id);

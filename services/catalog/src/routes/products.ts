@@ -8,6 +8,7 @@ import {
   productStatusSchema,
   updateProductSchema,
 } from '@lockdrop/contracts';
+import type { BrandService } from '../domain/brands.js';
 import type { ProductService } from '../domain/products.js';
 import { sellerOf, visitOf } from './caller.js';
 import { errorResponses, toProductDto } from './schemas.js';
@@ -15,7 +16,11 @@ import { errorResponses, toProductDto } from './schemas.js';
 const idParams = z.object({ id: z.string().max(64) });
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
-export function productRoutes(app: HttpServer, products: ProductService): void {
+export function productRoutes(
+  app: HttpServer,
+  products: ProductService,
+  brands: BrandService,
+): void {
   app.post(
     '/api/products',
     {
@@ -83,6 +88,7 @@ export function productRoutes(app: HttpServer, products: ProductService): void {
         viewerIsOwner: detail.viewerIsOwner,
         display: detail.display,
         displayMinimum: detail.displayMinimum,
+        brand: await brands.shownBrandOf(detail.product.ownerId),
       };
     },
   );

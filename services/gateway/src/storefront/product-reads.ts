@@ -44,9 +44,12 @@ export const PRODUCT_READ_CHANGES = [
   'product.unpublished',
   'product.deleted',
   'fx.rates.updated',
+  // The read carries the seller's brand, shown only while their plan includes it.
+  'store.brand_updated',
+  'plan.changed',
 ] as const satisfies EventType[];
 const PRODUCT_CHANGES = new Set<EventType>(
-  PRODUCT_READ_CHANGES.filter((type) => type !== 'fx.rates.updated'),
+  PRODUCT_READ_CHANGES.filter((type) => type.startsWith('product.')),
 );
 
 /**
@@ -139,6 +142,10 @@ export function createProductReads({
       else if (PRODUCT_CHANGES.has(event.type) && 'productId' in event.data) {
         const prefix = `${event.data.productId}|`;
         forget((key) => key.startsWith(prefix));
+      } else if (event.type === 'store.brand_updated' || event.type === 'plan.changed') {
+        const data = event.data as { sellerId?: string; userId?: string };
+        const sellerId = data.sellerId ?? data.userId;
+        forget((key) => entries.get(key)?.read.published?.ownerId === sellerId);
       }
     },
     forgetAll() {

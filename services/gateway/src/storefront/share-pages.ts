@@ -33,18 +33,21 @@ function priceLabel(product: PublicProduct): string {
 export function shareTags(product: PublicProduct, publicUrl: string): string {
   const origin = publicUrl.replace(/\/+$/, '');
   const pageUrl = `${origin}/product/${product.id}`;
+  // A seller's brand (Pro and up) names the site and, without a preview, gives the card its logo.
+  const brand = product.brand;
+  const siteName = brand?.name ?? 'Lockdrop';
   const image = product.previewEnabled
     ? `${origin}/api/previews/${product.id}`
-    : `${origin}${BRAND_IMAGE_PATH}`;
+    : `${origin}${brand?.logoUrl ?? BRAND_IMAGE_PATH}`;
   const description = truncate(
-    `${priceLabel(product)} · ${product.description?.trim() || 'Pay securely and download instantly on Lockdrop.'}`,
+    `${priceLabel(product)} · ${product.description?.trim() || `Pay securely and download instantly ${brand ? `from ${brand.name}` : 'on Lockdrop'}.`}`,
     DESCRIPTION_MAX,
   );
   const title = `${product.title} — ${priceLabel(product)}`;
   const meta = (attribute: 'name' | 'property', key: string, value: string) =>
     `<meta ${attribute}="${key}" content="${escapeHtml(value)}" />`;
   return [
-    `<title>${escapeHtml(`${product.title} · Lockdrop`)}</title>`,
+    `<title>${escapeHtml(`${product.title} · ${siteName}`)}</title>`,
     // The page's largest paint is this image; without the hint the browser finds it only after
     // the app's code and two API answers (Lighthouse: 1.9 s of "load delay" on a phone).
     ...(product.previewEnabled
@@ -53,7 +56,7 @@ export function shareTags(product: PublicProduct, publicUrl: string): string {
     meta('name', 'description', description),
     `<link rel="canonical" href="${escapeHtml(pageUrl)}" />`,
     meta('property', 'og:type', 'product'),
-    meta('property', 'og:site_name', 'Lockdrop'),
+    meta('property', 'og:site_name', siteName),
     meta('property', 'og:title', title),
     meta('property', 'og:description', description),
     meta('property', 'og:url', pageUrl),

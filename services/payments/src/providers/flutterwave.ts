@@ -254,7 +254,11 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
         currency: request.currency,
         redirect_url: request.redirectUrl,
         customer: { email: request.buyerEmail },
-        customizations: { title: 'Lockdrop', description: request.productTitle },
+        customizations: {
+          title: request.brand?.name ?? 'Lockdrop',
+          description: request.productTitle,
+          ...(request.brand?.logoUrl ? { logo: request.brand.logoUrl } : {}),
+        },
         meta: { checkout_id: request.checkoutId },
         // payments-contract §7: a payment plan turns the payment into a subscription.
         ...(request.recurring?.providerPlanId

@@ -22,11 +22,21 @@ function checkoutPage(payment: SandboxPayment): string {
         ? ' per month'
         : '';
   const payLabel = payment.billingInterval ? `Subscribe — ${price}${per}` : `Pay ${price}`;
+  const { brand } = payment;
+  // A seller's brand (Pro and up) heads the page as Flutterwave shows `customizations`.
+  const header = brand
+    ? `<header data-testid="store-brand" style="display:flex;align-items:center;gap:12px;margin:0 0 16px">${
+        brand.logoUrl
+          ? `<img src="${escapeHtml(brand.logoUrl)}" alt="" width="40" height="40" style="border-radius:4px">`
+          : ''
+      }<strong style="font-size:18px">${escapeHtml(brand.name)}</strong></header>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sandbox checkout · Lockdrop</title></head>
+<title>Sandbox checkout · ${escapeHtml(brand?.name ?? 'Lockdrop')}</title></head>
 <body style="font-family:system-ui,sans-serif;background:#f3f4f6;margin:0;padding:32px 16px">
 <main style="max-width:440px;margin:0 auto;background:#fff;border-radius:8px;padding:24px">
+${header}
 <p style="margin:0 0 8px;color:#b45309;font-weight:600">Sandbox — test mode, no real money moves</p>
 <h1 style="font-size:20px;margin:0 0 16px">Pay for ${escapeHtml(payment.title)}</h1>
 <dl>
@@ -44,7 +54,9 @@ ${
     : `<form method="post" action="${action('fail')}"><button type="submit">Fail</button></form>
 <form method="post" action="${action('cancel')}"><button type="submit">Cancel</button></form>`
 }
-</main></body></html>`;
+</main>
+${brand ? '<footer style="text-align:center;font-size:12px;color:#6b7280;margin-top:16px">Sold with Lockdrop</footer>' : ''}
+</body></html>`;
 }
 
 /** The sandbox provider's hosted checkout page (only registered when the sandbox is the provider). */

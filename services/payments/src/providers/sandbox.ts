@@ -36,6 +36,8 @@ export interface SandboxPayment {
   billingInterval: BillingInterval | null;
   /** The "card on file" a paid subscription leaves, which renewals charge. */
   subscriptionToken: string | null;
+  /** The customizations checkout asked for (Flutterwave's `title` and `logo`); null: Lockdrop. */
+  brand: { name: string; logoUrl: string | null } | null;
 }
 
 export type SandboxOutcome = 'pay' | 'fail' | 'cancel';
@@ -70,6 +72,8 @@ interface Row {
   completed_at: Date | null;
   billing_interval: BillingInterval | null;
   subscription_token: string | null;
+  brand_title: string | null;
+  brand_logo_url: string | null;
 }
 
 const toPayment = (row: Row): SandboxPayment => ({
@@ -85,6 +89,7 @@ const toPayment = (row: Row): SandboxPayment => ({
   completedAt: row.completed_at,
   billingInterval: row.billing_interval,
   subscriptionToken: row.subscription_token,
+  brand: row.brand_title ? { name: row.brand_title, logoUrl: row.brand_logo_url } : null,
 });
 
 const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
@@ -201,8 +206,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     async createPaymentLink(request) {
       await pool.query(
         `INSERT INTO sandbox_payments (tx_ref, amount_minor, currency, buyer_email, title, redirect_url, status,
-           billing_interval, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7, now() + make_interval(mins => $8::int))`,
+           billing_interval, expires_at, brand_title, brand_logo_url)
+         VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7, now() + make_interval(mins => $8::int), $9, $10)`,
         [
           request.txRef,
           request.amountMinor,
@@ -212,6 +217,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           request.redirectUrl,
           request.recurring?.interval ?? null,
           request.sessionMinutes ?? null,
+          request.brand?.name ?? null,
+          request.brand?.logoUrl ?? null,
         ],
       );
       return { link: `${options.publicUrl}/sandbox/checkout/${encodeURIComponent(request.txRef)}` };

@@ -21,6 +21,8 @@ export interface PaymentLinkRequest {
   recurring?: { interval: BillingInterval; providerPlanId: string | null } | null;
   /** How long the hosted page may take payment (a checkout holding a discount code's use). */
   sessionMinutes?: number | null;
+  /** The seller's store on the hosted page (Flutterwave `customizations`); null: Lockdrop's. */
+  brand?: { name: string; logoUrl: string | null } | null;
 }
 
 /** What a provider needs to find (and stop or restart) the subscription it charges. */

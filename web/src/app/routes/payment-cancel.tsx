@@ -4,12 +4,16 @@ import { TryAgainLink } from '@/components/try-again-link';
 import { Seo } from '@/components/seo/seo';
 import { ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { usePayment } from '@/features/purchases/api/get-payment';
+import { usePageBrand } from '@/lib/page-brand';
 
 const meta = { title: 'Payment canceled — Lockdrop', description: 'Your payment was canceled.' };
 
 export default function PaymentCancelRoute() {
   const [search] = useSearchParams();
   const txRef = search.get('tx_ref') ?? search.get('txRef');
+  // The seller's brand stays around a cancelled payment of their product (Pro and up).
+  usePageBrand(usePayment(txRef).data?.brand);
   return (
     <div className="bg-slate-50 px-4 py-14 sm:py-20">
       <Seo {...meta} />

@@ -12,6 +12,7 @@ import { useAccess } from '@/features/purchases/api/get-access';
 import { FullAccessCard } from '@/features/purchases/components/full-access-card';
 import { PurchaseFiles } from '@/features/purchases/components/purchase-files';
 import { recallEmail } from '@/lib/checkout-memory';
+import { usePageBrand } from '@/lib/page-brand';
 import { priceLabel } from '@/lib/pricing';
 import { notify } from '@/lib/toast';
 
@@ -28,6 +29,7 @@ export default function ProductRoute() {
   const product = useProduct(id, currency);
   const access = useAccess(id);
   const { user } = useSession();
+  usePageBrand(product.data?.brand);
   useEffect(() => {
     if (product.isError) notify.error('Product not found');
   }, [product.isError]);
@@ -39,8 +41,10 @@ export default function ProductRoute() {
   return (
     <div className="bg-slate-50">
       <Seo
-        title={`${detail.title} — Lockdrop`}
-        description={detail.description ?? `Buy ${detail.title} on Lockdrop.`}
+        title={`${detail.title} — ${detail.brand?.name ?? 'Lockdrop'}`}
+        description={
+          detail.description ?? `Buy ${detail.title} from ${detail.brand?.name ?? 'Lockdrop'}.`
+        }
       />
       <ProductDetail
         product={detail}

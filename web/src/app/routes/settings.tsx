@@ -1,5 +1,6 @@
 import { Seo } from '@/components/seo/seo';
 import { PlanBillingSection } from '@/features/billing';
+import { BrandSection } from '@/features/brand';
 import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { WebhooksSection } from '@/features/webhooks';
@@ -15,6 +16,7 @@ export default function SettingsRoute() {
         payoutDestination={<PayoutDestinationCard />}
         planBilling={<PlanBillingSection />}
         webhooks={<WebhooksSection />}
+        brand={<BrandSection />}
       />
     </>
   );

@@ -1,5 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
+import { useCurrentPageBrand, brandAccentStyle } from '@/lib/page-brand';
+import { BrandedHeader, SoldWithLockdrop } from './branded-frame';
 import { Footer } from './footer';
 import { Header } from './header';
 
@@ -34,8 +36,15 @@ function PageFallback() {
 }
 
 export function PublicLayout() {
+  // A seller's page with a brand (Pro and up) shows the seller's header and only a small
+  // "Sold with Lockdrop" line; every other page keeps Lockdrop's header and footer.
+  const brand = useCurrentPageBrand();
   return (
-    <div className="flex min-h-screen flex-col">
+    <div
+      className="flex min-h-screen flex-col"
+      style={brandAccentStyle(brand)}
+      data-branded={brand ? 'true' : undefined}
+    >
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow"
@@ -43,13 +52,13 @@ export function PublicLayout() {
         Skip to content
       </a>
       <ScrollManager />
-      <Header />
+      {brand ? <BrandedHeader brand={brand} /> : <Header />}
       <main id="main" className="flex-1">
         <Suspense fallback={<PageFallback />}>
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
+      {brand ? <SoldWithLockdrop /> : <Footer />}
     </div>
   );
 }

@@ -105,4 +105,28 @@ export const migrations: Migration[] = [
           CHECK (jsonb_typeof(files) = 'array' AND jsonb_array_length(files) BETWEEN 1 AND 20);
     `,
   },
+  {
+    id: '0040_store_brands',
+    sql: `
+      -- Each seller's plan as billing last announced it (plan.changed): the brand shows to buyers
+      -- only while the plan includes branding, whichever order the events arrive in.
+      CREATE TABLE seller_plans (
+        user_id uuid PRIMARY KEY,
+        plan text NOT NULL,
+        changed_at timestamptz NOT NULL,
+        deleted boolean NOT NULL DEFAULT false
+      );
+      -- A store's brand (a seller alone is a store of one). plan_at_save is the plan the seller's
+      -- token named when they saved, used until billing announces one.
+      CREATE TABLE store_brands (
+        seller_id uuid PRIMARY KEY,
+        handle text NOT NULL UNIQUE CHECK (handle = lower(handle)),
+        name text NOT NULL,
+        logo_id text,
+        accent_colour text CHECK (accent_colour ~ '^#[0-9a-f]{6}$'),
+        plan_at_save text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];

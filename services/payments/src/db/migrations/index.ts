@@ -17,6 +17,7 @@ import { payoutOutcomeUnknown } from './0014_payout_outcome_unknown.js';
 import { payoutTestMode } from './0015_payout_test_mode.js';
 import { ledgerBalancePerTransaction } from './0016_ledger_balance_per_transaction.js';
 import { saleEmails } from './0050_sale_emails.js';
+import { sellerBrands } from './0041_seller_brands.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   payoutTestMode,
   ledgerBalancePerTransaction,
   saleEmails,
+  sellerBrands,
 ];

@@ -14,7 +14,7 @@ import {
   type NewCheckout,
   type ProductCheckout,
 } from '../sales/index.js';
-import { findSellerPlan } from '../read-models/index.js';
+import { findSellerPlan, findShownBrand } from '../read-models/index.js';
 import { findSubscription, planPrice } from '../subscriptions/index.js';
 import type { PaymentProvider } from '../../providers/types.js';
 import { checkoutableProduct, currencyOf, isBlank, priceCheckout } from './pricing.js';
@@ -213,6 +213,9 @@ async function requestPaymentLink(
 ): Promise<{ link: string; txRef: string }> {
   const { buyerEmail, currency } = checkout;
   let link: string;
+  // The hosted page shows the seller's store (Pro and up), never Lockdrop's header, for products.
+  const brand =
+    checkout.kind === 'product' ? await findShownBrand(deps.pool, checkout.sellerId!) : null;
   try {
     const recurring = checkout.billingInterval
       ? {
@@ -233,6 +236,10 @@ async function requestPaymentLink(
           : `${deps.publicUrl}/payment/success`,
       recurring,
       sessionMinutes,
+      brand: brand && {
+        name: brand.name,
+        logoUrl: brand.logoUrl && `${deps.publicUrl}${brand.logoUrl}`,
+      },
     }));
   } catch (error) {
     deps.logger.error(

@@ -3,6 +3,7 @@ export {
   type ProductView,
   findProduct,
   findSellerPlan,
+  findShownBrand,
   listExchangeRates,
   upsertSellerPlan,
 } from './read-models.repository.js';

@@ -6,12 +6,14 @@ import {
   upsertExchangeRates,
   upsertProduct,
   upsertSellerEmail,
+  upsertSellerBrand,
   upsertSellerPlan,
 } from './read-models.repository.js';
 
 /**
  * What checkout needs from other services, kept locally from their events so a buyer never
- * waits on catalog or identity: products (price, status, file), sellers' plans, FX rates.
+ * waits on catalog or identity: products (price, status, file), sellers' plans and brands, FX
+ * rates.
  */
 export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<Subscription[]> {
   return Promise.all([
@@ -52,6 +54,15 @@ export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<
       handler: async (event, tx) => {
         const data = event.data;
         await upsertSellerPlan(tx, data.userId, data.plan, event.occurredAt);
+      },
+    }),
+    bus.subscribe({
+      consumer: 'payments.brands',
+      filter: 'store.brand_updated',
+      pool,
+      handler: async (event, tx) => {
+        if (event.type === 'store.brand_updated')
+          await upsertSellerBrand(tx, event.data, event.occurredAt);
       },
     }),
     bus.subscribe({

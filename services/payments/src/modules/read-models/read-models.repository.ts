@@ -4,7 +4,8 @@ import {
   type Queryable,
   type ReadModelTable,
 } from '@lockdrop/db';
-import type { EventData } from '@lockdrop/contracts';
+import type { EventData, PublicBrand } from '@lockdrop/contracts';
+import { planById } from '@lockdrop/plans';
 import type { ExchangeRate } from '@lockdrop/money';
 import type { BillingInterval } from '@lockdrop/contracts';
 
@@ -144,4 +145,45 @@ export async function listExchangeRates(
     [publishedSince],
   );
   return rows;
+}
+
+const SELLER_BRANDS: ReadModelTable = {
+  table: 'seller_brands',
+  key: 'seller_id',
+  version: 'source_occurred_at',
+};
+
+/** Keeps catalog's newest `store.brand_updated` per seller (a late older one changes nothing). */
+export async function upsertSellerBrand(
+  db: Queryable,
+  data: EventData<'store.brand_updated'>,
+  occurredAt: string,
+): Promise<void> {
+  await applyNewestSnapshot(db, SELLER_BRANDS, data.sellerId, occurredAt, {
+    handle: data.brand.handle,
+    name: data.brand.name,
+    logo_url: data.brand.logoUrl,
+    accent_colour: data.brand.accentColour,
+  });
+}
+
+/**
+ * The brand buyers of `sellerId` see on checkout pages and receipts: null when none was saved
+ * or the seller's plan (as billing last announced it) does not include branding.
+ */
+export async function findShownBrand(db: Queryable, sellerId: string): Promise<PublicBrand | null> {
+  const { rows } = await db.query<PublicBrand & { plan: string | null }>(
+    `SELECT b.handle, b.name, b.logo_url AS "logoUrl", b.accent_colour AS "accentColour", s.plan
+       FROM seller_brands b LEFT JOIN sellers s ON s.user_id = b.seller_id
+      WHERE b.seller_id = $1 AND NOT b.deleted`,
+    [sellerId],
+  );
+  const row = rows[0];
+  if (!row || !planById(row.plan).customBranding) return null;
+  return {
+    handle: row.handle,
+    name: row.name,
+    logoUrl: row.logoUrl,
+    accentColour: row.accentColour,
+  };
 }

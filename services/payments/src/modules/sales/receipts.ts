@@ -1,5 +1,5 @@
 import { newBrowserKey } from '@lockdrop/auth';
-import { renderEmail, type MailMessage } from '@lockdrop/mailer';
+import { renderEmail, type EmailContent, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
 import type { BillingInterval } from '@lockdrop/contracts';
 
@@ -26,6 +26,8 @@ export function receiptEmail(input: {
   subscription?: { interval: BillingInterval; renewal: boolean } | null;
   /** The seller's discount code the buyer used, and what it took off. */
   discount?: { code: string; amountOffMinor: number } | null;
+  /** The seller's brand when their plan includes it (logo URL absolute). */
+  brand?: EmailContent['brand'];
 }): MailMessage {
   const { subscription } = input;
   const per = subscription?.interval === 'yearly' ? 'year' : 'month';
@@ -55,7 +57,8 @@ export function receiptEmail(input: {
       'Use the button below to download your file whenever you like, without an account. Download links are valid for 1 hour; come back here for a fresh one.',
     ],
     action: { label: 'Download your file', url: input.receiptUrl },
-    footnote: `You received this e-mail because this address was used for a purchase on Lockdrop. Refunds are possible within ${input.refundWindowHours} hours of payment.`,
+    footnote: `You received this e-mail because this address was used for a purchase ${input.brand ? `from ${input.brand.name}` : 'on Lockdrop'}. Refunds are possible within ${input.refundWindowHours} hours of payment.`,
+    brand: input.brand ?? null,
   });
   return { to: input.to, ...rendered };
 }

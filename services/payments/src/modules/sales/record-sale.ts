@@ -9,6 +9,7 @@ import { postJournals, type NewJournal } from '../ledger/index.js';
 import { insertPurchases, type NewPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
 import { paymentJournal } from '../ledger/index.js';
+import { findShownBrand } from '../read-models/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
 import { saleEmailFor } from './sale-emails.js';
 
@@ -149,9 +150,15 @@ export async function recordSale(
       { correlationId: checkout.correlationId },
     ),
   );
+  const brand = await findShownBrand(tx, sellerId);
   gathered.mails.push(
     receiptEmail({
       to: checkout.buyerEmail,
+      brand: brand && {
+        name: brand.name,
+        logoUrl: brand.logoUrl && `${deps.publicUrl}${brand.logoUrl}`,
+        accentColour: brand.accentColour,
+      },
       productTitle: checkout.productTitle,
       amountMinor: split.amountMinor,
       currency: checkout.currency,

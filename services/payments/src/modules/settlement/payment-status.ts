@@ -7,6 +7,8 @@ import {
   type CheckoutStatus,
   type Purchase,
 } from '../sales/index.js';
+import type { PublicBrand } from '@lockdrop/contracts';
+import { findShownBrand } from '../read-models/index.js';
 import { settleTransaction, type SettlementDeps } from './settlement.js';
 
 export type PaymentStatusDeps = SettlementDeps & {
@@ -25,6 +27,8 @@ export interface PaymentResult {
   status: 'pending' | 'paid' | 'failed' | 'refunded';
   txRef: string;
   purchase: Purchase | null;
+  /** The seller's brand for the result page (Pro and up); null shows Lockdrop's look. */
+  brand: PublicBrand | null;
 }
 
 const VERIFY_ON_READ_INTERVAL_SECONDS = 5;
@@ -63,13 +67,15 @@ export async function paymentByReference(
     }
   }
   const purchase = await findPurchaseByCheckout(deps.pool, checkout.id);
+  const brand = checkout.sellerId ? await findShownBrand(deps.pool, checkout.sellerId) : null;
   if (!purchase) {
     const current = await findCheckoutByTxRef(deps.pool, input.txRef);
-    return { status: checkoutState(current!.status), txRef: checkout.txRef, purchase: null };
+    return { status: checkoutState(current!.status), txRef: checkout.txRef, purchase: null, brand };
   }
   return {
     status: purchase.status === 'paid' ? 'paid' : 'refunded',
     txRef: checkout.txRef,
     purchase,
+    brand,
   };
 }

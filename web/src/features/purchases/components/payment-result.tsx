@@ -5,6 +5,7 @@ import { TryAgainLink } from '@/components/try-again-link';
 import { buttonClass } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api';
+import { usePageBrand } from '@/lib/page-brand';
 import { notify } from '@/lib/toast';
 import { usePayment } from '../api/get-payment';
 import { PaymentNotFound } from './payment-not-found';
@@ -13,6 +14,7 @@ import { PaymentSuccess } from './payment-success';
 /** /payment/success body: polls the checkout until the provider's webhook has settled it. */
 export function PaymentResult({ txRef }: { txRef: string | null }) {
   const payment = usePayment(txRef);
+  usePageBrand(payment.data?.brand);
   const notFound = payment.error instanceof ApiError && payment.error.status === 404;
   useEffect(() => {
     if (txRef === null) notify.error('Unable to find purchase details');

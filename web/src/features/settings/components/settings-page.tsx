@@ -18,10 +18,12 @@ export function SettingsPage({
   payoutDestination,
   planBilling,
   webhooks,
+  brand,
 }: {
   payoutDestination: ReactNode;
   planBilling: ReactNode;
   webhooks: ReactNode;
+  brand: ReactNode;
 }) {
   return (
     <div className="bg-slate-50">
@@ -34,6 +36,7 @@ export function SettingsPage({
           <ProfileSection />
           <PayoutSection destination={payoutDestination} />
           <PlanSection billing={planBilling} />
+          {brand}
           <SettingsCard
             id="webhooks"
             title="Webhooks"

@@ -1,0 +1,88 @@
+import { applyNewestSnapshot, type Queryable, type ReadModelTable } from '@lockdrop/db';
+
+export interface StoreBrandRow {
+  sellerId: string;
+  handle: string;
+  name: string;
+  logoId: string | null;
+  accentColour: string | null;
+  /** Billing's latest word on the seller's plan, else the plan their token named at save. */
+  plan: string;
+}
+
+const SELLER_PLANS: ReadModelTable = {
+  table: 'seller_plans',
+  key: 'user_id',
+  version: 'changed_at',
+};
+
+const SELECT_BRAND = `
+  SELECT b.seller_id, b.handle, b.name, b.logo_id, b.accent_colour,
+         coalesce(p.plan, b.plan_at_save) AS plan
+    FROM store_brands b
+    LEFT JOIN seller_plans p ON p.user_id = b.seller_id AND NOT p.deleted`;
+
+interface Row {
+  seller_id: string;
+  handle: string;
+  name: string;
+  logo_id: string | null;
+  accent_colour: string | null;
+  plan: string;
+}
+
+const toBrand = (row: Row): StoreBrandRow => ({
+  sellerId: row.seller_id,
+  handle: row.handle,
+  name: row.name,
+  logoId: row.logo_id,
+  accentColour: row.accent_colour,
+  plan: row.plan,
+});
+
+export async function findBrandOf(db: Queryable, sellerId: string): Promise<StoreBrandRow | null> {
+  const { rows } = await db.query<Row>(`${SELECT_BRAND} WHERE b.seller_id = $1`, [sellerId]);
+  return rows[0] ? toBrand(rows[0]) : null;
+}
+
+export async function findBrandByHandle(
+  db: Queryable,
+  handle: string,
+): Promise<StoreBrandRow | null> {
+  const { rows } = await db.query<Row>(`${SELECT_BRAND} WHERE b.handle = $1`, [handle]);
+  return rows[0] ? toBrand(rows[0]) : null;
+}
+
+/** Inserts or replaces the seller's brand; a handle another seller holds raises 23505. */
+export async function saveBrand(
+  db: Queryable,
+  brand: Omit<StoreBrandRow, 'plan'> & { planAtSave: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO store_brands (seller_id, handle, name, logo_id, accent_colour, plan_at_save)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (seller_id) DO UPDATE SET handle = excluded.handle, name = excluded.name,
+       logo_id = excluded.logo_id, accent_colour = excluded.accent_colour,
+       plan_at_save = excluded.plan_at_save, updated_at = now()`,
+    [brand.sellerId, brand.handle, brand.name, brand.logoId, brand.accentColour, brand.planAtSave],
+  );
+}
+
+/** Keeps the newest plan.changed per seller (an older one arriving late changes nothing). */
+export async function applyPlanChange(
+  db: Queryable,
+  userId: string,
+  plan: string,
+  occurredAt: string,
+): Promise<void> {
+  await applyNewestSnapshot(db, SELLER_PLANS, userId, occurredAt, { plan });
+}
+
+/** The plan billing last announced for this seller; null when it never announced one. */
+export async function findSellerPlan(db: Queryable, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ plan: string }>(
+    'SELECT plan FROM seller_plans WHERE user_id = $1 AND NOT deleted',
+    [userId],
+  );
+  return rows[0]?.plan ?? null;
+}

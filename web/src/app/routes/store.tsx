@@ -1,0 +1,21 @@
+import { useParams } from 'react-router-dom';
+import { Seo } from '@/components/seo/seo';
+import { StorePage, useStore } from '@/features/brand';
+import { PageSpinner } from '@/features/products/components/page-spinner';
+import NotFoundRoute from './not-found';
+import { usePageBrand } from '@/lib/page-brand';
+
+export default function StoreRoute() {
+  const { handle = '' } = useParams();
+  const store = useStore(handle);
+  usePageBrand(store.data?.brand);
+  if (store.isPending) return <PageSpinner label="Loading store" />;
+  if (store.isError) return <NotFoundRoute />;
+  const name = store.data.brand?.name ?? store.data.handle;
+  return (
+    <>
+      <Seo title={name} description={`Products from ${name}.`} />
+      <StorePage store={store.data} />
+    </>
+  );
+}
