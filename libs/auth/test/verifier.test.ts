@@ -79,6 +79,8 @@ describe('access token verification through the JWKS', () => {
       email: 'ada@example.com',
       emailVerified: true,
       plan: 'pro',
+      // A signed-in session, not a token minted for an API key.
+      apiKey: null,
     });
     expect((await me({ cookie: `ld_access=${token}` })).statusCode).toBe(200);
   });

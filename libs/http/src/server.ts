@@ -157,6 +157,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Http
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           cookie: { type: 'apiKey', in: 'cookie', name: 'ld_access' },
+          // `/api/v1`: a seller's API key (`Authorization: Bearer ld_live_…` or `ld_test_…`).
+          apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'ld_live_… / ld_test_…' },
         },
       },
     },

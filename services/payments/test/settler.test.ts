@@ -257,6 +257,8 @@ describe('the settler (issue 31)', () => {
     const txRefs = await checkouts(12);
     await storeAhead(txRefs, 1);
     fake.verifyDelayMs = 200;
+    // A verify the previous test left hanging in the fake (its 6 s timeout) must not count here.
+    await waitFor(() => fake.verifyInFlight.now === 0, 10_000, "the fake's hanging verify ending");
     fake.verifyInFlight.max = 0;
     await aheadSettler(pool, { batchSize: 12, verifyConcurrency: 4, leaseSeconds: 60 }).drain();
     expect(fake.verifyInFlight.max).toBe(4);
