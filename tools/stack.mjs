@@ -110,6 +110,8 @@ export function productionSecrets() {
     JWT_PRIVATE_KEYS: JSON.stringify({ keys: [{ kty, crv, d, x, kid: randomUUID() }] }),
     DOWNLOAD_SIGNING_KEY: randomBytes(32).toString('base64url'),
     PAYOUT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    WEBHOOK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    API_KEY_HASH_SECRET: randomBytes(32).toString('base64url'),
     VISITOR_ID_SECRET: randomBytes(32).toString('base64url'),
   };
 }
