@@ -113,7 +113,8 @@ export async function expectInvariants(
       Number(seller.earned) - Number(seller.paid_out),
     );
 
-  // Each sale counted once by analytics, however often its event was delivered.
+  // Each sale counted once by analytics, however often its event was delivered: a real sale in
+  // its sales, a test sale (the cluster pays through the sandbox) apart in its test sales.
   const { rows: products } = await cluster.db.query<{ product_id: string }>(
     'SELECT DISTINCT product_id FROM payments.purchases WHERE tx_ref = ANY($1)',
     [txRefs],
@@ -123,7 +124,8 @@ export async function expectInvariants(
       (
         await cluster.db.query(
           `SELECT p.product_id, count(*)::int AS purchases,
-             (SELECT coalesce(sum(sales), 0)::int FROM analytics.product_daily d WHERE d.product_id = p.product_id) AS counted
+             (SELECT coalesce(sum(sales), 0)::int FROM analytics.product_daily d WHERE d.product_id = p.product_id)
+             + (SELECT coalesce(sum(sales), 0)::int FROM analytics.product_daily_test_sales t WHERE t.product_id = p.product_id) AS counted
            FROM payments.purchases p WHERE p.product_id = ANY($1) GROUP BY p.product_id`,
           [products.map((row) => row.product_id)],
         )
