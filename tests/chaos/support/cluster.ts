@@ -204,6 +204,7 @@ export async function startCluster(
     PAYMENTS_URL: frontUrl('payments'),
     DELIVERY_URL: frontUrl('delivery'),
     ANALYTICS_URL: frontUrl('analytics'),
+    WORKER_URL: frontUrl('worker'),
     // Two delivery replicas share one store: the S3 backend, on a real S3 server.
     ...s3StorageEnv(s3),
     // Downloads as the prod overlay serves them: checked by delivery, then a presigned redirect.
