@@ -143,14 +143,17 @@ function aheadSettler(
 }
 
 /** A pool whose connections die as `dies` says: the transaction in hand is rolled back. */
-function dyingPool(dies: (text: string, values: unknown[]) => boolean): Pool {
+function dyingPool(
+  dies: (text: string, values: unknown[]) => boolean,
+  failure: () => Error = () => new Error('settler killed mid-batch'),
+): Pool {
   const wrap = (client: PoolClient): PoolClient =>
     new Proxy(client, {
       get(target, property) {
         if (property === 'query')
           return (text: unknown, values?: unknown[]) => {
             if (typeof text === 'string' && dies(text, values ?? []))
-              return Promise.reject(new Error('settler killed mid-batch'));
+              return Promise.reject(failure());
             return (target.query as (t: unknown, v?: unknown[]) => unknown)(text, values);
           };
         const value = Reflect.get(target, property) as unknown;
@@ -292,6 +295,36 @@ describe('the settler (issue 31)', () => {
         [txRefs],
       ),
     ).toBe(24);
+  });
+
+  it('claims a database outage interrupted are given back when it answers again, not after their lease, and keep their attempt', async () => {
+    const txRefs = await checkouts(12);
+    await storeAhead(txRefs, 2);
+    let databaseDown = true;
+    // The connection drops as the batch writes its ledger lines (a primary lost mid-batch).
+    const settler = aheadSettler(
+      dyingPool(
+        (text) => databaseDown && text.startsWith('INSERT INTO ledger_entries'),
+        () =>
+          Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' }),
+      ),
+      { leaseSeconds: 600 },
+    );
+    await settler.drain();
+    expect(await purchasesOf(txRefs)).toBe(0);
+    // The database is back; the same process (same clock: its 10-minute leases still hold)
+    // settles every payment on its next pass.
+    databaseDown = false;
+    await settler.drain();
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+    const { rows } = await harness.pool.query<{ status: string; attempts: number; n: number }>(
+      `SELECT status, attempts, count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1)
+       GROUP BY 1, 2`,
+      [txRefs],
+    );
+    // The outage did not spend an attempt: each event shows only the claim that settled it.
+    expect(rows).toEqual([{ status: 'processed', attempts: 1, n: 24 }]);
   });
 
   it('a poison payment fails only itself: the rest of its batch settles', async () => {

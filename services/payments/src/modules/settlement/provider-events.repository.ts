@@ -103,6 +103,10 @@ export async function scheduleEventRetry(
 /** Attempts a stored provider event gets; then it waits for an operator (and is reported). */
 export const PROVIDER_EVENT_MAX_ATTEMPTS = 20;
 
+/** When a claim made at `now` ends; `releaseLeases` finds its own claims by this time. */
+export const leaseEnd = (now: Date, leaseSeconds: number): Date =>
+  new Date(now.getTime() + leaseSeconds * 1000);
+
 /**
  * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
  * ones); a process that dies holding one leaves it due again when the lease ends. Claiming counts
@@ -118,18 +122,33 @@ export async function claimDueEvents(
   leaseSeconds: number,
 ): Promise<ProviderEvent[]> {
   const { rows } = await db.query<ProviderEvent>(
-    `UPDATE provider_events SET next_attempt_at = $1::timestamptz + make_interval(secs => $3::int),
-       attempts = attempts + 1
+    `UPDATE provider_events SET next_attempt_at = $4, attempts = attempts + 1
      WHERE id IN (
        SELECT id FROM provider_events
-       WHERE status IN ('parked', 'retry', 'received') AND attempts < $4
+       WHERE status IN ('parked', 'retry', 'received') AND attempts < $3
          AND (next_attempt_at <= $1
               OR (next_attempt_at IS NULL AND received_at <= $1::timestamptz - interval '2 minutes'))
        ORDER BY next_attempt_at NULLS FIRST LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
-    [now, limit, leaseSeconds, PROVIDER_EVENT_MAX_ATTEMPTS],
+    [now, limit, PROVIDER_EVENT_MAX_ATTEMPTS, leaseEnd(now, leaseSeconds)],
   );
   return rows;
+}
+
+/**
+ * Gives back the claims this process made at the given lease ends and could not settle because
+ * the database went away — even a claim whose commit we never heard back about — once it answers
+ * again: those events are due at once rather than when the lease runs out, and the outage does
+ * not spend their attempt. A lease end is a claim's token; another process's claim ending in the
+ * same millisecond would only be settled sooner, which settlement's checkout lock makes harmless.
+ */
+export async function releaseLeases(db: Queryable, leaseEnds: Date[], now: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE provider_events SET next_attempt_at = $2, attempts = greatest(attempts - 1, 0)
+     WHERE next_attempt_at = ANY($1::timestamptz[]) AND status <> 'processed'`,
+    [leaseEnds, now],
+  );
+  return rowCount ?? 0;
 }
 
 export async function recordMismatch(

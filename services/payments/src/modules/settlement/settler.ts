@@ -2,8 +2,10 @@ import { isOutage } from '@lockdrop/db';
 import type { VerifiedTransaction } from '../../providers/types.js';
 import {
   claimDueEvents,
+  leaseEnd,
   markEventsProcessed,
   PROVIDER_EVENT_MAX_ATTEMPTS,
+  releaseLeases,
   scheduleEventRetry,
   type ProviderEvent,
 } from './provider-events.repository.js';
@@ -51,6 +53,18 @@ const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
  */
 export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settler {
   let stopped = false;
+  /** Ends of our leases on claims a database outage kept us from settling; given back later. */
+  const stranded = new Set<number>();
+  const strand = (leaseUntil: Date) => stranded.add(leaseUntil.getTime());
+  const releaseStranded = async () => {
+    const leaseEnds = [...stranded];
+    await releaseLeases(
+      deps.pool,
+      leaseEnds.map((time) => new Date(time)),
+      deps.now(),
+    );
+    for (const time of leaseEnds) stranded.delete(time);
+  };
 
   /** Keeps the event for a later attempt (its attempt was counted when it was claimed). */
   const later = async (event: ProviderEvent, status: 'parked' | 'retry', reason: string) => {
@@ -82,7 +96,10 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
     );
 
   /** Settles verified payments in one transaction; a failed batch is retried one by one. */
-  const settle = async (items: Array<{ event: ProviderEvent; payment: VerifiedPayment }>) => {
+  const settle = async (
+    items: Array<{ event: ProviderEvent; payment: VerifiedPayment }>,
+    leaseUntil: Date,
+  ) => {
     let outcomes;
     try {
       outcomes = await settleVerified(
@@ -90,17 +107,19 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
         items.map((item) => item.payment),
       );
     } catch (error) {
-      // The database went away: every event stays leased and is due again when its lease ends.
+      // The database went away: the events stay leased to us, and are given back as soon as it
+      // answers again (or, if this process dies first, are due again when the lease ends).
       if (isOutage(error) || items.length === 1) {
+        if (isOutage(error)) strand(leaseUntil);
         logFailure(
           error,
           { eventIds: items.map((item) => item.event.id) },
-          'provider events could not be settled; due again after their lease',
+          'provider events could not be settled; due again once the database answers',
         );
         return;
       }
       logFailure(error, { batch: items.length }, 'settlement batch failed; settling one by one');
-      for (const item of items) if (!stopped) await settle([item]);
+      for (const item of items) if (!stopped) await settle([item], leaseUntil);
       return;
     }
     for (const [index, outcome] of outcomes.entries()) {
@@ -113,13 +132,13 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
   };
 
   /** Verifies one claimed batch concurrently and settles it in group commits as answers come. */
-  const settleEvents = async (events: ProviderEvent[]) => {
+  const settleEvents = async (events: ProviderEvent[], leaseUntil: Date) => {
     const ready: Array<{ event: ProviderEvent; payment: VerifiedPayment }> = [];
     const unknown: Array<{ id: number; outcome: string }> = [];
     let settling: Promise<void> | null = null;
     const kick = () => {
       settling ??= (async () => {
-        while (ready.length > 0) await settle(ready.splice(0, options.batchSize));
+        while (ready.length > 0) await settle(ready.splice(0, options.batchSize), leaseUntil);
       })().finally(() => {
         settling = null;
       });
@@ -137,9 +156,10 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
             { eventId: event.id, err: (error as Error).message },
             'provider verify failed; will retry',
           );
-          await later(event, 'retry', (error as Error).message).catch((failure: unknown) =>
-            logFailure(failure, { eventId: event.id }, 'could not schedule event retry'),
-          );
+          await later(event, 'retry', (error as Error).message).catch((failure: unknown) => {
+            if (isOutage(failure)) strand(leaseUntil);
+            logFailure(failure, { eventId: event.id }, 'could not schedule event retry');
+          });
           continue;
         }
         if (!verified) unknown.push({ id: event.id, outcome: 'unknown_transaction' });
@@ -169,15 +189,20 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
 
   return {
     async drain() {
+      if (stranded.size > 0) await releaseStranded();
       while (!stopped) {
-        const events = await claimDueEvents(
-          deps.pool,
-          deps.now(),
-          options.batchSize,
-          options.leaseSeconds,
-        );
+        const now = deps.now();
+        const leaseUntil = leaseEnd(now, options.leaseSeconds);
+        let events: ProviderEvent[];
+        try {
+          events = await claimDueEvents(deps.pool, now, options.batchSize, options.leaseSeconds);
+        } catch (error) {
+          // The claim may have committed without our hearing it (a primary lost mid-commit).
+          if (isOutage(error)) strand(leaseUntil);
+          throw error;
+        }
         if (events.length === 0) return;
-        await settleEvents(events);
+        await settleEvents(events, leaseUntil);
       }
     },
     stop() {
