@@ -33,3 +33,13 @@ export function pageAfter<T extends { id: string }>(
   }
   return { data: items.slice(start, start + limit), has_more: items.length > start + limit };
 }
+
+/**
+ * One page from a keyset query that fetched `limit + 1` rows after the cursor (the extra row only
+ * says there is more): `WHERE owner = $me AND (created_at, id) < (SELECT created_at, id FROM …
+ * WHERE id = $cursor AND owner = $me) ORDER BY created_at DESC, id DESC LIMIT $limit + 1`. A cursor
+ * that names none of the caller's rows is a 400 `invalid_cursor` (check it before paging).
+ */
+export function pageOfRows<T>(rows: T[], limit: number): { data: T[]; has_more: boolean } {
+  return { data: rows.slice(0, limit), has_more: rows.length > limit };
+}
