@@ -16,4 +16,11 @@ export {
   sha256Hex,
 } from './browser-keys.js';
 export { requireRecentAuth, REAUTHENTICATION_REQUIRED } from './recent-auth.js';
-export { createSecretBox, parseSecretKeys, type SecretBox, type SecretKey } from './secret-box.js';
+export {
+  createSecretBox,
+  parseSecretKeys,
+  secretKeysEnv,
+  usesDevelopmentKey,
+  type SecretBox,
+  type SecretKey,
+} from './secret-box.js';

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 
 /**
  * AES-256-GCM for secrets at rest (payout details, webhook signing secrets). Keys carry an id so they can be rotated: new secrets
@@ -36,6 +37,31 @@ export function parseSecretKeys(value: string): SecretKey[] {
   if (keys.length === 0) throw new Error('at least one key is needed');
   if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new Error('key ids must differ');
   return keys;
+}
+
+/**
+ * A setting holding secret-box keys (`id:base64(32 bytes)[,id:key…]`; the first seals, all open),
+ * defaulting to a development key outside production. Pair it with `usesDevelopmentKey` in the
+ * service's production refinement: the development key is published in the repository.
+ */
+export function secretKeysEnv(developmentKeys: string) {
+  return z
+    .string()
+    .default(developmentKeys)
+    .transform((value, context) => {
+      try {
+        return parseSecretKeys(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+}
+
+/** Whether any of `keys` is one of the published development keys. */
+export function usesDevelopmentKey(keys: SecretKey[], developmentKeys: string): boolean {
+  const published = parseSecretKeys(developmentKeys).map((k) => k.key.toString('base64'));
+  return keys.some((key) => published.includes(key.key.toString('base64')));
 }
 
 export function createSecretBox(keys: SecretKey[]): SecretBox {

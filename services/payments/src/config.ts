@@ -4,7 +4,7 @@ import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
 import { DEFAULT_PROCESSOR_FEE_BPS } from '@lockdrop/plans';
 import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
-import { parseSecretKeys } from './modules/payouts/index.js';
+import { secretKeysEnv, usesDevelopmentKey } from '@lockdrop/auth';
 import { isFlutterwaveTestKey } from './providers/flutterwave.js';
 
 const optionalSecret = z
@@ -146,17 +146,7 @@ export const configSchema = z
      * `id:base64(32 bytes)[,id:key…]`: AES-256-GCM keys for payout details at rest; the first
      * seals, all open (rotate by prepending a new key). Required in production.
      */
-    PAYOUT_ENCRYPTION_KEYS: z
-      .string()
-      .default(DEV_PAYOUT_ENCRYPTION_KEYS)
-      .transform((value, context) => {
-        try {
-          return parseSecretKeys(value);
-        } catch (error) {
-          context.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
+    PAYOUT_ENCRYPTION_KEYS: secretKeysEnv(DEV_PAYOUT_ENCRYPTION_KEYS),
     /**
      * Hours earnings stay pending after the refund window before they can be paid out. Outside
      * production it may be negative (down to minus the refund window) so demos and browser tests
@@ -263,9 +253,7 @@ export const configSchema = z
   .refine(
     (config) =>
       config.NODE_ENV !== 'production' ||
-      !config.PAYOUT_ENCRYPTION_KEYS.some((key) =>
-        DEV_PAYOUT_ENCRYPTION_KEYS.endsWith(key.key.toString('base64')),
-      ),
+      !usesDevelopmentKey(config.PAYOUT_ENCRYPTION_KEYS, DEV_PAYOUT_ENCRYPTION_KEYS),
     {
       path: ['PAYOUT_ENCRYPTION_KEYS'],
       message:

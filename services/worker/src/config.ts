@@ -1,4 +1,4 @@
-import { parseSecretKeys } from '@lockdrop/auth';
+import { secretKeysEnv, usesDevelopmentKey } from '@lockdrop/auth';
 import { env, redisEnv } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
@@ -104,17 +104,7 @@ export const configSchema = z
      * `id:base64(32 bytes)[,id:key…]`: AES-256-GCM keys for endpoint signing secrets at rest; the
      * first seals, all open (rotate by prepending a new key). Required in production.
      */
-    WEBHOOK_ENCRYPTION_KEYS: z
-      .string()
-      .default(DEV_WEBHOOK_ENCRYPTION_KEYS)
-      .transform((value, context) => {
-        try {
-          return parseSecretKeys(value);
-        } catch (error) {
-          context.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
+    WEBHOOK_ENCRYPTION_KEYS: secretKeysEnv(DEV_WEBHOOK_ENCRYPTION_KEYS),
     /** The site sellers are sent to from e-mails (a disabled endpoint's settings). */
     PUBLIC_URL: env.url('http://localhost:8080'),
     MAIL_FROM: z.string().min(3).default('Lockdrop <no-reply@lockdrop.app>'),
@@ -142,9 +132,7 @@ export const configSchema = z
   .refine(
     (config) =>
       config.NODE_ENV !== 'production' ||
-      !config.WEBHOOK_ENCRYPTION_KEYS.some((key) =>
-        DEV_WEBHOOK_ENCRYPTION_KEYS.endsWith(key.key.toString('base64')),
-      ),
+      !usesDevelopmentKey(config.WEBHOOK_ENCRYPTION_KEYS, DEV_WEBHOOK_ENCRYPTION_KEYS),
     {
       path: ['WEBHOOK_ENCRYPTION_KEYS'],
       message:

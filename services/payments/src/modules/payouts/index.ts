@@ -3,4 +3,4 @@ export { findPayout } from './payouts.repository.js';
 export { payoutRoutes } from './payouts.routes.js';
 export { newSellerRules } from './payouts.js';
 export { payoutMetrics } from './payout-metrics.js';
-export { createSecretBox, parseSecretKeys } from '@lockdrop/auth';
+export { createSecretBox } from '@lockdrop/auth';
