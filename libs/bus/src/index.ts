@@ -30,3 +30,4 @@ export {
   PROCESSED_EVENT_RETENTION_DAYS,
   PUBLISHED_OUTBOX_RETENTION_DAYS,
 } from './retention.js';
+export { applyPlanChange, findSellerPlan, subscribeToPlanChanges } from './seller-plans.js';

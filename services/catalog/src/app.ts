@@ -1,5 +1,6 @@
 import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
+import { subscribeToPlanChanges } from '@lockdrop/bus';
 import { deliveryLogos } from './adapters/delivery-logos.js';
 import { deliveryUploads } from './adapters/delivery-uploads.js';
 import { maxRateAgeHours, type CatalogConfig } from './config.js';
@@ -8,7 +9,6 @@ import { createProductCache } from './db/product-cache.js';
 import { createBrandService } from './domain/brands.js';
 import { createProductService } from './domain/products.js';
 import { subscribeToFxRates } from './events/fx-rates.consumer.js';
-import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { subscribeToStorefrontViews } from './events/storefront-views.consumer.js';
 import { brandRoutes } from './routes/brand.js';
 import { currencyRoutes } from './routes/currencies.js';
@@ -44,6 +44,6 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
   currencyRoutes(app, infra.pool, now);
   await subscribeToFxRates(infra.bus, infra.pool);
   await subscribeToStorefrontViews(infra.bus, infra.pool);
-  await subscribeToPlanChanges({ bus: infra.bus, pool: infra.pool });
+  await subscribeToPlanChanges({ bus: infra.bus, pool: infra.pool, consumer: 'catalog.plans' });
   return app;
 }

@@ -1,4 +1,5 @@
 import type { TokenVerifier } from '@lockdrop/auth';
+import { subscribeToPlanChanges } from '@lockdrop/bus';
 import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { DeliveryConfig } from './config.js';
@@ -11,7 +12,6 @@ import { createStampQueue } from './domain/stamp-queue.js';
 import { createStampedCopies } from './domain/stamped-copies.js';
 import { createUploadService } from './domain/uploads.js';
 import { subscribeToProductEvents } from './events/products.consumer.js';
-import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { subscribeToPurchaseEvents } from './events/purchases.consumer.js';
 import { findFfmpeg } from './previews/video.js';
 import { startPreviewWorker } from './previews/preview-worker.js';
@@ -108,7 +108,7 @@ export async function buildApp(
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool, storage })),
     ...(await subscribeToPurchaseEvents({ bus, pool, storage })),
-    await subscribeToPlanChanges({ bus, pool }),
+    await subscribeToPlanChanges({ bus, pool, consumer: 'delivery.plans' }),
   ];
   // Registered after the infrastructure's hook, so it runs first: consumers and renders stop before the pool closes.
   app.addHook('onClose', async () => {

@@ -1,4 +1,4 @@
-import { applyNewestSnapshot, type Queryable, type ReadModelTable } from '@lockdrop/db';
+import type { Queryable } from '@lockdrop/db';
 
 export interface StoreBrandRow {
   sellerId: string;
@@ -9,12 +9,6 @@ export interface StoreBrandRow {
   /** Billing's latest word on the seller's plan, else the plan their token named at save. */
   plan: string;
 }
-
-const SELLER_PLANS: ReadModelTable = {
-  table: 'seller_plans',
-  key: 'user_id',
-  version: 'changed_at',
-};
 
 const SELECT_BRAND = `
   SELECT b.seller_id, b.handle, b.name, b.logo_id, b.accent_colour,
@@ -66,23 +60,4 @@ export async function saveBrand(
        plan_at_save = excluded.plan_at_save, updated_at = now()`,
     [brand.sellerId, brand.handle, brand.name, brand.logoId, brand.accentColour, brand.planAtSave],
   );
-}
-
-/** Keeps the newest plan.changed per seller (an older one arriving late changes nothing). */
-export async function applyPlanChange(
-  db: Queryable,
-  userId: string,
-  plan: string,
-  occurredAt: string,
-): Promise<void> {
-  await applyNewestSnapshot(db, SELLER_PLANS, userId, occurredAt, { plan });
-}
-
-/** The plan billing last announced for this seller; null when it never announced one. */
-export async function findSellerPlan(db: Queryable, userId: string): Promise<string | null> {
-  const { rows } = await db.query<{ plan: string }>(
-    'SELECT plan FROM seller_plans WHERE user_id = $1 AND NOT deleted',
-    [userId],
-  );
-  return rows[0]?.plan ?? null;
 }

@@ -1,4 +1,5 @@
 import type { AuthUser } from '@lockdrop/auth';
+import { findSellerPlan } from '@lockdrop/bus';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import { PLANS, planById } from '@lockdrop/plans';
@@ -13,7 +14,6 @@ import type { LogoDirectory } from '../adapters/delivery-logos.js';
 import {
   findBrandByHandle,
   findBrandOf,
-  findSellerPlan,
   saveBrand,
   type StoreBrandRow,
 } from '../db/brands.repo.js';

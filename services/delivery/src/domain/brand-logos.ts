@@ -5,7 +5,7 @@ import { brandLogoPath, type BrandLogo } from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import { planById, PLANS } from '@lockdrop/plans';
-import { findSellerPlan } from '../db/seller-plans.repo.js';
+import { findSellerPlan } from '@lockdrop/bus';
 import { renderLogo } from '../previews/logo.js';
 import { ObjectNotFoundError, type ObjectStorage } from '../storage/index.js';
 

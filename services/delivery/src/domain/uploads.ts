@@ -22,7 +22,7 @@ export type { StoredFile };
 import { previewStatusOfFile } from '../db/previews.repo.js';
 import { isFileEntitled } from '../db/entitlements.repo.js';
 import { isFileUsedByProduct } from '../db/products.repo.js';
-import { findSellerPlan } from '../db/seller-plans.repo.js';
+import { findSellerPlan } from '@lockdrop/bus';
 import type { ObjectStorage } from '../storage/storage.js';
 import { fileExtension, sanitizeFileName } from './file-name.js';
 import { fileKind } from './file-kind.js';
