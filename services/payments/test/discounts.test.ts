@@ -690,10 +690,7 @@ describe('with Flutterwave', () => {
   beforeAll(async () => {
     fake = await startFakeFlutterwave();
     flutterwave = await startHarness({
-      PAYMENT_PROVIDER: 'flutterwave',
-      FLW_SECRET_KEY: fake.secretKey,
-      FLW_WEBHOOK_HASH: fake.webhookHash,
-      FLW_BASE_URL: fake.baseUrl,
+      ...fake.env,
       DISCOUNT_CHECKOUT_MINUTES: '45',
     });
   });

@@ -23,10 +23,7 @@ describe('disputes through Flutterwave (fake v3 API)', () => {
   beforeAll(async () => {
     fake = await startFakeFlutterwave();
     harness = await startHarness({
-      PAYMENT_PROVIDER: 'flutterwave',
-      FLW_SECRET_KEY: fake.secretKey,
-      FLW_WEBHOOK_HASH: fake.webhookHash,
-      FLW_BASE_URL: fake.baseUrl,
+      ...fake.env,
       PROVIDER_TIMEOUT_MS: '400',
       PUBLIC_URL: 'https://lockdrop.test',
     });

@@ -96,6 +96,8 @@ export interface FakeFlutterwave {
   baseUrl: string;
   secretKey: string;
   webhookHash: string;
+  /** The settings that point payments at this fake. */
+  env: Record<'PAYMENT_PROVIDER' | 'FLW_SECRET_KEY' | 'FLW_WEBHOOK_HASH' | 'FLW_BASE_URL', string>;
   intents: Map<string, PaymentIntent>;
   failures: {
     verify: VerifyFailure;
@@ -559,6 +561,12 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     baseUrl: `${baseUrl}/v3`,
     secretKey,
     webhookHash,
+    env: {
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_SECRET_KEY: secretKey,
+      FLW_WEBHOOK_HASH: webhookHash,
+      FLW_BASE_URL: `${baseUrl}/v3`,
+    },
     intents,
     plans,
     subscriptions,

@@ -15,10 +15,7 @@ const support = { id: randomUUID(), email: 'support@lockdrop.test' };
 beforeAll(async () => {
   fake = await startFakeFlutterwave();
   harness = await startHarness({
-    PAYMENT_PROVIDER: 'flutterwave',
-    FLW_SECRET_KEY: fake.secretKey,
-    FLW_WEBHOOK_HASH: fake.webhookHash,
-    FLW_BASE_URL: fake.baseUrl,
+    ...fake.env,
     PROVIDER_TIMEOUT_MS: '400',
     PUBLIC_URL: 'https://lockdrop.test',
     SUPPORT_EMAILS: support.email,

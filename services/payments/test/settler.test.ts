@@ -17,10 +17,7 @@ let pool: Pool;
 beforeAll(async () => {
   fake = await startFakeFlutterwave();
   harness = await startHarness({
-    PAYMENT_PROVIDER: 'flutterwave',
-    FLW_SECRET_KEY: fake.secretKey,
-    FLW_WEBHOOK_HASH: fake.webhookHash,
-    FLW_BASE_URL: fake.baseUrl,
+    ...fake.env,
     PROVIDER_TIMEOUT_MS: '5000',
     SETTLER_POLL_MS: '100',
     SETTLER_BATCH_SIZE: '25',
