@@ -297,7 +297,12 @@ export async function findLivePlanSubscription(
 export function listSoldSubscriptionsPage(
   db: Queryable,
   seller: { sellerId: string; testMode: boolean },
-  filter: { productId?: string; status?: SubscriptionStatus; createdFrom?: string; createdBefore?: string },
+  filter: {
+    productId?: string;
+    status?: SubscriptionStatus;
+    createdFrom?: string;
+    createdBefore?: string;
+  },
   page: { startingAfter?: string; limit: number },
 ): Promise<{ data: Subscription[]; has_more: boolean } | null> {
   return keysetPage<Subscription>(db, {
