@@ -503,3 +503,38 @@ describe('/api/v1/payouts and /api/v1/balances', () => {
     expect((await keyOf(seller, 'test', ['sales:read']).get('/api/v1/payouts')).status).toBe(403);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes every money operation of /api/v1 with a summary, a v1 tag and the API-key scheme', async () => {
+    const document = await (await fetchJson(`${harness.url}/openapi.json`)).json();
+    const operations = Object.entries(
+      document.paths as Record<string, Record<string, Record<string, unknown>>>,
+    )
+      .filter(([path]) => path.startsWith('/api/v1/'))
+      .flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+      );
+    expect(operations.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(
+      [
+        'get /api/v1/balances',
+        'get /api/v1/discount-codes',
+        'post /api/v1/discount-codes',
+        'get /api/v1/discount-codes/{id}',
+        'patch /api/v1/discount-codes/{id}',
+        'delete /api/v1/discount-codes/{id}',
+        'get /api/v1/payouts',
+        'get /api/v1/sales',
+        'get /api/v1/sales/{id}',
+        'post /api/v1/sales/{id}/refund',
+        'get /api/v1/subscriptions',
+        'get /api/v1/subscriptions/{id}',
+        'post /api/v1/subscriptions/{id}/cancel',
+      ].sort(),
+    );
+    for (const { operation } of operations) {
+      expect(operation.summary).toEqual(expect.any(String));
+      expect(operation.tags).toEqual([expect.stringMatching(/^v1: /)]);
+      expect(operation.security).toEqual([{ apiKey: [] }]);
+    }
+  });
+});
