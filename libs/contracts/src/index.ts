@@ -39,6 +39,7 @@ export * from './api/uploads.js';
 export * from './api/identity.js';
 export * from './api/api-keys.js';
 export * from './api/v1.js';
+export * from './api/v1-money.js';
 export * from './api/downloads.js';
 export * from './api/checkout.js';
 export * from './api/discounts.js';

@@ -17,6 +17,7 @@ import { startReconciler } from './modules/settlement/index.js';
 import { createFlutterwaveProvider } from './providers/flutterwave.js';
 import { createSandbox, type Sandbox } from './providers/sandbox.js';
 import type { PaymentProvider } from './providers/types.js';
+import { apiV1MoneyRoutes } from './modules/api-v1/index.js';
 import { checkoutRoutes } from './modules/checkout/index.js';
 import { buyerUpdateRoutes } from './modules/buyer-updates/index.js';
 import { discountRoutes } from './modules/discounts/index.js';
@@ -195,7 +196,8 @@ export async function buildApp(
     discountCheckoutMinutes: config.DISCOUNT_CHECKOUT_MINUTES,
     secureCookies: publicUrl.startsWith('https:'),
   });
-  discountRoutes(app, createDiscountService({ pool, now }));
+  const discounts = createDiscountService({ pool, now });
+  discountRoutes(app, discounts);
   await buyerUpdateRoutes(app, createBuyerUpdatesService({ pool, now }));
   await webhookRoutes(app, { ...webhookDeps, providers });
   salesRoutes(app, {
@@ -218,6 +220,7 @@ export async function buildApp(
     reauthMaxAgeSeconds: config.REAUTH_MAX_AGE_SECONDS,
   });
   subscriptionRoutes(app, renewals, sandbox ?? null);
+  apiV1MoneyRoutes(app, { refunds, renewals, discounts, payouts: payoutDeps });
   if (sandbox) await sandboxRoutes(app, sandbox);
   return app;
 }

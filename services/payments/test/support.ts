@@ -4,6 +4,8 @@ import { createTokenVerifier } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import {
   createEvent,
+  type ApiKeyMode,
+  type ApiKeyScope,
   type CommandRequest,
   type DomainEvent,
   type EventData,
@@ -35,6 +37,8 @@ export interface TestUser {
   plan?: PlanId;
   /** The token's `auth_time` (last proof of identity); default now, null leaves it out. */
   authTime?: Date | null;
+  /** An API key's internal token (the gateway's `/api/v1` door) instead of a session's. */
+  apiKey?: { scopes: ApiKeyScope[]; mode: ApiKeyMode };
 }
 
 /** One test file's payments service: its own database, bus namespace, keys, listening on a real port. */
@@ -128,6 +132,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         plan: user.plan,
         expiresIn: '15m',
         ...(user.authTime !== undefined ? { authTime: user.authTime } : {}),
+        ...(user.apiKey ? { apiKey: user.apiKey } : {}),
       });
       return token;
     },

@@ -18,6 +18,7 @@ import { payoutTestMode } from './0015_payout_test_mode.js';
 import { ledgerBalancePerTransaction } from './0016_ledger_balance_per_transaction.js';
 import { saleEmails } from './0050_sale_emails.js';
 import { sellerBrands } from './0041_seller_brands.js';
+import { apiV1Money } from './0070_api_v1_money.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   ledgerBalancePerTransaction,
   saleEmails,
   sellerBrands,
+  apiV1Money,
 ];

@@ -233,9 +233,30 @@ export interface DiscountDeps {
   now: () => Date;
 }
 
+/** The dashboard's shape, and when the code last changed (the public API's `updated_at`). */
+export type PresentedDiscountCode = DiscountCode & { updatedAt: string };
+
+/** A stored code as the input that would make it again (a partial change is laid over it). */
+function inputOf(row: DiscountCodeRow): DiscountCodeInput {
+  return {
+    code: row.code,
+    kind: row.kind,
+    percentOff: row.percentOff,
+    amountOff:
+      row.amountOffMinor === null ? null : minorToDecimalString(row.amountOffMinor, row.currency!),
+    currency: row.currency,
+    productIds: row.productIds,
+    startsAt: row.startsAt?.toISOString() ?? null,
+    endsAt: row.endsAt?.toISOString() ?? null,
+    maxUses: row.maxUses,
+    maxUsesPerBuyer: row.maxUsesPerBuyer,
+    active: row.active,
+  };
+}
+
 /** A seller's discount codes: made, changed and removed by their owner only, with their figures. */
 export function createDiscountService({ pool, now }: DiscountDeps) {
-  async function present(rows: DiscountCodeRow[]): Promise<DiscountCode[]> {
+  async function present(rows: DiscountCodeRow[]): Promise<PresentedDiscountCode[]> {
     const at = now();
     const ids = rows.map((row) => row.id);
     const [usage, revenue] = await Promise.all([
@@ -273,27 +294,43 @@ export function createDiscountService({ pool, now }: DiscountDeps) {
             formatted: formatMoney(line.amountMinor, line.currency),
           })),
         createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
       };
     });
   }
 
   return {
-    async list(sellerId: string): Promise<DiscountCode[]> {
+    async list(sellerId: string): Promise<PresentedDiscountCode[]> {
       return present(await listDiscountCodes(pool, sellerId));
     },
 
-    async create(sellerId: string, input: DiscountCodeInput): Promise<DiscountCode> {
+    async read(sellerId: string, id: string): Promise<PresentedDiscountCode> {
+      const row = await findOwnDiscountCode(pool, sellerId, id);
+      if (!row) throw notFound();
+      return (await present([row]))[0]!;
+    },
+
+    async create(sellerId: string, input: DiscountCodeInput): Promise<PresentedDiscountCode> {
       const at = now();
       const row = await rowFrom(pool, sellerId, input, { id: randomUUID(), createdAt: at }, at);
       if (!(await insertDiscountCode(pool, row))) throw codeTaken(row.code);
       return (await present([row]))[0]!;
     },
 
-    async update(sellerId: string, id: string, input: DiscountCodeInput): Promise<DiscountCode> {
+    /**
+     * Replaces the code with `input`, or with what `change` makes of the code as it stands (a
+     * partial update, laid over the current code under its row lock, so two never race).
+     */
+    async update(
+      sellerId: string,
+      id: string,
+      input: DiscountCodeInput | ((current: DiscountCodeInput) => DiscountCodeInput),
+    ): Promise<PresentedDiscountCode> {
       const saved = await withTransaction(pool, async (tx) => {
         const current = await findOwnDiscountCode(tx, sellerId, id, { forUpdate: true });
         if (!current) throw notFound();
-        const next = await rowFrom(tx, sellerId, input, current, now());
+        const wanted = typeof input === 'function' ? input(inputOf(current)) : input;
+        const next = await rowFrom(tx, sellerId, wanted, current, now());
         const clash = await findDiscountCodeByCode(tx, sellerId, next.code);
         if (clash && clash.id !== id) throw codeTaken(next.code);
         await saveDiscountCode(tx, next);

@@ -3,6 +3,8 @@ export { discountRoutes } from './discounts.routes.js';
 export {
   amountOffMinor,
   createDiscountService,
+  type DiscountService,
+  type PresentedDiscountCode,
   discountLabel,
   usableDiscount,
 } from './discounts.js';

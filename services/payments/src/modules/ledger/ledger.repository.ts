@@ -105,14 +105,20 @@ export interface SellerAccountTotals {
 export async function sellerAccountTotals(
   db: Queryable,
   sellerId: string,
+  testMode: boolean | null = null,
 ): Promise<SellerAccountTotals[]> {
+  // A line's mode is its purchase's or its payout's (as payouts keep test and live money apart).
   const { rows } = await db.query<SellerAccountTotals>(
-    `SELECT currency,
-            (-coalesce(sum(amount_minor) FILTER (WHERE account = 'seller_earnings'), 0))::bigint AS "pendingMinor",
-            (-coalesce(sum(amount_minor) FILTER (WHERE account = 'seller_available'), 0))::bigint AS "availableMinor",
-            (-coalesce(sum(amount_minor) FILTER (WHERE account = 'seller_in_transit'), 0))::bigint AS "inTransitMinor"
-     FROM ledger_entries WHERE seller_id = $1 GROUP BY currency ORDER BY currency`,
-    [sellerId],
+    `SELECT l.currency,
+            (-coalesce(sum(l.amount_minor) FILTER (WHERE l.account = 'seller_earnings'), 0))::bigint AS "pendingMinor",
+            (-coalesce(sum(l.amount_minor) FILTER (WHERE l.account = 'seller_available'), 0))::bigint AS "availableMinor",
+            (-coalesce(sum(l.amount_minor) FILTER (WHERE l.account = 'seller_in_transit'), 0))::bigint AS "inTransitMinor"
+     FROM ledger_entries l
+     LEFT JOIN purchases p ON $2::boolean IS NOT NULL AND p.id = l.purchase_id
+     LEFT JOIN payouts po ON $2::boolean IS NOT NULL AND po.id = l.payout_id
+     WHERE l.seller_id = $1 AND ($2::boolean IS NULL OR coalesce(p.test_mode, po.test_mode, false) = $2)
+     GROUP BY l.currency ORDER BY l.currency`,
+    [sellerId, testMode],
   );
   return rows;
 }

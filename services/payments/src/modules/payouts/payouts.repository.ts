@@ -1,5 +1,6 @@
 import type { PayoutMethod, PayoutStatus } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
+import { keysetPage } from '../../db/keyset.js';
 
 export interface StoredDestination {
   id: string;
@@ -177,6 +178,22 @@ export async function listPayouts(
   return rows;
 }
 
+/** One page of a seller's payouts of one mode, newest first (keyset, the public API's list). */
+export function listPayoutsPage(
+  db: Queryable,
+  seller: { sellerId: string; testMode: boolean },
+  page: { startingAfter?: string; limit: number },
+): Promise<{ data: StoredPayout[]; has_more: boolean } | null> {
+  return keysetPage<StoredPayout>(db, {
+    table: 'payouts',
+    columns: PAYOUT_COLUMNS,
+    orderBy: 'created_at',
+    scope: { seller_id: seller.sellerId, test_mode: seller.testMode },
+    filters: [],
+    ...page,
+  });
+}
+
 export async function markPayoutSubmitted(
   db: Queryable,
   id: string,
@@ -278,11 +295,16 @@ export async function availableByMode(
 }
 
 /** Paid-out totals per currency (what reached the seller's destination). */
-export async function paidOutTotals(db: Queryable, sellerId: string): Promise<Map<string, number>> {
+export async function paidOutTotals(
+  db: Queryable,
+  sellerId: string,
+  testMode: boolean | null = null,
+): Promise<Map<string, number>> {
   const { rows } = await db.query<{ currency: string; total: number }>(
     `SELECT currency, sum(amount_minor)::bigint AS total FROM payouts
-     WHERE seller_id = $1 AND status = 'paid' GROUP BY currency`,
-    [sellerId],
+     WHERE seller_id = $1 AND status = 'paid' AND ($2::boolean IS NULL OR test_mode = $2)
+     GROUP BY currency`,
+    [sellerId, testMode],
   );
   return new Map(rows.map((row) => [row.currency, row.total]));
 }
@@ -349,7 +371,7 @@ const NEW_SELLER_EXTRA_HOLD = (alias: string, days: string, hours: string) =>
 export async function pendingReleases(
   db: Queryable,
   sellerId: string,
-  options: { baseHoldHours: number; newSeller: NewSellerHold },
+  options: { baseHoldHours: number; newSeller: NewSellerHold; testMode?: boolean | null },
 ): Promise<{ currency: string; amountMinor: number; availableAt: Date }[]> {
   const { rows } = await db.query<{ currency: string; amountMinor: string; availableAt: Date }>(
     `SELECT p.currency, (-sum(l.amount_minor))::bigint AS "amountMinor",
@@ -358,8 +380,15 @@ export async function pendingReleases(
      FROM purchases p
      JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'payment' AND l.account = 'seller_earnings'
      WHERE p.seller_id = $1 AND p.status = 'paid' AND p.earnings_released_at IS NULL
+       AND ($5::boolean IS NULL OR p.test_mode = $5)
      GROUP BY p.currency, 3 ORDER BY 3, p.currency`,
-    [sellerId, options.baseHoldHours, options.newSeller.days, options.newSeller.hours],
+    [
+      sellerId,
+      options.baseHoldHours,
+      options.newSeller.days,
+      options.newSeller.hours,
+      options.testMode ?? null,
+    ],
   );
   return rows.map((row) => ({ ...row, amountMinor: Number(row.amountMinor) }));
 }

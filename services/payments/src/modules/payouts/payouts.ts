@@ -147,21 +147,27 @@ export type BalancesWithReleases = PayoutBalances & {
   releases: { currency: string; amountMinor: number; availableAt: string }[];
 };
 
+/**
+ * The payouts screen's figures. `testMode` narrows them to one mode's money (the public API: a
+ * test key sees test balances only); the dashboard sums both, as it always has.
+ */
 export async function getBalances(
   deps: PayoutDeps,
   sellerId: string,
+  testMode: boolean | null = null,
 ): Promise<BalancesWithReleases> {
   const now = deps.now();
   return withTransaction(deps.pool, async (tx) => {
     await releaseMaturedEarnings(tx, deps, sellerId);
     // One after another: a transaction is one connection, which runs one query at a time
     // (node-postgres warns of overlapping ones and will refuse them).
-    const totals = await sellerAccountTotals(tx, sellerId);
-    const paidOut = await paidOutTotals(tx, sellerId);
+    const totals = await sellerAccountTotals(tx, sellerId, testMode);
+    const paidOut = await paidOutTotals(tx, sellerId, testMode);
     const lastWithdrawal = await lastWithdrawalAt(tx, sellerId);
     const releases = await pendingReleases(tx, sellerId, {
       baseHoldHours: deps.refundWindowHours + deps.holdHours,
       newSeller: newSellerHold(deps),
+      testMode,
     });
     const currencies = [...new Set([...totals.map((t) => t.currency), ...paidOut.keys()])].sort();
     const withdrawAt = lastWithdrawal

@@ -6,7 +6,7 @@ import { createEvent, type CommandRequest } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
 import { journalLines, postJournal, reversalJournal } from '../ledger/index.js';
-import { findPurchase, setPurchaseStatus, type Purchase } from '../sales/index.js';
+import { findPurchase, keyOwns, setPurchaseStatus, type Purchase } from '../sales/index.js';
 import {
   claimDueRefunds,
   escalateRefund,
@@ -57,7 +57,13 @@ export function isSupport(deps: Pick<RefundDeps, 'supportEmails'>, user: AuthUse
   return user.emailVerified && deps.supportEmails.includes(user.email.toLowerCase());
 }
 
+/**
+ * The seller, or support. An API key (issue 27) acts for its seller only — never with a support
+ * account's reach — and only on sales of its own mode (a test key on test sales, a live key on
+ * live ones); anything else is "not found" to it.
+ */
 function mayRefund(deps: RefundDeps, user: AuthUser, purchase: Purchase): boolean {
+  if (user.apiKey) return keyOwns(user, purchase);
   return user.id === purchase.sellerId || isSupport(deps, user);
 }
 

@@ -10,6 +10,7 @@ import {
   type Subscription,
 } from '../subscriptions/index.js';
 import { ProviderRejectedError } from '../../providers/types.js';
+import { keyOwns } from '../sales/index.js';
 import { newTxRef, openCheckout } from '../checkout/index.js';
 import { renewNow, type RenewalsDeps } from './subscription-clock.js';
 import {
@@ -84,16 +85,30 @@ export function providerFailure(error: unknown): AppError {
 }
 
 /**
+ * The product subscription if this API key's seller sold it, in the key's mode (issue 27; the
+ * rule is `keyOwns`). Anything else is not found: a key learns nothing about other sellers'.
+ */
+export async function soldSubscription(
+  deps: Pick<RenewalsDeps, 'pool'>,
+  user: AuthUser,
+  id: string,
+): Promise<Subscription> {
+  const sub = await findSubscription(deps.pool, id);
+  if (!sub || sub.kind !== 'product' || !keyOwns(user, sub)) throw notFound();
+  return sub;
+}
+
+/**
  * Cancel at period end (`cancel`), or take that back while the period lasts. The provider is
  * told first, so a failure leaves the subscription as it was; access lasts until the period ends.
+ * The caller has found `held` as its subscriber's (or, through the API, its seller's).
  */
 async function setCancelAtPeriodEnd(
   deps: RenewalsDeps,
-  user: AuthUser,
-  id: string,
+  held: Subscription,
   cancel: boolean,
-): Promise<SubscriptionView> {
-  const held = await heldSubscription(deps, user, id);
+): Promise<Subscription> {
+  const id = held.id;
   if (held.status === 'expired' || (!cancel && held.currentPeriodEnd <= deps.now()))
     throw errors.conflict(
       'subscription_ended',
@@ -131,14 +146,35 @@ async function setCancelAtPeriodEnd(
     );
     return changed;
   });
-  return toSubscriptionView(sub, deps.subscriptions, deps.provider.testMode);
+  return sub;
 }
 
+const asSubscriber = async (
+  deps: RenewalsDeps,
+  user: AuthUser,
+  id: string,
+  cancel: boolean,
+): Promise<SubscriptionView> =>
+  toSubscriptionView(
+    await setCancelAtPeriodEnd(deps, await heldSubscription(deps, user, id), cancel),
+    deps.subscriptions,
+    deps.provider.testMode,
+  );
+
 export const cancelAtPeriodEnd = (deps: RenewalsDeps, user: AuthUser, id: string) =>
-  setCancelAtPeriodEnd(deps, user, id, true);
+  asSubscriber(deps, user, id, true);
 
 export const resumeSubscription = (deps: RenewalsDeps, user: AuthUser, id: string) =>
-  setCancelAtPeriodEnd(deps, user, id, false);
+  asSubscriber(deps, user, id, false);
+
+/** The public API's cancel: the seller ends a subscriber's renewals at the period's end. */
+export async function cancelSoldSubscription(
+  deps: RenewalsDeps,
+  user: AuthUser,
+  id: string,
+): Promise<Subscription> {
+  return setCancelAtPeriodEnd(deps, await soldSubscription(deps, user, id), true);
+}
 
 /** A past-due subscription's "Pay now": a checkout for the unpaid period, on the provider's page. */
 export async function payPastDue(

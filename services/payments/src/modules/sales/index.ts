@@ -23,6 +23,8 @@ export {
   findPurchaseByTransaction,
   setPurchaseStatus,
 } from './purchases.repository.js';
+export { keyMode, keyOwns } from './key-access.js';
+export { listSellerSalesPage, type SalesPageFilter } from './purchases.repository.js';
 export { TEST_PAYMENT_NOTICE } from './receipts.js';
 export {
   newSaleWrites,

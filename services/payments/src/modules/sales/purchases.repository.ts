@@ -1,4 +1,5 @@
 import type { Queryable } from '@lockdrop/db';
+import { keysetPage } from '../../db/keyset.js';
 
 export type PurchaseStatus = 'paid' | 'refunding' | 'refunded';
 
@@ -34,6 +35,8 @@ export interface Purchase {
   /** The discount code the checkout used, and what it took off (in `currency`). */
   discountCode: string | null;
   discountMinor: number;
+  /** When the row last changed (kept by a trigger, migration 0070): the v1 resource's `updated_at`. */
+  updatedAt: Date;
 }
 
 const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id AS "productId", seller_id AS "sellerId",
@@ -43,9 +46,9 @@ const COLUMNS = `id, checkout_id AS "checkoutId", tx_ref AS "txRef", product_id 
   provider_transaction_id AS "providerTransactionId", status, paid_at AS "paidAt", refunded_at AS "refundedAt",
   receipt_token_hash AS "receiptTokenHash", test_mode AS "testMode",
   earnings_released_at AS "earningsReleasedAt", subscription_id AS "subscriptionId", renewal,
-  discount_code AS "discountCode", discount_minor AS "discountMinor"`;
+  discount_code AS "discountCode", discount_minor AS "discountMinor", updated_at AS "updatedAt"`;
 
-export type NewPurchase = Omit<Purchase, 'refundedAt' | 'earningsReleasedAt'>;
+export type NewPurchase = Omit<Purchase, 'refundedAt' | 'earningsReleasedAt' | 'updatedAt'>;
 
 /** Inserts many purchases in one statement (a settlement batch is one round trip, not one per sale). */
 export async function insertPurchases(db: Queryable, purchases: NewPurchase[]): Promise<void> {
@@ -140,6 +143,39 @@ export async function listSales(
     [sellerId, limit],
   );
   return rows;
+}
+
+export interface SalesPageFilter {
+  productId?: string;
+  status?: PurchaseStatus;
+  paidFrom?: string;
+  paidBefore?: string;
+}
+
+/**
+ * One page of a seller's sales of one mode, newest first, after the sale `startingAfter` (keyset:
+ * `LIMIT limit + 1`, never the whole list). Null when the cursor names none of the seller's sales
+ * of that mode.
+ */
+export function listSellerSalesPage(
+  db: Queryable,
+  seller: { sellerId: string; testMode: boolean },
+  filter: SalesPageFilter,
+  page: { startingAfter?: string; limit: number },
+): Promise<{ data: Purchase[]; has_more: boolean } | null> {
+  return keysetPage<Purchase>(db, {
+    table: 'purchases',
+    columns: COLUMNS,
+    orderBy: 'paid_at',
+    scope: { seller_id: seller.sellerId, test_mode: seller.testMode },
+    filters: [
+      ['product_id', '=', filter.productId],
+      ['status', '=', filter.status],
+      ['paid_at', '>=', filter.paidFrom],
+      ['paid_at', '<', filter.paidBefore],
+    ],
+    ...page,
+  });
 }
 
 export async function setPurchaseStatus(

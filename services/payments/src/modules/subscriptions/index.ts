@@ -7,6 +7,7 @@ export {
   findSubscription,
   latestCharge,
   listBuyerSubscriptions,
+  listSoldSubscriptionsPage,
   listSubscriptionsDue,
   noteSubscription,
   sellerSubscriberFigures,

@@ -1,4 +1,5 @@
 import type { Queryable } from '@lockdrop/db';
+import { keysetPage } from '../../db/keyset.js';
 import type { BillingInterval } from '../sales/index.js';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'expired';
@@ -39,6 +40,8 @@ export interface Subscription {
   correlationId: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Charged through the sandbox or a provider's test keys (as its purchases are): no real money. */
+  testMode: boolean;
 }
 
 const COLUMNS = `id, kind, provider, product_id AS "productId", seller_id AS "sellerId", user_id AS "userId", plan,
@@ -50,7 +53,7 @@ const COLUMNS = `id, kind, provider, product_id AS "productId", seller_id AS "se
   provider_subscription_id AS "providerSubscriptionId", renewal_attempts AS "renewalAttempts",
   next_attempt_at AS "nextAttemptAt", reminded_for AS "remindedFor", pending_plan AS "pendingPlan",
   pending_interval AS "pendingInterval", revision, first_checkout_id AS "firstCheckoutId",
-  correlation_id AS "correlationId", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  correlation_id AS "correlationId", created_at AS "createdAt", updated_at AS "updatedAt", test_mode AS "testMode"`;
 
 const FIELD_COLUMNS: Record<string, string> = {
   status: 'status',
@@ -95,9 +98,9 @@ export async function insertSubscription(
     `INSERT INTO subscriptions (id, kind, provider, product_id, seller_id, user_id, plan, title, file_id, file_name,
        buyer_email, browser_key_hash, billing_interval, amount_minor, currency, status, current_period_start,
        current_period_end, provider_plan_id, provider_subscription_id, first_checkout_id, correlation_id,
-       created_at, updated_at)
+       created_at, updated_at, test_mode)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'active', $16, $17, $18, $19, $20,
-       $21, $22, $22)
+       $21, $22, $22, $23)
      RETURNING ${COLUMNS}`,
     [
       sub.id,
@@ -122,6 +125,7 @@ export async function insertSubscription(
       sub.firstCheckoutId,
       sub.correlationId,
       sub.createdAt,
+      sub.testMode,
     ],
   );
   return rows[0]!;
@@ -284,6 +288,37 @@ export async function findLivePlanSubscription(
     [userId],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * One page of the product subscriptions a seller sold, of one mode, newest first (keyset, the
+ * public API's list). Null when the cursor names none of them.
+ */
+export function listSoldSubscriptionsPage(
+  db: Queryable,
+  seller: { sellerId: string; testMode: boolean },
+  filter: {
+    productId?: string;
+    status?: SubscriptionStatus;
+    createdFrom?: string;
+    createdBefore?: string;
+  },
+  page: { startingAfter?: string; limit: number },
+): Promise<{ data: Subscription[]; has_more: boolean } | null> {
+  return keysetPage<Subscription>(db, {
+    table: 'subscriptions',
+    columns: COLUMNS,
+    orderBy: 'created_at',
+    scope: { seller_id: seller.sellerId, test_mode: seller.testMode },
+    always: `kind = 'product'`,
+    filters: [
+      ['product_id', '=', filter.productId],
+      ['status', '=', filter.status],
+      ['created_at', '>=', filter.createdFrom],
+      ['created_at', '<', filter.createdBefore],
+    ],
+    ...page,
+  });
 }
 
 /** A buyer's product subscriptions (by e-mail), live ones first, then newest. */

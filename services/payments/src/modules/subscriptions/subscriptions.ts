@@ -294,6 +294,7 @@ export async function settleSubscriptionCharge(
       firstCheckoutId: checkout.id,
       correlationId: checkout.correlationId,
       createdAt: now,
+      testMode: deps.provider.testMode,
     });
     eventType = 'subscription.started';
   }

@@ -1,0 +1,1 @@
+export { apiV1MoneyRoutes, type ApiV1Deps } from './api-v1.routes.js';
