@@ -2,14 +2,19 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * AES-256-GCM for secrets at rest (payout details, webhook signing secrets). Keys carry an id so they can be rotated: new secrets
- * are sealed with the first key, and any listed key opens what it sealed. Sealed text is
- * `<keyId>.<iv>.<tag>.<ciphertext>` (base64url); the key id is authenticated data, so a
- * ciphertext cannot be replayed under another key id.
+ * AES-256-GCM for secrets at rest (payout details, webhook signing secrets). Keys carry an id so
+ * they can be rotated: new secrets are sealed with the first key, and any listed key opens what it
+ * sealed. Sealed text is `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url). The authenticated data
+ * is the key id and the caller's `context` — the row the secret belongs to — so a ciphertext copied
+ * into another row, or replayed under another key id, does not open. The tag is pinned to 16 bytes.
+ * Text sealed before contexts existed (`<keyId>.<iv>.<tag>.<ciphertext>`) still opens, unbound,
+ * until `needsReseal` finds it and the owner re-seals it.
  */
 export interface SecretBox {
-  seal(plaintext: string): string;
-  open(sealed: string): string;
+  seal(plaintext: string, context: string): string;
+  open(sealed: string, context: string): string;
+  /** Sealed unbound (before contexts) or under a key other than the first: seal it again. */
+  needsReseal(sealed: string): boolean;
 }
 
 export interface SecretKey {
@@ -64,32 +69,56 @@ export function usesDevelopmentKey(keys: SecretKey[], developmentKeys: string): 
   return keys.some((key) => published.includes(key.key.toString('base64')));
 }
 
+const FORMAT = 'v2';
+const TAG_BYTES = 16;
+
+const additionalData = (keyId: string, context: string | null) =>
+  Buffer.from(context === null ? keyId : `${FORMAT}\0${keyId}\0${context}`);
+
 export function createSecretBox(keys: SecretKey[]): SecretBox {
   const [current] = keys;
   if (!current) throw new Error('a secret box needs a key');
   const byId = new Map(keys.map((k) => [k.id, k.key]));
+
+  /** The parts of sealed text; `context` null for text sealed before contexts. */
+  const parse = (sealed: string) => {
+    const parts = sealed.split('.');
+    const bound = parts[0] === FORMAT;
+    const [id, iv, tag, ciphertext] = bound ? parts.slice(1) : parts;
+    if (parts.length !== (bound ? 5 : 4) || !id || !iv || !tag || ciphertext === undefined)
+      throw new Error('sealed secret is malformed');
+    return { bound, id, iv, tag, ciphertext };
+  };
+
   return {
-    seal(plaintext) {
+    seal(plaintext, context) {
       const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', current.key, iv);
-      cipher.setAAD(Buffer.from(current.id));
+      const cipher = createCipheriv('aes-256-gcm', current.key, iv, { authTagLength: TAG_BYTES });
+      cipher.setAAD(additionalData(current.id, context));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [current.id, iv, cipher.getAuthTag(), ciphertext]
+      return [FORMAT, current.id, iv, cipher.getAuthTag(), ciphertext]
         .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
         .join('.');
     },
-    open(sealed) {
-      const [id, iv, tag, ciphertext] = sealed.split('.');
-      const key = id ? byId.get(id) : undefined;
-      if (!key || !iv || !tag || ciphertext === undefined)
-        throw new Error(`sealed secret uses unknown key "${id ?? ''}"`);
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(Buffer.from(id!));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    open(sealed, context) {
+      const { bound, id, iv, tag, ciphertext } = parse(sealed);
+      const key = byId.get(id);
+      if (!key) throw new Error(`sealed secret uses unknown key "${id}"`);
+      const authTag = Buffer.from(tag, 'base64url');
+      if (authTag.length !== TAG_BYTES) throw new Error('sealed secret has a truncated tag');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+        authTagLength: TAG_BYTES,
+      });
+      decipher.setAAD(additionalData(id, bound ? context : null));
+      decipher.setAuthTag(authTag);
       return Buffer.concat([
         decipher.update(Buffer.from(ciphertext, 'base64url')),
         decipher.final(),
       ]).toString('utf8');
+    },
+    needsReseal(sealed) {
+      const { bound, id } = parse(sealed);
+      return !bound || id !== current.id;
     },
   };
 }

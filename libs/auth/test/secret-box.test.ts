@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox, secretKeysEnv, usesDevelopmentKey } from '../src/secret-box.js';
 
@@ -29,11 +29,49 @@ describe('secret-box keys from the environment', () => {
 
   it('opens with any listed key what the first sealed, and nothing sealed under an unlisted key', () => {
     const [older, newer] = [own().replace('k1', 'old'), own()];
-    const sealedBefore = createSecretBox(secretKeysEnv(DEVELOPMENT).parse(older)).seal('acct 0123');
+    const sealedBefore = createSecretBox(secretKeysEnv(DEVELOPMENT).parse(older)).seal(
+      'acct 0123',
+      'row-1',
+    );
     const rotated = createSecretBox(secretKeysEnv(DEVELOPMENT).parse(`${newer},${older}`));
-    expect(rotated.open(sealedBefore)).toBe('acct 0123');
+    expect(rotated.open(sealedBefore, 'row-1')).toBe('acct 0123');
+    expect(rotated.needsReseal(sealedBefore)).toBe(true);
+    expect(rotated.needsReseal(rotated.seal('acct 0123', 'row-1'))).toBe(false);
     expect(() =>
-      createSecretBox(secretKeysEnv(DEVELOPMENT).parse(newer)).open(sealedBefore),
+      createSecretBox(secretKeysEnv(DEVELOPMENT).parse(newer)).open(sealedBefore, 'row-1'),
     ).toThrow();
+  });
+});
+
+describe('a sealed secret is bound to its row', () => {
+  const box = createSecretBox(secretKeysEnv(DEVELOPMENT).parse(own()));
+
+  it('does not open in another row: a ciphertext copied from one seller to another is refused', () => {
+    const sealed = box.seal('{"accountNumber":"0123456789"}', 'payout-destination:seller-a:d1');
+    expect(box.open(sealed, 'payout-destination:seller-a:d1')).toContain('0123456789');
+    expect(() => box.open(sealed, 'payout-destination:seller-b:d2')).toThrow();
+  });
+
+  it('refuses a shortened tag (GCM would otherwise accept a 4-byte one)', () => {
+    const sealed = box.seal('secret', 'row');
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from(parts[3]!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => box.open(parts.join('.'), 'row')).toThrow(/truncated tag/);
+  });
+
+  it('still opens text sealed before contexts existed, and asks for it to be sealed again', () => {
+    const keys = secretKeysEnv(DEVELOPMENT).parse(own());
+    const { id, key } = keys[0]!;
+    // The format before contexts: the key id alone was the authenticated data.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(id));
+    const ciphertext = Buffer.concat([cipher.update('old secret', 'utf8'), cipher.final()]);
+    const legacy = [id, iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
+    const current = createSecretBox(keys);
+    expect(current.open(legacy, 'any row')).toBe('old secret');
+    expect(current.needsReseal(legacy)).toBe(true);
   });
 });

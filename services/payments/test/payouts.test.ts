@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import { createSecretBox, parseSecretKeys } from '@lockdrop/auth';
 import { createEvent, type EventData } from '@lockdrop/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import {
   type Harness,
   type TestUser,
 } from './support.js';
+import { configSchema } from '../src/config.js';
+import { resealDestinations } from '../src/modules/payouts/index.js';
 
 /**
  * Payments' side of payouts, through HTTP and the bus. The worker's part (sending transfers) is
@@ -278,6 +281,81 @@ describe('balances from the ledger', () => {
     } finally {
       await held.close();
     }
+  });
+});
+
+describe('sealed payout details (issue 30)', () => {
+  const sealedOf = async (seller: TestUser) =>
+    (
+      await harness.pool.query<{ id: string; sealed_secret: string }>(
+        'SELECT id, sealed_secret FROM payout_destinations WHERE seller_id = $1 AND replaced_at IS NULL',
+        [seller.id],
+      )
+    ).rows[0]!;
+
+  it("details copied into another seller's row do not open there: the payout is refused, not sent to the copied account", async () => {
+    const attacker = newSeller();
+    const victim = newSeller();
+    await setBank(attacker, '0987654321');
+    await setBank(victim, '0123456789');
+    await availableSale(victim);
+    harness.clock.offsetMs = 25 * HOUR;
+    const [payout] = (await (await call(victim, 'POST', '/api/payouts/withdraw')).json()).payouts;
+
+    // Someone who can write the table (not read the key) swaps in the attacker's sealed details.
+    const victimRow = await sealedOf(victim);
+    await harness.pool.query('UPDATE payout_destinations SET sealed_secret = $2 WHERE id = $1', [
+      victimRow.id,
+      (await sealedOf(attacker)).sealed_secret,
+    ]);
+    await expect(
+      harness.bus.request('payouts.instruction', { payoutId: payout.id }, { timeoutMs: 5_000 }),
+    ).rejects.toThrow();
+
+    // Put back, the victim's own details open and the payout goes where they said.
+    await harness.pool.query('UPDATE payout_destinations SET sealed_secret = $2 WHERE id = $1', [
+      victimRow.id,
+      victimRow.sealed_secret,
+    ]);
+    const instruction = await harness.bus.request(
+      'payouts.instruction',
+      { payoutId: payout.id },
+      { timeoutMs: 5_000 },
+    );
+    expect(instruction).toMatchObject({ destination: { accountNumber: '0123456789' } });
+  });
+
+  it('the re-seal command moves every row to the newest key, once, and leaves a row no key opens alone', async () => {
+    const seller = newSeller();
+    const tampered = newSeller();
+    await setBank(seller, '0123456789');
+    await setBank(tampered, '0111111111');
+    const tamperedRow = await sealedOf(tampered);
+    const broken = tamperedRow.sealed_secret.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    await harness.pool.query('UPDATE payout_destinations SET sealed_secret = $2 WHERE id = $1', [
+      tamperedRow.id,
+      broken,
+    ]);
+
+    // Rotation: a new key first, the one in use second.
+    const inUse = configSchema.parse({}).PAYOUT_ENCRYPTION_KEYS;
+    const newKey = parseSecretKeys(`k2:${Buffer.alloc(32, 7).toString('base64')}`);
+    const rotated = createSecretBox([...newKey, ...inUse]);
+    const report = await resealDestinations(harness.pool, rotated);
+    expect(report.unreadable).toContain(tamperedRow.id);
+    expect((await sealedOf(tampered)).sealed_secret).toBe(broken);
+
+    // The old key can go: the new one alone opens the row, bound to it.
+    const row = await sealedOf(seller);
+    expect(row.sealed_secret.startsWith('v2.k2.')).toBe(true);
+    const newOnly = createSecretBox(newKey);
+    expect(
+      JSON.parse(newOnly.open(row.sealed_secret, `payout-destination:${seller.id}:${row.id}`)),
+    ).toMatchObject({ accountNumber: '0123456789' });
+
+    // Run again: nothing of this seller changes.
+    await resealDestinations(harness.pool, rotated);
+    expect((await sealedOf(seller)).sealed_secret).toBe(row.sealed_secret);
   });
 });
 

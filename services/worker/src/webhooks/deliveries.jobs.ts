@@ -5,7 +5,7 @@ import { DelayedError, type Job, type Queue } from 'bullmq';
 import type { WorkerConfig } from '../config.js';
 import type { JobRuntime } from '../jobs/runtime.js';
 import { sendWebhook, type AttemptResult } from './send.js';
-import { webhookHeaders } from './signing.js';
+import { endpointSealContext, webhookHeaders } from './signing.js';
 import {
   deliveryById,
   earlierPending,
@@ -62,13 +62,13 @@ export function deliveryQueue(
 
 /** The secrets that sign now: the current one, and the previous one during its 24 h overlap. */
 export function signingSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
-  const secrets = [box.open(endpoint.secret_sealed)];
+  const secrets = [box.open(endpoint.secret_sealed, endpointSealContext(endpoint))];
   if (
     endpoint.previous_secret_sealed &&
     endpoint.previous_secret_expires_at &&
     endpoint.previous_secret_expires_at > now
   )
-    secrets.push(box.open(endpoint.previous_secret_sealed));
+    secrets.push(box.open(endpoint.previous_secret_sealed, endpointSealContext(endpoint)));
   return secrets;
 }
 

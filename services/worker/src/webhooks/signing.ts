@@ -35,3 +35,7 @@ export function webhookHeaders(
     'webhook-signature': secrets.map((secret) => signPayload(secret, message)).join(' '),
   };
 }
+
+/** What an endpoint's sealed signing secret is bound to: its own row (see libs/auth SecretBox). */
+export const endpointSealContext = (endpoint: { id: string; seller_id: string }): string =>
+  `webhook-endpoint:${endpoint.seller_id}:${endpoint.id}`;

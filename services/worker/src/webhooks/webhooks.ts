@@ -10,7 +10,7 @@ import type {
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { errors } from '@lockdrop/http';
 import type { DeliveryQueue } from './deliveries.jobs.js';
-import { newWebhookSecret } from './signing.js';
+import { endpointSealContext, newWebhookSecret } from './signing.js';
 import {
   deleteEndpoint,
   deliveryById,
@@ -74,15 +74,19 @@ export function createWebhookService(deps: {
       return (await listEndpoints(pool, seller.id)).map(view);
     },
     async create(seller, input) {
+      const id = randomUUID();
       const row = await insertEndpoint(pool, {
-        id: randomUUID(),
+        id,
         seller_id: seller.id,
         seller_email: seller.email,
         url: input.url,
         description: input.description,
         events: input.events,
         enabled: input.enabled,
-        secret_sealed: box.seal(newWebhookSecret()),
+        secret_sealed: box.seal(
+          newWebhookSecret(),
+          endpointSealContext({ id, seller_id: seller.id }),
+        ),
       });
       return view(row);
     },
@@ -107,7 +111,7 @@ export function createWebhookService(deps: {
       return withTransaction(pool, async (tx) => {
         const endpoint = await owned(tx, seller, id);
         const row = await updateEndpoint(tx, id, {
-          secret_sealed: box.seal(newWebhookSecret()),
+          secret_sealed: box.seal(newWebhookSecret(), endpointSealContext(endpoint)),
           previous_secret_sealed: endpoint.secret_sealed,
           previous_secret_expires_at: new Date(now().getTime() + ROTATION_OVERLAP_MS),
         });
@@ -165,7 +169,7 @@ function endpointView(row: EndpointRow, box: SecretBox, now: Date): WebhookEndpo
     events: row.events,
     enabled: row.enabled,
     disabledReason: row.disabled_reason,
-    secret: box.open(row.secret_sealed),
+    secret: box.open(row.secret_sealed, endpointSealContext(row)),
     previousSecretExpiresAt: overlapping,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

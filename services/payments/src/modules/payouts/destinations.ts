@@ -145,7 +145,7 @@ export async function saveDestination(
       accountName: resolved,
       accountNumberMasked: maskTail(input.accountNumber),
       label: `${bank.name} ${maskTail(input.accountNumber)}`,
-      sealedSecret: deps.box.seal(JSON.stringify(secret)),
+      sealedSecret: deps.box.seal(JSON.stringify(secret), destinationSealContext(base)),
     };
   } else if (input.method === 'payoneer') {
     const secret: DestinationSecret = { method: 'payoneer', email: input.email };
@@ -153,7 +153,7 @@ export async function saveDestination(
       ...base,
       emailMasked: maskEmail(input.email),
       label: `Payoneer ${maskEmail(input.email)}`,
-      sealedSecret: deps.box.seal(JSON.stringify(secret)),
+      sealedSecret: deps.box.seal(JSON.stringify(secret), destinationSealContext(base)),
     };
   } else {
     const secret: DestinationSecret = {
@@ -166,7 +166,7 @@ export async function saveDestination(
       emailMasked: maskEmail(input.email),
       accountIdMasked: maskTail(input.accountId, Math.min(4, input.accountId.length - 1)),
       label: `Wise ${maskEmail(input.email)}`,
-      sealedSecret: deps.box.seal(JSON.stringify(secret)),
+      sealedSecret: deps.box.seal(JSON.stringify(secret), destinationSealContext(base)),
     };
   }
 
@@ -208,8 +208,14 @@ export async function saveDestination(
   return toDestinationView(destination, now);
 }
 
+/** What a destination's sealed details are bound to: its own row (see libs/auth SecretBox). */
+export const destinationSealContext = (destination: { id: string; sellerId: string }): string =>
+  `payout-destination:${destination.sellerId}:${destination.id}`;
+
 export function openDestination(box: SecretBox, destination: StoredDestination): DestinationSecret {
-  return JSON.parse(box.open(destination.sealedSecret)) as DestinationSecret;
+  return JSON.parse(
+    box.open(destination.sealedSecret, destinationSealContext(destination)),
+  ) as DestinationSecret;
 }
 
 function normalizeName(name: string): string {

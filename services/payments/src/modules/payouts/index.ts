@@ -5,3 +5,4 @@ export { payoutRoutes } from './payouts.routes.js';
 export { newSellerRules } from './payouts.js';
 export { payoutMetrics } from './payout-metrics.js';
 export { createSecretBox } from '@lockdrop/auth';
+export { resealDestinations, type ResealReport } from './reseal.js';
