@@ -429,7 +429,7 @@ describe('withdraw now and the payout state machine', () => {
     expect(small.status).toBe(409);
     expect((await small.json()).error).toMatchObject({
       code: 'below_minimum',
-      message: expect.stringMatching(/below the minimum payout \(NGN\s1,000\.00\)/),
+      message: expect.stringMatching(/below the minimum payout \(₦1,000\)/),
     });
   });
 });
