@@ -242,7 +242,7 @@ describe('a buyer uses a code', () => {
     const page = await (
       await started.buyer.request(`/sandbox/checkout/${started.body.txRef}`)
     ).text();
-    expect(page).toContain('4,000.00');
+    expect(page).toContain('₦4,000');
     const { rows: checkouts } = await harness.pool.query(
       `SELECT amount_minor, discount_code, discount_minor, discount_code_id, expires_at > now() AS holding
        FROM checkouts WHERE tx_ref = $1`,
