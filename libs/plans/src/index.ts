@@ -19,4 +19,10 @@ export {
   yearlySavingsPercent,
   type EarningsBreakdown,
 } from './fees.js';
-export { formatBps, formatFileSize, formatUploads, planFeatureLines } from './format.js';
+export {
+  formatBps,
+  formatFileSize,
+  formatUploads,
+  planFeatureLines,
+  UPLOADS_COUNT_FILES,
+} from './format.js';
