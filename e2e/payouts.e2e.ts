@@ -67,9 +67,7 @@ async function sellerWithOneSale(accountNumber: string) {
   });
   await sellOne(productId);
   await page.goto('/dashboard/payments', { waitUntil: 'networkidle' });
-  await expect
-    .poll(() => amount(page, 'available'), { timeout: 10_000 })
-    .not.toMatch(/^₦0$/);
+  await expect.poll(() => amount(page, 'available'), { timeout: 10_000 }).not.toMatch(/^₦0$/);
   return { account, page, available: await amount(page, 'available') };
 }
 

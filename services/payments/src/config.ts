@@ -83,7 +83,11 @@ export const configSchema = z
      * How long Flutterwave's bank list (`GET /banks/NG`) is reused; when it fails the last list
      * (or the bundled one, providers/nigerian-banks.ts) is served instead. 0: ask every time.
      */
-    BANK_LIST_CACHE_SECONDS: z.coerce.number().int().min(0).default(6 * 3600),
+    BANK_LIST_CACHE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(6 * 3600),
     /** Secret the sandbox signs its webhooks with (only meaningful in development and tests). */
     SANDBOX_WEBHOOK_SECRET: z.string().min(8).default(DEV_SANDBOX_WEBHOOK_SECRET),
     /** Where the sandbox posts its webhooks; unset = this process's own `/api/webhooks/sandbox`. */

@@ -30,11 +30,7 @@ const derive = (code: string, salt: Buffer) =>
 
 /** A typed code as stored: lower case, no spaces or dashes, Crockford's look-alikes folded. */
 export function normalizeRecoveryCode(input: string): string {
-  return input
-    .toLowerCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[il]/g, '1')
-    .replace(/o/g, '0');
+  return input.toLowerCase().replace(/[\s-]/g, '').replace(/[il]/g, '1').replace(/o/g, '0');
 }
 
 /** Six digits are an authenticator code; anything else typed at an MFA prompt is a recovery code. */

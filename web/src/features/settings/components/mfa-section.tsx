@@ -124,7 +124,9 @@ export function MfaSection() {
             >
               {regenerate.isPending ? 'Making new codes...' : 'Make new recovery codes'}
             </Button>
-            <p className="text-xs text-slate-500">A new set replaces the old one: old codes stop working.</p>
+            <p className="text-xs text-slate-500">
+              A new set replaces the old one: old codes stop working.
+            </p>
           </div>
           <p className="text-sm text-slate-600">
             To turn it off, enter a current code or one of your recovery codes.

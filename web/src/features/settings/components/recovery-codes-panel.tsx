@@ -47,8 +47,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
       </h3>
       <p className="text-sm text-slate-700">
         If you lose your phone, each code signs you in once instead of a code from your
-        authenticator app. Keep them somewhere safe and offline: this is the only time we show
-        them.
+        authenticator app. Keep them somewhere safe and offline: this is the only time we show them.
       </p>
       <ol
         aria-label="Recovery codes"
