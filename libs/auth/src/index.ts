@@ -15,7 +15,7 @@ export {
   newBrowserKey,
   sha256Hex,
 } from './browser-keys.js';
-export { requireRecentAuth, REAUTHENTICATION_REQUIRED } from './recent-auth.js';
+export { assertRecentAuth, requireRecentAuth, REAUTHENTICATION_REQUIRED } from './recent-auth.js';
 export {
   createSecretBox,
   parseSecretKeys,

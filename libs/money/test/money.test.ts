@@ -96,7 +96,26 @@ describe('formatMoney', () => {
 
   it('follows the locale', () => {
     expect(formatMoney(123456, 'EUR', 'de-DE')).toBe('1.234,56\u00a0€');
-    expect(formatMoney(250000, 'NGN', 'en-NG')).toMatch(/2,500\.00/);
+    expect(formatMoney(250000, 'NGN', 'en-NG')).toBe('₦2,500');
+  });
+
+  it('writes the currency with its sign, never its ISO code, and never an ambiguous sign (issue 29)', () => {
+    expect(formatMoney(250000, 'NGN')).toBe('₦2,500');
+    expect(formatMoney(250000, 'GHS')).toBe('GH₵2,500.00');
+    expect(formatMoney(1999, 'EUR')).toBe('€19.99');
+    // "$" alone would read as US dollars.
+    expect(formatMoney(1999, 'CAD')).toBe('CA$19.99');
+    expect(formatMoney(1999, 'AUD')).toBe('A$19.99');
+  });
+
+  it('drops zero kobo from naira, and keeps kobo that are there', () => {
+    expect(formatMoney(250000, 'NGN')).toBe('₦2,500');
+    expect(formatMoney(250050, 'NGN')).toBe('₦2,500.50');
+    expect(formatMoney(1, 'NGN')).toBe('₦0.01');
+    expect(formatMoney(0, 'NGN')).toBe('₦0');
+    expect(formatMoney(-250000, 'NGN')).toBe('-₦2,500');
+    // Dollars keep the spec's two decimals.
+    expect(formatMoney(250000, 'USD')).toBe('$2,500.00');
   });
 
   it('formats amounts beyond float precision exactly', () => {

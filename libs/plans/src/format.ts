@@ -17,6 +17,14 @@ export function formatFileSize(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
+/**
+ * What the monthly upload allowance counts (issue 29, item 12), said wherever the allowance is:
+ * every file, as delivery counts it — a product of 5 files uses 5. A product holds up to 20
+ * files, so a plan's allowance, not the product, is what limits a big product.
+ */
+export const UPLOADS_COUNT_FILES =
+  'Every file you upload counts as one upload, including each file of a product with several.';
+
 export function formatUploads(plan: Plan): string {
   return plan.uploadsPerMonth === null
     ? 'Unlimited uploads'

@@ -4,6 +4,10 @@ export {
   DEFAULT_PROCESSOR_FEE_BPS,
   isPlanId,
   planById,
+  PLAN_CURRENCIES,
+  isPlanCurrency,
+  planPriceMinor,
+  type PlanCurrency,
   type Plan,
   type PlanId,
   type AnalyticsTier,
@@ -19,4 +23,10 @@ export {
   yearlySavingsPercent,
   type EarningsBreakdown,
 } from './fees.js';
-export { formatBps, formatFileSize, formatUploads, planFeatureLines } from './format.js';
+export {
+  formatBps,
+  formatFileSize,
+  formatUploads,
+  planFeatureLines,
+  UPLOADS_COUNT_FILES,
+} from './format.js';

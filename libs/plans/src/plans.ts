@@ -98,6 +98,38 @@ export const PLANS: readonly Plan[] = [
   },
 ];
 
+/** Currencies a plan can be paid in: US dollars (the table above) and naira (issue 29). */
+export const PLAN_CURRENCIES = ['USD', 'NGN'] as const;
+export type PlanCurrency = (typeof PLAN_CURRENCIES)[number];
+
+/**
+ * Naira prices, in kobo: set prices rather than a daily conversion, so a seller in Nigeria sees
+ * a round figure that does not move with the rate and is not charged a card's FX margin. Set at
+ * about ₦1,500 to the dollar (the rate sellers met in 2025–26) and rounded to round naira; the
+ * year costs ten months, as in dollars (≈17% saved).
+ */
+const NAIRA_PRICES: Readonly<Record<PlanId, { monthly: number; yearly: number }>> = {
+  free: { monthly: 0, yearly: 0 },
+  starter: { monthly: 15_000_00, yearly: 150_000_00 },
+  pro: { monthly: 30_000_00, yearly: 300_000_00 },
+  business: { monthly: 75_000_00, yearly: 750_000_00 },
+};
+
+export function isPlanCurrency(value: unknown): value is PlanCurrency {
+  return typeof value === 'string' && (PLAN_CURRENCIES as readonly string[]).includes(value);
+}
+
+/** What `plan` costs per `interval` in `currency` (minor units): the one place plan prices are read. */
+export function planPriceMinor(
+  plan: Plan,
+  interval: 'monthly' | 'yearly',
+  currency: PlanCurrency = plan.currency,
+): number {
+  if (currency === 'NGN')
+    return interval === 'yearly' ? NAIRA_PRICES[plan.id].yearly : NAIRA_PRICES[plan.id].monthly;
+  return interval === 'yearly' ? plan.yearlyPriceMinor : plan.monthlyPriceMinor;
+}
+
 /** Fee of the active payment provider used by the earnings calculator (3.5%). */
 export const DEFAULT_PROCESSOR_FEE_BPS = 350;
 

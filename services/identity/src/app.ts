@@ -100,7 +100,7 @@ async function registerIdentity(
   const accounts = createAccountService({ pool, sessions, throttle, emails, mailRelay });
   const signIn = createSignInService({ pool, sessions, throttle, emails, mailRelay });
   const profiles = createProfileService({ pool });
-  const mfa = createMfaService({ pool, throttle });
+  const mfa = createMfaService({ pool, throttle, emails, mailRelay });
   const reauthentication = createReauthenticationService({
     pool,
     sessions,
@@ -155,7 +155,7 @@ async function registerIdentity(
   sessionRoutes(app, { sessions, guard });
   apiKeyRoutes(app, { apiKeys, guard });
   apiKeyIntrospectionRoutes(app, { apiKeys });
-  mfaRoutes(app, { mfa, guard });
+  mfaRoutes(app, { mfa, guard, reauthMaxAgeSeconds: config.REAUTH_MAX_AGE_SECONDS });
   reauthenticateRoutes(app, { reauthentication, guard });
   oauthRoutes(app, { google, publicUrl: config.PUBLIC_URL });
   profileRoutes(app, { profiles, accounts, guard });

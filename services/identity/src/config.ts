@@ -47,6 +47,12 @@ export const configSchema = z
     PASSWORD_RESET_PER_IP_LIMIT: z.coerce.number().int().positive().default(10),
     REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
     /**
+     * A new set of MFA recovery codes needs a proof of identity (password or authenticator code)
+     * this recent on the session; older sessions get 403 `reauthentication_required`. The same
+     * rule and default as payments' for payout destinations.
+     */
+    REAUTH_MAX_AGE_SECONDS: z.coerce.number().int().positive().default(600),
+    /**
      * HMAC key for stored API-key hashes (domain/api-keys.ts). Changing it invalidates every key.
      * Unset: a public development key (identity warns in production). Keys stay unguessable either
      * way (238 random bits); this key is what makes a stolen table useless for checking a leaked key.

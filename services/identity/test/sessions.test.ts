@@ -243,15 +243,23 @@ describe('TOTP two-factor', () => {
     expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/Lockdrop:/);
     expect(otpauthUri).toContain(`secret=${secret}`);
     expect(qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
-    expect((await client.get('/api/auth/mfa')).body).toEqual({ enabled: false, pending: true });
+    expect((await client.get('/api/auth/mfa')).body).toEqual({
+      enabled: false,
+      pending: true,
+      recoveryCodesRemaining: 0,
+    });
 
     expect((await client.post('/api/auth/mfa/verify', { code: '000000' })).body.error.code).toBe(
       'mfa_invalid_code',
     );
     expect(
       (await client.post('/api/auth/mfa/verify', { code: await codeFor(secret, -1) })).body,
-    ).toEqual({ enabled: true });
-    expect((await client.get('/api/auth/mfa')).body).toEqual({ enabled: true, pending: false });
+    ).toMatchObject({ enabled: true });
+    expect((await client.get('/api/auth/mfa')).body).toEqual({
+      enabled: true,
+      pending: false,
+      recoveryCodesRemaining: 10,
+    });
     expect((await client.post('/api/auth/mfa/enroll')).body.error.code).toBe(
       'mfa_already_enrolled',
     );

@@ -72,6 +72,9 @@ export async function buildApp(
       secretKey: config.FLW_SECRET_KEY!,
       webhookHash: config.FLW_WEBHOOK_HASH!,
       timeoutMs: config.PROVIDER_TIMEOUT_MS,
+      bankListCacheSeconds: config.BANK_LIST_CACHE_SECONDS,
+      onBankListFallback: (error, served) =>
+        logger.warn({ err: error, served }, 'flutterwave bank list failed: serving a fallback'),
     });
   } else {
     sandbox = createSandbox({

@@ -79,6 +79,15 @@ export const configSchema = z
     FLW_BASE_URL: env.url('https://api.flutterwave.com/v3'),
     /** Flutterwave may answer 503 after 28 s while still working; we stop waiting before that. */
     PROVIDER_TIMEOUT_MS: positiveInt(15_000),
+    /**
+     * How long Flutterwave's bank list (`GET /banks/NG`) is reused; when it fails the last list
+     * (or the bundled one, providers/nigerian-banks.ts) is served instead. 0: ask every time.
+     */
+    BANK_LIST_CACHE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(6 * 3600),
     /** Secret the sandbox signs its webhooks with (only meaningful in development and tests). */
     SANDBOX_WEBHOOK_SECRET: z.string().min(8).default(DEV_SANDBOX_WEBHOOK_SECRET),
     /** Where the sandbox posts its webhooks; unset = this process's own `/api/webhooks/sandbox`. */

@@ -146,7 +146,7 @@ describe('a seller manages discount codes', () => {
       amountOffMinor: 25_050,
       amountOff: '250.50',
       currency: 'NGN',
-      label: 'NGN\u00a0250.50 off',
+      label: '₦250.50 off',
       productIds: null,
       maxUses: null,
       state: 'inactive',
@@ -224,14 +224,14 @@ describe('a buyer uses a code', () => {
     expect(shown.status).toBe(200);
     expect(shown.body).toEqual({
       currency: 'NGN',
-      listPrice: { amountMinor: 500_000, amount: '5000.00', formatted: 'NGN\u00a05,000.00' },
+      listPrice: { amountMinor: 500_000, amount: '5000.00', formatted: '₦5,000' },
       discount: {
         code,
         label: '20% off',
-        amountOff: { amountMinor: 100_000, amount: '1000.00', formatted: 'NGN\u00a01,000.00' },
+        amountOff: { amountMinor: 100_000, amount: '1000.00', formatted: '₦1,000' },
       },
       minimum: null,
-      total: { amountMinor: 400_000, amount: '4000.00', formatted: 'NGN\u00a04,000.00' },
+      total: { amountMinor: 400_000, amount: '4000.00', formatted: '₦4,000' },
     });
 
     const started = await startCheckout({
@@ -242,7 +242,7 @@ describe('a buyer uses a code', () => {
     const page = await (
       await started.buyer.request(`/sandbox/checkout/${started.body.txRef}`)
     ).text();
-    expect(page).toContain('4,000.00');
+    expect(page).toContain('₦4,000');
     const { rows: checkouts } = await harness.pool.query(
       `SELECT amount_minor, discount_code, discount_minor, discount_code_id, expires_at > now() AS holding
        FROM checkouts WHERE tx_ref = $1`,
@@ -284,12 +284,12 @@ describe('a buyer uses a code', () => {
     ).rows[0].buyer_email;
     await waitFor(async () => (await mailTo(harness.pool, buyerEmail)).length === 1);
     const receipt = (await mailTo(harness.pool, buyerEmail))[0]!.text_body;
-    expect(receipt).toContain('Amount paid: NGN\u00a04,000.00');
-    expect(receipt).toContain(`Discount code ${code}: NGN\u00a01,000.00 off`);
+    expect(receipt).toContain('Amount paid: ₦4,000');
+    expect(receipt).toContain(`Discount code ${code}: ₦1,000 off`);
     expect(await listedCode(seller, id)).toMatchObject({
       uses: 1,
       reserved: 0,
-      revenue: [{ currency: 'NGN', amountMinor: 400_000, formatted: 'NGN\u00a04,000.00' }],
+      revenue: [{ currency: 'NGN', amountMinor: 400_000, formatted: '₦4,000' }],
     });
   });
 
@@ -537,7 +537,7 @@ describe('a buyer uses a code', () => {
     expect(shown.body.total).toEqual({
       amountMinor: 0,
       amount: '0.00',
-      formatted: 'NGN\u00a00.00',
+      formatted: '₦0',
     });
 
     const started = await startCheckout({
@@ -606,7 +606,7 @@ describe('pay what you want', () => {
     const suggested = await quote({ productId: product.productId });
     expect(suggested.body).toMatchObject({
       listPrice: { amountMinor: 500 },
-      minimum: { amountMinor: 200, amount: '2.00', formatted: 'NGN\u00a02.00' },
+      minimum: { amountMinor: 200, amount: '2.00', formatted: '₦2' },
       total: { amountMinor: 500 },
     });
 
@@ -614,7 +614,7 @@ describe('pay what you want', () => {
     expect(tooLittle.status).toBe(400);
     expect(tooLittle.body.error).toEqual({
       code: 'amount_below_minimum',
-      message: 'The minimum for this product is NGN\u00a02.00',
+      message: 'The minimum for this product is ₦2',
     });
     const nonsense = await startCheckout({ productId: product.productId, amount: 'lots' });
     expect(nonsense.body.error).toEqual({

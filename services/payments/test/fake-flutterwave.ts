@@ -102,6 +102,8 @@ export interface FakeFlutterwave {
   failures: {
     verify: VerifyFailure;
     payments: 'none' | '5xx' | 'timeout';
+    /** `GET /v3/banks/NG`: a 5xx, an answer slower than the client waits, or a success with no list. */
+    banks: 'none' | '5xx' | 'timeout' | 'garbage';
     refund: RefundMode;
     subscriptionFilters: 'honoured' | 'ignored';
   };
@@ -193,6 +195,7 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
     failures: {
       verify: 'none' as VerifyFailure,
       payments: 'none' as 'none' | '5xx' | 'timeout',
+      banks: 'none' as 'none' | '5xx' | 'timeout' | 'garbage',
       refund: 'none' as RefundMode,
       /**
        * `ignored`: `GET /v3/subscriptions` answers every subscription of the account whatever the
@@ -466,12 +469,18 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       });
     }
     if (request.method === 'GET' && url.pathname === '/v3/banks/NG') {
+      if (fake.failures.banks === '5xx') return error(response, 503, 'Service unavailable');
+      if (fake.failures.banks === 'timeout') await sleep(fake.slowMs);
+      if (fake.failures.banks === 'garbage')
+        return send(response, 200, { status: 'success', message: 'ok', data: null });
+      // Unsorted, with numeric ids and a numeric code, as the real list comes.
       return send(response, 200, {
         status: 'success',
         message: 'Banks fetched successfully',
         data: [
-          { id: 132, code: '044', name: 'Access Bank' },
           { id: 133, code: '058', name: 'Guaranty Trust Bank' },
+          { id: 132, code: '044', name: 'Access Bank' },
+          { id: 688, code: 50515, name: 'Moniepoint MFB' },
         ],
       });
     }

@@ -524,7 +524,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       'content-type': 'application/json',
     };
     const banks = await (await fetchJson(`${harness.url}/api/payouts/banks`, { headers })).json();
-    expect(banks.banks.map((bank: { code: string }) => bank.code)).toEqual(['044', '058']);
+    expect(banks.banks.map((bank: { code: string }) => bank.code)).toEqual(['044', '058', '50515']);
     const resolve = (accountNumber: string) =>
       fetchJson(`${harness.url}/api/payouts/resolve-account`, {
         method: 'POST',

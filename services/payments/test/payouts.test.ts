@@ -139,6 +139,17 @@ describe('payout destinations', () => {
     const seller = newSeller();
     const banks = await (await call(seller, 'GET', '/api/payouts/banks')).json();
     expect(banks.banks).toContainEqual({ code: '058', name: 'Guaranty Trust Bank' });
+    // The sandbox lists the real Nigerian banks sellers use (issue 29), not a handful.
+    expect(banks.banks.length).toBeGreaterThanOrEqual(25);
+    for (const bank of [
+      { code: '50515', name: 'Moniepoint MFB' },
+      { code: '999991', name: 'PalmPay' },
+      { code: '999992', name: 'OPay' },
+      { code: '035', name: 'Wema Bank' },
+      { code: '232', name: 'Sterling Bank' },
+      { code: '221', name: 'Stanbic IBTC Bank' },
+    ])
+      expect(banks.banks).toContainEqual(bank);
 
     const unknown = await call(seller, 'POST', '/api/payouts/resolve-account', {
       bankCode: '058',
@@ -496,7 +507,7 @@ describe('withdraw now and the payout state machine', () => {
     expect(small.status).toBe(409);
     expect((await small.json()).error).toMatchObject({
       code: 'below_minimum',
-      message: expect.stringMatching(/below the minimum payout \(NGN\s1,000\.00\)/),
+      message: expect.stringMatching(/below the minimum payout \(₦1,000\)/),
     });
   });
 });

@@ -401,6 +401,57 @@ describe("a seller's own plan", () => {
       (event) => event.type === 'plan.changed' && event.data.userId === userId,
     );
 
+  it('a plan paid in naira charges the naira price, and a change stays in naira', async () => {
+    const seller = {
+      id: randomUUID(),
+      email: `seller-${randomUUID()}@example.com`,
+      emailVerified: true,
+    };
+    const client = await authed(seller);
+    const change = await client.post('/api/billing/plan/change', {
+      plan: 'pro',
+      interval: 'monthly',
+      currency: 'NGN',
+    });
+    expect(change.status).toBe(200);
+    const result = await change.json();
+    expect(result).toMatchObject({ outcome: 'checkout', amountMinor: 30_000_00 });
+    const txRef = new URL(result.link).pathname.split('/').pop()!;
+    const { rows: opened } = await harness.pool.query(
+      'SELECT amount_minor, currency, price_currency FROM checkouts WHERE tx_ref = $1',
+      [txRef],
+    );
+    expect(opened).toEqual([{ amount_minor: 30_000_00, currency: 'NGN', price_currency: 'NGN' }]);
+    await payPlanCheckout(result.link);
+    await waitFor(async () => planEvents(seller.id).length === 1);
+    expect((await (await client.get('/api/billing/plan')).json()).subscription).toMatchObject({
+      plan: 'pro',
+      amountMinor: 30_000_00,
+      currency: 'NGN',
+    });
+
+    // Upgrading is priced in the subscription's naira; asking for dollars is refused.
+    const dollars = await client.post('/api/billing/plan/change', {
+      plan: 'business',
+      interval: 'monthly',
+      currency: 'USD',
+    });
+    expect(dollars.status).toBe(409);
+    expect((await dollars.json()).error.code).toBe('plan_currency_fixed');
+    const upgrade = await (
+      await client.post('/api/billing/plan/change', { plan: 'business', interval: 'monthly' })
+    ).json();
+    expect(upgrade.outcome).toBe('checkout');
+    // ₦75,000 less the unused part of the ₦30,000 month just paid.
+    expect(upgrade.amountMinor).toBeGreaterThan(75_000_00 - 30_000_00 - 100);
+    expect(upgrade.amountMinor).toBeLessThanOrEqual(75_000_00 - 29_000_00);
+    const { rows: upgradeRows } = await harness.pool.query(
+      'SELECT currency FROM checkouts WHERE tx_ref = $1',
+      [new URL(upgrade.link).pathname.split('/').pop()],
+    );
+    expect(upgradeRows).toEqual([{ currency: 'NGN' }]);
+  });
+
   it('upgrade to Pro: paid to the platform, plan.changed, and the next sale pays the Pro fee', async () => {
     const seller = {
       id: randomUUID(),

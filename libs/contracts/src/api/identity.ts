@@ -87,6 +87,15 @@ export const mfaChallengeRequestSchema = z.object({
 export type MfaChallengeRequest = Required<z.infer<typeof mfaChallengeRequestSchema>>;
 
 /**
+ * POST /api/auth/mfa/challenge's answer: the session, and when a recovery code was used
+ * (instead of the app's code) how many unused ones are left.
+ */
+export const mfaChallengeResponseSchema = sessionResponseSchema.extend({
+  recoveryCodesRemaining: z.number().int().min(0).optional(),
+});
+export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
+
+/**
  * How the signed-in person proves who they are again (GET /api/auth/reauthenticate): a code from
  * their authenticator app, their password, or (Google-only accounts) a code e-mailed to them.
  */
@@ -130,8 +139,15 @@ export const mfaCodeRequestSchema = z.object({
   code: z.string().min(1, 'Please enter the 6-digit code'),
 });
 
-/** GET /api/auth/mfa. `pending`: enrolled, not yet verified with a first code. */
-export const mfaStatusSchema = z.object({ enabled: z.boolean(), pending: z.boolean() });
+/**
+ * GET /api/auth/mfa. `pending`: enrolled, not yet verified with a first code;
+ * `recoveryCodesRemaining`: unused one-time recovery codes (0 while MFA is off).
+ */
+export const mfaStatusSchema = z.object({
+  enabled: z.boolean(),
+  pending: z.boolean(),
+  recoveryCodesRemaining: z.number().int().min(0),
+});
 export type MfaStatus = z.infer<typeof mfaStatusSchema>;
 
 /** POST /api/auth/mfa/enroll: the new secret, as text and as a QR code for the app to scan. */
@@ -141,6 +157,15 @@ export const mfaEnrollmentSchema = z.object({
   qrCodeDataUrl: z.string(),
 });
 export type MfaEnrollment = z.infer<typeof mfaEnrollmentSchema>;
+
+/**
+ * Ten one-time recovery codes, shown once: POST /api/auth/mfa/verify (MFA turned on) and
+ * POST /api/auth/mfa/recovery-codes (a new set; the old one stops working).
+ */
+export const mfaRecoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type MfaRecoveryCodes = z.infer<typeof mfaRecoveryCodesSchema>;
+export const mfaVerifiedSchema = mfaRecoveryCodesSchema.extend({ enabled: z.literal(true) });
+export type MfaVerified = z.infer<typeof mfaVerifiedSchema>;
 
 /** GET /api/auth/oauth/providers: which sign-in providers are configured here. */
 export const oauthProvidersSchema = z.object({ google: z.boolean() });

@@ -68,9 +68,18 @@ export type PlanBilling = z.infer<typeof planBillingSchema>;
 export const paidPlanIdSchema = planIdSchema.exclude(['free']);
 
 /** `POST /api/billing/plan/change`: start paying for a plan, or change the one paid for. */
+/** What a plan can be paid in (libs/plans PLAN_CURRENCIES): US dollars or naira. */
+export const planCurrencySchema = z.enum(['USD', 'NGN']);
+export type PlanCurrencyCode = z.infer<typeof planCurrencySchema>;
+
+/**
+ * `currency`: what a new plan is paid in (default USD). A change to a plan already paid for keeps
+ * that subscription's currency; asking for another answers 409 `plan_currency_fixed`.
+ */
 export const planChangeRequestSchema = z.object({
   plan: planIdSchema,
   interval: billingIntervalSchema,
+  currency: planCurrencySchema.optional(),
 });
 export type PlanChangeRequest = z.infer<typeof planChangeRequestSchema>;
 

@@ -69,6 +69,29 @@ export function createEmails(publicUrl: string) {
         }),
       };
     },
+    recoveryCodeUsed(to: string, remaining: number): MailMessage {
+      const left =
+        remaining === 0
+          ? 'That was your last one: you have no recovery codes left.'
+          : `You have ${remaining} recovery code${remaining === 1 ? '' : 's'} left.`;
+      return {
+        to,
+        ...renderEmail({
+          subject: 'A recovery code was used on your Lockdrop account',
+          heading: 'A recovery code was used',
+          paragraphs: [
+            `One of your two-factor recovery codes was just used on your Lockdrop account. ${left}`,
+            'If you lost your phone, set up your authenticator again and make a new set of recovery codes in Settings → Two-factor authentication.',
+            'If this was not you, someone knows your password and one of your codes: choose a new password now and make new recovery codes.',
+          ],
+          action: {
+            label: 'Open settings',
+            url: new URL('/settings#settings-mfa', publicUrl).toString(),
+          },
+          footnote: 'Each recovery code works once. Keep the rest somewhere safe and offline.',
+        }),
+      };
+    },
     contact(to: string, sender: { name: string; email: string; message: string }): MailMessage {
       return {
         to,

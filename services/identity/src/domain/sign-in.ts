@@ -14,6 +14,7 @@ import { validateEmail } from './accounts.js';
 import type { Emails } from './emails.js';
 import { authErrors } from './errors.js';
 import { verifyPassword } from './passwords.js';
+import { isTotpCode, spendRecoveryCode } from './recovery-codes.js';
 import { hashToken, newToken } from './secrets.js';
 import type { IssuedSession, SessionService } from './sessions.js';
 import type { Throttle } from './throttle.js';
@@ -92,12 +93,16 @@ export function createSignInService({ pool, sessions, throttle, emails, mailRela
       return finish(user.id, input.remember === true, client);
     },
 
-    /** Second step of a sign-in with MFA: the challenge token from step one plus a current code. */
+    /**
+     * Second step of a sign-in with MFA: the challenge token from step one plus a current code
+     * or one of the account's recovery codes (issue 29, item 11), under the same limits. A
+     * recovery code answers how many remain (and the owner is e-mailed).
+     */
     async completeChallenge(
       challengeToken: string,
       code: string,
       client: Client,
-    ): Promise<IssuedSession> {
+    ): Promise<{ session: IssuedSession; recoveryCodesRemaining?: number }> {
       if (!challengeToken || !code) throw authErrors.missingFields();
       const tokenHash = hashToken(challengeToken);
       const outcome = await withTransaction(pool, async (tx: PoolClient) => {
@@ -111,9 +116,14 @@ export function createSignInService({ pool, sessions, throttle, emails, mailRela
         if (spent.hits >= secondFactorLimit.max)
           return { error: authErrors.rateLimited(spent.retryAfterSeconds) };
         const factor = await findFactor(tx, challenge.userId, { forUpdate: true });
-        const step = factor?.verified ? matchTotp(factor.secret, code) : null;
+        let step: number | null = null;
+        let recoveryCodesRemaining: number | null = null;
+        if (factor?.verified && isTotpCode(code)) step = matchTotp(factor.secret, code);
+        else if (factor?.verified)
+          recoveryCodesRemaining = await spendRecoveryCode(tx, challenge.userId, code, emails);
         const accepted =
-          step !== null && (factor!.lastUsedStep === null || step > factor!.lastUsedStep);
+          recoveryCodesRemaining !== null ||
+          (step !== null && (factor!.lastUsedStep === null || step > factor!.lastUsedStep));
         // The failed attempt must be counted even though the request fails: commit, then throw.
         await recordChallengeAttempt(tx, tokenHash, accepted);
         if (!accepted) {
@@ -129,17 +139,20 @@ export function createSignInService({ pool, sessions, throttle, emails, mailRela
           };
         }
         await counters.reset(tx, accountKey);
-        await recordFactorUse(tx, challenge.userId, step);
+        if (step !== null) await recordFactorUse(tx, challenge.userId, step);
         return {
           session: await sessions.open(tx, challenge.userId, {
             persistent: challenge.persistent,
             client,
           }),
+          ...(recoveryCodesRemaining === null ? {} : { recoveryCodesRemaining, mailQueued: true }),
         };
       });
       if ('mailQueued' in outcome) mailRelay.wake();
       if ('error' in outcome) throw outcome.error;
-      return outcome.session;
+      return outcome.recoveryCodesRemaining === undefined
+        ? { session: outcome.session }
+        : { session: outcome.session, recoveryCodesRemaining: outcome.recoveryCodesRemaining };
     },
   };
 }

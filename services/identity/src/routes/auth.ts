@@ -1,5 +1,6 @@
 import {
   mfaChallengeRequestSchema,
+  mfaChallengeResponseSchema,
   mfaChallengeSchema,
   sessionResponseSchema,
   signInRequestSchema,
@@ -90,17 +91,20 @@ export function authRoutes(
       schema: {
         tags,
         body: mfaChallengeRequestSchema,
-        response: { 200: sessionResponseSchema },
+        response: { 200: mfaChallengeResponseSchema },
       },
     },
     async (request, reply) => {
-      const issued = await signIn.completeChallenge(
+      const { session, recoveryCodesRemaining } = await signIn.completeChallenge(
         request.body.challengeToken ?? '',
         request.body.code ?? '',
         clientOf(request),
       );
-      setSessionCookies(request, reply, issued);
-      return presentIssued(issued);
+      setSessionCookies(request, reply, session);
+      return {
+        ...presentIssued(session),
+        ...(recoveryCodesRemaining === undefined ? {} : { recoveryCodesRemaining }),
+      };
     },
   );
 

@@ -9,6 +9,8 @@ export interface CurrentSession {
   sessionId: string;
   persistent: boolean;
   accessExpiresAt: Date;
+  /** When the person last proved who they are on this session (the row's, not the token's copy). */
+  authTime: Date;
 }
 
 declare module 'fastify' {
@@ -35,6 +37,7 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
       sessionId: verified.sessionId,
       persistent: session.persistent,
       accessExpiresAt: verified.expiresAt,
+      authTime: session.authTime,
     };
   };
 

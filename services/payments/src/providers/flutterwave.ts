@@ -1,6 +1,8 @@
 import { minorToDecimalString, toMinor } from '@lockdrop/money';
 import { z } from 'zod';
+import type { Bank } from '@lockdrop/contracts';
 import { authenticateFlutterwaveWebhook, parseFlutterwaveWebhook } from './flutterwave-webhook.js';
+import { NIGERIAN_BANKS } from './nigerian-banks.js';
 import {
   ProviderRejectedError,
   ProviderUnavailableError,
@@ -16,6 +18,14 @@ export interface FlutterwaveOptions {
   secretKey: string;
   webhookHash: string;
   timeoutMs: number;
+  /**
+   * How long a bank list from `GET /banks/NG` is reused before asking again (banks change a few
+   * times a year; every payout form asks). 0 asks every time.
+   */
+  bankListCacheSeconds?: number;
+  /** Told when the bank list falls back (stale cache or the bundled list): the provider failed. */
+  onBankListFallback?: (error: unknown, served: 'stale' | 'bundled') => void;
+  now?: () => number;
 }
 
 const amount = z.union([z.number(), z.string()]);
@@ -136,6 +146,27 @@ export const isFlutterwaveTestKey = (secretKey: string): boolean =>
 
 export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentProvider {
   const base = options.baseUrl.replace(/\/+$/, '');
+  const now = options.now ?? Date.now;
+  const bankListCacheMs = (options.bankListCacheSeconds ?? 6 * 3600) * 1000;
+  /** The last list Flutterwave gave: reused while fresh, and served stale when it fails. */
+  let bankList: { banks: Bank[]; fetchedAt: number } | null = null;
+
+  async function fetchBanks(): Promise<Bank[]> {
+    const data = await call('GET', '/banks/NG');
+    const parsed = z
+      .array(
+        z.looseObject({
+          code: z.union([z.string(), z.number()]).transform(String),
+          name: z.string(),
+        }),
+      )
+      .min(1)
+      .safeParse(data);
+    if (!parsed.success) throw new ProviderUnavailableError('flutterwave banks: unreadable answer');
+    return parsed.data
+      .map(({ code, name }) => ({ code, name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
 
   /** One API call: the envelope's data on 2xx, null on a 404-style "not found", errors otherwise. */
   async function call(
@@ -388,21 +419,20 @@ export function createFlutterwaveProvider(options: FlutterwaveOptions): PaymentP
       await setSubscriptionState(ref, 'cancelled', 'activate');
     },
 
+    /**
+     * What `GET /banks/NG` answers, cached. A seller filling in payout details must not meet an
+     * empty bank menu because Flutterwave is slow or down: on an error, a timeout or an unreadable
+     * answer the last list is served (however old), else the bundled list of real codes.
+     */
     async listBanks() {
-      const data = await call('GET', '/banks/NG');
-      const parsed = z
-        .array(
-          z.looseObject({
-            code: z.union([z.string(), z.number()]).transform(String),
-            name: z.string(),
-          }),
-        )
-        .safeParse(data);
-      if (!parsed.success)
-        throw new ProviderUnavailableError('flutterwave banks: unreadable answer');
-      return parsed.data
-        .map(({ code, name }) => ({ code, name }))
-        .sort((a, b) => a.name.localeCompare(b.name));
+      if (bankList && now() - bankList.fetchedAt < bankListCacheMs) return bankList.banks;
+      try {
+        bankList = { banks: await fetchBanks(), fetchedAt: now() };
+        return bankList.banks;
+      } catch (error) {
+        options.onBankListFallback?.(error, bankList ? 'stale' : 'bundled');
+        return bankList ? bankList.banks : [...NIGERIAN_BANKS];
+      }
     },
 
     async resolveBankAccount({ bankCode, accountNumber }) {

@@ -8,6 +8,7 @@ import {
 } from './flutterwave-webhook.js';
 import { ProviderRejectedError, type PaymentProvider, type VerifiedTransaction } from './types.js';
 import type { BillingInterval } from '@lockdrop/contracts';
+import { NIGERIAN_BANKS } from './nigerian-banks.js';
 
 export interface SandboxOptions {
   pool: Pool;
@@ -104,18 +105,6 @@ const toVerified = (payment: SandboxPayment): VerifiedTransaction => ({
   providerSubscriptionId: payment.subscriptionToken,
   customerEmail: payment.buyerEmail,
 });
-
-/** A few real Nigerian bank codes, so sandbox destinations look like the ones sellers will use. */
-const SANDBOX_BANKS = [
-  { code: '044', name: 'Access Bank' },
-  { code: '050', name: 'Ecobank Nigeria' },
-  { code: '011', name: 'First Bank of Nigeria' },
-  { code: '058', name: 'Guaranty Trust Bank' },
-  { code: '50211', name: 'Kuda Bank' },
-  { code: '999992', name: 'OPay' },
-  { code: '033', name: 'United Bank For Africa' },
-  { code: '057', name: 'Zenith Bank' },
-];
 
 const SANDBOX_HOLDERS = ['ADA OKAFOR', 'TUNDE BAKARE', 'NGOZI EZE', 'EMEKA OBI', 'FUNMI ADEYEMI'];
 
@@ -327,11 +316,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     cancelSubscription: () => Promise.resolve(),
     resumeSubscription: () => Promise.resolve(),
 
-    listBanks: () => Promise.resolve(SANDBOX_BANKS),
+    listBanks: () => Promise.resolve([...NIGERIAN_BANKS]),
 
     /** Any known bank and 10 digits resolve to a made-up holder, except numbers ending in 9999. */
     resolveBankAccount({ bankCode, accountNumber }) {
-      const known = SANDBOX_BANKS.some((bank) => bank.code === bankCode);
+      const known = NIGERIAN_BANKS.some((bank) => bank.code === bankCode);
       if (!known || !/^\d{10}$/.test(accountNumber) || accountNumber.endsWith('9999'))
         return Promise.resolve(null);
       const holder = SANDBOX_HOLDERS[Number(accountNumber.slice(-2)) % SANDBOX_HOLDERS.length]!;

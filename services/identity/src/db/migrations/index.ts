@@ -4,6 +4,7 @@ import { accounts } from './0001_accounts.js';
 import { payoutMethodOnly } from './0002_payout_method_only.js';
 import { apiKeys } from './0020_api_keys.js';
 import { reauthentication } from './0060_reauthentication.js';
+import { mfaRecoveryCodes } from './0070_mfa_recovery_codes.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -12,4 +13,5 @@ export const migrations: Migration[] = [
   payoutMethodOnly,
   apiKeys,
   reauthentication,
+  mfaRecoveryCodes,
 ];

@@ -296,7 +296,11 @@ async function providerPlanFor(deps: CheckoutDeps, checkout: NewCheckout): Promi
   }
   const renewalMinor =
     checkout.kind === 'plan'
-      ? planPrice(planById(checkout.planBought as PlanId), checkout.billingInterval)
+      ? planPrice(
+          planById(checkout.planBought as PlanId),
+          checkout.billingInterval,
+          checkout.currency,
+        )
       : checkout.amountMinor;
   return deps.provider.ensurePaymentPlan({
     name: `Lockdrop ${checkout.productTitle} ${checkout.billingInterval} (${checkout.id})`,

@@ -28,8 +28,8 @@ const DAY_MS = 86_400_000;
 export const ANNUAL_REFUND_DAYS = 30;
 
 /** What a plan costs per month, to compare plans bought per month and per year. */
-const monthlyValue = (plan: PlanId, interval: BillingInterval) =>
-  planPrice(planById(plan), interval) / (interval === 'yearly' ? 12 : 1);
+const monthlyValue = (plan: PlanId, interval: BillingInterval, currency: string) =>
+  planPrice(planById(plan), interval, currency) / (interval === 'yearly' ? 12 : 1);
 
 function refundableUntil(sub: Subscription): Date | null {
   if (sub.billingInterval !== 'yearly' || sub.status === 'expired') return null;
@@ -71,8 +71,25 @@ export async function changePlan(
     return { outcome: 'scheduled', effectiveAt: view.currentPeriodEnd };
   }
   const target = planById(request.plan);
-  if (!live)
-    return openPlanCheckout(deps, user, request, planPrice(target, request.interval), null);
+  if (!live) {
+    const currency = request.currency ?? 'USD';
+    return openPlanCheckout(
+      deps,
+      user,
+      request,
+      currency,
+      planPrice(target, request.interval, currency),
+      null,
+    );
+  }
+  // A plan paid for is changed in its own currency: the credit for the unused period and the
+  // renewals are in it.
+  if (request.currency && request.currency !== live.currency)
+    throw errors.conflict(
+      'plan_currency_fixed',
+      `Your plan is paid in ${live.currency}: change it in ${live.currency}, or cancel it and choose the new plan in ${request.currency} when it ends`,
+    );
+  const currency = live.currency;
   if (live.status === 'past_due')
     throw errors.conflict(
       'plan_past_due',
@@ -95,7 +112,8 @@ export async function changePlan(
     throw errors.conflict('plan_unchanged', `You are already on the ${target.name} plan`);
   }
   const upgrade =
-    monthlyValue(target.id, request.interval) > monthlyValue(current.id, live.billingInterval) &&
+    monthlyValue(target.id, request.interval, currency) >
+      monthlyValue(current.id, live.billingInterval, currency) &&
     !(live.billingInterval === 'yearly' && request.interval === 'monthly');
   if (upgrade) {
     const now = deps.now().getTime();
@@ -103,8 +121,8 @@ export async function changePlan(
     const unused = Math.max(0, live.currentPeriodEnd.getTime() - now);
     const credit =
       live.cancelAtPeriodEnd || period <= 0 ? 0 : Math.floor((live.amountMinor * unused) / period);
-    const amount = Math.max(planPrice(target, request.interval) - credit, 1);
-    return openPlanCheckout(deps, user, request, amount, live.id);
+    const amount = Math.max(planPrice(target, request.interval, currency) - credit, 1);
+    return openPlanCheckout(deps, user, request, currency, amount, live.id);
   }
   if (!deps.provider.chargeSubscription)
     throw errors.conflict(
@@ -127,6 +145,7 @@ async function openPlanCheckout(
   deps: RenewalsDeps,
   user: AuthUser,
   request: PlanChangeRequest,
+  currency: string,
   amountMinor: number,
   replacing: string | null,
 ): Promise<PlanChangeResult> {
@@ -152,10 +171,10 @@ async function openPlanCheckout(
     fileId: null,
     fileName: null,
     buyerEmail: user.email,
-    priceMinor: planPrice(plan, request.interval),
-    priceCurrency: plan.currency,
+    priceMinor: planPrice(plan, request.interval, currency),
+    priceCurrency: currency,
     amountMinor,
-    currency: plan.currency,
+    currency,
     fxRate: null,
     plan: plan.id,
     platformFeeBps: 0,

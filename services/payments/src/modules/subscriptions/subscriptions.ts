@@ -3,7 +3,15 @@ import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent, type SubscriptionSnapshot } from '@lockdrop/contracts';
 import type { PoolClient, Queryable } from '@lockdrop/db';
 import { enqueueMail } from '@lockdrop/mailer';
-import { planById, platformFeeMinor, splitSale, type Plan, type PlanId } from '@lockdrop/plans';
+import {
+  isPlanCurrency,
+  planById,
+  planPriceMinor,
+  platformFeeMinor,
+  splitSale,
+  type Plan,
+  type PlanId,
+} from '@lockdrop/plans';
 import {
   findCheckoutByTxRef,
   insertCheckout,
@@ -382,9 +390,10 @@ export async function stopProviderCharges(
   });
 }
 
-/** What a plan costs per interval (libs/plans: the one table). */
-export function planPrice(plan: Plan, interval: BillingInterval): number {
-  return interval === 'yearly' ? plan.yearlyPriceMinor : plan.monthlyPriceMinor;
+/** What a plan costs per interval in the currency it is paid in (libs/plans: the one table). */
+export function planPrice(plan: Plan, interval: BillingInterval, currency: string): number {
+  if (!isPlanCurrency(currency)) throw new Error(`plans are not priced in ${currency}`);
+  return planPriceMinor(plan, interval, currency);
 }
 
 /**
@@ -420,7 +429,7 @@ export async function buildRenewalCheckout(
   if (sub.kind === 'plan') {
     const next = planById(sub.pendingPlan ?? sub.plan);
     interval = sub.pendingInterval ?? sub.billingInterval;
-    amountMinor = planPrice(next, interval);
+    amountMinor = planPrice(next, interval, sub.currency);
     planBought = next.id;
   }
   const sellerPlan =

@@ -18,8 +18,21 @@ export async function signIn(input: SignInInput): Promise<SignInResult> {
   return { kind: 'signed-in', account: toAccount(body) };
 }
 
-export async function completeMfaChallenge(input: MfaChallengeRequest): Promise<Account> {
-  return toAccount(await api<unknown>('/api/auth/mfa/challenge', { method: 'POST', body: input }));
+/** The MFA step's answer: the account, and how many recovery codes are left when one was used. */
+export interface MfaChallengeResult {
+  account: Account;
+  recoveryCodesRemaining?: number;
+}
+
+export async function completeMfaChallenge(
+  input: MfaChallengeRequest,
+): Promise<MfaChallengeResult> {
+  const body = await api<unknown>('/api/auth/mfa/challenge', { method: 'POST', body: input });
+  const remaining = (body as { recoveryCodesRemaining?: unknown }).recoveryCodesRemaining;
+  return {
+    account: toAccount(body),
+    ...(typeof remaining === 'number' ? { recoveryCodesRemaining: remaining } : {}),
+  };
 }
 
 /** Puts a fresh session in the cache, so every screen sees the new account at once. */
@@ -40,5 +53,8 @@ export function useSignIn() {
 
 export function useMfaChallenge() {
   const store = useStoreAccount();
-  return useMutation({ mutationFn: completeMfaChallenge, onSuccess: store });
+  return useMutation({
+    mutationFn: completeMfaChallenge,
+    onSuccess: (result) => store(result.account),
+  });
 }

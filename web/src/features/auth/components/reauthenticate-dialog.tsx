@@ -67,7 +67,8 @@ export function ReauthenticateDialog({
         <p className="text-sm text-slate-700">
           To {purpose}, confirm who you are.
           {method.data === 'password' && ' Enter your password.'}
-          {method.data === 'mfa' && ' Enter the code from your authenticator app.'}
+          {method.data === 'mfa' &&
+            ' Enter the code from your authenticator app (or, without your phone, a recovery code).'}
           {method.data === 'email_code' && ' We e-mail you a code to enter here.'}
         </p>
         {method.isError && (
@@ -89,9 +90,8 @@ export function ReauthenticateDialog({
           <TextField
             label="Authentication code"
             name="code"
-            inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={7}
+            maxLength={13}
             value={secret}
             onChange={(event) => setSecret(event.target.value)}
           />

@@ -1,6 +1,11 @@
-import { billingIntervalSchema, type BillingInterval, type PlanId } from '@lockdrop/contracts';
+import {
+  billingIntervalSchema,
+  type BillingInterval,
+  type PlanCurrencyCode,
+  type PlanId,
+} from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
-import { PLANS, planById } from '@lockdrop/plans';
+import { isPlanCurrency, PLANS, planById, planPriceMinor } from '@lockdrop/plans';
 import { useId, useState } from 'react';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -27,6 +32,11 @@ export function PlanBillingSection() {
   const [interval, setBillingInterval] = useState<BillingInterval>(
     subscription?.interval ?? 'monthly',
   );
+  // A plan already paid for changes in its own currency; a new one in the currency chosen here.
+  const paidIn =
+    subscription && isPlanCurrency(subscription.currency) ? subscription.currency : null;
+  const [chosenCurrency, setCurrency] = useState<PlanCurrencyCode>('USD');
+  const currency = paidIn ?? chosenCurrency;
   const refundable =
     subscription?.refundableUntil && new Date(subscription.refundableUntil) > new Date()
       ? subscription.refundableUntil
@@ -101,7 +111,7 @@ export function PlanBillingSection() {
                 <option key={option.id} value={option.id}>
                   {option.name}
                   {option.monthlyPriceMinor > 0 &&
-                    ` — ${formatMoney(interval === 'yearly' ? option.yearlyPriceMinor : option.monthlyPriceMinor, option.currency)} ${perInterval(interval)}`}
+                    ` — ${formatMoney(planPriceMinor(option, interval, currency), currency)} ${perInterval(interval)}`}
                 </option>
               ))}
             </select>
@@ -120,7 +130,24 @@ export function PlanBillingSection() {
               </label>
             ))}
           </div>
-          <ChoosePlanButton plan={plan} interval={interval} label="Change plan" />
+          <label className="block text-sm">
+            <span className="font-medium text-slate-900">Pay in</span>
+            <select
+              value={currency}
+              disabled={paidIn !== null}
+              onChange={(event) => setCurrency(event.target.value as PlanCurrencyCode)}
+              className="mt-1 block w-full rounded-lg border-0 px-3 py-2 ring-1 ring-slate-300 ring-inset"
+            >
+              <option value="USD">US dollars ($)</option>
+              <option value="NGN">Naira (₦)</option>
+            </select>
+          </label>
+          <ChoosePlanButton
+            plan={plan}
+            interval={interval}
+            currency={currency}
+            label="Change plan"
+          />
         </div>
         <p className="mt-2 text-xs text-slate-600">
           Upgrades start now and are charged at once, less what is left of your current period.

@@ -1,4 +1,4 @@
-import type { BillingInterval, PlanId } from '@lockdrop/contracts';
+import type { BillingInterval, PlanCurrencyCode, PlanId } from '@lockdrop/contracts';
 import { planById } from '@lockdrop/plans';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -10,6 +10,8 @@ import { formatDay } from '../lib/format';
 export interface ChoosePlanButtonProps {
   plan: PlanId;
   interval: BillingInterval;
+  /** What a new plan is paid in (a plan already paid for keeps its own); USD when unset. */
+  currency?: PlanCurrencyCode;
   variant?: 'primary' | 'secondary';
   className?: string;
   /** The words on the button; by default 'Choose {plan}'. */
@@ -23,6 +25,7 @@ export interface ChoosePlanButtonProps {
 export default function SignedInChoosePlanButton({
   plan,
   interval,
+  currency,
   variant = 'primary',
   className = '',
   label,
@@ -52,7 +55,7 @@ export default function SignedInChoosePlanButton({
       disabled={billing.isPending || change.isPending || change.isSuccess}
       onClick={() =>
         change.mutate(
-          { plan, interval },
+          { plan, interval, ...(currency ? { currency } : {}) },
           {
             onSuccess: (result) => {
               if (result.outcome === 'scheduled') {

@@ -7,7 +7,7 @@ export const perInterval = (interval: BillingInterval) =>
 const dayFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 export const formatDay = (iso: string) => dayFormat.format(new Date(iso));
 
-/** "₦2,000.00 per month". */
+/** "₦2,000 per month". */
 export const recurringPrice = (
   sub: Pick<SubscriptionView, 'amountMinor' | 'currency' | 'interval'>,
 ) => `${formatMoney(sub.amountMinor, sub.currency)} ${perInterval(sub.interval)}`;

@@ -1,4 +1,10 @@
-import { formatBps, formatFileSize, formatUploads, planById } from '@lockdrop/plans';
+import {
+  formatBps,
+  formatFileSize,
+  formatUploads,
+  planById,
+  UPLOADS_COUNT_FILES,
+} from '@lockdrop/plans';
 import { Link } from 'react-router-dom';
 import type { UploadUsage } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -51,6 +57,9 @@ export function PlanCard({
           <dd className="font-medium text-slate-900">{formatFileSize(plan.maxFileBytes)}</dd>
         </div>
       </dl>
+      <p className="mt-3 text-xs text-slate-500" data-testid="uploads-count-files">
+        {UPLOADS_COUNT_FILES}
+      </p>
       {plan.id === 'free' ? (
         <div className="mt-5">{upgradeButton}</div>
       ) : (

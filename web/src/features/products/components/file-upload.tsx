@@ -1,4 +1,4 @@
-import { formatFileSize } from '@lockdrop/plans';
+import { formatFileSize, UPLOADS_COUNT_FILES } from '@lockdrop/plans';
 import { CheckCircle2, FileUp, X } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
@@ -38,7 +38,11 @@ export function FileUpload({ maxBytes, onUploadedChange, label, autoFocus }: Fil
           <FileUp className="size-8 text-indigo-500" aria-hidden="true" />
           <span className="mt-3 text-sm font-semibold text-indigo-700">Choose a file</span>
           <span className="mt-1 text-xs text-slate-500">{limit}</span>
-          {used && <span className="mt-0.5 text-xs text-slate-500">{used}</span>}
+          {used && (
+            <span className="mt-0.5 text-xs text-slate-500">
+              {used} {UPLOADS_COUNT_FILES}
+            </span>
+          )}
           <input
             id={`${id}-input`}
             type="file"

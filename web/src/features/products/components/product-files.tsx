@@ -2,6 +2,7 @@ import { MAX_FILES_PER_PRODUCT } from '@lockdrop/contracts';
 import { Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { useUploadUsage } from '../api/get-upload-usage';
 import { deleteUpload, type UploadedFile } from '../api/upload-file';
 import {
   addFile,
@@ -41,6 +42,12 @@ export function ProductFiles({ saved, draft, onChange, maxBytes }: ProductFilesP
   const [announcement, setAnnouncement] = useState('');
   const focus = useListFocus();
   const { files } = draft;
+  const usage = useUploadUsage().data;
+  // Each added file uses one of the plan's monthly uploads (delivery counts files), so the
+  // editor offers only as many as are left, whatever room the product has.
+  const uploadsLeft =
+    usage === undefined || usage.limit === null ? null : Math.max(usage.limit - usage.used, 0);
+  const canAdd = canAddFile(draft) && uploadsLeft !== 0;
   const isNew = (fileId: string) => !saved.files.some((file) => file.fileId === fileId);
   // Best effort, as on create: an upload no product uses only costs storage until cleanup.
   const discard = (fileId: string) => {
@@ -106,6 +113,11 @@ export function ProductFiles({ saved, draft, onChange, maxBytes }: ProductFilesP
       <p className="mt-1 text-sm text-slate-600">
         Buyers get every file, in this order. {files.length} of {MAX_FILES_PER_PRODUCT} files.
       </p>
+      {uploadsLeft !== null && (
+        <p className="mt-1 text-xs text-slate-500" data-testid="uploads-left">
+          Each file you add counts as one of your monthly uploads: {uploadsLeft} left this month.
+        </p>
+      )}
       <ol className="mt-4 space-y-3">
         {files.map((file, index) => (
           <ProductFileRow
@@ -136,15 +148,17 @@ export function ProductFiles({ saved, draft, onChange, maxBytes }: ProductFilesP
             variant="secondary"
             size="sm"
             data-control="add"
-            disabled={!canAddFile(draft)}
-            aria-describedby={canAddFile(draft) ? undefined : `${id}-full`}
+            disabled={!canAdd}
+            aria-describedby={canAdd ? undefined : `${id}-full`}
             onClick={() => setUploader({ replacing: null })}
           >
             <Plus className="size-4" aria-hidden="true" /> Add file
           </Button>
-          {!canAddFile(draft) && (
+          {!canAdd && (
             <p id={`${id}-full`} className="mt-2 text-sm text-slate-600">
-              A product holds at most {MAX_FILES_PER_PRODUCT} files. Remove one to add another.
+              {canAddFile(draft)
+                ? "You have used this month's uploads. Upgrade your plan to add more files."
+                : `A product holds at most ${MAX_FILES_PER_PRODUCT} files. Remove one to add another.`}
             </p>
           )}
         </div>

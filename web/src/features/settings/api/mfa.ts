@@ -1,4 +1,4 @@
-import type { MfaEnrollment, MfaStatus } from '@lockdrop/contracts';
+import type { MfaEnrollment, MfaRecoveryCodes, MfaStatus, MfaVerified } from '@lockdrop/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
@@ -19,13 +19,23 @@ export const useEnrollMfa = () =>
     mutationFn: () => api<MfaEnrollment>('/api/auth/mfa/enroll', { method: 'POST' }),
   });
 
-function useMfaChange(path: string) {
+function useMfaChange<Answer>(path: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => api<unknown>(path, { method: 'POST', body: { code } }),
+    mutationFn: (code: string) => api<Answer>(path, { method: 'POST', body: { code } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaQueryKey }),
   });
 }
 
-export const useVerifyMfa = () => useMfaChange('/api/auth/mfa/verify');
-export const useUnenrollMfa = () => useMfaChange('/api/auth/mfa/unenroll');
+/** Turns MFA on; the answer holds the ten recovery codes, shown this once. */
+export const useVerifyMfa = () => useMfaChange<MfaVerified>('/api/auth/mfa/verify');
+export const useUnenrollMfa = () => useMfaChange<unknown>('/api/auth/mfa/unenroll');
+
+/** A new set of recovery codes (the old set stops working); may answer 403 reauthentication_required. */
+export function useRegenerateRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<MfaRecoveryCodes>('/api/auth/mfa/recovery-codes', { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mfaQueryKey }),
+  });
+}

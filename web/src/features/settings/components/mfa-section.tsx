@@ -1,31 +1,49 @@
 import { ShieldCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { AuthCodeField } from '@/features/auth';
+import { AuthCodeField, REAUTHENTICATION_REQUIRED, ReauthenticateDialog } from '@/features/auth';
+import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
-import { useEnrollMfa, useMfaStatus, useUnenrollMfa, useVerifyMfa } from '../api/mfa';
+import {
+  useEnrollMfa,
+  useMfaStatus,
+  useRegenerateRecoveryCodes,
+  useUnenrollMfa,
+  useVerifyMfa,
+} from '../api/mfa';
+import { RecoveryCodesPanel } from './recovery-codes-panel';
 import { SettingsCard } from './settings-card';
 
 const codeOf = (form: HTMLFormElement) =>
   String(new FormData(form).get('code') ?? '').replace(/\s/g, '');
+
+/** A recovery code as shown (`xxxxx-xxxxx`), typed with or without the dash. */
+const RECOVERY_CODE = /^[0-9a-z]{5}-?[0-9a-z]{5}$/i;
 
 function CodeForm({
   label,
   busy,
   busyLabel,
   onCode,
+  acceptRecoveryCode = false,
 }: {
   label: string;
   busy: boolean;
   busyLabel: string;
   onCode: (code: string, form: HTMLFormElement) => void;
+  /** Turning MFA off also takes a recovery code: the way back for a seller whose phone is gone. */
+  acceptRecoveryCode?: boolean;
 }) {
   const [error, setError] = useState<string>();
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const code = codeOf(event.currentTarget);
-    if (!/^\d{6}$/.test(code))
-      return setError('Enter the 6-digit code from your authenticator app');
+    if (!/^\d{6}$/.test(code) && !(acceptRecoveryCode && RECOVERY_CODE.test(code)))
+      return setError(
+        acceptRecoveryCode
+          ? 'Enter the 6-digit code from your authenticator app or a recovery code'
+          : 'Enter the 6-digit code from your authenticator app',
+      );
     setError(undefined);
     onCode(code, event.currentTarget);
   }
@@ -36,7 +54,11 @@ function CodeForm({
       aria-label={label}
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
     >
-      <AuthCodeField error={error} className="sm:w-56" />
+      <AuthCodeField
+        error={error}
+        className="sm:w-56"
+        {...(acceptRecoveryCode ? { inputMode: 'text' as const, maxLength: 11 } : {})}
+      />
       <Button type="submit" className="sm:mt-7" disabled={busy}>
         {busy ? busyLabel : label}
       </Button>
@@ -49,7 +71,33 @@ export function MfaSection() {
   const enroll = useEnrollMfa();
   const verify = useVerifyMfa();
   const unenroll = useUnenrollMfa();
+  const regenerate = useRegenerateRecoveryCodes();
+  const [shownCodes, setShownCodes] = useState<string[] | null>(null);
+  const [awaitingProof, setAwaitingProof] = useState(false);
   const enabled = status.data?.enabled ?? false;
+  const remaining = status.data?.recoveryCodesRemaining ?? 0;
+
+  function makeNewCodes() {
+    regenerate.mutate(undefined, {
+      onSuccess: ({ recoveryCodes }) => setShownCodes(recoveryCodes),
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED)
+          return setAwaitingProof(true);
+        notify.error(error);
+      },
+    });
+  }
+
+  if (shownCodes)
+    return (
+      <SettingsCard
+        id="settings-mfa"
+        title="Two-factor authentication"
+        description="Ask for a code from an authenticator app when you sign in."
+      >
+        <RecoveryCodesPanel codes={shownCodes} onDone={() => setShownCodes(null)} />
+      </SettingsCard>
+    );
 
   return (
     <SettingsCard
@@ -62,10 +110,31 @@ export function MfaSection() {
           <p className="flex items-center gap-2 text-sm font-medium text-emerald-700">
             <ShieldCheck className="size-5" aria-hidden="true" /> Two-factor authentication is on
           </p>
-          <p className="text-sm text-slate-600">To turn it off, enter a current code.</p>
+          <div className="space-y-3 rounded-xl p-4 ring-1 ring-slate-200">
+            <p className="text-sm text-slate-700" data-testid="recovery-codes-remaining">
+              {remaining === 0
+                ? 'You have no recovery codes left. Make a new set so a lost phone cannot lock you out.'
+                : `${remaining} of 10 recovery codes left. Each one signs you in once if you lose your phone.`}
+            </p>
+            <Button
+              type="button"
+              variant="secondary"
+              disabled={regenerate.isPending}
+              onClick={makeNewCodes}
+            >
+              {regenerate.isPending ? 'Making new codes...' : 'Make new recovery codes'}
+            </Button>
+            <p className="text-xs text-slate-500">
+              A new set replaces the old one: old codes stop working.
+            </p>
+          </div>
+          <p className="text-sm text-slate-600">
+            To turn it off, enter a current code or one of your recovery codes.
+          </p>
           <CodeForm
             label="Turn off"
             busyLabel="Turning off..."
+            acceptRecoveryCode
             busy={unenroll.isPending}
             onCode={(code) =>
               unenroll.mutate(code, {
@@ -105,7 +174,10 @@ export function MfaSection() {
               busy={verify.isPending}
               onCode={(code) =>
                 verify.mutate(code, {
-                  onSuccess: () => notify.success('Two-factor authentication is on'),
+                  onSuccess: ({ recoveryCodes }) => {
+                    notify.success('Two-factor authentication is on');
+                    setShownCodes(recoveryCodes);
+                  },
                   onError: (error) => notify.error(error),
                 })
               }
@@ -121,6 +193,15 @@ export function MfaSection() {
           {enroll.isPending ? 'Preparing...' : 'Set up two-factor authentication'}
         </Button>
       )}
+      <ReauthenticateDialog
+        open={awaitingProof}
+        purpose="make new recovery codes"
+        onConfirmed={() => {
+          setAwaitingProof(false);
+          makeNewCodes();
+        }}
+        onCancel={() => setAwaitingProof(false)}
+      />
     </SettingsCard>
   );
 }
