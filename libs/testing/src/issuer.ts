@@ -2,7 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
-import type { PlanId } from '@lockdrop/contracts';
+import {
+  LATEST_API_VERSION,
+  type ApiKeyMode,
+  type ApiKeyScope,
+  type PlanId,
+} from '@lockdrop/contracts';
 import { SignJWT, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 
 /** A signed-in account as a service under test sees it: the claims identity puts in its tokens. */
@@ -29,6 +34,11 @@ export interface TestIssuer {
     expiresIn?: string;
     /** The `auth_time` claim (when the person last proved who they are); default now, `null` omits it. */
     authTime?: Date | null;
+    /**
+     * Mints the token the gateway's `/api/v1` door gets from identity for an API key with these
+     * scopes and mode (the `api_key` claim), instead of a session's.
+     */
+    apiKey?: { scopes: ApiKeyScope[]; mode?: ApiKeyMode; id?: string };
   }): Promise<TestAccount>;
   close(): Promise<void>;
 }
@@ -60,12 +70,23 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       emailVerified = true,
       expiresIn = '1h',
       authTime = new Date(),
+      apiKey,
     } = {}) {
       const token = await new SignJWT({
         email,
         email_verified: emailVerified,
         plan,
         ...(authTime ? { auth_time: Math.floor(authTime.getTime() / 1000) } : {}),
+        ...(apiKey
+          ? {
+              api_key: {
+                id: apiKey.id ?? randomUUID(),
+                scopes: apiKey.scopes,
+                mode: apiKey.mode ?? 'test',
+                version: LATEST_API_VERSION,
+              },
+            }
+          : {}),
       })
         .setProtectedHeader({ alg: 'EdDSA', kid: 'test' })
         .setSubject(id)
