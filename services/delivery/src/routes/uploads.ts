@@ -6,6 +6,7 @@ import {
   uploadedFileSchema,
   uploadUsageSchema,
   v1FileSchema,
+  v1FileUploadSchema,
   type UploadedFile,
 } from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
@@ -144,6 +145,9 @@ export function uploadRoutes(
           tags: v1Tags,
           security: v1Security,
           consumes: ['multipart/form-data'],
+          // For the document only: the parts are read as a stream (request.file), never parsed
+          // into a body, so the body this validates is always absent.
+          body: v1FileUploadSchema,
           response: { 201: v1FileSchema, ...v1ErrorResponses },
         },
       },
