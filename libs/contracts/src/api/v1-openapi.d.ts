@@ -191,7 +191,7 @@ export interface paths {
                          * @description The file’s bytes
                          */
                         file: string;
-                    };
+                    } | null;
                 };
             };
             responses: {
@@ -2141,9 +2141,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @default  */
                         description?: string;
-                        /** @default true */
                         enabled?: boolean;
                         events?: ("sale.created" | "sale.pending" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
                         /** Format: uri */

@@ -109,12 +109,12 @@ export type V1File = z.infer<typeof v1FileSchema>;
 
 /**
  * POST /api/v1/files, as documented: one multipart part named `file`. (Delivery streams it; the
- * schema is optional because no parsed body ever reaches validation.)
+ * schema allows none because no parsed body ever reaches validation: fastify sees null.)
  */
 export const v1FileUploadSchema = withExample(
   z.object({ file: z.string().meta({ format: 'binary', description: 'The file’s bytes' }) }),
   { file: '(the bytes of presets-guide.pdf)' },
-).optional();
+).nullish();
 
 const metricExample = { value: 42, previous: 30, changePercent: 40 };
 
