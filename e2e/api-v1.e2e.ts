@@ -5,6 +5,7 @@ import type { BrowserContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
+import { buildApiV1Document } from '../tools/api-types';
 import { apiClient } from './support/api-client';
 import { baseUrl, launchBrowser, type Browser } from './support/browser';
 import { payInSandbox } from './support/checkout';
@@ -151,4 +152,15 @@ describe('the public API, end to end', () => {
     expect(after.response.status).toBe(401);
     expect(after.error).toMatchObject({ error: { code: 'invalid_api_key' } });
   }, 180_000);
+
+  it('types the client from what /api/docs serves: every /api/v1 operation, as generated', async () => {
+    const served = (await (await fetch(`${baseUrl}/api/docs/json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
+    const v1 = Object.fromEntries(
+      Object.entries(served.paths).filter(([route]) => route.startsWith('/api/v1/')),
+    );
+    // npm run api:types writes the client's types from this document (tools/api-types.ts).
+    expect(v1).toEqual((await buildApiV1Document()).paths);
+  });
 });
