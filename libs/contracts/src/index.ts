@@ -40,6 +40,8 @@ export * from './api/identity.js';
 export * from './api/api-keys.js';
 export * from './api/v1.js';
 export * from './api/v1-money.js';
+// The `/api/v1` document's types (npm run api:types), for openapi-fetch: createClient<ApiV1Paths>().
+export type { paths as ApiV1Paths } from './api/v1-openapi.js';
 export * from './api/downloads.js';
 export * from './api/checkout.js';
 export * from './api/discounts.js';

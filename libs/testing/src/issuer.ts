@@ -35,10 +35,10 @@ export interface TestIssuer {
     /** The `auth_time` claim (when the person last proved who they are); default now, `null` omits it. */
     authTime?: Date | null;
     /**
-     * Mint the token the gateway's `/api/v1` door gets for an API key (identity's `api_key`
-     * claim: key id, scopes, mode, version) instead of a session's.
+     * Mints the token the gateway's `/api/v1` door gets from identity for an API key with these
+     * scopes and mode (the `api_key` claim), instead of a session's.
      */
-    apiKey?: { id?: string; scopes: ApiKeyScope[]; mode: ApiKeyMode };
+    apiKey?: { scopes: ApiKeyScope[]; mode?: ApiKeyMode; id?: string };
   }): Promise<TestAccount>;
   close(): Promise<void>;
 }
@@ -81,7 +81,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
               api_key: {
                 id: apiKey.id ?? randomUUID(),
                 scopes: apiKey.scopes,
-                mode: apiKey.mode,
+                mode: apiKey.mode ?? 'test',
                 version: LATEST_API_VERSION,
               },
             }

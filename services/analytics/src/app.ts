@@ -8,6 +8,7 @@ import { createAnalyticsService } from './domain/analytics.js';
 import { subscribeToActivityEvents } from './events/activity.consumer.js';
 import { subscribeToProductEvents } from './events/products.consumer.js';
 import { analyticsRoutes } from './routes/analytics.js';
+import { apiV1AnalyticsRoutes } from './routes/api-v1-analytics.js';
 
 export interface AnalyticsDeps {
   /** Tests sign their own tokens; by default tokens are verified against identity's JWKS. */
@@ -35,10 +36,9 @@ export async function buildApp(
     app.addReadinessCheck('database-read', () => pingDatabase(readPool));
     app.addHook('onClose', () => readPool.end());
   }
-  analyticsRoutes(
-    app,
-    createAnalyticsService({ pool: readPool, now: deps.now ?? (() => new Date()) }),
-  );
+  const analytics = createAnalyticsService({ pool: readPool, now: deps.now ?? (() => new Date()) });
+  analyticsRoutes(app, analytics);
+  apiV1AnalyticsRoutes(app, analytics);
   const subscriptions = [
     ...(await subscribeToProductEvents({ bus, pool })),
     ...(await subscribeToActivityEvents({ bus, pool })),

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { connectBus, eventSubject, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
-import { createEvent, type DomainEvent, type EventData, type EventType } from '@lockdrop/contracts';
+import {
+  createEvent,
+  type ApiKeyMode,
+  type ApiKeyScope,
+  type DomainEvent,
+  type EventData,
+  type EventType,
+} from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { serviceSchemas } from '@lockdrop/service';
@@ -115,6 +122,15 @@ export async function startAnalytics(options: { readReplica?: boolean } = {}) {
     async seller(): Promise<Seller> {
       const { id, authorization } = await issuer.account();
       return { id, auth: authorization };
+    },
+    /** The token the gateway's `/api/v1` door forwards for one of `seller`'s API keys. */
+    async apiKey(
+      seller: Seller,
+      scopes: ApiKeyScope[],
+      mode: ApiKeyMode = 'live',
+    ): Promise<Seller> {
+      const { authorization } = await issuer.account({ id: seller.id, apiKey: { scopes, mode } });
+      return { id: seller.id, auth: authorization };
     },
     async get<T>(url: string, seller?: Seller): Promise<{ status: number; body: T }> {
       const response = await app.inject({

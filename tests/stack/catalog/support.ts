@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
-import type { DomainEvent, EventType, PlanId } from '@lockdrop/contracts';
+import type { ApiKeyScope, DomainEvent, EventType, PlanId } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { serviceSchemas } from '@lockdrop/service';
@@ -41,6 +41,8 @@ export interface CatalogHarness {
   /** Moves the app's clock; `null` returns to real time. */
   setNow(at: Date | null): void;
   seller(options?: { plan?: PlanId; email?: string }): Promise<Seller>;
+  /** The token the gateway's `/api/v1` door forwards for one of `seller`'s API keys. */
+  apiKey(seller: Seller, scopes: ApiKeyScope[]): Promise<Seller>;
   /** Uploads a file through the real delivery service; returns its id. */
   upload(seller: Seller, file?: { fileName?: string; content?: Buffer }): Promise<string>;
   /** Outbox events of `type` (in commit order), optionally about one product. */
@@ -88,6 +90,10 @@ export async function createCatalogHarness(
     async seller({ plan = 'free', email } = {}) {
       const { id, token, authorization } = await issuer.account({ plan, email });
       return { id, token, auth: { authorization } };
+    },
+    async apiKey(seller, scopes) {
+      const { token, authorization } = await issuer.account({ id: seller.id, apiKey: { scopes } });
+      return { id: seller.id, token, auth: { authorization } };
     },
     async upload(seller, file = {}) {
       const form = new FormData();

@@ -48,17 +48,28 @@ export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
 /** Where the address points is checked when sending (the worker refuses private networks). */
 const endpointUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
 
-/** POST /api/webhook-endpoints (the signed-in seller). */
-export const webhookEndpointInputSchema = z.object({
+const endpointFields = {
   url: endpointUrlSchema,
   events: z.array(webhookEventTypeSchema).min(1).max(webhookEventTypes.length),
-  enabled: z.boolean().default(true),
-  description: z.string().trim().max(200).default(''),
+  enabled: z.boolean(),
+  description: z.string().trim().max(200),
+};
+
+/** POST /api/webhook-endpoints (the signed-in seller). */
+export const webhookEndpointInputSchema = z.object({
+  ...endpointFields,
+  enabled: endpointFields.enabled.default(true),
+  description: endpointFields.description.default(''),
 });
 export type WebhookEndpointInput = z.infer<typeof webhookEndpointInputSchema>;
 
-/** PATCH /api/webhook-endpoints/:id: any of the fields; enabling clears the disabled reason. */
-export const webhookEndpointPatchSchema = webhookEndpointInputSchema
+/**
+ * PATCH /api/webhook-endpoints/:id: any of the fields; enabling clears the disabled reason. Built
+ * from the fields without their defaults: a patch of the URL alone must not turn a disabled
+ * endpoint back on or blank its description (the creation's defaults did, through `.partial()`).
+ */
+export const webhookEndpointPatchSchema = z
+  .object(endpointFields)
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, 'nothing to change');
 export type WebhookEndpointPatch = z.infer<typeof webhookEndpointPatchSchema>;

@@ -1,4 +1,6 @@
 import type {
+  ApiKeyMode,
+  V1AnalyticsOverview,
   DailyPoint,
   Metric,
   Overview,
@@ -82,33 +84,79 @@ export function createAnalyticsService({ pool, now }: { pool: Pool; now: () => D
     });
   }
 
+  async function overview(ownerId: string, days: number): Promise<Overview> {
+    const periods = periodsEndingOn(now(), days);
+    const [current, before, testSales] = await Promise.all([
+      periodFigures(ownerId, periods.current),
+      periodFigures(ownerId, periods.previous),
+      sumTestSales(pool, { ownerId }, periods.current),
+    ]);
+    const rate = unlockRatePercent(current.counts.sales, current.visitors);
+    const previousRate = unlockRatePercent(before.counts.sales, before.visitors);
+    return {
+      days,
+      ...periods.current,
+      revenue: revenueWithChange(current.revenue, before.revenue),
+      views: metric(current.counts.views, before.counts.views),
+      uniqueVisitors: metric(current.visitors, before.visitors),
+      checkoutsStarted: metric(current.counts.checkoutsStarted, before.counts.checkoutsStarted),
+      sales: metric(current.counts.sales, before.counts.sales),
+      refunds: metric(current.counts.refunds, before.counts.refunds),
+      downloads: metric(current.counts.downloads, before.counts.downloads),
+      unlockRate: {
+        value: rate,
+        previous: previousRate,
+        changePercent:
+          rate === null || previousRate === null ? null : changePercent(rate, previousRate),
+      },
+      testSales,
+    };
+  }
+
   return {
-    async overview(ownerId: string, days: number): Promise<Overview> {
+    overview,
+
+    /**
+     * `/api/v1/analytics/overview`: the dashboard's overview for an API key's mode. Test sales
+     * (sandbox, test keys) never mix with live figures (issue 29): a live key gets the live
+     * figures without them, a test key gets them as its sales, refunds and gross revenue.
+     */
+    async apiOverview(
+      ownerId: string,
+      days: number,
+      mode: ApiKeyMode,
+    ): Promise<V1AnalyticsOverview> {
+      const { testSales, ...figures } = await overview(ownerId, days);
+      if (mode === 'live') return { object: 'analytics_overview', mode, ...figures };
       const periods = periodsEndingOn(now(), days);
-      const [current, before, testSales] = await Promise.all([
-        periodFigures(ownerId, periods.current),
-        periodFigures(ownerId, periods.previous),
-        sumTestSales(pool, { ownerId }, periods.current),
-      ]);
-      const rate = unlockRatePercent(current.counts.sales, current.visitors);
-      const previousRate = unlockRatePercent(before.counts.sales, before.visitors);
+      const before = await sumTestSales(pool, { ownerId }, periods.previous);
+      const total = (rows: typeof testSales, field: 'sales' | 'refunds') =>
+        rows.reduce((sum, row) => sum + row[field], 0);
+      const sales = metric(total(testSales, 'sales'), total(before, 'sales'));
+      const rate = unlockRatePercent(sales.value, figures.uniqueVisitors.value);
+      const previousRate = unlockRatePercent(sales.previous, figures.uniqueVisitors.previous);
       return {
-        days,
-        ...periods.current,
-        revenue: revenueWithChange(current.revenue, before.revenue),
-        views: metric(current.counts.views, before.counts.views),
-        uniqueVisitors: metric(current.visitors, before.visitors),
-        checkoutsStarted: metric(current.counts.checkoutsStarted, before.counts.checkoutsStarted),
-        sales: metric(current.counts.sales, before.counts.sales),
-        refunds: metric(current.counts.refunds, before.counts.refunds),
-        downloads: metric(current.counts.downloads, before.counts.downloads),
+        object: 'analytics_overview',
+        mode,
+        ...figures,
+        // A test sale earns and refunds no real money: only its gross amount is known.
+        revenue: testSales.map((row) => ({
+          currency: row.currency,
+          grossMinor: Number(row.grossMinor),
+          earningsMinor: null,
+          refundedMinor: null,
+          netMinor: null,
+          previousNetMinor: null,
+          changePercent: null,
+        })),
+        sales,
+        refunds: metric(total(testSales, 'refunds'), total(before, 'refunds')),
         unlockRate: {
           value: rate,
           previous: previousRate,
           changePercent:
             rate === null || previousRate === null ? null : changePercent(rate, previousRate),
         },
-        testSales,
       };
     },
 

@@ -11,14 +11,18 @@ export interface OwnUpload {
 }
 
 export interface UploadDirectory {
-  /** The caller's own upload, or null when it does not exist or belongs to someone else. */
+  /**
+   * The caller's own upload, or null when it does not exist or belongs to someone else.
+   * `viaApiKey`: the token was minted for an API key, which opens only delivery's `/api/v1` routes.
+   */
   findOwnUpload(
     fileId: string,
-    access: { token: string; requestId: string },
+    access: { token: string; requestId: string; viaApiKey?: boolean },
   ): Promise<OwnUpload | null>;
 }
 
-// Delivery's GET /api/uploads/:fileId; only the fields catalog reads are checked.
+// Delivery's GET /api/uploads/:fileId (or /api/v1/files/:fileId); only the fields catalog reads
+// are checked.
 const uploadSchema = z.object({
   id: z.uuid(),
   fileName: z.string().min(1),
@@ -42,7 +46,9 @@ const unavailable = () =>
 export function deliveryUploads(deliveryUrl: string): UploadDirectory {
   return {
     async findOwnUpload(fileId, access) {
-      const url = new URL(`/api/uploads/${encodeURIComponent(fileId)}`, deliveryUrl);
+      // A key's token never opens a session route (libs/auth): it asks the API's own file route.
+      const base = access.viaApiKey ? '/api/v1/files/' : '/api/uploads/';
+      const url = new URL(`${base}${encodeURIComponent(fileId)}`, deliveryUrl);
       let response: Response;
       try {
         response = await fetch(url, {

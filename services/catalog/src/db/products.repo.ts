@@ -145,6 +145,41 @@ export async function listProductsOf(db: Queryable, ownerId: string): Promise<Pr
   return rows.map(toProduct);
 }
 
+/**
+ * One `/api/v1` page of the owner's live products, newest first (`created_at DESC, id DESC`),
+ * `limit + 1` rows after the cursor (see `pageOfRows`). Null when `startingAfter` names none of
+ * the owner's products (someone else's id included): the caller answers 400, learning nothing.
+ * A deleted product of theirs still works as a cursor, so a page boundary may disappear.
+ */
+export async function pageProductsOf(
+  db: Queryable,
+  ownerId: string,
+  { startingAfter, limit }: { startingAfter?: string | undefined; limit: number },
+): Promise<Product[] | null> {
+  if (startingAfter !== undefined) {
+    if (!UUID.test(startingAfter)) return null;
+    const { rows } = await db.query<{ created_at: Date; id: string }>(
+      'SELECT created_at, id FROM products WHERE id = $1 AND owner_id = $2',
+      [startingAfter, ownerId],
+    );
+    const cursor = rows[0];
+    if (!cursor) return null;
+    const page = await db.query<ProductRow>(
+      `SELECT ${COLUMNS} FROM products
+        WHERE owner_id = $1 AND deleted_at IS NULL AND (created_at, id) < ($2, $3)
+        ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [ownerId, cursor.created_at, cursor.id, limit + 1],
+    );
+    return page.rows.map(toProduct);
+  }
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products WHERE owner_id = $1 AND deleted_at IS NULL
+      ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [ownerId, limit + 1],
+  );
+  return rows.map(toProduct);
+}
+
 /** A store page's products: the seller's published ones, newest first. */
 export async function listPublishedOf(db: Queryable, ownerId: string): Promise<Product[]> {
   const { rows } = await db.query<ProductRow>(

@@ -7,6 +7,7 @@ import {
   insertProduct,
   listProductsOf,
   markProductDeleted,
+  pageProductsOf,
   saveProduct,
 } from '../db/products.repo.js';
 import {
@@ -206,6 +207,7 @@ export function createProductService({
     const upload = await uploads.findOwnUpload(fileId, {
       token: seller.accessToken,
       requestId: seller.requestId,
+      viaApiKey: seller.user.apiKey !== null,
     });
     if (!upload || upload.id.toLowerCase() !== fileId.toLowerCase()) throw fileNotFound();
     return upload;
@@ -314,6 +316,14 @@ export function createProductService({
     /** The seller's own products, newest first, drafts included. */
     listMine(user: AuthUser): Promise<Product[]> {
       return listProductsOf(pool, user.id);
+    },
+
+    /** One `/api/v1` page of the seller's products (`limit + 1` rows); null: unknown cursor. */
+    pageMine(
+      user: AuthUser,
+      page: { startingAfter?: string | undefined; limit: number },
+    ): Promise<Product[] | null> {
+      return pageProductsOf(pool, user.id, page);
     },
 
     /**

@@ -2,11 +2,15 @@ import multipart from '@fastify/multipart';
 import {
   errorBodySchema,
   pdfStampingSchema,
+  type ApiKeyScope,
   uploadedFileSchema,
   uploadUsageSchema,
+  v1FileSchema,
+  v1FileUploadSchema,
   type UploadedFile,
 } from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PLANS } from '@lockdrop/plans';
 import { z } from 'zod';
 import { previewStatusSchema } from '../domain/preview-status.js';
@@ -29,13 +33,36 @@ const fileDetailsSchema = uploadedFileSchema.extend({
 const fileParams = z.object({ fileId: z.uuid() });
 const largestPlanFileBytes = Math.max(...PLANS.map((plan) => plan.maxFileBytes));
 
+/** A preHandler passing a key that holds either scope (the last one's 403 otherwise). */
+function anyScope(app: HttpServer, first: ApiKeyScope, second: ApiKeyScope) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      await app.requireApiScope(first)(request, reply);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 403) throw error;
+      await app.requireApiScope(second)(request, reply);
+    }
+  };
+}
+
 function toUploadedFile(file: StoredFile): UploadedFile {
   const { id, fileName, sizeBytes, contentType, sha256, kind, createdAt } = file;
   return { id, fileName, sizeBytes, contentType, sha256, kind, createdAt: createdAt.toISOString() };
 }
 
+const v1Security = [{ apiKey: [] }];
+const v1Tags = ['v1: files'];
+const v1ErrorResponses = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  413: errorBodySchema,
+  429: errorBodySchema,
+};
+
 /**
- * `/api/uploads`: a seller's files. The body of an upload is streamed, never buffered. The
+ * `/api/uploads`: a seller's files; `/api/v1/files`: the same for an API key. The body of an upload is streamed, never buffered. The
  * multipart parser is registered in a scope of its own: only these routes accept multipart.
  */
 export function uploadRoutes(
@@ -52,6 +79,35 @@ export function uploadRoutes(
         headerPairs: 100,
       },
     });
+
+    /**
+     * The one upload path, for the dashboard's session and for an API key alike: the plan's
+     * monthly quota and file-size limit first, then the body streamed to storage, never buffered.
+     */
+    const receiveUpload = async (request: FastifyRequest, reply: FastifyReply) => {
+      const user = request.user!;
+      if (!request.isMultipart())
+        throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
+      try {
+        await uploads.assertUploadAllowed(user);
+        // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
+        const part = await request.file({
+          limits: { fileSize: (await uploads.maxBytesFor(user)) + 1 },
+        });
+        if (!part || part.fieldname !== 'file')
+          throw new AppError('file_required', 400, 'Please upload a file');
+        const incoming = {
+          fileName: part.filename,
+          stream: part.file,
+          truncated: () => part.file.truncated,
+        };
+        return await uploads.store(user, incoming, request.id);
+      } catch (error) {
+        // The rest of a refused body is of no use: close rather than make the client send it all.
+        reply.header('connection', 'close');
+        throw error;
+      }
+    };
 
     scope.post(
       '/api/uploads',
@@ -70,30 +126,55 @@ export function uploadRoutes(
         },
       },
       async (request, reply) => {
-        const user = request.user!;
-        if (!request.isMultipart())
-          throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
-        try {
-          await uploads.assertUploadAllowed(user);
-          // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
-          const part = await request.file({
-            limits: { fileSize: (await uploads.maxBytesFor(user)) + 1 },
-          });
-          if (!part || part.fieldname !== 'file')
-            throw new AppError('file_required', 400, 'Please upload a file');
-          const incoming = {
-            fileName: part.filename,
-            stream: part.file,
-            truncated: () => part.file.truncated,
-          };
-          const file = await uploads.store(user, incoming, request.id);
-          return reply.status(201).send(toUploadedFile(file));
-        } catch (error) {
-          // The rest of a refused body is of no use: close rather than make the client send it all.
-          reply.header('connection', 'close');
-          throw error;
-        }
+        const file = await receiveUpload(request, reply);
+        return reply.status(201).send(toUploadedFile(file));
       },
+    );
+
+    scope.post(
+      '/api/v1/files',
+      {
+        preHandler: scope.requireApiScope('files:write'),
+        schema: {
+          summary: 'Upload a file (multipart/form-data, one field named `file`)',
+          description:
+            'Streamed like the dashboard upload, under the same plan limits: the monthly upload ' +
+            'quota and the largest file the plan allows (413). Give the returned `id` to ' +
+            'POST /api/v1/products as `fileId`, or add it to a product with ' +
+            'PATCH /api/v1/products/{id} `files`.',
+          tags: v1Tags,
+          security: v1Security,
+          consumes: ['multipart/form-data'],
+          // For the document only: the parts are read as a stream (request.file), never parsed
+          // into a body, so the body this validates is always absent.
+          body: v1FileUploadSchema,
+          response: { 201: v1FileSchema, ...v1ErrorResponses },
+        },
+      },
+      async (request, reply) => {
+        const file = await receiveUpload(request, reply);
+        return reply.status(201).send({ object: 'file' as const, ...toUploadedFile(file) });
+      },
+    );
+
+    scope.get(
+      '/api/v1/files/:fileId',
+      {
+        // Catalog asks this, with the key's token, when a key creates or edits a product.
+        preHandler: anyScope(scope, 'files:write', 'products:write'),
+        schema: {
+          summary: 'Retrieve one of the seller’s files',
+          description: 'Needs the files:write or the products:write scope.',
+          tags: v1Tags,
+          security: v1Security,
+          params: fileParams,
+          response: { 200: v1FileSchema, ...v1ErrorResponses },
+        },
+      },
+      async (request) => ({
+        object: 'file' as const,
+        ...toUploadedFile(await uploads.describe(request.user!, request.params.fileId)),
+      }),
     );
 
     scope.get(

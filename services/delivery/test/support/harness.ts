@@ -5,7 +5,13 @@ import path from 'node:path';
 import { createTokenVerifier } from '@lockdrop/auth';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
-import { createEvent, type DomainEvent, type EventData, type PlanId } from '@lockdrop/contracts';
+import {
+  createEvent,
+  type ApiKeyScope,
+  type DomainEvent,
+  type EventData,
+  type PlanId,
+} from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { serviceSchemas } from '@lockdrop/service';
@@ -43,6 +49,8 @@ export interface DeliveryHarness {
   /** `download.completed` events as they arrived on the bus. */
   completedDownloads: DomainEvent<'download.completed'>[];
   user(plan?: PlanId, identity?: { email?: string; emailVerified?: boolean }): Promise<TestUser>;
+  /** The token the gateway's `/api/v1` door forwards for one of `user`'s API keys. */
+  apiKey(user: TestUser, scopes: ApiKeyScope[]): Promise<TestUser>;
   /** The bus as another service sees it: to ask delivery what payments asks (commands). */
   bus: Bus;
   /** Publishes any event as its producer would (payments' purchase events, for instance). */
@@ -111,6 +119,15 @@ export async function startDelivery(env: Record<string, string> = {}): Promise<D
         emailVerified: identity.emailVerified,
       });
       return { id, email, plan, auth: authorization };
+    },
+    async apiKey(user, scopes) {
+      const { authorization } = await issuer.account({
+        id: user.id,
+        email: user.email,
+        plan: user.plan,
+        apiKey: { scopes },
+      });
+      return { ...user, auth: authorization };
     },
     bus: testBus,
     async publish(event) {

@@ -23,6 +23,8 @@ export const apiV1Routes: { prefix: string; upstream: Upstream; upload?: boolean
   { prefix: '/api/v1/payouts', upstream: 'payments' },
   { prefix: '/api/v1/balances', upstream: 'payments' },
   { prefix: '/api/v1/analytics', upstream: 'analytics' },
+  // Sellers' outgoing webhook endpoints are the worker's (it delivers them).
+  { prefix: '/api/v1/webhook-endpoints', upstream: 'worker' },
 ];
 
 export const API_VERSION_HEADER = 'lockdrop-version';

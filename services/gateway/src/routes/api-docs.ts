@@ -40,7 +40,7 @@ function emptyDocument(): OpenAPIV3.Document {
 }
 
 export async function mergeSpecs(upstreams: Record<Upstream, string>): Promise<OpenAPIV3.Document> {
-  const merged = emptyDocument();
+  const specs: [string, OpenAPIV3.Document][] = [];
   const unavailable: string[] = [];
   await Promise.all(
     Object.entries(upstreams).map(async ([service, baseUrl]) => {
@@ -49,25 +49,39 @@ export async function mergeSpecs(upstreams: Record<Upstream, string>): Promise<O
           signal: AbortSignal.timeout(2_000),
         });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        const spec = (await response.json()) as OpenAPIV3.Document;
-        for (const [route, item] of Object.entries(spec.paths ?? {})) {
-          merged.paths[route] = tagOperations(item, service);
-        }
-        merged.components = {
-          ...merged.components,
-          schemas: { ...merged.components?.schemas, ...spec.components?.schemas },
-          securitySchemes: {
-            ...merged.components?.securitySchemes,
-            ...spec.components?.securitySchemes,
-          },
-        };
+        specs.push([service, (await response.json()) as OpenAPIV3.Document]);
       } catch {
         unavailable.push(service);
       }
     }),
   );
+  const merged = mergeDocuments(specs);
   if (unavailable.length)
     merged.info.description = `Not reachable right now: ${unavailable.sort().join(', ')}.`;
+  return merged;
+}
+
+/**
+ * The services' own documents as one: their paths (an operation without tags is tagged with its
+ * service), schemas and security schemes. `npm run api:types` merges with this too, so the
+ * generated client is typed from the document /api/docs serves.
+ */
+export function mergeDocuments(specs: [service: string, OpenAPIV3.Document][]): OpenAPIV3.Document {
+  const merged = emptyDocument();
+  // Sorted, so the result does not depend on which upstream answered first.
+  for (const [service, spec] of [...specs].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [route, item] of Object.entries(spec.paths ?? {})) {
+      merged.paths[route] = tagOperations(item, service);
+    }
+    merged.components = {
+      ...merged.components,
+      schemas: { ...merged.components?.schemas, ...spec.components?.schemas },
+      securitySchemes: {
+        ...merged.components?.securitySchemes,
+        ...spec.components?.securitySchemes,
+      },
+    };
+  }
   return merged;
 }
 

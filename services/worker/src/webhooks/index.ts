@@ -6,6 +6,7 @@ import type { WorkerConfig } from '../config.js';
 import type { JobRuntime } from '../jobs/runtime.js';
 import { deliveryQueue, startDeliveryJobs } from './deliveries.jobs.js';
 import { subscribeToWebhookEvents } from './webhooks.consumer.js';
+import { apiV1WebhookRoutes } from './webhooks.api-v1.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { createWebhookService } from './webhooks.js';
 import { pruneDeliveries } from './webhooks.repository.js';
@@ -38,7 +39,9 @@ export async function startWebhooks(deps: {
   const box = createSecretBox(config.WEBHOOK_ENCRYPTION_KEYS);
   const queue = startDeliveryJobs({ config, jobs, pool, box, onMailQueued: deps.onMailQueued });
   const deliveries = deliveryQueue(queue, config);
-  webhookRoutes(app, createWebhookService({ pool, box, deliveries }));
+  const webhooks = createWebhookService({ pool, box, deliveries });
+  webhookRoutes(app, webhooks);
+  apiV1WebhookRoutes(app, webhooks);
   const subscriptions = await subscribeToWebhookEvents({ bus, pool, deliveries });
   return {
     async stop() {

@@ -35,6 +35,7 @@ export function newDeliveryId(): string {
 
 export interface WebhookService {
   list(seller: AuthUser): Promise<WebhookEndpoint[]>;
+  get(seller: AuthUser, id: string): Promise<WebhookEndpoint>;
   create(seller: AuthUser, input: WebhookEndpointInput): Promise<WebhookEndpoint>;
   update(seller: AuthUser, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint>;
   remove(seller: AuthUser, id: string): Promise<void>;
@@ -72,6 +73,12 @@ export function createWebhookService(deps: {
   return {
     async list(seller) {
       return (await listEndpoints(pool, seller.id)).map(view);
+    },
+    async get(seller, id) {
+      const endpoint = await findEndpoint(pool, seller.id, id);
+      if (!endpoint)
+        throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
+      return view(endpoint);
     },
     async create(seller, input) {
       const id = randomUUID();
