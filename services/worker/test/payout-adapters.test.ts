@@ -16,6 +16,10 @@ import {
 import { startFakePayoneer, startFakeWise } from './fakes/wise-and-payoneer.js';
 
 /** Each real payout adapter against a local fake of its provider's HTTP contract. */
+// Generous for a loaded CI machine (a 300 ms budget timed out an ordinary call there); the
+// timeout cases make the fake slower than twice this.
+const CLIENT_TIMEOUT_MS = 2_000;
+
 const bankPayout = (accountNumber = '0690000040'): PayoutInstruction => {
   const payoutId = randomUUID();
   return {
@@ -39,7 +43,7 @@ describe('Flutterwave transfers', () => {
     adapter = createFlutterwaveTransfers({
       baseUrl: fake.baseUrl,
       secretKey: fake.secretKey,
-      timeoutMs: 300,
+      timeoutMs: CLIENT_TIMEOUT_MS,
     });
   });
   afterAll(() => fake?.close());
@@ -111,7 +115,7 @@ describe('Flutterwave transfers', () => {
     expect(found).toMatchObject({ status: 'pending' });
     expect(fake.transfers.filter((t) => t.reference === payout.payoutId)).toHaveLength(1);
 
-    fake.faults.slowMs = 1_000;
+    fake.faults.slowMs = CLIENT_TIMEOUT_MS * 2;
     await expect(adapter.findByReference(payout.payoutId)).rejects.toBeInstanceOf(
       PayoutProviderUnavailableError,
     );
@@ -153,7 +157,7 @@ describe('Flutterwave transfers', () => {
     const wrongKey = createFlutterwaveTransfers({
       baseUrl: fake.baseUrl,
       secretKey: 'FLWSECK-wrong-X',
-      timeoutMs: 300,
+      timeoutMs: CLIENT_TIMEOUT_MS,
     });
     await expect(wrongKey.create(bankPayout())).rejects.toBeInstanceOf(
       PayoutProviderUnavailableError,
@@ -184,7 +188,7 @@ describe('Wise', () => {
       baseUrl: fake.baseUrl,
       apiToken: fake.apiToken,
       profileId: fake.profileId,
-      timeoutMs: 300,
+      timeoutMs: CLIENT_TIMEOUT_MS,
     });
   });
   afterAll(() => fake?.close());
@@ -259,7 +263,7 @@ describe('Payoneer', () => {
       clientId: fake.clientId,
       clientSecret: fake.clientSecret,
       programId: fake.programId,
-      timeoutMs: 300,
+      timeoutMs: CLIENT_TIMEOUT_MS,
     });
   });
   afterAll(() => fake?.close());
@@ -302,7 +306,7 @@ describe('Payoneer', () => {
       clientId: fake.clientId,
       clientSecret: 'wrong',
       programId: fake.programId,
-      timeoutMs: 300,
+      timeoutMs: CLIENT_TIMEOUT_MS,
     });
     await expect(
       wrong.create(emailPayout('payoneer', 'y@payoneer.example')),
