@@ -224,7 +224,10 @@ describe('a 100% code', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: /Download/ }).first().click(),
+      page
+        .getByRole('button', { name: /Download/ })
+        .first()
+        .click(),
     ]);
     expect(sha256(await readFile(await download.path()))).toBe(sha256(file));
     await shoot(page, 'free-claim-success');

@@ -56,7 +56,10 @@ describe('a free claim by a new address', () => {
     await receipt.getByRole('heading', { name: 'Your purchase' }).waitFor({ timeout: 20_000 });
     const [download] = await Promise.all([
       receipt.waitForEvent('download'),
-      receipt.getByRole('button', { name: /Download/ }).first().click(),
+      receipt
+        .getByRole('button', { name: /Download/ })
+        .first()
+        .click(),
     ]);
     expect(sha256(await readFile(await download.path()))).toBe(sha256(file));
     await shoot(receipt, 'free-claim-receipt');

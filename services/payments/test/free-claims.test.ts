@@ -42,7 +42,10 @@ const freeProduct = (overrides: Partial<EventData<'product.published'>> = {}) =>
 async function claim(
   productId: string,
   buyerEmail: string,
-  { buyer = browser(harness.url), token }: { buyer?: ReturnType<typeof browser>; token?: string } = {},
+  {
+    buyer = browser(harness.url),
+    token,
+  }: { buyer?: ReturnType<typeof browser>; token?: string } = {},
 ) {
   const response = await buyer.postJson(
     '/api/checkout',
@@ -76,7 +79,9 @@ const receiptMails = async (recipient: string) =>
   (await mailsTo(recipient)).filter((mail) => mail.subject.includes('Your receipt for'));
 
 const linkOf = (mail: { text: string }) =>
-  /(http:\/\/shop\.test\/api\/checkout\/claims\/confirm\?token=[A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+  /(http:\/\/shop\.test\/api\/checkout\/claims\/confirm\?token=[A-Za-z0-9_-]+)/.exec(
+    mail.text,
+  )![1]!;
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 /** Opens a confirmation link as the mail app would (GET), without following the redirect. */
@@ -195,7 +200,9 @@ describe('a free claim by an address that has not proven itself', () => {
     const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     expect(await postConfirm(altered)).toEqual({
       status: 404,
-      body: { error: { code: 'claim_link_invalid', message: 'This confirmation link is not valid' } },
+      body: {
+        error: { code: 'claim_link_invalid', message: 'This confirmation link is not valid' },
+      },
     });
     expect(await open(link.replace(token, altered))).toEqual({
       status: 303,
@@ -321,9 +328,7 @@ describe('free-claim limits (counted in the database, so every replica agrees)',
     }
     await expectLimited(await claim(product.productId, email('fan')));
     // Another product of another seller is not affected.
-    expect((await claim((await freeProduct()).productId, email('fan'))).response.status).toBe(
-      200,
-    );
+    expect((await claim((await freeProduct()).productId, email('fan'))).response.status).toBe(200);
     // An hour later the oldest claim no longer counts.
     harness.clock.offsetMs = 60 * 60_000 + 1_000;
     try {
@@ -346,9 +351,7 @@ describe('free-claim limits (counted in the database, so every replica agrees)',
   it('per address, across sellers, proven or not', async () => {
     const buyerEmail = email('collector');
     for (let i = 0; i < LIMITS.email; i++) {
-      expect((await claim((await freeProduct()).productId, buyerEmail)).response.status).toBe(
-        200,
-      );
+      expect((await claim((await freeProduct()).productId, buyerEmail)).response.status).toBe(200);
     }
     await expectLimited(await claim((await freeProduct()).productId, buyerEmail));
     expect(await confirmationMails(buyerEmail)).toHaveLength(LIMITS.email);

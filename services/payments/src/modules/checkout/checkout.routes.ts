@@ -93,7 +93,8 @@ export function checkoutRoutes(
     {
       schema: {
         tags: ['checkout'],
-        summary: "The confirmation e-mail's link: confirms the free claim and redirects to its receipt",
+        summary:
+          "The confirmation e-mail's link: confirms the free claim and redirects to its receipt",
         querystring: confirmClaimSchema.partial(),
       },
     },

@@ -44,8 +44,7 @@ export interface FreeClaimDeps {
 const HOUR_MS = 3_600_000;
 
 export const freeClaimErrors = {
-  linkInvalid: () =>
-    new AppError('claim_link_invalid', 404, 'This confirmation link is not valid'),
+  linkInvalid: () => new AppError('claim_link_invalid', 404, 'This confirmation link is not valid'),
   linkExpired: () =>
     new AppError(
       'claim_link_expired',
@@ -53,12 +52,9 @@ export const freeClaimErrors = {
       'This confirmation link has expired; claim the product again to get a new one',
     ),
   tooMany: (retryAfterSeconds: number) =>
-    new AppError(
-      'rate_limited',
-      429,
-      'Too many free claims right now, please try again later',
-      { retryAfterSeconds },
-    ),
+    new AppError('rate_limited', 429, 'Too many free claims right now, please try again later', {
+      retryAfterSeconds,
+    }),
 };
 
 /**
@@ -134,9 +130,7 @@ export function confirmClaimEmail(input: {
 }): MailMessage {
   const hours = input.validMinutes % 60 === 0 ? input.validMinutes / 60 : null;
   const valid =
-    hours === null
-      ? `${input.validMinutes} minutes`
-      : `${hours} hour${hours === 1 ? '' : 's'}`;
+    hours === null ? `${input.validMinutes} minutes` : `${hours} hour${hours === 1 ? '' : 's'}`;
   const rendered = renderEmail({
     subject: `Confirm your e-mail to get ${input.productTitle}`,
     heading: 'Confirm your e-mail',
@@ -145,8 +139,7 @@ export function confirmClaimEmail(input: {
       `The link works once and for ${valid}.`,
     ],
     action: { label: 'Confirm and get your file', url: input.url },
-    footnote:
-      'If this was not you, ignore this e-mail: nothing else will be sent to this address.',
+    footnote: 'If this was not you, ignore this e-mail: nothing else will be sent to this address.',
     brand: null,
   });
   return { to: input.to, ...rendered };
@@ -226,4 +219,3 @@ export async function confirmClaimLink(
   if (result.recorded) deps.sale.onMailQueued();
   return { receiptUrl: result.receiptUrl };
 }
-

@@ -3,12 +3,7 @@ import type { BillingInterval } from '@lockdrop/contracts';
 
 /** `awaiting_email`: a free claim waiting for its address to confirm (issue 30). */
 export type CheckoutStatus =
-  | 'creating'
-  | 'open'
-  | 'failed'
-  | 'paid'
-  | 'not_started'
-  | 'awaiting_email';
+  'creating' | 'open' | 'failed' | 'paid' | 'not_started' | 'awaiting_email';
 
 export type { BillingInterval };
 
