@@ -58,6 +58,12 @@ export function installErrorHandler(app: FastifyInstance): void {
 
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
+      // A limit that knows when it lifts says so in the header clients and proxies read.
+      const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)
+        ?.retryAfterSeconds;
+      if (error.status === 429 && typeof retryAfter === 'number' && retryAfter > 0) {
+        reply.header('retry-after', String(Math.ceil(retryAfter)));
+      }
       return send(error.status, {
         code: error.code,
         message: error.message,

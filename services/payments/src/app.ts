@@ -197,6 +197,13 @@ export async function buildApp(
     ...checkoutDeps,
     sale: settlement,
     discountCheckoutMinutes: config.DISCOUNT_CHECKOUT_MINUTES,
+    freeClaims: {
+      confirmMinutes: config.FREE_CLAIM_CONFIRM_MINUTES,
+      mailCooldownSeconds: config.FREE_CLAIM_MAIL_COOLDOWN_SECONDS,
+      perProductPerHour: config.FREE_CLAIMS_PER_PRODUCT_PER_HOUR,
+      perSellerPerHour: config.FREE_CLAIMS_PER_SELLER_PER_HOUR,
+      perEmailPerHour: config.FREE_CLAIMS_PER_EMAIL_PER_HOUR,
+    },
     secureCookies: publicUrl.startsWith('https:'),
   });
   const discounts = createDiscountService({ pool, now });

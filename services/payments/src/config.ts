@@ -108,6 +108,18 @@ export const configSchema = z
      */
     DISCOUNT_CHECKOUT_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
     /**
+     * Free claims are no e-mail relay (issue 30): an address that has not proven itself (no
+     * confirmed purchase, not a signed-in verified account) gets one confirmation e-mail whose
+     * link works this long (a 100 % code's use is held as long), and no second one for the same
+     * claim within the cool-down.
+     */
+    FREE_CLAIM_CONFIRM_MINUTES: z.coerce.number().int().min(5).max(10_080).default(1_440),
+    FREE_CLAIM_MAIL_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(600),
+    /** New free claims per rolling hour, per product, per seller and per buyer address (429 beyond). */
+    FREE_CLAIMS_PER_PRODUCT_PER_HOUR: positiveInt(30),
+    FREE_CLAIMS_PER_SELLER_PER_HOUR: positiveInt(100),
+    FREE_CLAIMS_PER_EMAIL_PER_HOUR: positiveInt(5),
+    /**
      * How fast update e-mails to a product's past buyers go out ("Tell my buyers"): mail to
      * many is spread out so the mail provider's limits are kept and receipts never wait.
      */

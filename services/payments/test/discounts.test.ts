@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
 import {
   browser,
+  buy,
   ledgerOf,
   mailTo,
   startHarness,
@@ -532,6 +533,9 @@ describe('a buyer uses a code', () => {
     const product = await harness.publishProduct({ ownerId: seller.user.id });
     const { id, code } = await createCode(seller, { code: uniqueCode(), percentOff: 100 });
     const buyerEmail = `free-${randomUUID()}@example.com`;
+    // An address with an earlier paid purchase has proven itself: its free claim is immediate
+    // (free-claims.test.ts: any other address confirms by e-mail first).
+    await buy(harness, (await harness.publishProduct()).productId, buyerEmail);
 
     const shown = await quote({ productId: product.productId, discountCode: code });
     expect(shown.body.total).toEqual({
@@ -585,8 +589,8 @@ describe('a buyer uses a code', () => {
       `/api/purchases/by-reference?tx_ref=${started.body.txRef}`,
     );
     expect(result.status).toBe(200);
-    await waitFor(async () => (await mailTo(harness.pool, buyerEmail)).length === 1);
-    const receipt = (await mailTo(harness.pool, buyerEmail))[0]!.text_body;
+    await waitFor(async () => (await mailTo(harness.pool, buyerEmail)).length === 2);
+    const receipt = (await mailTo(harness.pool, buyerEmail))[1]!.text_body;
     expect(receipt).toContain('/receipt/');
     expect(receipt).toContain('Amount paid: nothing, this one is free.');
     expect(await listedCode(seller, id)).toMatchObject({ uses: 1, revenue: [{ amountMinor: 0 }] });
@@ -597,6 +601,38 @@ describe('a buyer uses a code', () => {
       code: 'nothing_to_refund',
       message: 'This purchase was free; there is nothing to refund',
     });
+  });
+});
+
+describe('a 100% code claimed by an address that has not proven itself', () => {
+  it('holds one of the code’s uses while the confirmation link works, and uses it when confirmed', async () => {
+    const seller = await sellerClient();
+    const product = await harness.publishProduct({ ownerId: seller.user.id });
+    const { id, code } = await createCode(seller, {
+      code: uniqueCode(),
+      percentOff: 100,
+      maxUses: 1,
+    });
+    const buyerEmail = `pending-${randomUUID()}@example.com`;
+    const started = await startCheckout({
+      productId: product.productId,
+      discountCode: code,
+      buyerEmail,
+    });
+    expect(started.body).toMatchObject({ link: null, confirmEmail: true });
+    expect(await listedCode(seller, id)).toMatchObject({ uses: 0, reserved: 1 });
+    // The one use is held: nobody else gets the code meanwhile.
+    const other = await startCheckout({ productId: product.productId, discountCode: code });
+    expect(other.body.error.code).toBe('discount_exhausted');
+
+    const { rows } = await harness.pool.query(
+      `SELECT message->>'text' AS text FROM mail_outbox WHERE message->>'to' = $1
+       UNION SELECT text_body FROM mailbox.messages WHERE recipient = $1`,
+      [buyerEmail],
+    );
+    const link = /\/api\/checkout\/claims\/confirm\?token=[A-Za-z0-9_-]+/.exec(rows[0].text)![0];
+    expect((await fetch(new URL(link, harness.url), { redirect: 'manual' })).status).toBe(303);
+    expect(await listedCode(seller, id)).toMatchObject({ uses: 1, reserved: 0 });
   });
 });
 
@@ -673,7 +709,9 @@ describe('pay what you want', () => {
 
   it('with a minimum of zero, a buyer may take the file for nothing', async () => {
     const product = await harness.publishProduct({ priceMinor: 1_000, minimumPriceMinor: 0 });
-    const started = await startCheckout({ productId: product.productId, amount: '0' });
+    const buyerEmail = `zero-${randomUUID()}@example.com`;
+    await buy(harness, (await harness.publishProduct()).productId, buyerEmail);
+    const started = await startCheckout({ productId: product.productId, amount: '0', buyerEmail });
     expect(started.status).toBe(200);
     expect(new URL(started.body.link).pathname).toBe('/payment/success');
     const { rows } = await harness.pool.query(

@@ -28,6 +28,7 @@ const Purchases = lazyPage(() => import('./routes/purchases'));
 const PaymentSuccess = lazyPage(() => import('./routes/payment-success'));
 const PaymentCancel = lazyPage(() => import('./routes/payment-cancel'));
 const Receipt = lazyPage(() => import('./routes/receipt'));
+const ClaimLink = lazyPage(() => import('./routes/claim-link'));
 const Store = lazyPage(() => import('./routes/store'));
 const Unsubscribe = lazyPage(() => import('./routes/unsubscribe'));
 const Login = lazyPage(() => import('./routes/login'));
@@ -101,6 +102,7 @@ export const routes: RouteObject[] = [
       page(paths.payment.success.path, PaymentSuccess, {}),
       page(paths.payment.cancel.path, PaymentCancel, {}),
       page(paths.receipt.path, Receipt, {}),
+      page(paths.claimLink.path, ClaimLink, {}),
       page(paths.store.path, Store, {}),
       page(paths.unsubscribe.path, Unsubscribe, {}),
       {

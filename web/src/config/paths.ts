@@ -55,6 +55,8 @@ export const paths = {
   },
   /** The receipt e-mail's download link (no account needed). */
   receipt: { path: '/receipt/:token', getHref: (token: string) => `/receipt/${token}` },
+  /** Where a free claim's confirmation link lands when it cannot show the receipt (issue 30). */
+  claimLink: { path: '/claim-link', getHref: () => '/claim-link' },
   /** A seller's public store page (their published products, branded). */
   store: { path: '/s/:handle', getHref: (handle: string) => `/s/${encodeURIComponent(handle)}` },
   /** The unsubscribe link of a seller's product-update e-mail (no account needed). */

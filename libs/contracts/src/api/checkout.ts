@@ -19,8 +19,19 @@ export type StartCheckoutRequest = Omit<z.input<typeof startCheckoutSchema>, 'bu
 
 /**
  * The hosted payment page to send the buyer to, and the reference the return page looks up. A
- * checkout that costs nothing (a 100% code, or pay what you want at zero) is completed at once
- * and `link` is the success page.
+ * checkout that costs nothing (a 100% code, or pay what you want at zero) by an address that has
+ * proven itself is completed at once and `link` is the success page; by any other address,
+ * `link` is null and `confirmEmail` says one confirmation e-mail is on its way (issue 30).
  */
-export const checkoutStartedSchema = z.object({ link: z.url(), txRef: z.string() });
+export const checkoutStartedSchema = z.object({
+  link: z.url().nullable(),
+  txRef: z.string(),
+  confirmEmail: z.boolean(),
+});
 export type CheckoutStarted = z.infer<typeof checkoutStartedSchema>;
+
+/** GET /api/checkout/claims/confirm?token= (the confirmation e-mail's link) and its POST. */
+export const confirmClaimSchema = z.object({ token: z.string().max(200) });
+/** Where the confirmed claim's receipt is; null when another link of the claim confirmed it. */
+export const claimConfirmedSchema = z.object({ receiptUrl: z.url().nullable() });
+export type ClaimConfirmed = z.infer<typeof claimConfirmedSchema>;

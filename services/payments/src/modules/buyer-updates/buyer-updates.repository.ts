@@ -1,4 +1,5 @@
 import type { Queryable } from '@lockdrop/db';
+import { confirmedPurchase } from '../sales/index.js';
 
 /** Where one buyer address stands with one seller's update e-mails. */
 export interface BuyerUpdatesSubscription {
@@ -14,13 +15,15 @@ const COLUMNS = `seller_id AS "sellerId", buyer_email AS "buyerEmail", token,
 
 /**
  * Who bought `productId` and still has it: a paid purchase not refunded, and for a product
- * subscription one that has not ended. One row per address (lower-cased).
+ * subscription one that has not ended. Only confirmed buyers (issue 30): a free claim counts once
+ * its address proved itself, so "Tell my buyers" never mails an address someone merely typed.
+ * One row per address (lower-cased).
  */
 export async function currentBuyersOf(db: Queryable, productId: string): Promise<string[]> {
   const { rows } = await db.query<{ email: string }>(
     `SELECT DISTINCT lower(p.buyer_email) AS email
      FROM purchases p LEFT JOIN subscriptions s ON s.id = p.subscription_id
-     WHERE p.product_id = $1 AND p.status = 'paid'
+     WHERE p.product_id = $1 AND p.status = 'paid' AND ${confirmedPurchase('p')}
        AND (p.subscription_id IS NULL OR s.status <> 'expired')
      ORDER BY 1`,
     [productId],

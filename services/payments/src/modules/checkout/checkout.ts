@@ -1,15 +1,18 @@
 import type { FxPolicy } from '../read-models/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@lockdrop/bus';
-import { createEvent } from '@lockdrop/contracts';
+import { createEvent, type CheckoutStarted } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
 import { planById, platformFeeMinor, type PlanId } from '@lockdrop/plans';
 import { z } from 'zod';
 import {
   countRecentCheckouts,
+  findCheckoutByTxRef,
   findOpenDiscountCheckout,
+  findPendingFreeClaim,
   insertCheckout,
+  insertFreeClaim,
   setCheckoutStatus,
   type NewCheckout,
   type ProductCheckout,
@@ -18,7 +21,14 @@ import { findSellerPlan, findShownBrand } from '../read-models/index.js';
 import { findSubscription, planPrice } from '../subscriptions/index.js';
 import type { PaymentProvider } from '../../providers/types.js';
 import { checkoutableProduct, currencyOf, isBlank, priceCheckout } from './pricing.js';
-import { recordSale, type SaleDeps } from '../sales/index.js';
+import type { SaleDeps } from '../sales/index.js';
+import {
+  mailConfirmationLink,
+  proofOf,
+  recordFreeClaim,
+  requireFreeClaimBudget,
+  type FreeClaimSettings,
+} from './free-claims.js';
 
 export interface CheckoutDeps {
   pool: Pool;
@@ -34,6 +44,8 @@ export interface CheckoutDeps {
 /** A buyer's checkout of a product also needs what records a sale (free claims settle at once). */
 export interface ProductCheckoutDeps extends CheckoutDeps {
   sale: SaleDeps & { pool: Pool; onMailQueued: () => void };
+  /** Free claims: confirmation links, their cool-down, and the per-hour limits (issue 30). */
+  freeClaims: FreeClaimSettings;
   /** How long a discounted checkout's payment page takes payment (and holds the code's use). */
   discountCheckoutMinutes: number;
 }
@@ -47,6 +59,8 @@ export interface CheckoutRequest {
   amount: string | number | undefined;
   /** sha256 of the buyer's browser cookie: that browser may see the result without signing in. */
   browserKeyHash: string | null;
+  /** The signed-in buyer's account e-mail when identity has verified it: proven for a free claim. */
+  verifiedAccountEmail: string | null;
   correlationId: string;
 }
 
@@ -62,105 +76,151 @@ function buyerEmailOf(value: string | undefined): string {
 /**
  * Starts a checkout: prices it (code, pay-what-you-want amount, exchange rate — the same rule
  * the quote shows), snapshots the seller's plan fee, and records it under a fresh `tx_ref`, then
- * asks the provider for its hosted page. A checkout that costs nothing is a purchase at once,
- * recorded like a paid one, and its link is our success page. A code's uses are counted under
- * the code's row lock in the transaction that records the checkout, so racing checkouts never
- * use a limited code past its limit.
+ * asks the provider for its hosted page. A checkout that costs nothing is a free claim
+ * (`free-claims.ts`): by an address that has proven itself it is a purchase at once, recorded
+ * like a paid one, and its link is our success page; any other address is sent one confirmation
+ * e-mail and the answer says so (`confirmEmail`). A code's uses are counted under the code's row
+ * lock in the transaction that records the checkout, so racing checkouts never use a limited
+ * code past its limit.
  */
 export async function startCheckout(
   deps: ProductCheckoutDeps,
   request: CheckoutRequest,
-): Promise<{ link: string; txRef: string }> {
+): Promise<CheckoutStarted> {
   const buyerEmail = buyerEmailOf(request.buyerEmail);
   const product = await checkoutableProduct(deps.pool, request.productId);
   const billingInterval = product.pricingType === 'one_time' ? null : product.billingInterval;
   const plan = planById(await findSellerPlan(deps.pool, product.ownerId));
   const now = deps.now();
 
-  const recorded = await withTransaction(deps.pool, async (tx) => {
-    await requireCheckoutBudget(tx, deps, buyerEmail, now);
-    if (!isBlank(request.discountCode)) {
-      const open = await findOpenDiscountCheckout(
-        tx,
-        {
-          discountCode: request.discountCode,
-          productId: product.id,
-          buyerEmail,
-          currency: currencyOf(request.currency, product.currency),
-        },
+  const recorded = await withTransaction(
+    deps.pool,
+    async (tx): Promise<{ checkout: Omit<ProductCheckout, 'link'>; link: string | null }> => {
+      await requireCheckoutBudget(tx, deps, buyerEmail, now);
+      if (!isBlank(request.discountCode)) {
+        const open = await findOpenDiscountCheckout(
+          tx,
+          {
+            discountCode: request.discountCode,
+            productId: product.id,
+            buyerEmail,
+            currency: currencyOf(request.currency, product.currency),
+          },
+          now,
+        );
+        if (open?.link) return { checkout: open as ProductCheckout, link: open.link };
+      }
+      const priced = await priceCheckout(tx, product, {
+        currency: request.currency,
+        discountCode: request.discountCode,
+        amount: request.amount,
+        buyerEmail,
         now,
-      );
-      if (open?.link) return { checkout: open, link: open.link };
-    }
-    const priced = await priceCheckout(tx, product, {
-      currency: request.currency,
-      discountCode: request.discountCode,
-      amount: request.amount,
-      buyerEmail,
-      now,
-      lock: true,
-      fx: deps.fx,
-    });
-    const checkout: Omit<ProductCheckout, 'link'> = {
-      id: randomUUID(),
-      txRef: newTxRef(),
-      provider: priced.amountMinor === 0 ? FREE_CLAIM_PROVIDER : deps.provider.name,
-      status: 'creating',
-      productId: product.id,
-      sellerId: product.ownerId,
-      productTitle: product.title,
-      fileId: product.fileId,
-      fileName: product.fileName,
-      buyerEmail,
-      priceMinor: product.priceMinor,
-      priceCurrency: product.currency,
-      amountMinor: priced.amountMinor,
-      currency: priced.currency,
-      fxRate: priced.fxRate,
-      plan: plan.id,
-      platformFeeBps: plan.platformFeeBps,
-      platformFeeMinor: platformFeeMinor(plan, priced.amountMinor),
-      browserKeyHash: request.browserKeyHash,
-      correlationId: request.correlationId,
-      createdAt: now,
-      kind: 'product',
-      billingInterval,
-      userId: null,
-      planBought: null,
-      subscriptionId: null,
-      renewsPeriodStart: null,
-      discountCodeId: priced.discount?.code.id ?? null,
-      discountCode: priced.discount?.code.code ?? null,
-      discountMinor: priced.discount?.offMinor ?? 0,
-      expiresAt: priced.discount
-        ? new Date(now.getTime() + deps.discountCheckoutMinutes * 60_000)
-        : null,
-    };
-    await insertCheckout(tx, checkout);
-    if (checkout.amountMinor > 0) return { checkout, link: null };
-    await enqueueCheckoutStarted(tx, checkout);
-    await recordSale(
-      tx,
-      deps.sale,
-      { ...checkout, link: null },
-      {
-        transactionId: `free_${checkout.id}`,
-        txRef: checkout.txRef,
-        status: 'successful',
-        amountMinor: 0,
-        currency: checkout.currency,
-        processorFeeMinor: 0,
-      },
-    );
-    return { checkout, link: successUrl(deps.publicUrl, checkout.txRef) };
-  });
-  if (recorded.link) {
-    if (recorded.checkout.amountMinor === 0) deps.sale.onMailQueued();
-    return { link: recorded.link, txRef: recorded.checkout.txRef };
+        lock: true,
+        fx: deps.fx,
+      });
+      const free = priced.amountMinor === 0;
+      const proof = free ? await proofOf(tx, buyerEmail, request.verifiedAccountEmail) : null;
+      const awaitingEmail = free && proof === null;
+      if (awaitingEmail) {
+        // A repeat claim by the same unconfirmed address: the same claim, at most one e-mail
+        // per cool-down, and the same answer either way.
+        const pending = await findPendingFreeClaim(tx, product.id, buyerEmail, now);
+        if (pending) {
+          await mailConfirmationLink(
+            tx,
+            deps,
+            { ...pending, productTitle: product.title, buyerEmail },
+            now,
+          );
+          const checkout = await findCheckoutByTxRef(tx, pending.txRef);
+          return { checkout: checkout as ProductCheckout, link: null };
+        }
+      }
+      if (free) {
+        await requireFreeClaimBudget(
+          tx,
+          deps.freeClaims,
+          { productId: product.id, sellerId: product.ownerId, buyerEmail },
+          now,
+        );
+      }
+      const claimExpiresAt = new Date(now.getTime() + deps.freeClaims.confirmMinutes * 60_000);
+      const checkout: Omit<ProductCheckout, 'link'> = {
+        id: randomUUID(),
+        txRef: newTxRef(),
+        provider: free ? FREE_CLAIM_PROVIDER : deps.provider.name,
+        status: awaitingEmail ? 'awaiting_email' : 'creating',
+        productId: product.id,
+        sellerId: product.ownerId,
+        productTitle: product.title,
+        fileId: product.fileId,
+        fileName: product.fileName,
+        buyerEmail,
+        priceMinor: product.priceMinor,
+        priceCurrency: product.currency,
+        amountMinor: priced.amountMinor,
+        currency: priced.currency,
+        fxRate: priced.fxRate,
+        plan: plan.id,
+        platformFeeBps: plan.platformFeeBps,
+        platformFeeMinor: platformFeeMinor(plan, priced.amountMinor),
+        browserKeyHash: request.browserKeyHash,
+        correlationId: request.correlationId,
+        createdAt: now,
+        kind: 'product',
+        billingInterval,
+        userId: null,
+        planBought: null,
+        subscriptionId: null,
+        renewsPeriodStart: null,
+        discountCodeId: priced.discount?.code.id ?? null,
+        discountCode: priced.discount?.code.code ?? null,
+        discountMinor: priced.discount?.offMinor ?? 0,
+        // A pending claim holds its code's use while its confirmation link works.
+        expiresAt: priced.discount
+          ? awaitingEmail
+            ? claimExpiresAt
+            : new Date(now.getTime() + deps.discountCheckoutMinutes * 60_000)
+          : null,
+      };
+      await insertCheckout(tx, checkout);
+      if (!free) return { checkout, link: null };
+      await enqueueCheckoutStarted(tx, checkout);
+      await insertFreeClaim(tx, {
+        checkoutId: checkout.id,
+        productId: product.id,
+        buyerEmail,
+        createdAt: now,
+        expiresAt: claimExpiresAt,
+        confirmedAt: proof && now,
+        proof,
+      });
+      if (awaitingEmail) {
+        await mailConfirmationLink(
+          tx,
+          deps,
+          { checkoutId: checkout.id, productTitle: product.title, buyerEmail, lastLinkAt: null },
+          now,
+        );
+        return { checkout, link: null };
+      }
+      await recordFreeClaim(tx, deps.sale, { ...checkout, link: null });
+      return { checkout, link: successUrl(deps.publicUrl, checkout.txRef) };
+    },
+  );
+  const { checkout, link } = recorded;
+  if (checkout.amountMinor === 0 && checkout.provider === FREE_CLAIM_PROVIDER) {
+    deps.sale.onMailQueued();
+    return { link, txRef: checkout.txRef, confirmEmail: link === null };
   }
-  return requestPaymentLink(deps, recorded.checkout, {
-    sessionMinutes: recorded.checkout.expiresAt ? deps.discountCheckoutMinutes : null,
-  });
+  if (link) return { link, txRef: checkout.txRef, confirmEmail: false };
+  return {
+    ...(await requestPaymentLink(deps, checkout, {
+      sessionMinutes: checkout.expiresAt ? deps.discountCheckoutMinutes : null,
+    })),
+    confirmEmail: false,
+  };
 }
 
 /** `checkouts.provider` of a purchase that cost nothing: no provider took part. */

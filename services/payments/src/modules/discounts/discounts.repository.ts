@@ -33,8 +33,11 @@ const COLUMNS = `id, seller_id AS "sellerId", code, kind, percent_off AS "percen
   ends_at AS "endsAt", max_uses AS "maxUses", max_uses_per_buyer AS "maxUsesPerBuyer", active,
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-/** A checkout counts against its code once paid, or while its payment page still takes payment. */
-const HOLDS_A_USE = `(c.status = 'paid' OR (c.status IN ('creating', 'open', 'failed') AND c.expires_at > $2))`;
+/**
+ * A checkout counts against its code once paid, or while its payment page still takes payment
+ * (a free claim: while its confirmation link works).
+ */
+const HOLDS_A_USE = `(c.status = 'paid' OR (c.status IN ('creating', 'open', 'failed', 'awaiting_email') AND c.expires_at > $2))`;
 
 /** True when the code was new; false when the seller already has one spelled the same. */
 export async function insertDiscountCode(db: Queryable, row: DiscountCodeRow): Promise<boolean> {

@@ -1,7 +1,9 @@
 import type { Queryable } from '@lockdrop/db';
 import type { BillingInterval } from '@lockdrop/contracts';
 
-export type CheckoutStatus = 'creating' | 'open' | 'failed' | 'paid' | 'not_started';
+/** `awaiting_email`: a free claim waiting for its address to confirm (issue 30). */
+export type CheckoutStatus =
+  'creating' | 'open' | 'failed' | 'paid' | 'not_started' | 'awaiting_email';
 
 export type { BillingInterval };
 

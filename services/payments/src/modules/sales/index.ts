@@ -23,6 +23,18 @@ export {
   findPurchaseByTransaction,
   setPurchaseStatus,
 } from './purchases.repository.js';
+export {
+  type FreeClaimProof,
+  type PendingFreeClaim,
+  confirmFreeClaim,
+  confirmedPurchase,
+  countRecentFreeClaims,
+  findPendingFreeClaim,
+  hasConfirmedPurchase,
+  insertFreeClaim,
+  insertFreeClaimLink,
+  lockFreeClaimByLink,
+} from './free-claims.repository.js';
 export { keyMode, keyOwns } from './key-access.js';
 export { listSellerSalesPage, type SalesPageFilter } from './purchases.repository.js';
 export { TEST_PAYMENT_NOTICE } from './receipts.js';

@@ -48,6 +48,7 @@ export async function writeSales(tx: PoolClient, writes: SaleWrites): Promise<vo
     'open',
     'failed',
     'not_started',
+    'awaiting_email',
   ]);
   await enqueueEvents(tx, writes.events);
   await enqueueMails(tx, writes.mails);
@@ -73,6 +74,8 @@ export async function recordSale(
   verified: VerifiedTransaction,
   subscription: EventData<'purchase.paid'>['subscription'] = null,
   writes?: SaleWrites,
+  /** The receipt link's secret when the caller must know it (a confirmed free claim lands there). */
+  receipt: { token: string; tokenHash: string } = newReceiptToken(),
 ): Promise<{ purchaseId: string; processorFeeMinor: number }> {
   const gathered = writes ?? newSaleWrites();
   const split = splitSale({
@@ -84,7 +87,6 @@ export async function recordSale(
   const purchaseId = randomUUID();
   const { productId, sellerId } = checkout;
   const paidAt = deps.now();
-  const receipt = newReceiptToken();
   gathered.purchases.push({
     id: purchaseId,
     checkoutId: checkout.id,

@@ -11,7 +11,8 @@ export const startCheckout = (input: CheckoutInput) =>
 
 /**
  * Sends the buyer to the provider's hosted payment page (ARCHITECTURE §3 step 1), or straight to
- * the success page when nothing is to be paid. `showInline` takes the refusals the card shows
+ * the success page when nothing is to be paid (or, for a free claim by an address that has not
+ * proven itself, nowhere: `data.confirmEmail` and the card asks them to confirm by e-mail). `showInline` takes the refusals the card shows
  * under a field (a discount code, a pay-what-you-want amount) and returns true for those.
  */
 export function useStartCheckout({
@@ -19,7 +20,9 @@ export function useStartCheckout({
 }: { showInline?: (error: ApiError) => boolean } = {}) {
   return useMutation({
     mutationFn: startCheckout,
-    onSuccess: ({ link, txRef }, input) => {
+    onSuccess: ({ link, txRef, confirmEmail }, input) => {
+      // A free claim by an address that has not proven itself: the card says to check the inbox.
+      if (confirmEmail) return;
       if (!link) return notify.error('Failed to start checkout');
       rememberCheckout({ txRef, productId: input.productId, email: input.buyerEmail });
       window.location.assign(link);

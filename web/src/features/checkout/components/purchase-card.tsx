@@ -1,7 +1,7 @@
 import type { PriceDisplay } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { formatFileSize } from '@lockdrop/plans';
-import { FileDown, Lock, ShieldCheck } from 'lucide-react';
+import { FileDown, Lock, MailCheck, ShieldCheck } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -84,6 +84,8 @@ export function PurchaseCard({
     },
   });
   const busy = checkout.isPending || checkout.isSuccess;
+  // A free claim by an address that has not proven itself waits for its confirmation e-mail.
+  const confirming = checkout.data?.confirmEmail ? checkout.variables?.buyerEmail : null;
   const typedMinor = amount.reading?.minor ?? null;
   // What the buy button names: the typed amount, the quoted total with a code, or the price.
   const total = amount.reading
@@ -140,47 +142,63 @@ export function PurchaseCard({
           {formatFileSize(file.sizeBytes)})
         </span>
       </p>
-      <form noValidate onSubmit={submit} className="mt-5">
-        <Field label="E-mail" error={emailError}>
-          <Input
-            ref={emailRef}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            placeholder="you@example.com"
-          />
-        </Field>
-        {minimum ? (
-          <AmountField
-            value={amount.text}
-            onChange={amount.change}
-            currency={price.currency}
-            minimum={minimum}
-            problem={amount.problem}
-          />
-        ) : (
-          codesApply && (
-            <DiscountCodeField
-              value={code.input}
-              onChange={code.setInput}
-              onApply={() => code.apply()}
-              onRemove={code.remove}
-              checking={code.checking}
-              problem={code.problem}
-              quote={code.quote}
-              labelPrice={labelPrice}
+      {confirming ? (
+        <div
+          role="status"
+          className="mt-5 rounded-xl bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200"
+        >
+          <p className="flex items-center gap-2 font-semibold">
+            <MailCheck className="size-5 flex-none text-emerald-600" aria-hidden="true" />
+            Check your e-mail to confirm
+          </p>
+          <p className="mt-1">
+            We sent a link to <span className="font-medium">{confirming}</span>. Open it to get your
+            file: it is free, we only make sure this address is yours.
+          </p>
+        </div>
+      ) : (
+        <form noValidate onSubmit={submit} className="mt-5">
+          <Field label="E-mail" error={emailError}>
+            <Input
+              ref={emailRef}
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              placeholder="you@example.com"
             />
-          )
-        )}
-        <Button type="submit" size="lg" className="mt-4 w-full" disabled={busy || code.checking}>
-          {busy
-            ? total?.minor === 0
-              ? 'Getting your file…'
-              : 'Redirecting to payment…'
-            : buyLabel(total, recurring)}
-        </Button>
-      </form>
+          </Field>
+          {minimum ? (
+            <AmountField
+              value={amount.text}
+              onChange={amount.change}
+              currency={price.currency}
+              minimum={minimum}
+              problem={amount.problem}
+            />
+          ) : (
+            codesApply && (
+              <DiscountCodeField
+                value={code.input}
+                onChange={code.setInput}
+                onApply={() => code.apply()}
+                onRemove={code.remove}
+                checking={code.checking}
+                problem={code.problem}
+                quote={code.quote}
+                labelPrice={labelPrice}
+              />
+            )
+          )}
+          <Button type="submit" size="lg" className="mt-4 w-full" disabled={busy || code.checking}>
+            {busy
+              ? total?.minor === 0
+                ? 'Getting your file…'
+                : 'Redirecting to payment…'
+              : buyLabel(total, recurring)}
+          </Button>
+        </form>
+      )}
       {recurring && (
         <p className="mt-3 text-sm text-slate-600">
           Renews automatically until you cancel. Cancel anytime from your purchases; you keep access

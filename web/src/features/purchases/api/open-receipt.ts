@@ -1,6 +1,6 @@
 import type { ReceiptSession } from '@lockdrop/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { api, ApiError } from '@/lib/api';
 
 export type { ReceiptPurchase } from '@lockdrop/contracts';
 
@@ -17,7 +17,11 @@ export const receiptQueryOptions = (token: string) =>
   queryOptions({
     queryKey: ['receipts', token],
     queryFn: () => openReceipt(token),
-    retry: false,
+    // A confirmed free claim's link lands here the moment its purchase is recorded; delivery
+    // learns of it through an event a moment later, so an unknown receipt is asked again briefly.
+    retry: (failures, error) =>
+      error instanceof ApiError && error.code === 'receipt_not_found' && failures < 6,
+    retryDelay: 750,
     staleTime: Infinity,
   });
 
