@@ -5,6 +5,9 @@ export {
   findSellerPlan,
   findShownBrand,
   listExchangeRates,
+  SAVED_BRAND_COLUMNS,
+  type SavedBrand,
+  shownBrand,
   upsertSellerPlan,
 } from './read-models.repository.js';
 export {

@@ -172,18 +172,28 @@ export async function upsertSellerBrand(
  * or the seller's plan (as billing last announced it) does not include branding.
  */
 export async function findShownBrand(db: Queryable, sellerId: string): Promise<PublicBrand | null> {
-  const { rows } = await db.query<PublicBrand & { plan: string | null }>(
-    `SELECT b.handle, b.name, b.logo_url AS "logoUrl", b.accent_colour AS "accentColour", s.plan
+  const { rows } = await db.query<SavedBrand>(
+    `SELECT ${SAVED_BRAND_COLUMNS}
        FROM seller_brands b LEFT JOIN sellers s ON s.user_id = b.seller_id
       WHERE b.seller_id = $1 AND NOT b.deleted`,
     [sellerId],
   );
-  const row = rows[0];
-  if (!row || !planById(row.plan).customBranding) return null;
+  return shownBrand(rows[0]);
+}
+
+/** A saved brand with the plan it is shown under; select it with SAVED_BRAND_COLUMNS. */
+export type SavedBrand = PublicBrand & { plan: string | null };
+/** `b` is seller_brands (not deleted), `s` the seller's row in sellers. */
+export const SAVED_BRAND_COLUMNS = `b.handle, b.name, b.logo_url AS "logoUrl",
+  b.accent_colour AS "accentColour", s.plan`;
+
+/** The brand buyers see: none unless one was saved and the plan includes branding. */
+export function shownBrand(saved: SavedBrand | null | undefined): PublicBrand | null {
+  if (!saved?.handle || !planById(saved.plan).customBranding) return null;
   return {
-    handle: row.handle,
-    name: row.name,
-    logoUrl: row.logoUrl,
-    accentColour: row.accentColour,
+    handle: saved.handle,
+    name: saved.name,
+    logoUrl: saved.logoUrl,
+    accentColour: saved.accentColour,
   };
 }

@@ -39,6 +39,7 @@ export { keyMode, keyOwns } from './key-access.js';
 export { listSellerSalesPage, type SalesPageFilter } from './purchases.repository.js';
 export { TEST_PAYMENT_NOTICE } from './receipts.js';
 export {
+  loadSellersForSales,
   newSaleWrites,
   recordSale,
   writeSales,

@@ -9,9 +9,8 @@ import { postJournals, type NewJournal } from '../ledger/index.js';
 import { insertPurchases, type NewPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
 import { paymentJournal } from '../ledger/index.js';
-import { findShownBrand } from '../read-models/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
-import { saleEmailFor } from './sale-emails.js';
+import { findSellersForSales, saleEmailFor, type SellerForSale } from './sale-emails.js';
 
 /** What recording a sale reads: the fee rate, the clock, and what the receipt says. */
 export interface SaleDeps {
@@ -33,10 +32,33 @@ export interface SaleWrites {
   paidCheckoutIds: string[];
   events: DomainEvent[];
   mails: MailMessage[];
+  /** Sellers read once per batch (their e-mail, its setting, their brand), by id. */
+  sellers: Map<string, SellerForSale>;
 }
 
 export function newSaleWrites(): SaleWrites {
-  return { purchases: [], journals: [], paidCheckoutIds: [], events: [], mails: [] };
+  return {
+    purchases: [],
+    journals: [],
+    paidCheckoutIds: [],
+    events: [],
+    mails: [],
+    sellers: new Map(),
+  };
+}
+
+/**
+ * Reads the sellers of `sellerIds` not read yet in this batch, in one statement; a settlement
+ * batch calls it with every seller it is about to record, a single sale with its own.
+ */
+export async function loadSellersForSales(
+  tx: PoolClient,
+  writes: SaleWrites,
+  sellerIds: string[],
+): Promise<void> {
+  const missing = sellerIds.filter((id) => !writes.sellers.has(id));
+  if (missing.length === 0) return;
+  for (const [id, seller] of await findSellersForSales(tx, missing)) writes.sellers.set(id, seller);
 }
 
 /** Writes gathered sales: purchases first (the journals and checkouts refer to them). */
@@ -152,7 +174,9 @@ export async function recordSale(
       { correlationId: checkout.correlationId },
     ),
   );
-  const brand = await findShownBrand(tx, sellerId);
+  await loadSellersForSales(tx, gathered, [sellerId]);
+  const seller = gathered.sellers.get(sellerId)!;
+  const brand = seller.brand;
   gathered.mails.push(
     receiptEmail({
       to: checkout.buyerEmail,
@@ -176,19 +200,15 @@ export async function recordSale(
         : null,
     }),
   );
-  const saleMail = await saleEmailFor(
-    tx,
-    { sellerId, publicUrl: deps.publicUrl },
-    {
-      productTitle: checkout.productTitle,
-      buyerEmail: checkout.buyerEmail,
-      amountMinor: split.amountMinor,
-      sellerEarningsMinor: split.sellerEarningsMinor,
-      currency: checkout.currency,
-      testMode: deps.provider.testMode,
-      renewal: checkout.renewsPeriodStart !== null,
-    },
-  );
+  const saleMail = saleEmailFor(seller, deps.publicUrl, {
+    productTitle: checkout.productTitle,
+    buyerEmail: checkout.buyerEmail,
+    amountMinor: split.amountMinor,
+    sellerEarningsMinor: split.sellerEarningsMinor,
+    currency: checkout.currency,
+    testMode: deps.provider.testMode,
+    renewal: checkout.renewsPeriodStart !== null,
+  });
   if (saleMail) gathered.mails.push(saleMail);
   if (!writes) await writeSales(tx, gathered);
   return { purchaseId, processorFeeMinor: split.processorFeeMinor };

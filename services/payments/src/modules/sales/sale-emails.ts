@@ -1,6 +1,8 @@
+import type { PublicBrand } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
 import { renderEmail, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
+import { SAVED_BRAND_COLUMNS, shownBrand, type SavedBrand } from '../read-models/index.js';
 
 export const TEST_SALE_NOTICE =
   'This was a test payment: no money was charged, and it is not part of your earnings or payouts.';
@@ -67,29 +69,56 @@ export function saleEmail(input: SaleMail): MailMessage {
   };
 }
 
+/** What recording a sale needs to know about its seller: the e-mail, its setting, the brand. */
+export interface SellerForSale {
+  /** null while identity has not yet told payments the seller's address. */
+  email: string | null;
+  saleEmails: boolean;
+  brand: PublicBrand | null;
+}
+
+/**
+ * The sellers of a batch of sales, one statement for all of them (issue 31: a settlement batch
+ * reads each seller once, not twice per sale).
+ */
+export async function findSellersForSales(
+  tx: Queryable,
+  sellerIds: string[],
+): Promise<Map<string, SellerForSale>> {
+  const { rows } = await tx.query<
+    SavedBrand & { sellerId: string; email: string | null; saleEmails: boolean }
+  >(
+    `SELECT ids.seller_id AS "sellerId", s.email, coalesce(m.sale_emails, true) AS "saleEmails",
+            ${SAVED_BRAND_COLUMNS}
+       FROM unnest($1::uuid[]) AS ids (seller_id)
+       LEFT JOIN sellers s ON s.user_id = ids.seller_id
+       LEFT JOIN seller_mail_settings m ON m.seller_id = ids.seller_id
+       LEFT JOIN seller_brands b ON b.seller_id = ids.seller_id AND NOT b.deleted`,
+    [[...new Set(sellerIds)]],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.sellerId,
+      { email: row.email, saleEmails: row.saleEmails, brand: shownBrand(row) },
+    ]),
+  );
+}
+
 /**
  * "You made a sale" for the caller to queue in the transaction that records the sale, so a
  * redelivered webhook or event (which finds the sale recorded) never sends a second one. null while
  * identity has not yet told payments the seller's address, or when the seller turned these off.
- * One statement: the seller's address and setting together.
  */
-export async function saleEmailFor(
-  tx: Queryable,
-  seller: { sellerId: string; publicUrl: string },
+export function saleEmailFor(
+  seller: SellerForSale,
+  publicUrl: string,
   sale: Omit<SaleMail, 'to' | 'salesUrl' | 'settingsUrl'>,
-): Promise<MailMessage | null> {
-  const { rows } = await tx.query<{ email: string | null; enabled: boolean }>(
-    `SELECT s.email, coalesce(m.sale_emails, true) AS enabled
-       FROM sellers s LEFT JOIN seller_mail_settings m ON m.seller_id = s.user_id
-      WHERE s.user_id = $1`,
-    [seller.sellerId],
-  );
-  const to = rows[0]?.email;
-  if (!to || !rows[0]!.enabled) return null;
+): MailMessage | null {
+  if (!seller.email || !seller.saleEmails) return null;
   return saleEmail({
     ...sale,
-    to,
-    salesUrl: `${seller.publicUrl}/dashboard/payments`,
-    settingsUrl: `${seller.publicUrl}/settings#notifications`,
+    to: seller.email,
+    salesUrl: `${publicUrl}/dashboard/payments`,
+    settingsUrl: `${publicUrl}/settings#notifications`,
   });
 }

@@ -2,6 +2,7 @@ import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import {
   lockCheckoutToSettle,
   lockCheckoutsToSettle,
+  loadSellersForSales,
   newSaleWrites,
   setCheckoutStatus,
   writeSales,
@@ -95,6 +96,14 @@ export async function settleVerified(
       payments.map((payment) => payment.txRef),
     );
     const writes = newSaleWrites();
+    // Every seller this batch may record a sale for, read in one statement.
+    await loadSellersForSales(
+      tx,
+      writes,
+      [...lockedByTxRef.values()].flatMap(({ checkout }) =>
+        checkout.sellerId ? [checkout.sellerId] : [],
+      ),
+    );
     const processed: Array<{ id: number; outcome: string }> = [];
     const results: SettlementOutcome[] = [];
     for (const payment of payments) {
