@@ -393,6 +393,7 @@ describe('/api/v1/discount-codes', () => {
       currency: 'USD',
     });
     expect(decimal.status).toBe(400);
+    expect((await decimal.json()).error.code).toBe('validation_failed');
 
     const page1 = await (await api.get('/api/v1/discount-codes?limit=1')).json();
     expect(page1).toMatchObject({ has_more: true, data: [{ id: fixed.id }] });
