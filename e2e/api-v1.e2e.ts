@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_PATTERN, type ApiKeyScope } from '@lockdrop/contracts';
+import { createPool } from '@lockdrop/db';
 import { startWebhookReceiver, type WebhookReceiver } from '@lockdrop/testing';
 import type { BrowserContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -14,19 +15,26 @@ import { expectToast } from './support/toasts';
 /**
  * Issue 27's "done means", through the gateway of the started app: a Business seller's key, a
  * script on the generated client making and publishing a product with its file, a buyer paying in
- * the sandbox, the seller's receiver verifying `sale.created` with standardwebhooks, and the keys
- * that must be refused. (The refund through the API is not here: payments' v1 routes are not.)
+ * the sandbox, the seller's receiver verifying `sale.created` with standardwebhooks, the script
+ * listing the sale and refunding it (`sale.refunded`, verified too), each key seeing only its
+ * mode's sales, and the keys that must be refused.
  */
 let seller: Browser;
 let buyer: Browser;
 let receiver: WebhookReceiver;
+/** Payments' own schema: only to stand a sale in for a live one (the stack sells in the sandbox). */
+const paymentsDb = createPool({
+  connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop',
+  schema: 'payments',
+  max: 1,
+});
 
 beforeAll(async () => {
   [seller, buyer] = await Promise.all([launchBrowser(), launchBrowser()]);
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
-  await Promise.all([seller?.close(), buyer?.close(), receiver?.close()]);
+  await Promise.all([seller?.close(), buyer?.close(), receiver?.close(), paymentsDb.end()]);
 });
 
 async function until(condition: () => boolean, what: string) {
@@ -75,6 +83,7 @@ describe('the public API, end to end', () => {
             'files:write',
             'webhooks:read',
             'webhooks:write',
+            'sales:read',
           ]);
           return created.status;
         },
@@ -88,7 +97,7 @@ describe('the public API, end to end', () => {
     // The seller's script.
     const api = apiClient(secret);
     const endpoint = await api.POST('/api/v1/webhook-endpoints', {
-      body: { url: receiver.url, events: ['sale.created'] },
+      body: { url: receiver.url, events: ['sale.created', 'sale.refunded'] },
     });
     expect(endpoint.response.status).toBe(201);
     const signingSecret = endpoint.data!.secret;
@@ -118,8 +127,9 @@ describe('the public API, end to end', () => {
     expect(published.data?.status).toBe('published');
 
     // A buyer pays in the sandbox.
+    const buyerEmail = `api-buyer-${Date.now()}@example.com`;
     const shop = await buyer.open(`/product/${productId}`);
-    await shop.getByLabel('E-mail', { exact: true }).fill(`api-buyer-${Date.now()}@example.com`);
+    await shop.getByLabel('E-mail', { exact: true }).fill(buyerEmail);
     await shop.getByRole('button', { name: 'Buy now for $9.00' }).click();
     await payInSandbox(shop, '$9.00');
 
@@ -133,6 +143,69 @@ describe('the public API, end to end', () => {
       type: 'sale.created',
       data: { product_id: productId, status: 'paid' },
     });
+
+    // The sandbox's sale is a test sale: the live key lists none of it; a test key of the same
+    // seller lists it (camelCase, minor units, filtered by product) and refunds it.
+    const liveSales = await api.GET('/api/v1/sales');
+    expect(liveSales.response.status).toBe(200);
+    expect(liveSales.data).toEqual({ object: 'list', data: [], has_more: false });
+    const testKey = await createKey(seller.context, 'test', ['sales:read', 'refunds:write']);
+    expect(testKey.status).toBe(201);
+    expect(testKey.body.secret.startsWith('ld_test_')).toBe(true);
+    const script = apiClient(testKey.body.secret);
+    const listed = await script.GET('/api/v1/sales', {
+      params: { query: { productId, limit: 10 } },
+    });
+    expect(listed.response.status, JSON.stringify(listed.error)).toBe(200);
+    expect(listed.data).toMatchObject({
+      object: 'list',
+      has_more: false,
+      data: [
+        {
+          object: 'sale',
+          productId,
+          productTitle: title,
+          buyerEmail,
+          amountMinor: 900,
+          currency: 'USD',
+          status: 'paid',
+          testMode: true,
+          refundedAt: null,
+        },
+      ],
+    });
+    const sale = listed.data!.data[0]!;
+    expect(sale.amountMinor).toBe(
+      sale.feePlatformMinor + sale.feeProcessorMinor + sale.sellerEarningsMinor,
+    );
+
+    const refund = await script.POST('/api/v1/sales/{id}/refund', {
+      params: { path: { id: sale.id } },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(refund.response.status, JSON.stringify(refund.error)).toBe(200);
+    expect(refund.data).toMatchObject({ id: sale.id, status: 'refunded' });
+    expect(refund.data!.refundedAt).not.toBeNull();
+
+    await until(() => receiver.processed.length === 2, 'sale.refunded delivery');
+    const refundedDelivery = receiver.processed[1]!;
+    const refunded = new Webhook(signingSecret).verify(
+      refundedDelivery.body,
+      refundedDelivery.headers,
+    ) as { type: string; data: { id: string; status: string } };
+    expect(refunded).toMatchObject({
+      type: 'sale.refunded',
+      data: { id: sale.id, status: 'refunded' },
+    });
+
+    // A live sale (stood in as if Flutterwave's live keys had taken it) is the live key's only:
+    // the test key lists none, the live key lists it.
+    await paymentsDb.query('UPDATE purchases SET test_mode = false WHERE id = $1', [sale.id]);
+    const testAfter = await script.GET('/api/v1/sales');
+    expect(testAfter.response.status).toBe(200);
+    expect(testAfter.data!.data).toEqual([]);
+    const liveAfter = await api.GET('/api/v1/sales');
+    expect(liveAfter.data!.data.map((row) => [row.id, row.testMode])).toEqual([[sale.id, false]]);
 
     // A key with sales:read only cannot create products.
     const readOnly = await createKey(seller.context, 'live', ['sales:read']);

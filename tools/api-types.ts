@@ -20,6 +20,7 @@ import { apiV1AnalyticsRoutes } from '../services/analytics/src/routes/api-v1-an
 import { apiV1ProductRoutes } from '../services/catalog/src/routes/api-v1-products.js';
 import { uploadRoutes } from '../services/delivery/src/routes/uploads.js';
 import { mergeDocuments } from '../services/gateway/src/routes/api-docs.js';
+import { apiV1MoneyRoutes } from '../services/payments/src/modules/api-v1/index.js';
 import { apiV1WebhookRoutes } from '../services/worker/src/webhooks/webhooks.api-v1.routes.js';
 
 export const API_TYPES_FILE = path.join(
@@ -35,6 +36,16 @@ const unused = {} as never;
 const DOCUMENTED: [service: string, register: (app: HttpServer) => void][] = [
   ['catalog', (app) => apiV1ProductRoutes(app, unused)],
   ['delivery', (app) => uploadRoutes(app, { uploads: unused, stampedCopies: unused })],
+  [
+    'payments',
+    (app) =>
+      apiV1MoneyRoutes(app, {
+        refunds: unused,
+        renewals: unused,
+        discounts: unused,
+        payouts: unused,
+      }),
+  ],
   ['analytics', (app) => apiV1AnalyticsRoutes(app, unused)],
   ['worker', (app) => apiV1WebhookRoutes(app, unused)],
 ];

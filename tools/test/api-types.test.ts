@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import * as contracts from '@lockdrop/contracts';
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { API_TYPES_FILE, buildApiV1Document, generateApiTypes } from '../api-types.js';
 import { apiV1Routes } from '../../services/gateway/src/api-v1/door.js';
 
@@ -16,6 +18,17 @@ describe('the /api/v1 OpenAPI document and its generated types', () => {
     expect(await generateApiTypes()).toBe(committed);
   }, 60_000);
 
+  it('shows examples the schemas accept: a script copying one gets no 400 and no surprise', () => {
+    const examples = Object.entries(contracts).flatMap(([name, schema]) => {
+      if (!name.startsWith('v1') || !(schema instanceof z.ZodType)) return [];
+      const meta = z.globalRegistry.get(schema) as { example?: unknown } | undefined;
+      return meta?.example === undefined ? [] : [[name, schema, meta.example] as const];
+    });
+    expect(examples.length).toBeGreaterThanOrEqual(20);
+    for (const [name, schema, example] of examples)
+      expect(schema.safeParse(example).error?.issues, name).toBeUndefined();
+  });
+
   it('documents every operation with a summary, tags, the API key and examples', async () => {
     const document = await buildApiV1Document();
     const operations = Object.entries(document.paths).flatMap(([route, item]) =>
@@ -24,7 +37,7 @@ describe('the /api/v1 OpenAPI document and its generated types', () => {
           [`${method} ${route}`, operation as OpenAPIV3.OperationObject] as const,
       ),
     );
-    expect(operations.length).toBeGreaterThanOrEqual(14);
+    expect(operations.length).toBeGreaterThanOrEqual(27);
     for (const [name, operation] of operations) {
       expect(operation.summary, name).toBeTruthy();
       expect(operation.tags?.length, name).toBeGreaterThan(0);
@@ -43,6 +56,11 @@ describe('the /api/v1 OpenAPI document and its generated types', () => {
     for (const prefix of [
       '/api/v1/products',
       '/api/v1/files',
+      '/api/v1/sales',
+      '/api/v1/subscriptions',
+      '/api/v1/discount-codes',
+      '/api/v1/payouts',
+      '/api/v1/balances',
       '/api/v1/analytics',
       '/api/v1/webhook-endpoints',
     ]) {

@@ -105,14 +105,16 @@ describe('GET /api/v1/sales', () => {
     expect(first).toMatchObject({
       object: 'sale',
       id: ids[4],
-      amount: 500_000,
+      amountMinor: 500_000,
       currency: 'NGN',
       status: 'paid',
-      test_mode: true,
-      refunded_at: null,
+      testMode: true,
+      refundedAt: null,
     });
-    expect(first.amount).toBe(first.fee_platform + first.fee_processor + first.seller_earnings);
-    expect(Date.parse(first.updated_at)).toBeGreaterThan(0);
+    expect(first.amountMinor).toBe(
+      first.feePlatformMinor + first.feeProcessorMinor + first.sellerEarningsMinor,
+    );
+    expect(Date.parse(first.updatedAt)).toBeGreaterThan(0);
 
     for (const bad of [randomUUID(), other.purchaseId, 'not-an-id']) {
       const refused = await api.get(`/api/v1/sales?starting_after=${bad}`);
@@ -123,14 +125,18 @@ describe('GET /api/v1/sales', () => {
 
     // Filters: one product's sales; by status; by creation window.
     const { product, purchaseId } = await saleOf(seller);
-    const byProduct = await (await api.get(`/api/v1/sales?product_id=${product.productId}`)).json();
+    const byProduct = await (await api.get(`/api/v1/sales?productId=${product.productId}`)).json();
     expect(byProduct.data.map((sale: { id: string }) => sale.id)).toEqual([purchaseId]);
     expect((await (await api.get('/api/v1/sales?status=refunded')).json()).data).toEqual([]);
     const future = new Date(Date.now() + HOUR).toISOString();
-    expect((await (await api.get(`/api/v1/sales?created[gte]=${future}`)).json()).data).toEqual([]);
+    expect((await (await api.get(`/api/v1/sales?createdFrom=${future}`)).json()).data).toEqual([]);
     expect(
-      (await (await api.get(`/api/v1/sales?created[lt]=${future}&limit=100`)).json()).data,
+      (await (await api.get(`/api/v1/sales?createdBefore=${future}&limit=100`)).json()).data,
     ).toHaveLength(6);
+    // A filter named as before the API was camelCase is refused, not ignored into every sale.
+    const oldName = await api.get(`/api/v1/sales?product_id=${product.productId}`);
+    expect(oldName.status).toBe(400);
+    expect((await oldName.json()).error.code).toBe('validation_failed');
   });
 
   it('retrieves one sale; another seller’s is a 404', async () => {
@@ -142,9 +148,9 @@ describe('GET /api/v1/sales', () => {
     expect(got.status).toBe(200);
     expect(await got.json()).toMatchObject({
       id: mine.purchaseId,
-      product_id: mine.product.productId,
-      buyer_email: mine.buyerEmail,
-      payment_reference: mine.txRef,
+      productId: mine.product.productId,
+      buyerEmail: mine.buyerEmail,
+      paymentReference: mine.txRef,
     });
     const refused = await api.get(`/api/v1/sales/${theirs.purchaseId}`);
     expect(refused.status).toBe(404);
@@ -189,7 +195,7 @@ describe('POST /api/v1/sales/:id/refund', () => {
     expect(refunded.status).toBe(200);
     const sale = await refunded.json();
     expect(sale).toMatchObject({ object: 'sale', id: purchaseId, status: 'refunded' });
-    expect(sale.refunded_at).not.toBeNull();
+    expect(sale.refundedAt).not.toBeNull();
     await waitFor(() =>
       harness.published.some(
         (event) => event.type === 'purchase.refunded' && event.data.purchaseId === purchaseId,
@@ -279,11 +285,11 @@ describe('/api/v1/subscriptions', () => {
     expect(page2).toMatchObject({ has_more: false, data: [{ id: first }] });
     expect(page2.data[0]).toMatchObject({
       object: 'subscription',
-      product_id: product.productId,
+      productId: product.productId,
       interval: 'monthly',
       status: 'active',
-      cancel_at_period_end: false,
-      test_mode: true,
+      cancelAtPeriodEnd: false,
+      testMode: true,
     });
 
     const intruder = keyOf(newSeller());
@@ -312,15 +318,15 @@ describe('/api/v1/subscriptions', () => {
     const cancelled = await api.post(`/api/v1/subscriptions/${first}/cancel`);
     expect(cancelled.status).toBe(200);
     const body = await cancelled.json();
-    expect(body).toMatchObject({ id: first, status: 'active', cancel_at_period_end: true });
-    expect(body.access_until).toBe(body.current_period_end);
+    expect(body).toMatchObject({ id: first, status: 'active', cancelAtPeriodEnd: true });
+    expect(body.accessUntil).toBe(body.currentPeriodEnd);
     await waitFor(() =>
       harness.published.some(
         (event) => event.type === 'subscription.cancelled' && event.data.subscriptionId === first,
       ),
     );
     expect(await (await api.get(`/api/v1/subscriptions/${first}`)).json()).toMatchObject({
-      cancel_at_period_end: true,
+      cancelAtPeriodEnd: true,
     });
   });
 });
@@ -334,15 +340,15 @@ describe('/api/v1/discount-codes', () => {
     const created = await api.post('/api/v1/discount-codes', {
       code: 'LAUNCH20',
       kind: 'percent',
-      percent_off: 20,
+      percentOff: 20,
     });
     expect(created.status).toBe(201);
     const code = await created.json();
     expect(code).toMatchObject({
       object: 'discount_code',
       code: 'LAUNCH20',
-      percent_off: 20,
-      product_ids: null,
+      percentOff: 20,
+      productIds: null,
       active: true,
       state: 'active',
       uses: 0,
@@ -351,34 +357,43 @@ describe('/api/v1/discount-codes', () => {
       await api.post('/api/v1/discount-codes', {
         code: 'FIVE-OFF',
         kind: 'fixed',
-        amount_off: 250,
+        amountOffMinor: 250,
         currency: 'USD',
-        product_ids: [product.productId],
+        productIds: [product.productId],
       })
     ).json();
-    expect(fixed).toMatchObject({ amount_off: 250, currency: 'USD' });
+    expect(fixed).toMatchObject({ amountOffMinor: 250, currency: 'USD' });
 
     // The dashboard's validation, in its words.
     const bad = await api.post('/api/v1/discount-codes', {
       code: 'TOO-MUCH',
       kind: 'percent',
-      percent_off: 150,
+      percentOff: 150,
     });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe('invalid_discount');
     const taken = await api.post('/api/v1/discount-codes', {
       code: 'launch20',
       kind: 'percent',
-      percent_off: 5,
+      percentOff: 5,
     });
     expect(taken.status).toBe(409);
     const foreign = await api.post('/api/v1/discount-codes', {
       code: 'NOT-MINE',
       kind: 'percent',
-      percent_off: 5,
-      product_ids: [(await harness.publishProduct()).productId],
+      percentOff: 5,
+      productIds: [(await harness.publishProduct()).productId],
     });
     expect(foreign.status).toBe(400);
+    // The dashboard's decimal `amountOff` is not the API's: refused, not read as minor units.
+    const decimal = await api.post('/api/v1/discount-codes', {
+      code: 'DECIMAL',
+      kind: 'fixed',
+      amountOff: '2.50',
+      currency: 'USD',
+    });
+    expect(decimal.status).toBe(400);
+    expect((await decimal.json()).error.code).toBe('validation_failed');
 
     const page1 = await (await api.get('/api/v1/discount-codes?limit=1')).json();
     expect(page1).toMatchObject({ has_more: true, data: [{ id: fixed.id }] });
@@ -387,16 +402,16 @@ describe('/api/v1/discount-codes', () => {
     ).json();
     expect(page2).toMatchObject({ has_more: false, data: [{ id: code.id }] });
 
-    const patched = await api.patch(`/api/v1/discount-codes/${code.id}`, { percent_off: 30 });
+    const patched = await api.patch(`/api/v1/discount-codes/${code.id}`, { percentOff: 30 });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ code: 'LAUNCH20', percent_off: 30, active: true });
+    expect(await patched.json()).toMatchObject({ code: 'LAUNCH20', percentOff: 30, active: true });
     const patchedFixed = await (
-      await api.patch(`/api/v1/discount-codes/${fixed.id}`, { amount_off: 300, active: false })
+      await api.patch(`/api/v1/discount-codes/${fixed.id}`, { amountOffMinor: 300, active: false })
     ).json();
     expect(patchedFixed).toMatchObject({
-      amount_off: 300,
+      amountOffMinor: 300,
       currency: 'USD',
-      product_ids: [product.productId],
+      productIds: [product.productId],
       active: false,
       state: 'inactive',
     });
@@ -410,7 +425,7 @@ describe('/api/v1/discount-codes', () => {
     expect((await intruder.delete(`/api/v1/discount-codes/${code.id}`)).status).toBe(404);
     expect((await (await intruder.get('/api/v1/discount-codes')).json()).data).toEqual([]);
     expect(await (await api.get(`/api/v1/discount-codes/${code.id}`)).json()).toMatchObject({
-      percent_off: 30,
+      percentOff: 30,
       active: true,
     });
     expect(
@@ -464,16 +479,16 @@ describe('/api/v1/payouts and /api/v1/balances', () => {
     const pending = await (await testKey.get('/api/v1/balances')).json();
     expect(pending).toMatchObject({
       object: 'balances',
-      test_mode: true,
-      balances: [{ currency: 'NGN', pending: earnings, available: 0 }],
+      testMode: true,
+      balances: [{ currency: 'NGN', pendingMinor: earnings, availableMinor: 0 }],
     });
     expect(pending.releases).toEqual([
-      expect.objectContaining({ currency: 'NGN', amount: earnings }),
+      expect.objectContaining({ currency: 'NGN', amountMinor: earnings }),
     ]);
     // The live key of the same seller: none of the test money.
     const liveKey = keyOf(seller, 'live');
     expect(await (await liveKey.get('/api/v1/balances')).json()).toMatchObject({
-      test_mode: false,
+      testMode: false,
       balances: [],
       releases: [],
     });
@@ -488,10 +503,10 @@ describe('/api/v1/payouts and /api/v1/balances', () => {
     expect(await listed.json()).toMatchObject({
       object: 'list',
       has_more: false,
-      data: [{ object: 'payout', id: payoutId, amount: earnings, test_mode: true }],
+      data: [{ object: 'payout', id: payoutId, amountMinor: earnings, testMode: true }],
     });
     expect(await (await testKey.get('/api/v1/balances')).json()).toMatchObject({
-      balances: [{ currency: 'NGN', pending: 0, available: 0, in_transit: earnings }],
+      balances: [{ currency: 'NGN', pendingMinor: 0, availableMinor: 0, inTransitMinor: earnings }],
     });
     expect((await (await liveKey.get('/api/v1/payouts')).json()).data).toEqual([]);
 

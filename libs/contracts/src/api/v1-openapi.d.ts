@@ -163,6 +163,571 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending, available, in-transit and paid-out balances per currency
+         * @description From the ledger, as the payouts screen shows them, for the key’s mode.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balances: {
+                                availableMinor: number;
+                                currency: string;
+                                inTransitMinor: number;
+                                minimumPayoutMinor: number;
+                                paidOutMinor: number;
+                                pendingMinor: number;
+                            }[];
+                            /** Format: date-time */
+                            nextPayoutAt: string | null;
+                            /** @enum {string} */
+                            object: "balances";
+                            releases: {
+                                amountMinor: number;
+                                /** Format: date-time */
+                                availableAt: string;
+                                currency: string;
+                            }[];
+                            testMode: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/discount-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the seller's discount codes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    starting_after?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                active: boolean;
+                                amountOffMinor: number | null;
+                                code: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string | null;
+                                /** Format: date-time */
+                                endsAt: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "percent" | "fixed";
+                                maxUses: number | null;
+                                maxUsesPerBuyer: number | null;
+                                /** @enum {string} */
+                                object: "discount_code";
+                                percentOff: number | null;
+                                productIds: string[] | null;
+                                reserved: number;
+                                /** Format: date-time */
+                                startsAt: string | null;
+                                /** @enum {string} */
+                                state: "active" | "scheduled" | "expired" | "exhausted" | "inactive";
+                                /** Format: date-time */
+                                updatedAt: string;
+                                uses: number;
+                            }[];
+                            has_more: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a discount code
+         * @description `kind: percent` takes `percentOff` (1–100); `kind: fixed` takes `amountOffMinor` in minor units of `currency`. `productIds` null: every product of the seller.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default true */
+                        active?: boolean;
+                        /** @default null */
+                        amountOffMinor?: number | null;
+                        code: string;
+                        /** @default null */
+                        currency?: string | null;
+                        /**
+                         * Format: date-time
+                         * @default null
+                         */
+                        endsAt?: string | null;
+                        /** @enum {string} */
+                        kind: "percent" | "fixed";
+                        /** @default null */
+                        maxUses?: number | null;
+                        /** @default null */
+                        maxUsesPerBuyer?: number | null;
+                        /** @default null */
+                        percentOff?: number | null;
+                        /** @default null */
+                        productIds?: string[] | null;
+                        /**
+                         * Format: date-time
+                         * @default null
+                         */
+                        startsAt?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amountOffMinor: number | null;
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string | null;
+                            /** Format: date-time */
+                            endsAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "percent" | "fixed";
+                            maxUses: number | null;
+                            maxUsesPerBuyer: number | null;
+                            /** @enum {string} */
+                            object: "discount_code";
+                            percentOff: number | null;
+                            productIds: string[] | null;
+                            reserved: number;
+                            /** Format: date-time */
+                            startsAt: string | null;
+                            /** @enum {string} */
+                            state: "active" | "scheduled" | "expired" | "exhausted" | "inactive";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            uses: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/discount-codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a discount code */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amountOffMinor: number | null;
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string | null;
+                            /** Format: date-time */
+                            endsAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "percent" | "fixed";
+                            maxUses: number | null;
+                            maxUsesPerBuyer: number | null;
+                            /** @enum {string} */
+                            object: "discount_code";
+                            percentOff: number | null;
+                            productIds: string[] | null;
+                            reserved: number;
+                            /** Format: date-time */
+                            startsAt: string | null;
+                            /** @enum {string} */
+                            state: "active" | "scheduled" | "expired" | "exhausted" | "inactive";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            uses: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a discount code nobody has used (a used one can be made inactive) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                            object: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Update a discount code (only the fields given change) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active?: boolean;
+                        amountOffMinor?: number | null;
+                        code?: string;
+                        currency?: string | null;
+                        /** Format: date-time */
+                        endsAt?: string | null;
+                        /** @enum {string} */
+                        kind?: "percent" | "fixed";
+                        maxUses?: number | null;
+                        maxUsesPerBuyer?: number | null;
+                        percentOff?: number | null;
+                        productIds?: string[] | null;
+                        /** Format: date-time */
+                        startsAt?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amountOffMinor: number | null;
+                            code: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string | null;
+                            /** Format: date-time */
+                            endsAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "percent" | "fixed";
+                            maxUses: number | null;
+                            maxUsesPerBuyer: number | null;
+                            /** @enum {string} */
+                            object: "discount_code";
+                            percentOff: number | null;
+                            productIds: string[] | null;
+                            reserved: number;
+                            /** Format: date-time */
+                            startsAt: string | null;
+                            /** @enum {string} */
+                            state: "active" | "scheduled" | "expired" | "exhausted" | "inactive";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            uses: number;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/v1/files": {
         parameters: {
             query?: never;
@@ -458,6 +1023,103 @@ export interface paths {
                                 errorId?: string;
                                 message: string;
                             };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the seller's payouts, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    starting_after?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amountMinor: number;
+                                /** Format: date-time */
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                destinationLabel: string;
+                                failureReason: string | null;
+                                fxRate: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                object: "payout";
+                                sourceAmountMinor: number;
+                                sourceCurrency: string;
+                                /** @enum {string} */
+                                status: "created" | "submitted" | "paid" | "failed";
+                                testMode: boolean;
+                                /** @enum {string} */
+                                trigger: "scheduled" | "withdraw";
+                            }[];
+                            has_more: boolean;
+                            /** @enum {string} */
+                            object: "list";
                         };
                     };
                 };
@@ -1612,6 +2274,692 @@ export interface paths {
                                 errorId?: string;
                                 message: string;
                             };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the seller's sales, newest first
+         * @description Filters: `productId`, `status`, `createdFrom` (inclusive), `createdBefore` (exclusive). A test key lists test sales only, a live key live ones.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Created before this ISO date-time */
+                    createdBefore?: string;
+                    /** @description Created at or after this ISO date-time */
+                    createdFrom?: string;
+                    limit?: number;
+                    productId?: string;
+                    starting_after?: string;
+                    status?: "paid" | "refunding" | "refunded";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amountMinor: number;
+                                buyerEmail: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                discount: {
+                                    amountOffMinor: number;
+                                    code: string;
+                                } | null;
+                                feePlatformMinor: number;
+                                feeProcessorMinor: number;
+                                fileName: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                object: "sale";
+                                paymentReference: string;
+                                /** Format: uuid */
+                                productId: string;
+                                productTitle: string;
+                                /** Format: date-time */
+                                refundedAt: string | null;
+                                renewal: boolean;
+                                sellerEarningsMinor: number;
+                                /** @enum {string} */
+                                status: "paid" | "refunding" | "refunded";
+                                /** Format: uuid */
+                                subscriptionId: string | null;
+                                testMode: boolean;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            has_more: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sales/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve one of the seller’s sales */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amountMinor: number;
+                            buyerEmail: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            discount: {
+                                amountOffMinor: number;
+                                code: string;
+                            } | null;
+                            feePlatformMinor: number;
+                            feeProcessorMinor: number;
+                            fileName: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            object: "sale";
+                            paymentReference: string;
+                            /** Format: uuid */
+                            productId: string;
+                            productTitle: string;
+                            /** Format: date-time */
+                            refundedAt: string | null;
+                            renewal: boolean;
+                            sellerEarningsMinor: number;
+                            /** @enum {string} */
+                            status: "paid" | "refunding" | "refunded";
+                            /** Format: uuid */
+                            subscriptionId: string | null;
+                            testMode: boolean;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sales/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a sale in full, within the refund window
+         * @description The dashboard’s refund: 200 once the provider confirmed it, 202 while it is under way (downloads are held). A sale refunded or being refunded is a 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amountMinor: number;
+                            buyerEmail: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            discount: {
+                                amountOffMinor: number;
+                                code: string;
+                            } | null;
+                            feePlatformMinor: number;
+                            feeProcessorMinor: number;
+                            fileName: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            object: "sale";
+                            paymentReference: string;
+                            /** Format: uuid */
+                            productId: string;
+                            productTitle: string;
+                            /** Format: date-time */
+                            refundedAt: string | null;
+                            renewal: boolean;
+                            sellerEarningsMinor: number;
+                            /** @enum {string} */
+                            status: "paid" | "refunding" | "refunded";
+                            /** Format: uuid */
+                            subscriptionId: string | null;
+                            testMode: boolean;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amountMinor: number;
+                            buyerEmail: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            discount: {
+                                amountOffMinor: number;
+                                code: string;
+                            } | null;
+                            feePlatformMinor: number;
+                            feeProcessorMinor: number;
+                            fileName: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            object: "sale";
+                            paymentReference: string;
+                            /** Format: uuid */
+                            productId: string;
+                            productTitle: string;
+                            /** Format: date-time */
+                            refundedAt: string | null;
+                            renewal: boolean;
+                            sellerEarningsMinor: number;
+                            /** @enum {string} */
+                            status: "paid" | "refunding" | "refunded";
+                            /** Format: uuid */
+                            subscriptionId: string | null;
+                            testMode: boolean;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the subscriptions to the seller’s products, newest first
+         * @description Filters: `productId`, `status`, `createdFrom` (inclusive), `createdBefore` (exclusive).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Created before this ISO date-time */
+                    createdBefore?: string;
+                    /** @description Created at or after this ISO date-time */
+                    createdFrom?: string;
+                    limit?: number;
+                    productId?: string;
+                    starting_after?: string;
+                    status?: "active" | "past_due" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                accessUntil: string;
+                                amountMinor: number;
+                                buyerEmail: string;
+                                cancelAtPeriodEnd: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                /** Format: date-time */
+                                currentPeriodEnd: string;
+                                /** Format: date-time */
+                                currentPeriodStart: string;
+                                /** Format: date-time */
+                                endedAt: string | null;
+                                /** Format: date-time */
+                                graceUntil: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                interval: "monthly" | "yearly";
+                                /** @enum {string} */
+                                object: "subscription";
+                                /** Format: uuid */
+                                productId: string;
+                                /** @enum {string} */
+                                status: "active" | "past_due" | "expired";
+                                testMode: boolean;
+                                title: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            has_more: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a subscription to one of the seller’s products */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            accessUntil: string;
+                            amountMinor: number;
+                            buyerEmail: string;
+                            cancelAtPeriodEnd: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            /** Format: date-time */
+                            currentPeriodEnd: string;
+                            /** Format: date-time */
+                            currentPeriodStart: string;
+                            /** Format: date-time */
+                            endedAt: string | null;
+                            /** Format: date-time */
+                            graceUntil: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            interval: "monthly" | "yearly";
+                            /** @enum {string} */
+                            object: "subscription";
+                            /** Format: uuid */
+                            productId: string;
+                            /** @enum {string} */
+                            status: "active" | "past_due" | "expired";
+                            testMode: boolean;
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a subscription at the end of its paid period
+         * @description The subscriber keeps access until the period ends; nothing more is charged. An ended subscription is a 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            accessUntil: string;
+                            amountMinor: number;
+                            buyerEmail: string;
+                            cancelAtPeriodEnd: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            /** Format: date-time */
+                            currentPeriodEnd: string;
+                            /** Format: date-time */
+                            currentPeriodStart: string;
+                            /** Format: date-time */
+                            endedAt: string | null;
+                            /** Format: date-time */
+                            graceUntil: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            interval: "monthly" | "yearly";
+                            /** @enum {string} */
+                            object: "subscription";
+                            /** Format: uuid */
+                            productId: string;
+                            /** @enum {string} */
+                            status: "active" | "past_due" | "expired";
+                            testMode: boolean;
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
                         };
                     };
                 };

@@ -1,6 +1,8 @@
 import {
   pageAfter,
   v1BalancesSchema,
+  v1CancelledSubscriptionSchema,
+  v1CreatedDiscountCodeSchema,
   v1DeletedSchema,
   v1DiscountCodeCreateSchema,
   v1DiscountCodePageSchema,
@@ -9,12 +11,14 @@ import {
   v1IdParamsSchema,
   v1PageQuerySchema,
   v1PayoutPageSchema,
+  v1RefundedSaleSchema,
   v1SaleListQuerySchema,
   v1SalePageSchema,
   v1SaleSchema,
   v1SubscriptionListQuerySchema,
   v1SubscriptionPageSchema,
   v1SubscriptionSchema,
+  v1UpdatedDiscountCodeSchema,
 } from '@lockdrop/contracts';
 import type { AuthUser } from '@lockdrop/auth';
 import { AppError, type HttpServer } from '@lockdrop/http';
@@ -77,7 +81,7 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
         schema: {
           summary: "List the seller's sales, newest first",
           description:
-            'Filters: `product_id`, `status`, `created[gte]`, `created[lt]`. A test key lists test sales only, a live key live ones.',
+            'Filters: `productId`, `status`, `createdFrom` (inclusive), `createdBefore` (exclusive). A test key lists test sales only, a live key live ones.',
           tags,
           security,
           querystring: v1SaleListQuerySchema,
@@ -90,10 +94,10 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
           pool,
           owner(request.user!),
           {
-            productId: query.product_id,
+            productId: query.productId,
             status: query.status,
-            paidFrom: query['created[gte]'],
-            paidBefore: query['created[lt]'],
+            paidFrom: query.createdFrom,
+            paidBefore: query.createdBefore,
           },
           { startingAfter: starting_after, limit },
         );
@@ -132,7 +136,7 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
           tags,
           security,
           params: v1IdParamsSchema,
-          response: { 200: v1SaleSchema, 202: v1SaleSchema, ...errorResponses },
+          response: { 200: v1RefundedSaleSchema, 202: v1SaleSchema, ...errorResponses },
         },
       },
       async (request, reply) => {
@@ -159,7 +163,8 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
         preHandler: app.requireApiScope('subscriptions:read'),
         schema: {
           summary: 'List the subscriptions to the seller’s products, newest first',
-          description: 'Filters: `product_id`, `status`, `created[gte]`, `created[lt]`.',
+          description:
+            'Filters: `productId`, `status`, `createdFrom` (inclusive), `createdBefore` (exclusive).',
           tags,
           security,
           querystring: v1SubscriptionListQuerySchema,
@@ -172,10 +177,10 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
           pool,
           owner(request.user!),
           {
-            productId: query.product_id,
+            productId: query.productId,
             status: query.status,
-            createdFrom: query['created[gte]'],
-            createdBefore: query['created[lt]'],
+            createdFrom: query.createdFrom,
+            createdBefore: query.createdBefore,
           },
           { startingAfter: starting_after, limit },
         );
@@ -220,7 +225,7 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
           tags,
           security,
           params: v1IdParamsSchema,
-          response: { 200: v1SubscriptionSchema, ...errorResponses },
+          response: { 200: v1CancelledSubscriptionSchema, ...errorResponses },
         },
       },
       async (request) =>
@@ -269,11 +274,11 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
         schema: {
           summary: 'Create a discount code',
           description:
-            '`kind: percent` takes `percent_off` (1–100); `kind: fixed` takes `amount_off` in minor units of `currency`. `product_ids` null: every product of the seller.',
+            '`kind: percent` takes `percentOff` (1–100); `kind: fixed` takes `amountOffMinor` in minor units of `currency`. `productIds` null: every product of the seller.',
           tags,
           security,
           body: v1DiscountCodeCreateSchema,
-          response: { 201: v1DiscountCodeSchema, ...errorResponses },
+          response: { 201: v1CreatedDiscountCodeSchema, ...errorResponses },
         },
       },
       async (request, reply) =>
@@ -312,7 +317,7 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
           security,
           params: v1IdParamsSchema,
           body: v1DiscountCodeUpdateSchema,
-          response: { 200: v1DiscountCodeSchema, ...errorResponses },
+          response: { 200: v1UpdatedDiscountCodeSchema, ...errorResponses },
         },
       },
       async (request) =>

@@ -1,6 +1,6 @@
 export { subscribeToPayoutEvents } from './payouts.consumer.js';
 export { findPayout, listPayoutsPage, type StoredPayout } from './payouts.repository.js';
-export { getBalances, type PayoutDeps } from './payouts.js';
+export { getBalances, toPayoutView, type PayoutDeps } from './payouts.js';
 export { payoutRoutes } from './payouts.routes.js';
 export { newSellerRules } from './payouts.js';
 export { payoutMetrics } from './payout-metrics.js';
