@@ -137,11 +137,11 @@ describe('the public API, end to end', () => {
     const [delivery] = receiver.processed;
     const event = new Webhook(signingSecret).verify(delivery!.body, delivery!.headers) as {
       type: string;
-      data: { product_id: string; status: string };
+      data: { productId: string; status: string };
     };
     expect(event).toMatchObject({
       type: 'sale.created',
-      data: { product_id: productId, status: 'paid' },
+      data: { productId: productId, status: 'paid' },
     });
 
     // The sandbox's sale is a test sale: the live key lists none of it; a test key of the same

@@ -53,11 +53,11 @@ describe('webhooks in /settings', () => {
     const [delivery] = receiver.processed;
     const payload = new Webhook(secret).verify(delivery!.body, delivery!.headers) as {
       type: string;
-      data: { product_id: string; status: string };
+      data: { productId: string; status: string };
     };
     expect(payload).toMatchObject({
       type: 'sale.created',
-      data: { product_id: productId, status: 'paid' },
+      data: { productId: productId, status: 'paid' },
     });
 
     await page.reload();

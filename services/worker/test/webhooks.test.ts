@@ -165,8 +165,8 @@ describe('deliveries', () => {
     expect(sale).toMatchObject({
       id: paid.purchaseId,
       status: 'paid',
-      amount_minor: paid.amountMinor,
-      seller_earnings_minor: paid.sellerEarningsMinor,
+      amountMinor: paid.amountMinor,
+      sellerEarningsMinor: paid.sellerEarningsMinor,
     });
     expect(() => verify(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, webhook!)).toThrow();
 
@@ -396,7 +396,7 @@ describe('deliveries', () => {
     expect(publicSubscriptionSchema.parse(payloads[1]!.data)).toMatchObject({
       id: snapshot.subscriptionId,
       status: 'canceled',
-      cancel_at_period_end: true,
+      cancelAtPeriodEnd: true,
     });
   });
 });

@@ -2,45 +2,45 @@ import { z } from 'zod';
 import { currencySchema, productStatusSchema } from '../shared.js';
 
 /**
- * The public shapes of Lockdrop's resources, as sellers' systems see them in outgoing webhooks
- * (and, reused, in `/api/v1`). snake_case, amounts in minor units beside their currency, and an
- * `updated_at`: a receiver keeps the copy with the latest one, whatever order deliveries take.
+ * The public shapes of Lockdrop's resources, as sellers' systems see them in outgoing webhooks:
+ * camelCase like `/api/v1`, amounts in minor units beside their currency, and an `updatedAt`: a
+ * receiver keeps the copy with the latest one, whatever order deliveries take.
  */
 const timestamp = z.iso.datetime({ offset: true });
 
 export const publicSaleSchema = z.object({
   object: z.literal('sale'),
   id: z.uuid(),
-  product_id: z.uuid(),
-  product_title: z.string().nullable(),
-  buyer_email: z.email(),
+  productId: z.uuid(),
+  productTitle: z.string().nullable(),
+  buyerEmail: z.email(),
   /** `paid` once the provider verified the payment; `refunded` or `disputed` (a chargeback) after. */
   status: z.enum(['pending', 'paid', 'refunded', 'disputed']),
-  amount_minor: z.number().int().nonnegative(),
+  amountMinor: z.number().int().nonnegative(),
   currency: currencySchema,
-  fee_platform_minor: z.number().int().nonnegative().nullable(),
-  fee_processor_minor: z.number().int().nonnegative().nullable(),
-  seller_earnings_minor: z.number().int().nonnegative().nullable(),
-  subscription_id: z.uuid().nullable(),
-  paid_at: timestamp.nullable(),
-  refunded_at: timestamp.nullable(),
-  updated_at: timestamp,
+  feePlatformMinor: z.number().int().nonnegative().nullable(),
+  feeProcessorMinor: z.number().int().nonnegative().nullable(),
+  sellerEarningsMinor: z.number().int().nonnegative().nullable(),
+  subscriptionId: z.uuid().nullable(),
+  paidAt: timestamp.nullable(),
+  refundedAt: timestamp.nullable(),
+  updatedAt: timestamp,
 });
 export type PublicSale = z.infer<typeof publicSaleSchema>;
 
 export const publicSubscriptionSchema = z.object({
   object: z.literal('subscription'),
   id: z.uuid(),
-  product_id: z.uuid(),
-  buyer_email: z.email(),
+  productId: z.uuid(),
+  buyerEmail: z.email(),
   status: z.enum(['active', 'past_due', 'canceled', 'ended']),
   interval: z.string(),
-  amount_minor: z.number().int().positive(),
+  amountMinor: z.number().int().positive(),
   currency: currencySchema,
-  cancel_at_period_end: z.boolean(),
-  current_period_end: timestamp,
-  access_until: timestamp,
-  updated_at: timestamp,
+  cancelAtPeriodEnd: z.boolean(),
+  currentPeriodEnd: timestamp,
+  accessUntil: timestamp,
+  updatedAt: timestamp,
 });
 export type PublicSubscription = z.infer<typeof publicSubscriptionSchema>;
 
@@ -50,17 +50,17 @@ export const publicProductSchema = z.object({
   title: z.string(),
   description: z.string().nullable(),
   status: productStatusSchema,
-  price_minor: z.number().int().positive(),
+  priceMinor: z.number().int().positive(),
   currency: currencySchema,
-  pricing_type: z.string(),
+  pricingType: z.string(),
   files: z.array(
     z.object({
       id: z.uuid(),
       name: z.string(),
-      size_bytes: z.number().int().nonnegative().nullable(),
+      sizeBytes: z.number().int().nonnegative().nullable(),
     }),
   ),
-  updated_at: timestamp,
+  updatedAt: timestamp,
 });
 export type PublicProduct = z.infer<typeof publicProductSchema>;
 
@@ -68,11 +68,11 @@ export const publicPayoutSchema = z.object({
   object: z.literal('payout'),
   id: z.uuid(),
   status: z.enum(['paid', 'failed']),
-  amount_minor: z.number().int().positive(),
+  amountMinor: z.number().int().positive(),
   currency: currencySchema,
-  provider_reference: z.string().nullable(),
-  failure_reason: z.string().nullable(),
-  updated_at: timestamp,
+  providerReference: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  updatedAt: timestamp,
 });
 export type PublicPayout = z.infer<typeof publicPayoutSchema>;
 
@@ -82,9 +82,9 @@ export type PublicPayout = z.infer<typeof publicPayoutSchema>;
  */
 export const publicProductFilesSchema = z.object({
   object: z.literal('product_files'),
-  product_id: z.uuid(),
-  product_title: z.string(),
+  productId: z.uuid(),
+  productTitle: z.string(),
   files: z.array(z.object({ id: z.uuid(), name: z.string() })).min(1),
-  updated_at: timestamp,
+  updatedAt: timestamp,
 });
 export type PublicProductFiles = z.infer<typeof publicProductFilesSchema>;

@@ -31,19 +31,19 @@ function saleFromPaid(data: EventData<'purchase.paid'>, updatedAt: string): Publ
   return {
     object: 'sale',
     id: data.purchaseId,
-    product_id: data.productId,
-    product_title: data.productTitle,
-    buyer_email: data.buyerEmail,
+    productId: data.productId,
+    productTitle: data.productTitle,
+    buyerEmail: data.buyerEmail,
     status: 'paid',
-    amount_minor: data.amountMinor,
+    amountMinor: data.amountMinor,
     currency: data.currency,
-    fee_platform_minor: data.feePlatformMinor,
-    fee_processor_minor: data.feeProcessorMinor,
-    seller_earnings_minor: data.sellerEarningsMinor,
-    subscription_id: data.subscription?.subscriptionId ?? null,
-    paid_at: data.paidAt,
-    refunded_at: null,
-    updated_at: updatedAt,
+    feePlatformMinor: data.feePlatformMinor,
+    feeProcessorMinor: data.feeProcessorMinor,
+    sellerEarningsMinor: data.sellerEarningsMinor,
+    subscriptionId: data.subscription?.subscriptionId ?? null,
+    paidAt: data.paidAt,
+    refundedAt: null,
+    updatedAt: updatedAt,
   };
 }
 
@@ -55,19 +55,19 @@ function saleFromRefund(data: EventData<'purchase.refunded'>, updatedAt: string)
   return {
     object: 'sale',
     id: data.purchaseId,
-    product_id: data.productId,
-    product_title: null,
-    buyer_email: data.buyerEmail,
+    productId: data.productId,
+    productTitle: null,
+    buyerEmail: data.buyerEmail,
     status: data.reason === 'chargeback' ? 'disputed' : 'refunded',
-    amount_minor: data.amountMinor,
+    amountMinor: data.amountMinor,
     currency: data.currency,
-    fee_platform_minor: null,
-    fee_processor_minor: null,
-    seller_earnings_minor: null,
-    subscription_id: null,
-    paid_at: null,
-    refunded_at: data.refundedAt,
-    updated_at: updatedAt,
+    feePlatformMinor: null,
+    feeProcessorMinor: null,
+    sellerEarningsMinor: null,
+    subscriptionId: null,
+    paidAt: null,
+    refundedAt: data.refundedAt,
+    updatedAt: updatedAt,
   };
 }
 
@@ -93,16 +93,16 @@ function publicSubscription(
   return {
     object: 'subscription',
     id: snapshot.subscriptionId,
-    product_id: productId,
-    buyer_email: snapshot.buyerEmail,
+    productId: productId,
+    buyerEmail: snapshot.buyerEmail,
     status,
     interval: snapshot.interval,
-    amount_minor: snapshot.amountMinor,
+    amountMinor: snapshot.amountMinor,
     currency: snapshot.currency,
-    cancel_at_period_end: snapshot.cancelAtPeriodEnd,
-    current_period_end: snapshot.currentPeriodEnd,
-    access_until: snapshot.accessUntil,
-    updated_at: updatedAt,
+    cancelAtPeriodEnd: snapshot.cancelAtPeriodEnd,
+    currentPeriodEnd: snapshot.currentPeriodEnd,
+    accessUntil: snapshot.accessUntil,
+    updatedAt: updatedAt,
   };
 }
 
@@ -116,15 +116,15 @@ function publicProduct(data: EventData<'product.created'>, updatedAt: string): P
     title: data.title,
     description: data.description,
     status: data.status,
-    price_minor: data.priceMinor,
+    priceMinor: data.priceMinor,
     currency: data.currency,
-    pricing_type: data.pricing.type,
+    pricingType: data.pricing.type,
     files: files.map((file) => ({
       id: file.fileId,
       name: file.fileName,
-      size_bytes: file.fileSizeBytes,
+      sizeBytes: file.fileSizeBytes,
     })),
-    updated_at: updatedAt,
+    updatedAt: updatedAt,
   };
 }
 
@@ -136,11 +136,11 @@ function publicPayout(
     object: 'payout',
     id: event.data.payoutId,
     status: paid ? 'paid' : 'failed',
-    amount_minor: event.data.amountMinor,
+    amountMinor: event.data.amountMinor,
     currency: event.data.currency,
-    provider_reference: 'providerReference' in event.data ? event.data.providerReference : null,
-    failure_reason: 'reason' in event.data ? event.data.reason : null,
-    updated_at: event.occurredAt,
+    providerReference: 'providerReference' in event.data ? event.data.providerReference : null,
+    failureReason: 'reason' in event.data ? event.data.reason : null,
+    updatedAt: event.occurredAt,
   };
 }
 
@@ -192,10 +192,10 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
         resourceId: data.productId,
         payload: envelope('product.files_added', event, {
           object: 'product_files',
-          product_id: data.productId,
-          product_title: data.productTitle,
+          productId: data.productId,
+          productTitle: data.productTitle,
           files: data.files.map((file) => ({ id: file.fileId, name: file.fileName })),
-          updated_at: at,
+          updatedAt: at,
         }),
       };
     }
