@@ -19,6 +19,7 @@ import { ledgerBalancePerTransaction } from './0016_ledger_balance_per_transacti
 import { saleEmails } from './0050_sale_emails.js';
 import { sellerBrands } from './0041_seller_brands.js';
 import { apiV1Money } from './0070_api_v1_money.js';
+import { planRefundRecords } from './0100_plan_refund_records.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   saleEmails,
   sellerBrands,
   apiV1Money,
+  planRefundRecords,
 ];
