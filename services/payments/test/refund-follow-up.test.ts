@@ -352,17 +352,20 @@ describe("the annual plan's refund (issue 30 should fix)", () => {
     fake.failures.refund = 'late_503';
     fake.lateMs = 1_200;
     const first = await plan.cancelWithRefund();
+    // The impatient second click, while the provider is still working on the first.
+    const second = await plan.cancelWithRefund();
+    // The money first: the second click never reached the provider (its request log is the
+    // watermark — a second refund request would be there by now).
+    expect(refundPostsFor(plan.transactionId)).toBe(1);
+
     expect(first.status).toBe(202);
     const accepted = await first.json();
     expect(accepted).toMatchObject({ refundStatus: 'pending', refundedMinor: 0, endsAt: null });
     expect(accepted.pendingRefundMinor).toBeGreaterThan(0);
-    // Until the provider confirms, the seller keeps the plan they paid for.
-    expect((await (await plan.call('GET', '/api/billing/plan')).json()).plan).toBe('starter');
-
-    // The impatient second click, while the provider is still working on the first.
-    const second = await plan.cancelWithRefund();
     expect(second.status).toBe(409);
     expect((await second.json()).error.code).toBe('refund_in_progress');
+    // Until the provider confirms, the seller keeps the plan they paid for.
+    expect((await (await plan.call('GET', '/api/billing/plan')).json()).plan).toBe('starter');
 
     await waitFor(async () => providerRefundsOf(plan.transactionId).length === 1);
     // The follow-up finds the provider's record and ends the plan.
@@ -378,9 +381,13 @@ describe("the annual plan's refund (issue 30 should fix)", () => {
   it('a 5xx after the provider refunded: settled later from its record, still one refund', async () => {
     const plan = await sellerOnAnnualPlan();
     fake.failures.refund = 'refund_then_5xx';
-    expect((await plan.cancelWithRefund()).status).toBe(202);
+    const first = await plan.cancelWithRefund();
     fake.failures.refund = 'none';
-    expect((await plan.cancelWithRefund()).status).toBe(409);
+    const second = await plan.cancelWithRefund();
+    expect(providerRefundsOf(plan.transactionId)).toHaveLength(1);
+    expect(refundPostsFor(plan.transactionId)).toBe(1);
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(409);
     // Newer refunds of other transactions push ours off the first page of an unfiltered list.
     fake.addOtherRefunds(4);
     harness.clock.offsetMs += 40 * 60_000;
