@@ -175,7 +175,7 @@ export async function buildApp(
     logger,
     fx,
   };
-  const renewals = { ...settlement, checkout: checkoutDeps };
+  const renewals = { ...settlement, checkout: checkoutDeps, refunds };
   await subscribeToSubscriptionsDue(infra.bus, pool, renewals);
   const reconciler = startReconciler(webhookDeps, {
     intervalMs: config.RECONCILE_INTERVAL_MS,

@@ -136,6 +136,11 @@ export interface FakeFlutterwave {
   addOtherRefunds(count: number): void;
   /** A refund the provider holds for this transaction (e.g. made from its dashboard). */
   addRefundRecord(transactionId: number, status: 'completed' | 'pending' | 'failed'): number;
+  /**
+   * Every charge the provider holds (oldest first), whatever our side made of it: the truth to
+   * count against where our own unique constraints would cap a count at one.
+   */
+  charges(txRef?: string): Transaction[];
   /** The buyer completes the hosted page: the transaction exists on the provider's side. */
   pay(
     txRef: string,
@@ -658,6 +663,8 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       for (const record of refundRecords.values())
         if (record.status === 'pending') record.status = status;
     },
+    charges: (txRef) =>
+      [...transactions.values()].filter((charge) => txRef === undefined || charge.tx_ref === txRef),
     pay(txRef, options = {}) {
       const intent = intents.get(txRef);
       if (!intent && options.amount === undefined)

@@ -214,3 +214,232 @@ describe('refund follow-up (issue 30 item 6)', () => {
     expect(response.status).toBe(403);
   });
 });
+
+/**
+ * Issue 30 (should fix): the annual plan's pro-rata refund is a refund record before it is a
+ * request, like a sale's. Counted in the provider's own records (the fake's refund records for
+ * the plan's charge), since our one-live-refund-per-charge index would cap our own count at one.
+ */
+describe("the annual plan's refund (issue 30 should fix)", () => {
+  const DAY = 86_400_000;
+
+  /** A seller who paid for Starter yearly through the Flutterwave fake, 10 days ago. */
+  async function sellerOnAnnualPlan() {
+    const seller = { id: randomUUID(), email: `seller-${randomUUID()}@example.com` };
+    const token = await harness.token({ ...seller, emailVerified: true });
+    const call = (method: string, path: string, body?: unknown) =>
+      fetchJson(`${harness.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const bought = await (
+      await call('POST', '/api/billing/plan/change', { plan: 'starter', interval: 'yearly' })
+    ).json();
+    const txRef = decodeURIComponent(bought.link.split('/').pop());
+    const charge = fake.pay(txRef);
+    await deliver(fake.envelopeWebhook(charge));
+    await waitFor(
+      async () => (await (await call('GET', '/api/billing/plan')).json()).plan === 'starter',
+    );
+    const { rows } = await harness.pool.query(
+      `SELECT s.id AS "subscriptionId", c.id AS "chargeId" FROM subscriptions s
+       JOIN subscription_charges c ON c.subscription_id = s.id WHERE s.user_id = $1`,
+      [seller.id],
+    );
+    harness.clock.offsetMs = 10 * DAY;
+    return {
+      seller,
+      call,
+      transactionId: charge.id,
+      subscriptionId: rows[0].subscriptionId as string,
+      chargeId: rows[0].chargeId as string,
+      cancelWithRefund: () => call('POST', '/api/billing/plan/cancel', { refund: true }),
+    };
+  }
+
+  /** What the provider itself holds: its refund records of the plan's charge. */
+  const providerRefundsOf = (transactionId: number) =>
+    [...fake.refundRecords.values()].filter((record) => record.tx_id === transactionId);
+  /** Refund requests the provider received (and acted on) for the plan's charge. */
+  const refundRequestsFor = (transactionId: number) =>
+    fake.refunds.filter((request) => request.transactionId === transactionId);
+
+  /** Refund calls that reached the provider for the plan's charge, whatever it made of them. */
+  const refundPostsFor = (transactionId: number) =>
+    fake.requests.filter((line) => line === `POST /v3/transactions/${transactionId}/refund`).length;
+
+  async function chargeRefund(chargeId: string) {
+    const { rows } = await harness.pool.query(
+      'SELECT * FROM refunds WHERE charge_id = $1 ORDER BY requested_at',
+      [chargeId],
+    );
+    return rows;
+  }
+
+  const planEvents = (userId: string) =>
+    harness.published.filter(
+      (event) => event.type === 'plan.changed' && event.data.userId === userId,
+    );
+
+  /** After a confirmed refund: Free at once, the charge refunded once, the provider told to stop. */
+  async function expectPlanRefunded(plan: Awaited<ReturnType<typeof sellerOnAnnualPlan>>) {
+    expect(await (await plan.call('GET', '/api/billing/plan')).json()).toEqual({
+      plan: 'free',
+      subscription: null,
+    });
+    await waitFor(async () => planEvents(plan.seller.id).length === 2);
+    expect(planEvents(plan.seller.id)[1]!.data).toMatchObject({
+      plan: 'free',
+      previousPlan: 'starter',
+    });
+    const [refund] = await chargeRefund(plan.chargeId);
+    const { rows: charges } = await harness.pool.query(
+      'SELECT refunded_minor FROM subscription_charges WHERE id = $1',
+      [plan.chargeId],
+    );
+    expect(Number(charges[0].refunded_minor)).toBe(Number(refund.amount_minor));
+    const { rows: journal } = await harness.pool.query(
+      `SELECT account, amount_minor FROM ledger_entries WHERE charge_id = $1 AND kind = 'plan_refund'
+       ORDER BY account`,
+      [plan.chargeId],
+    );
+    expect(journal.map((line) => [line.account, Number(line.amount_minor)])).toEqual([
+      ['buyer_payments', -Number(refund.amount_minor)],
+      ['plan_revenue', Number(refund.amount_minor)],
+    ]);
+    const { rows: subs } = await harness.pool.query(
+      'SELECT status, ended_reason FROM subscriptions WHERE id = $1',
+      [plan.subscriptionId],
+    );
+    expect(subs).toEqual([{ status: 'expired', ended_reason: 'refunded' }]);
+    // The provider stops charging it: no renewal next year for a plan given back.
+    expect(
+      [...fake.subscriptions.values()]
+        .filter((sub) => sub.customer.customer_email === plan.seller.email)
+        .map((sub) => sub.status),
+    ).toEqual(['cancelled']);
+  }
+
+  it('answered at once: refunded pro rata, and the seller is on Free', async () => {
+    const plan = await sellerOnAnnualPlan();
+    const answer = await plan.cancelWithRefund();
+    expect(answer.status).toBe(200);
+    const body = await answer.json();
+    expect(body).toMatchObject({
+      refundStatus: 'succeeded',
+      currency: 'USD',
+      pendingRefundMinor: null,
+    });
+    // 355 of 365 days unused of USD 99.99.
+    expect(body.refundedMinor).toBeGreaterThan(Math.floor((9999 * 354) / 365));
+    expect(body.refundedMinor).toBeLessThanOrEqual(Math.ceil((9999 * 355) / 365));
+    expect(providerRefundsOf(plan.transactionId).map((r) => r.amount_refunded)).toEqual([
+      body.refundedMinor / 100,
+    ]);
+    await expectPlanRefunded(plan);
+    // Nothing left to give back: a second click asks the provider for nothing.
+    expect((await plan.cancelWithRefund()).status).toBe(409);
+    expect(refundRequestsFor(plan.transactionId)).toHaveLength(1);
+  });
+
+  it('a timeout after which the provider refunded, then a second click: the provider holds exactly one refund', async () => {
+    const plan = await sellerOnAnnualPlan();
+    // The provider works on it longer than we wait (400 ms), then refunds anyway.
+    fake.failures.refund = 'late_503';
+    fake.lateMs = 1_200;
+    const first = await plan.cancelWithRefund();
+    // The impatient second click, while the provider is still working on the first.
+    const second = await plan.cancelWithRefund();
+    // The money first: the second click never reached the provider (its request log is the
+    // watermark — a second refund request would be there by now).
+    expect(refundPostsFor(plan.transactionId)).toBe(1);
+
+    expect(first.status).toBe(202);
+    const accepted = await first.json();
+    expect(accepted).toMatchObject({ refundStatus: 'pending', refundedMinor: 0, endsAt: null });
+    expect(accepted.pendingRefundMinor).toBeGreaterThan(0);
+    expect(second.status).toBe(409);
+    expect((await second.json()).error.code).toBe('refund_in_progress');
+    // Until the provider confirms, the seller keeps the plan they paid for.
+    expect((await (await plan.call('GET', '/api/billing/plan')).json()).plan).toBe('starter');
+
+    await waitFor(async () => providerRefundsOf(plan.transactionId).length === 1);
+    // The follow-up finds the provider's record and ends the plan.
+    harness.clock.offsetMs += 40 * 60_000;
+    await waitFor(async () => (await chargeRefund(plan.chargeId))[0]?.status === 'succeeded');
+    await expectPlanRefunded(plan);
+    expect(providerRefundsOf(plan.transactionId)).toHaveLength(1);
+    expect(refundRequestsFor(plan.transactionId)).toHaveLength(1);
+    expect(refundPostsFor(plan.transactionId)).toBe(1);
+    expect(await chargeRefund(plan.chargeId)).toHaveLength(1);
+  });
+
+  it('a 5xx after the provider refunded: settled later from its record, still one refund', async () => {
+    const plan = await sellerOnAnnualPlan();
+    fake.failures.refund = 'refund_then_5xx';
+    const first = await plan.cancelWithRefund();
+    fake.failures.refund = 'none';
+    const second = await plan.cancelWithRefund();
+    expect(providerRefundsOf(plan.transactionId)).toHaveLength(1);
+    expect(refundPostsFor(plan.transactionId)).toBe(1);
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(409);
+    // Newer refunds of other transactions push ours off the first page of an unfiltered list.
+    fake.addOtherRefunds(4);
+    harness.clock.offsetMs += 40 * 60_000;
+    await waitFor(async () => (await chargeRefund(plan.chargeId))[0]?.status === 'succeeded');
+    await expectPlanRefunded(plan);
+    expect(providerRefundsOf(plan.transactionId)).toHaveLength(1);
+    expect(refundRequestsFor(plan.transactionId)).toHaveLength(1);
+  });
+
+  it('a 5xx the provider did not act on is never re-sent nor called failed: the plan stays, an operator sees it, the provider’s record settles it', async () => {
+    const plan = await sellerOnAnnualPlan();
+    const before = await unresolvedOnMetrics();
+    fake.failures.refund = '5xx';
+    expect((await plan.cancelWithRefund()).status).toBe(202);
+    expect((await plan.cancelWithRefund()).status).toBe(409);
+    harness.clock.offsetMs += 40 * 60_000;
+    await waitFor(async () =>
+      (await operatorList()).some(
+        (listed) => (listed as { chargeId?: string }).chargeId === plan.chargeId,
+      ),
+    );
+    expect(await unresolvedOnMetrics()).toBe(before + 1);
+    const [refund] = await chargeRefund(plan.chargeId);
+    expect(refund).toMatchObject({ status: 'requested', failure_reason: null });
+    // Still Starter, nothing booked; the provider was asked once (and refused before acting):
+    // silence is never taken as licence to ask again.
+    expect((await (await plan.call('GET', '/api/billing/plan')).json()).plan).toBe('starter');
+    expect(refundPostsFor(plan.transactionId)).toBe(1);
+    expect(refundRequestsFor(plan.transactionId)).toHaveLength(0);
+    expect(providerRefundsOf(plan.transactionId)).toHaveLength(0);
+
+    // Support refunds it from the provider's dashboard: the next check books it, once.
+    fake.addRefundRecord(plan.transactionId, 'completed');
+    harness.clock.offsetMs += 8 * 3_600_000;
+    await waitFor(async () => (await chargeRefund(plan.chargeId))[0]?.status === 'succeeded');
+    await expectPlanRefunded(plan);
+    expect(await unresolvedOnMetrics()).toBe(before);
+  });
+
+  it('a refusal leaves the plan as it was, and the seller may ask again', async () => {
+    const plan = await sellerOnAnnualPlan();
+    fake.failures.refund = 'reject';
+    const refused = await plan.cancelWithRefund();
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error.code).toBe('refund_failed');
+    expect((await (await plan.call('GET', '/api/billing/plan')).json()).plan).toBe('starter');
+    expect(await chargeRefund(plan.chargeId)).toEqual([
+      expect.objectContaining({ status: 'failed' }),
+    ]);
+    fake.failures.refund = 'none';
+    expect((await plan.cancelWithRefund()).status).toBe(200);
+    await expectPlanRefunded(plan);
+    expect(providerRefundsOf(plan.transactionId)).toHaveLength(1);
+  });
+});

@@ -96,8 +96,18 @@ export type PlanChangeResult = z.infer<typeof planChangeResultSchema>;
 /** `POST /api/billing/plan/cancel`: at period end, or now with a pro-rata refund of an annual plan. */
 export const planCancelRequestSchema = z.object({ refund: z.boolean().default(false) });
 
+/**
+ * `refundStatus`: `none` when nothing was refunded (a cancel at period end, or nothing left to
+ * give back); `succeeded` when the provider confirmed the refund (the plan ended at `endsAt`);
+ * `pending` (HTTP 202) when the refund is recorded and asked for but the provider's answer is
+ * not in yet — the plan ends when it confirms (`endsAt` null), and asking again changes nothing.
+ */
 export const planCancelResultSchema = z.object({
   refundedMinor: z.number().int().nonnegative(),
   currency: currencySchema,
-  endsAt: isoDate,
+  endsAt: isoDate.nullable(),
+  refundStatus: z.enum(['none', 'succeeded', 'pending']),
+  /** While `pending`: the amount asked back. */
+  pendingRefundMinor: z.number().int().positive().nullable(),
 });
+export type PlanCancelResult = z.infer<typeof planCancelResultSchema>;

@@ -20,6 +20,7 @@ import { saleEmails } from './0050_sale_emails.js';
 import { sellerBrands } from './0041_seller_brands.js';
 import { apiV1Money } from './0070_api_v1_money.js';
 import { freeClaims } from './0090_free_claims.js';
+import { planRefundRecords } from './0100_plan_refund_records.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   sellerBrands,
   apiV1Money,
   freeClaims,
+  planRefundRecords,
 ];

@@ -1,7 +1,9 @@
-export { refundsDueNowFor } from './refunds.repository.js';
+export { findLiveChargeRefund, refundsDueNowFor } from './refunds.repository.js';
 export {
   type RefundDeps,
   reconcileRefunds,
+  recordChargeRefund,
+  requestChargeRefund,
   recordChargeback,
   refundPurchase,
   restoreWonDispute,

@@ -3,9 +3,11 @@ import type { Queryable } from '@lockdrop/db';
 /** `reversed`: a chargeback the seller later won (its sale stands again). */
 export type RefundStatus = 'requested' | 'pending' | 'succeeded' | 'failed' | 'reversed';
 
+/** A refund gives back a purchase, or a charge of a subscription (a seller's plan period). */
 export interface Refund {
   id: string;
-  purchaseId: string;
+  purchaseId: string | null;
+  chargeId: string | null;
   kind: 'refund' | 'chargeback';
   status: RefundStatus;
   amountMinor: number;
@@ -20,7 +22,7 @@ export interface Refund {
   correlationId: string;
 }
 
-const COLUMNS = `id, purchase_id AS "purchaseId", kind, status, amount_minor AS "amountMinor", currency, provider,
+const COLUMNS = `id, purchase_id AS "purchaseId", charge_id AS "chargeId", kind, status, amount_minor AS "amountMinor", currency, provider,
   provider_refund_id AS "providerRefundId", failure_reason AS "failureReason", requested_by AS "requestedBy",
   requested_at AS "requestedAt", completed_at AS "completedAt", checks, correlation_id AS "correlationId"`;
 
@@ -30,8 +32,8 @@ export async function insertRefund(
 ): Promise<void> {
   await db.query(
     `INSERT INTO refunds (id, purchase_id, kind, status, amount_minor, currency, provider, provider_refund_id,
-       requested_by, requested_at, next_check_at, correlation_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       requested_by, requested_at, next_check_at, correlation_id, charge_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       refund.id,
       refund.purchaseId,
@@ -45,6 +47,7 @@ export async function insertRefund(
       refund.requestedAt,
       refund.nextCheckAt,
       refund.correlationId,
+      refund.chargeId,
     ],
   );
 }
@@ -59,6 +62,29 @@ export async function findRefund(
     [id],
   );
   return rows[0] ?? null;
+}
+
+/** The subscription charge's live (requested or pending) refund, if any. */
+export async function findLiveChargeRefund(
+  db: Queryable,
+  chargeId: string,
+): Promise<Refund | null> {
+  const { rows } = await db.query<Refund>(
+    `SELECT ${COLUMNS} FROM refunds WHERE charge_id = $1 AND status IN ('requested', 'pending')`,
+    [chargeId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The provider transaction a refund gives money back from (its purchase's or its charge's). */
+export async function refundedTransactionOf(db: Queryable, refund: Refund): Promise<string | null> {
+  const { rows } = await db.query<{ transactionId: string }>(
+    refund.chargeId
+      ? 'SELECT provider_transaction_id AS "transactionId" FROM subscription_charges WHERE id = $1'
+      : 'SELECT provider_transaction_id AS "transactionId" FROM purchases WHERE id = $1',
+    [refund.chargeId ?? refund.purchaseId],
+  );
+  return rows[0]?.transactionId ?? null;
 }
 
 /** The purchase's live (requested or pending) refund, if any. */
@@ -150,7 +176,8 @@ export async function escalateRefund(db: Queryable, id: string, at: Date): Promi
 
 export interface UnresolvedRefund {
   id: string;
-  purchaseId: string;
+  purchaseId: string | null;
+  chargeId: string | null;
   status: 'requested' | 'pending';
   provider: string;
   providerTransactionId: string;
@@ -167,12 +194,14 @@ export interface UnresolvedRefund {
 /** Live refunds the provider has not resolved past the horizon: the operator's list. */
 export async function listUnresolvedRefunds(db: Queryable): Promise<UnresolvedRefund[]> {
   const { rows } = await db.query<UnresolvedRefund>(
-    `SELECT r.id, r.purchase_id AS "purchaseId", r.status, r.provider,
-       p.provider_transaction_id AS "providerTransactionId", r.provider_refund_id AS "providerRefundId",
+    `SELECT r.id, r.purchase_id AS "purchaseId", r.charge_id AS "chargeId", r.status, r.provider,
+       coalesce(p.provider_transaction_id, c.provider_transaction_id) AS "providerTransactionId",
+       r.provider_refund_id AS "providerRefundId",
        r.amount_minor AS "amountMinor", r.currency, r.requested_at AS "requestedAt",
        r.escalated_at AS "escalatedAt", r.last_checked_at AS "lastCheckedAt",
        r.next_check_at AS "nextCheckAt", r.checks
-     FROM refunds r JOIN purchases p ON p.id = r.purchase_id
+     FROM refunds r LEFT JOIN purchases p ON p.id = r.purchase_id
+       LEFT JOIN subscription_charges c ON c.id = r.charge_id
      WHERE r.escalated_at IS NOT NULL AND r.status IN ('requested', 'pending')
      ORDER BY r.escalated_at`,
   );
@@ -195,9 +224,10 @@ export async function refundsDueNowFor(
   now: Date,
 ): Promise<number> {
   const { rowCount } = await db.query(
-    `UPDATE refunds r SET next_check_at = $3 FROM purchases p
-     WHERE r.purchase_id = p.id AND p.provider = $1 AND p.provider_transaction_id = $2
-       AND r.status IN ('requested', 'pending')`,
+    `UPDATE refunds r SET next_check_at = $3
+     WHERE r.status IN ('requested', 'pending')
+       AND (r.purchase_id IN (SELECT id FROM purchases WHERE provider = $1 AND provider_transaction_id = $2)
+         OR r.charge_id IN (SELECT id FROM subscription_charges WHERE provider = $1 AND provider_transaction_id = $2))`,
     [provider, transactionId, now],
   );
   return rowCount ?? 0;

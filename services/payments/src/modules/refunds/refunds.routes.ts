@@ -10,7 +10,9 @@ import { countUnresolvedRefunds, listUnresolvedRefunds } from './refunds.reposit
 
 const unresolvedRefundSchema = z.object({
   id: z.string(),
-  purchaseId: z.string(),
+  /** A sale's refund names its purchase; a plan refund (issue 30) the subscription charge. */
+  purchaseId: z.string().nullable(),
+  chargeId: z.string().nullable(),
   status: z.enum(['requested', 'pending']),
   provider: z.string(),
   providerTransactionId: z.string(),

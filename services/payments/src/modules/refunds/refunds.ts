@@ -1,11 +1,16 @@
-import { endRefundedSubscription, type SubscriptionRules } from '../subscriptions/index.js';
+import {
+  addChargeRefund,
+  endRefundedSubscription,
+  type SubscriptionCharge,
+  type SubscriptionRules,
+} from '../subscriptions/index.js';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@lockdrop/auth';
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent, type CommandRequest } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
-import { journalLines, postJournal, reversalJournal } from '../ledger/index.js';
+import { journalLines, planRefundJournal, postJournal, reversalJournal } from '../ledger/index.js';
 import { findPurchase, keyOwns, setPurchaseStatus, type Purchase } from '../sales/index.js';
 import {
   claimDueRefunds,
@@ -14,6 +19,7 @@ import {
   finishRefund,
   insertRefund,
   markRefundPending,
+  refundedTransactionOf,
   scheduleRefundCheck,
   type Refund,
 } from './refunds.repository.js';
@@ -112,6 +118,7 @@ export async function refundPurchase(
     await insertRefund(tx, {
       id: refundId,
       purchaseId: found.id,
+      chargeId: null,
       kind: 'refund',
       status: 'requested',
       amountMinor: found.amountMinor,
@@ -146,34 +153,98 @@ export async function refundPurchase(
     );
   }
 
-  const provider = deps.providers.get(purchase.provider);
+  const asked = await askProviderForRefund(deps, refund, purchase.providerTransactionId, user.id);
+  if (asked === 'refused')
+    throw new AppError(
+      'refund_failed',
+      502,
+      'The payment provider could not refund this payment; please try again',
+    );
+  return (await findPurchase(deps.pool, purchase.id))!;
+}
+
+/**
+ * Asks the provider for a refund already recorded (so a crash, a timeout or a second click finds
+ * the record, never a second request) and applies a definite answer. A refusal ends the refund
+ * failed; no answer is not "no" — the refund stays live and `reconcileRefunds` asks the provider
+ * until it knows. Shared by sales' refunds and plan charges' refunds (one pattern, one place).
+ */
+async function askProviderForRefund(
+  deps: RefundDeps,
+  refund: Refund,
+  transactionId: string,
+  requestedBy: string | null,
+): Promise<'answered' | 'refused' | 'unknown'> {
+  const provider = deps.providers.get(refund.provider);
   let answer: ProviderRefund;
   try {
-    if (!provider) throw new Error(`provider ${purchase.provider} is not configured`);
-    answer = await provider.refund(
-      purchase.providerTransactionId,
-      purchase.amountMinor,
-      purchase.currency,
-    );
+    if (!provider) throw new Error(`provider ${refund.provider} is not configured`);
+    answer = await provider.refund(transactionId, refund.amountMinor, refund.currency);
   } catch (error) {
+    const context = {
+      err: error,
+      refundId: refund.id,
+      purchaseId: refund.purchaseId,
+      chargeId: refund.chargeId,
+    };
     if (error instanceof ProviderRejectedError) {
-      deps.logger.error({ err: error, purchaseId }, 'provider refused the refund');
+      deps.logger.error(context, 'provider refused the refund');
       await settleRefund(deps, refund, { failed: 'the provider refused the refund' });
-      throw new AppError(
-        'refund_failed',
-        502,
-        'The payment provider could not refund this payment; please try again',
-      );
+      return 'refused';
     }
-    // No answer is not "no": the reconciler asks the provider until it knows.
-    deps.logger.warn(
-      { err: error, purchaseId, refundId },
-      'refund outcome unknown; the reconciler will ask the provider',
-    );
-    return (await findPurchase(deps.pool, purchase.id))!;
+    deps.logger.warn(context, 'refund outcome unknown; the reconciler will ask the provider');
+    return 'unknown';
   }
-  await applyProviderRefund(deps, refund, answer, user.id);
-  return (await findPurchase(deps.pool, purchase.id))!;
+  await applyProviderRefund(deps, refund, answer, requestedBy);
+  return 'answered';
+}
+
+/**
+ * A charge of a subscription given back (a seller's annual plan cancelled within its refund
+ * days, pro rata), recorded in the caller's transaction — under the subscription's row lock,
+ * after its own rules — before the provider is asked: one live or succeeded refund per charge
+ * (a unique index), with its first check already scheduled, so a timeout, a crash or a second
+ * click leaves a record the reconciler settles from the provider's own word. Nothing changes
+ * for the plan until the provider confirms (`settleChargeRefund`).
+ */
+export async function recordChargeRefund(
+  tx: Queryable,
+  deps: Pick<RefundDeps, 'now'>,
+  refund: {
+    id: string;
+    charge: SubscriptionCharge;
+    amountMinor: number;
+    requestedBy: string;
+    correlationId: string;
+  },
+): Promise<void> {
+  await insertRefund(tx, {
+    id: refund.id,
+    purchaseId: null,
+    chargeId: refund.charge.id,
+    kind: 'refund',
+    status: 'requested',
+    amountMinor: refund.amountMinor,
+    currency: refund.charge.currency,
+    provider: refund.charge.provider,
+    providerRefundId: null,
+    requestedBy: refund.requestedBy,
+    requestedAt: deps.now(),
+    nextCheckAt: nextCheck(deps, 0),
+    correlationId: refund.correlationId,
+  });
+}
+
+/**
+ * Asks the provider for a charge refund `recordChargeRefund` committed; returns the refund as it
+ * stands after the answer (succeeded, failed, or still requested/pending when the answer was
+ * lost or the provider is still working on it).
+ */
+export async function requestChargeRefund(deps: RefundDeps, refundId: string): Promise<Refund> {
+  const refund = (await findRefund(deps.pool, refundId))!;
+  const transactionId = await refundedTransactionOf(deps.pool, refund);
+  await askProviderForRefund(deps, refund, transactionId!, refund.requestedBy);
+  return (await findRefund(deps.pool, refundId))!;
 }
 
 /** Moves a refund on from what the provider reported about it. */
@@ -213,8 +284,9 @@ type Settlement =
  * A refund already ended is left alone, so a late or repeated answer changes nothing.
  */
 async function settleRefund(deps: RefundDeps, refund: Refund, outcome: Settlement): Promise<void> {
+  if (refund.chargeId) return settleChargeRefund(deps, refund, refund.chargeId, outcome);
   await withTransaction(deps.pool, async (tx) => {
-    const purchase = await findPurchase(tx, refund.purchaseId, { forUpdate: true });
+    const purchase = await findPurchase(tx, refund.purchaseId!, { forUpdate: true });
     const current = await findRefund(tx, refund.id, { forUpdate: true });
     if (!purchase || !current || current.status === 'succeeded' || current.status === 'failed')
       return;
@@ -270,6 +342,53 @@ async function settleRefund(deps: RefundDeps, refund: Refund, outcome: Settlemen
         { correlationId: refund.correlationId },
       ),
     );
+  });
+}
+
+/**
+ * Ends a charge's refund under the refund's lock. Succeeded: the charge records what came back,
+ * the `plan_refund` journal, and the subscription ends now (a plan falls back to Free). Failed:
+ * nothing else changes — the plan was never ended for a refund the provider did not make. A
+ * refund already ended is left alone, so a late or repeated answer changes nothing.
+ */
+async function settleChargeRefund(
+  deps: RefundDeps,
+  refund: Refund,
+  chargeId: string,
+  outcome: Settlement,
+): Promise<void> {
+  await withTransaction(deps.pool, async (tx) => {
+    const current = await findRefund(tx, refund.id, { forUpdate: true });
+    if (!current || current.status === 'succeeded' || current.status === 'failed') return;
+    const at = deps.now();
+    if (!('succeeded' in outcome)) {
+      await finishRefund(tx, refund.id, {
+        status: 'failed',
+        providerRefundId: outcome.providerRefundId ?? null,
+        reason: outcome.failed,
+        at,
+      });
+      return;
+    }
+    await finishRefund(tx, refund.id, {
+      status: 'succeeded',
+      providerRefundId: outcome.succeeded,
+      reason: null,
+      at,
+    });
+    await addChargeRefund(tx, chargeId, current.amountMinor);
+    await postJournal(
+      tx,
+      { chargeId },
+      'plan_refund',
+      current.currency,
+      planRefundJournal(current.amountMinor),
+    );
+    const { rows } = await tx.query<{ subscriptionId: string }>(
+      'SELECT subscription_id AS "subscriptionId" FROM subscription_charges WHERE id = $1',
+      [chargeId],
+    );
+    await endRefundedSubscription(tx, deps, rows[0]!.subscriptionId, at);
   });
 }
 
@@ -334,14 +453,15 @@ async function reverseSale(
  */
 export async function reconcileRefunds(deps: RefundDeps, batch: number): Promise<void> {
   for (const refund of await claimDueRefunds(deps.pool, deps.now(), batch, 120)) {
-    const purchase = await findPurchase(deps.pool, refund.purchaseId);
+    // A sale's or a plan charge's: the provider is asked about that transaction either way.
+    const transactionId = await refundedTransactionOf(deps.pool, refund);
     const provider = deps.providers.get(refund.provider);
-    if (!purchase || !provider) continue;
+    if (!transactionId || !provider) continue;
     let answer: ProviderRefund | null = null;
     let unknown: string;
     try {
       answer = await provider.findRefund(
-        purchase.providerTransactionId,
+        transactionId,
         refund.providerRefundId,
         refund.requestedAt,
       );
@@ -363,7 +483,8 @@ export async function reconcileRefunds(deps: RefundDeps, batch: number): Promise
         {
           refundId: refund.id,
           purchaseId: refund.purchaseId,
-          transactionId: purchase.providerTransactionId,
+          chargeId: refund.chargeId,
+          transactionId,
           reason: answer ? 'the provider still reports the refund pending' : unknown,
         },
         'refund unresolved by the provider; access stays held until it answers — needs an operator',
@@ -395,6 +516,7 @@ export async function recordChargeback(
     await insertRefund(tx, {
       id,
       purchaseId: locked.id,
+      chargeId: null,
       kind: 'chargeback',
       status: 'succeeded',
       amountMinor: locked.amountMinor,

@@ -1,24 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@lockdrop/auth';
-import type { PlanBilling, PlanChangeRequest, PlanChangeResult, PlanId } from '@lockdrop/contracts';
+import type {
+  PlanBilling,
+  PlanCancelResult,
+  PlanChangeRequest,
+  PlanChangeResult,
+  PlanId,
+} from '@lockdrop/contracts';
 import { withTransaction } from '@lockdrop/db';
 import { errors } from '@lockdrop/http';
 import { planById } from '@lockdrop/plans';
 import type { NewCheckout } from '../sales/index.js';
-import { postJournal } from '../ledger/index.js';
 import { findSellerPlan } from '../read-models/index.js';
 import {
-  addChargeRefund,
   findLivePlanSubscription,
   findSubscription,
   latestCharge,
   updateSubscription,
   type Subscription,
 } from '../subscriptions/index.js';
-import { ProviderRejectedError } from '../../providers/types.js';
 import { newTxRef, openCheckout } from '../checkout/index.js';
-import { planRefundJournal } from '../ledger/index.js';
-import { cancelAtPeriodEnd, providerFailure, toSubscriptionView } from './subscription-actions.js';
+import { findLiveChargeRefund, recordChargeRefund, requestChargeRefund } from '../refunds/index.js';
+import { cancelAtPeriodEnd, toSubscriptionView } from './subscription-actions.js';
 import type { RenewalsDeps } from './subscription-clock.js';
 import { expireSubscription, planPrice, stopProviderCharges } from '../subscriptions/index.js';
 import type { BillingInterval } from '@lockdrop/contracts';
@@ -190,61 +193,96 @@ async function openPlanCheckout(
 /**
  * Cancels the plan: at period end, or — an annual plan within 30 days of its payment (terms) —
  * now, refunding the unused part of the year and going back to Free at once.
+ *
+ * The refund is a record before it is a request (the refunds module's pattern, shared with
+ * sales): under the subscription's lock the refund of the latest charge is committed with its
+ * first check scheduled, then the provider is asked. A confirmed refund ends the plan at once; a
+ * refusal leaves the plan as it was; a lost answer (a timeout, a 5xx after the provider may have
+ * acted) leaves the refund in progress for the reconciler, which ends the plan when the provider
+ * confirms — and a second click meanwhile finds the record, never asks the provider again.
  */
 export async function cancelPlan(
   deps: RenewalsDeps,
   user: AuthUser,
   { refund }: { refund: boolean },
-): Promise<{ refundedMinor: number; currency: string; endsAt: string }> {
+): Promise<PlanCancelResult> {
   const live = await findLivePlanSubscription(deps.pool, user.id);
   if (!live) throw errors.conflict('plan_unchanged', 'You are already on the Free plan');
   if (!refund) {
     const view = await cancelAtPeriodEnd(deps, user, live.id);
-    return { refundedMinor: 0, currency: live.currency, endsAt: view.currentPeriodEnd };
+    return {
+      refundedMinor: 0,
+      currency: live.currency,
+      endsAt: view.currentPeriodEnd,
+      refundStatus: 'none',
+      pendingRefundMinor: null,
+    };
   }
-  const until = refundableUntil(live);
-  if (!until || deps.now() > until)
-    throw errors.conflict(
-      'refund_window_closed',
-      `Only annual plans cancelled within ${ANNUAL_REFUND_DAYS} days of payment are refunded`,
-    );
-  return withTransaction(deps.pool, async (tx) => {
+  const refundId = randomUUID();
+  const recorded = await withTransaction(deps.pool, async (tx) => {
     const sub = (await findSubscription(tx, live.id, { forUpdate: true }))!;
     if (sub.status === 'expired')
       throw errors.conflict('plan_unchanged', 'This plan has already ended');
     const charge = await latestCharge(tx, sub.id);
+    // Checked under the lock, before the window: a refund asked in time is not refused later.
+    if (charge && (await findLiveChargeRefund(tx, charge.id)))
+      throw errors.conflict(
+        'refund_in_progress',
+        'A refund of this plan is in progress; your plan ends when the payment provider confirms it',
+      );
+    const until = refundableUntil(sub);
+    if (!until || deps.now() > until)
+      throw errors.conflict(
+        'refund_window_closed',
+        `Only annual plans cancelled within ${ANNUAL_REFUND_DAYS} days of payment are refunded`,
+      );
     if (!charge || charge.refundedMinor > 0)
       throw errors.conflict('refund_window_closed', 'This payment was already refunded');
     const now = deps.now();
     const period = charge.periodEnd.getTime() - charge.periodStart.getTime();
     const unused = Math.max(0, charge.periodEnd.getTime() - now.getTime());
     const refundMinor = Math.floor((charge.amountMinor * unused) / period);
-    if (refundMinor > 0) {
-      // Under the subscription's lock, so two clicks cannot refund twice (the journal is unique too).
-      try {
-        const result = await deps.provider.refund(
-          charge.providerTransactionId,
-          refundMinor,
-          charge.currency,
-        );
-        if (result.status === 'failed') throw new ProviderRejectedError(result.failureReason ?? '');
-      } catch (error) {
-        if (error instanceof ProviderRejectedError)
-          throw errors.conflict('refund_failed', 'The payment provider refused this refund');
-        throw providerFailure(error);
-      }
-      await addChargeRefund(tx, charge.id, refundMinor);
-      await postJournal(
-        tx,
-        { chargeId: charge.id },
-        'plan_refund',
-        charge.currency,
-        planRefundJournal(refundMinor),
-      );
+    if (refundMinor === 0) {
+      // Nothing to give back: the plan simply ends now.
+      await expireSubscription(tx, deps, sub, 'refunded');
+      return { sub, refundMinor, currency: charge.currency };
     }
-    await expireSubscription(tx, deps, sub, 'refunded');
-    // Best effort after the refund: the subscription ended here whatever the provider says.
-    await stopProviderCharges(deps, sub);
-    return { refundedMinor: refundMinor, currency: charge.currency, endsAt: now.toISOString() };
+    await recordChargeRefund(tx, deps.refunds, {
+      id: refundId,
+      charge,
+      amountMinor: refundMinor,
+      requestedBy: user.id,
+      correlationId: sub.correlationId,
+    });
+    return { sub, refundMinor, currency: charge.currency };
   });
+  if (recorded.refundMinor === 0) {
+    await stopProviderCharges(deps, recorded.sub);
+    return {
+      refundedMinor: 0,
+      currency: recorded.currency,
+      endsAt: deps.now().toISOString(),
+      refundStatus: 'none',
+      pendingRefundMinor: null,
+    };
+  }
+  const outcome = await requestChargeRefund(deps.refunds, refundId);
+  if (outcome.status === 'failed')
+    throw errors.conflict('refund_failed', 'The payment provider refused this refund');
+  if (outcome.status === 'succeeded')
+    return {
+      refundedMinor: outcome.amountMinor,
+      currency: outcome.currency,
+      endsAt: (outcome.completedAt ?? deps.now()).toISOString(),
+      refundStatus: 'succeeded',
+      pendingRefundMinor: null,
+    };
+  // Asked, answer not known yet: the plan stays until the provider confirms the refund.
+  return {
+    refundedMinor: 0,
+    currency: outcome.currency,
+    endsAt: null,
+    refundStatus: 'pending',
+    pendingRefundMinor: outcome.amountMinor,
+  };
 }

@@ -12,6 +12,7 @@ import {
 import { ProviderRejectedError } from '../../providers/types.js';
 import { newTxRef } from '../checkout/index.js';
 import type { CheckoutDeps } from '../checkout/index.js';
+import type { RefundDeps } from '../refunds/index.js';
 import { settleTransaction, type SettlementDeps } from '../settlement/index.js';
 import { renewalReminderEmail } from '../subscriptions/index.js';
 import {
@@ -27,6 +28,8 @@ const DAY_MS = 24 * HOUR_MS;
 /** What the renewals module needs: settling a charge, opening a checkout, and a logger. */
 export interface RenewalsDeps extends SettlementDeps {
   checkout: CheckoutDeps;
+  /** The refund-record pattern the annual plan's refund shares with sales (refunds module). */
+  refunds: RefundDeps;
   logger: {
     info(object: object, message: string): void;
     warn(object: object, message: string): void;

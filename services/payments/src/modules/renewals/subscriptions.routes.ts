@@ -164,11 +164,19 @@ export function subscriptionRoutes(
           'Cancel the plan at period end, or now with a pro-rata refund (annual plans, within 30 days)',
         security,
         body: planCancelRequestSchema.optional(),
-        response: { 200: planCancelResultSchema, ...errorResponses },
+        response: { 200: planCancelResultSchema, 202: planCancelResultSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      cancelPlan(deps, request.user!, planCancelRequestSchema.parse(request.body ?? {})),
+    async (request, reply) => {
+      const result = await cancelPlan(
+        deps,
+        request.user!,
+        planCancelRequestSchema.parse(request.body ?? {}),
+      );
+      // Recorded and asked for, the provider's answer not in yet: accepted, not done.
+      if (result.refundStatus === 'pending') reply.code(202);
+      return result;
+    },
   );
 
   app.post(

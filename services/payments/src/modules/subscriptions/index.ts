@@ -1,6 +1,7 @@
 export { renewalReminderEmail } from './subscription-emails.js';
 export {
   type Subscription,
+  type SubscriptionCharge,
   addChargeRefund,
   findLivePlanSubscription,
   countOpenUnmatchedRenewals,

@@ -124,7 +124,7 @@ export async function emitSubscriptionEvent(
 }
 
 async function emitPlanChanged(
-  tx: PoolClient,
+  tx: Queryable,
   userId: string,
   plan: string,
   previousPlan: string,
@@ -561,6 +561,11 @@ export async function endRefundedSubscription(
       correlationId: sub.correlationId,
     }),
   );
+  // A seller's refunded plan (the annual refund) ends now: back to Free, as expireSubscription does.
+  if (sub.kind === 'plan') {
+    const current = (await findSellerPlan(tx, sub.userId!)) ?? sub.plan!;
+    await emitPlanChanged(tx, sub.userId!, 'free', current, sub.correlationId);
+  }
   const provider = deps.providers.get(sub.provider);
   await provider?.cancelSubscription(providerRefOf(sub)).catch((error: unknown) => {
     deps.logger.warn({ err: error, subscriptionId: sub.id }, 'provider subscription not cancelled');

@@ -173,7 +173,10 @@ export function PlanBillingSection() {
                   {
                     onSuccess: (result) =>
                       notify.success(
-                        `Your plan is cancelled and ${formatMoney(result.refundedMinor, result.currency)} is on its way back to you.`,
+                        result.refundStatus === 'pending'
+                          ? // Recorded and asked for; the provider has not confirmed it yet.
+                            `Your refund of ${formatMoney(result.pendingRefundMinor ?? 0, result.currency)} is being processed. Your plan ends when the payment provider confirms it.`
+                          : `Your plan is cancelled and ${formatMoney(result.refundedMinor, result.currency)} is on its way back to you.`,
                       ),
                     onError: (error) => notify.error(error),
                   },
