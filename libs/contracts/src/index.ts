@@ -11,6 +11,7 @@ import {
 export { envelopeSchema, type Envelope } from './envelope.js';
 export {
   events,
+  eventPublishers,
   eventTypes,
   isEventType,
   type DomainEvent,
