@@ -17,7 +17,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   busMigrations,
-  busRoles,
+  type busRoles,
   connectBus,
   natsAuth,
   natsAuthorization,

@@ -62,7 +62,13 @@ export {
 } from './api/exchange-rates.js';
 export {
   commands,
+  DEV_PAYOUT_INSTRUCTION_KEYS,
+  openPayoutInstruction,
+  payoutInstructionContext,
+  payoutInstructionSchema,
+  sealPayoutInstruction,
   type PayoutInstruction,
+  type SealedPayoutInstruction,
   type CommandName,
   type CommandReply,
   type CommandRequest,
