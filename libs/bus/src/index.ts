@@ -15,6 +15,8 @@ export {
   busRoles,
   envBusUsers,
   natsAuthorization,
+  natsHelmValues,
+  NATS_PASSWORDS_SECRET,
   passwordVariable,
   randomBusUsers,
   type BusRole,

@@ -327,3 +327,29 @@ export function natsAuthorization({
     '',
   ].join('\n');
 }
+
+/** The Secret holding each user's password under `NATS_PASSWORD_<USER>` (deploy/base/secrets.example.yaml). */
+export const NATS_PASSWORDS_SECRET = 'nats-passwords';
+
+/**
+ * Values for the official NATS Helm chart (1.x) with the same users: `config.merge` writes the
+ * authorization block (`<< $VAR >>` is the chart's way to write an unquoted variable), and each
+ * password comes into the server's environment from the `nats-passwords` Secret.
+ */
+export function natsHelmValues({ namespace }: { namespace: string }): {
+  config: { merge: { authorization: { users: object[] } } };
+  container: { env: Record<string, object> };
+} {
+  const users = busRoleNames.map((role) => ({
+    user: role,
+    password: `<< $${passwordVariable(role)} >>`,
+    permissions: busPermissions(role, namespace, role),
+  }));
+  const env = Object.fromEntries(
+    busRoleNames.map((role) => [
+      passwordVariable(role),
+      { valueFrom: { secretKeyRef: { name: NATS_PASSWORDS_SECRET, key: passwordVariable(role) } } },
+    ]),
+  );
+  return { config: { merge: { authorization: { users } } }, container: { env } };
+}

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import {
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   busMigrations,
   type busRoles,
@@ -242,6 +244,20 @@ describe('NATS users generated from the permissions table', () => {
         },
         { correlationId: crypto.randomUUID() },
       ),
+    );
+  });
+});
+
+describe('the committed NATS configurations', () => {
+  const repoFile = (file: string) =>
+    readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8');
+
+  it('are what the table generates today (npm run nats-permissions regenerates them)', () => {
+    expect(repoFile('deploy/nats/auth.conf')).toBe(
+      natsAuthorization({ namespace: 'lockdrop', users: envBusUsers() }),
+    );
+    expect(parse(repoFile('deploy/overlays/prod/engines/nats-auth-values.yaml'))).toEqual(
+      natsHelmValues({ namespace: 'lockdrop' }),
     );
   });
 });
