@@ -21,6 +21,8 @@ import {
   busMigrations,
   type busRoles,
   connectBus,
+  envBusUsers,
+  natsHelmValues,
   natsAuth,
   natsAuthorization,
   randomBusUsers,
