@@ -336,19 +336,26 @@ export const NATS_PASSWORDS_SECRET = 'nats-passwords';
  * authorization block (`<< $VAR >>` is the chart's way to write an unquoted variable), and each
  * password comes into the server's environment from the `nats-passwords` Secret.
  */
-export function natsHelmValues({ namespace }: { namespace: string }): {
+export function natsHelmValues({
+  namespace,
+  users: accounts = envBusUsers(),
+}: {
+  namespace: string;
+  /** Default: one user per role; during a rotation, a second user for a role too. */
+  users?: Array<Pick<BusUser, 'role' | 'user'>>;
+}): {
   config: { merge: { authorization: { users: object[] } } };
   container: { env: Record<string, object> };
 } {
-  const users = busRoleNames.map((role) => ({
-    user: role,
-    password: `<< $${passwordVariable(role)} >>`,
-    permissions: busPermissions(role, namespace, role),
+  const users = accounts.map(({ role, user }) => ({
+    user,
+    password: `<< $${passwordVariable(user)} >>`,
+    permissions: busPermissions(role, namespace, user),
   }));
   const env = Object.fromEntries(
-    busRoleNames.map((role) => [
-      passwordVariable(role),
-      { valueFrom: { secretKeyRef: { name: NATS_PASSWORDS_SECRET, key: passwordVariable(role) } } },
+    accounts.map(({ user }) => [
+      passwordVariable(user),
+      { valueFrom: { secretKeyRef: { name: NATS_PASSWORDS_SECRET, key: passwordVariable(user) } } },
     ]),
   );
   return { config: { merge: { authorization: { users } } }, container: { env } };
