@@ -92,6 +92,8 @@ describe('/settings two-factor authentication', () => {
     const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
     await mfa.getByLabel('Authentication code').fill(totp.generate());
     await mfa.getByRole('button', { name: 'Verify and turn on' }).click();
+    // Turning it on shows the recovery codes once (e2e/recovery-codes.e2e.ts covers them).
+    await mfa.getByRole('button', { name: "I've saved my codes" }).click();
     await mfa.getByText('Two-factor authentication is on').first().waitFor();
 
     await browser.context.clearCookies();

@@ -94,6 +94,20 @@ const SECRET_TEST_VALUES: Record<string, string> = {
   DOWNLOAD_SIGNING_KEY: 'a-long-random-download-signing-key-for-tests',
   PAYOUT_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
   WEBHOOK_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 2).toString('base64')}`,
+  PAYOUT_INSTRUCTION_KEYS: `i1:${Buffer.alloc(32, 3).toString('base64')}`,
+  // One NATS user per service, and the operator's (nats-passwords).
+  ...Object.fromEntries(
+    [
+      'identity',
+      'catalog',
+      'payments',
+      'delivery',
+      'analytics',
+      'worker',
+      'gateway',
+      'operator',
+    ].map((user) => [`NATS_PASSWORD_${user.toUpperCase()}`, `nats-password-of-${user}`]),
+  ),
   FLW_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X',
   // Webhook secrets differ per run: production refuses every example printed in the repository.
   FLW_WEBHOOK_HASH: randomBytes(18).toString('base64url'),
@@ -799,8 +813,24 @@ describe('Kubernetes manifests', () => {
     for (const reference of references.filter((r) => !r.optional)) {
       expect(templateNames, reference.service).toContain(reference.secret);
     }
+    // A Secret may also be read key by key (nats-passwords: each service its own password).
+    const keyReaders = NAMES.flatMap((service) =>
+      (containerOf(service).env ?? []).flatMap(({ valueFrom }) =>
+        valueFrom?.secretKeyRef
+          ? [
+              {
+                service,
+                secret: valueFrom.secretKeyRef.name,
+                optional: valueFrom.secretKeyRef.optional ?? false,
+              },
+            ]
+          : [],
+      ),
+    );
     for (const secret of secretTemplates) {
-      const readers = references.filter((reference) => reference.secret === secret.metadata.name);
+      const readers = [...references, ...keyReaders].filter(
+        (reference) => reference.secret === secret.metadata.name,
+      );
       expect(readers.length, `${secret.metadata.name} is read by a Deployment`).toBeGreaterThan(0);
       if (Object.keys(templateData(secret)).length === 0) continue;
       for (const reader of readers) {
@@ -860,7 +890,11 @@ describe('docker-compose.yml', () => {
       [...NAMES, 'nats', 'postgres', 'redis', 's3'].sort(),
     );
     const nats = compose.services.nats!;
-    expect([nats.command].flat().join(' ')).toMatch(/(^|\s)(-js|--jetstream)(\s|$)/);
+    // JetStream and the per-service users come from the mounted config (deploy/nats).
+    expect([nats.command].flat().join(' ')).toContain('-c /etc/nats/nats.conf');
+    expect(readFileSync(path.join(repoRoot, 'deploy/nats/nats.conf'), 'utf8')).toMatch(
+      /^jetstream \{[^}]*store_dir: \/data/m,
+    );
     for (const infrastructure of ['postgres', 'redis', 'nats', 's3']) {
       expect(compose.services[infrastructure]!.healthcheck, infrastructure).toBeDefined();
     }

@@ -261,6 +261,7 @@ describe('the overlays', () => {
         NATS_URL: 'nats://nats.lockdrop-data:4222',
         // From worker-secrets (production refuses the development key).
         WEBHOOK_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 2).toString('base64')}`,
+        PAYOUT_INSTRUCTION_KEYS: `i1:${Buffer.alloc(32, 3).toString('base64')}`,
       }),
     ).not.toThrow();
     // The two Redis clients, the worker and the gateway, may reach the Sentinels.

@@ -6,10 +6,7 @@ import {
 } from '@lockdrop/contracts';
 import type { NatsConnection, Subscription as NatsSubscription } from '@nats-io/transport-node';
 import { errorMessage, type Logger } from './logger.js';
-
-export function commandSubject(namespace: string, command: CommandName): string {
-  return `${namespace}.commands.${command}`;
-}
+import { commandSubject } from './naming.js';
 
 /** The answering service could not be reached or did not do what was asked; nothing may be assumed. */
 export class CommandFailedError extends Error {

@@ -3,7 +3,13 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers } from '@nats-io/transport-node';
 import { requestCommand, serveCommand } from './commands.js';
 import { busHeaders } from './headers.js';
-import { serverList, streamReplicasFromEnv } from './servers.js';
+import {
+  natsAuthFromEnv,
+  serverList,
+  streamReplicasFromEnv,
+  type NatsAuthOptions,
+} from './servers.js';
+import { busRoles, isServiceRole, type BusRole } from './permissions.js';
 import { silentLogger, type Logger } from './logger.js';
 import { assertNamespace, eventSubject, streamNames, type EventFilter } from './naming.js';
 import { ensureStreams } from './streams.js';
@@ -25,6 +31,13 @@ export interface BusOptions {
    * Default: BUS_STREAM_REPLICAS from the environment, else 1.
    */
   replicas?: number;
+  /**
+   * Whether this process creates and updates the namespace's streams (default: yes). The gateway
+   * does not: it only publishes view counts and watches, and its NATS user may touch no stream.
+   */
+  manageStreams?: boolean;
+  /** Who to log in as; default NATS_USER and NATS_PASSWORD from the environment (none: no login). */
+  auth?: NatsAuthOptions;
 }
 
 export interface Bus {
@@ -65,13 +78,22 @@ export async function connectBus({
   logger = silentLogger,
   onDeadLetter,
   replicas = streamReplicasFromEnv(),
+  manageStreams = true,
+  auth = natsAuthFromEnv(),
 }: BusOptions): Promise<Bus> {
   assertNamespace(namespace);
+  const allowed = allowedBy(name);
   // Reconnect forever: a NATS restart must not leave a running service deaf; readiness reports the outage.
-  const nc = await connect({ servers: serverList(url), name, maxReconnectAttempts: -1 });
+  const nc = await connect({
+    servers: serverList(url),
+    name,
+    maxReconnectAttempts: -1,
+    ...auth,
+  });
   try {
-    const jsm = await jetstreamManager(nc);
-    await ensureStreams(jsm, namespace, { replicas });
+    // Without stream rights (the gateway) there is no `$JS.API.INFO` to check either.
+    const jsm = await jetstreamManager(nc, { checkAPI: manageStreams });
+    if (manageStreams) await ensureStreams(jsm, namespace, { replicas });
     const js = jetstream(nc);
     const subscriptions = new Set<Subscription>();
     const watches = new Set<Watch>();
@@ -79,6 +101,7 @@ export async function connectBus({
     return {
       namespace,
       async publish(event) {
+        allowed('publish event', event.type, allowed.role?.publishes.includes(event.type));
         const hdrs = headers();
         hdrs.set(busHeaders.correlationId, event.correlationId);
         // The event id as Nats-Msg-Id: JetStream drops a re-publish of the same event in its duplicate window.
@@ -92,12 +115,19 @@ export async function connectBus({
         });
       },
       request(command, request, options) {
+        allowed('request', command, allowed.role?.requests.includes(command));
         return requestCommand(nc, namespace, command, request, options?.timeoutMs ?? 5_000);
       },
       serve(command, handler) {
+        allowed('serve', command, allowed.role?.serves.includes(command));
         serveCommand(nc, namespace, command, handler, logger);
       },
       async subscribe(options) {
+        allowed(
+          'consume',
+          `${options.consumer} (${options.filter})`,
+          allowed.role?.consumers[options.consumer] === options.filter,
+        );
         const subscription = await subscribe({ jsm, js, namespace, logger, onDeadLetter }, options);
         const tracked: Subscription = {
           async stop() {
@@ -109,6 +139,8 @@ export async function connectBus({
         return tracked;
       },
       watch(options) {
+        for (const filter of options.filters)
+          allowed('watch', filter, allowed.role?.watches.includes(filter));
         const watch = watchEvents(nc, namespace, logger, options);
         watches.add(watch);
         return watch;
@@ -139,4 +171,21 @@ export async function connectBus({
     await nc.close();
     throw error;
   }
+}
+
+/**
+ * Holds a service's bus (connected as `name`) to its row of the permissions table, whatever
+ * NATS it reaches: without credentials (development, `npm test`) nothing else would notice a
+ * consumer, command or event the table lacks until production's NATS refused it. Processes that
+ * are not a service (tests, tools) are not held to a row.
+ */
+function allowedBy(name: string) {
+  const role: BusRole | undefined = isServiceRole(name) ? busRoles[name] : undefined;
+  const check = (what: string, subject: string, listed: boolean | undefined) => {
+    if (role && !listed)
+      throw new Error(
+        `${name} may not ${what} ${subject}: add it to ${name}'s row in libs/bus/src/permissions.ts (the NATS permissions are built from it)`,
+      );
+  };
+  return Object.assign(check, { role });
 }

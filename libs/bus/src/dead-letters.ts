@@ -1,7 +1,7 @@
 import { JetStreamApiError, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers } from '@nats-io/transport-node';
 import { busHeaders } from './headers.js';
-import { serverList } from './servers.js';
+import { natsAuthFromEnv, serverList } from './servers.js';
 import { assertConsumerName, deadLetterSubject, streamNames } from './naming.js';
 
 // JSStreamNotFoundErr
@@ -26,7 +26,7 @@ export interface DeadLetter {
  * other that shares the subject — changes nothing. The dead letter is deleted once re-published.
  */
 export async function openDeadLetters({ url, namespace }: { url: string; namespace: string }) {
-  const nc = await connect({ servers: serverList(url), name: 'dlq' });
+  const nc = await connect({ servers: serverList(url), name: 'dlq', ...natsAuthFromEnv() });
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const stream = streamNames(namespace).deadLetters;

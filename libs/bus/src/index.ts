@@ -2,11 +2,35 @@ export { connectBus, type Bus, type BusOptions } from './connection.js';
 export { type SubscribeOptions, type Subscription } from './subscription.js';
 export { type Watch, type WatchOptions } from './watch.js';
 export { ensureStreams } from './streams.js';
-export { serverList, streamReplicasFromEnv } from './servers.js';
+export {
+  natsAuth,
+  natsAuthFromEnv,
+  serverList,
+  streamReplicasFromEnv,
+  type NatsAuthOptions,
+} from './servers.js';
+export {
+  busPermissions,
+  busRoleNames,
+  busRoles,
+  envBusUsers,
+  natsAuthorization,
+  natsHelmValues,
+  NATS_PASSWORDS_SECRET,
+  passwordVariable,
+  randomBusUsers,
+  type BusRole,
+  type BusRoleName,
+  type BusUser,
+  type NatsPermissions,
+  type ServiceRole,
+} from './permissions.js';
 export {
   streamNames,
   eventSubject,
   deadLetterSubject,
+  commandSubject,
+  inboxPrefix,
   type EventFilter,
   type EventMatching,
 } from './naming.js';

@@ -19,6 +19,18 @@ export function eventSubject(namespace: string, type: string): string {
   return `${namespace}.events.${type}`;
 }
 
+export function commandSubject(namespace: string, command: string): string {
+  return `${namespace}.commands.${command}`;
+}
+
+/**
+ * Where a NATS user's replies arrive (request/reply, JetStream acks and pulls): its own prefix
+ * instead of the shared `_INBOX`, so its permissions can let it subscribe to its inbox alone.
+ */
+export function inboxPrefix(user: string): string {
+  return `_INBOX_${user}`;
+}
+
 export function deadLetterSubject(namespace: string, consumer: string): string {
   return `${namespace}.dlq.${consumer}`;
 }

@@ -174,6 +174,12 @@ export function redisConnectionOptions(config: RedisEnv): RedisConnectionOptions
   };
 }
 
+/** A string that is unset when missing or empty (compose passes `VAR=` for an unset variable). */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value : undefined));
+
 /**
  * How many servers of a NATS cluster keep each stream and consumer (JetStream replicas): 1 on
  * one server, 3 in production (survives losing one node; publishes are acknowledged once a
@@ -181,7 +187,27 @@ export function redisConnectionOptions(config: RedisEnv): RedisConnectionOptions
  */
 export const busEnv = {
   BUS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * The process's NATS user and password (issue 30): each service connects as its own user,
+   * whose permissions (libs/bus permissions.ts) name the subjects it may publish and subscribe.
+   * Both unset: no authentication, as a local `nats-server -js` expects. An empty value is unset.
+   */
+  NATS_USER: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]*$/, 'must be lower-case letters, digits, _ or -')
+      .optional(),
+  ),
+  NATS_PASSWORD: optionalText,
 };
+
+/** The bus settings' refinement: a NATS user needs its password and a password its user. */
+export function natsCredentialsComplete(config: {
+  NATS_USER?: string;
+  NATS_PASSWORD?: string;
+}): boolean {
+  return (config.NATS_USER === undefined) === (config.NATS_PASSWORD === undefined);
+}
 
 /** Reusable env fields with defaults that fit the local machine. */
 export const env = {

@@ -11,6 +11,7 @@ import {
 export { envelopeSchema, type Envelope } from './envelope.js';
 export {
   events,
+  eventPublishers,
   eventTypes,
   isEventType,
   type DomainEvent,
@@ -61,7 +62,13 @@ export {
 } from './api/exchange-rates.js';
 export {
   commands,
+  DEV_PAYOUT_INSTRUCTION_KEYS,
+  openPayoutInstruction,
+  payoutInstructionContext,
+  payoutInstructionSchema,
+  sealPayoutInstruction,
   type PayoutInstruction,
+  type SealedPayoutInstruction,
   type CommandName,
   type CommandReply,
   type CommandRequest,

@@ -146,6 +146,7 @@ export async function buildApp(
     fx,
     pool,
     box,
+    instructionBox: createSecretBox(config.PAYOUT_INSTRUCTION_KEYS),
     now,
     publicUrl,
     refundWindowHours: config.REFUND_WINDOW_HOURS,

@@ -1,6 +1,6 @@
 import { env } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
-import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
+import { DEFAULT_PAYOUT_SCHEDULE, DEV_PAYOUT_INSTRUCTION_KEYS } from '@lockdrop/contracts';
 import { DEFAULT_PROCESSOR_FEE_BPS } from '@lockdrop/plans';
 import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
@@ -169,6 +169,12 @@ export const configSchema = z
      */
     PAYOUT_ENCRYPTION_KEYS: secretKeysEnv(DEV_PAYOUT_ENCRYPTION_KEYS),
     /**
+     * `id:key[,…]` like PAYOUT_ENCRYPTION_KEYS, shared with the worker alone: seals each
+     * `payouts.instruction` reply, so a destination crosses the bus encrypted (issue 30).
+     * Required in production, and not one of PAYOUT_ENCRYPTION_KEYS (the worker holds it).
+     */
+    PAYOUT_INSTRUCTION_KEYS: secretKeysEnv(DEV_PAYOUT_INSTRUCTION_KEYS),
+    /**
      * Hours earnings stay pending after the refund window before they can be paid out. Outside
      * production it may be negative (down to minus the refund window) so demos and browser tests
      * can pay out a sale at once while refunds stay possible; a later refund then comes out of
@@ -279,6 +285,27 @@ export const configSchema = z
       path: ['PAYOUT_ENCRYPTION_KEYS'],
       message:
         'production needs its own key (PAYOUT_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
+    },
+  )
+  .refine(
+    (config) =>
+      config.NODE_ENV !== 'production' ||
+      !usesDevelopmentKey(config.PAYOUT_INSTRUCTION_KEYS, DEV_PAYOUT_INSTRUCTION_KEYS),
+    {
+      path: ['PAYOUT_INSTRUCTION_KEYS'],
+      message:
+        'production needs its own key, the same in payments and the worker (PAYOUT_INSTRUCTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
+    },
+  )
+  .refine(
+    (config) =>
+      !config.PAYOUT_INSTRUCTION_KEYS.some((instruction) =>
+        config.PAYOUT_ENCRYPTION_KEYS.some((atRest) => atRest.key.equals(instruction.key)),
+      ),
+    {
+      path: ['PAYOUT_INSTRUCTION_KEYS'],
+      message:
+        'must not reuse a PAYOUT_ENCRYPTION_KEYS key: the worker holds this one, and must not open payout details at rest',
     },
   );
 export type PaymentsConfig = z.infer<typeof configSchema>;

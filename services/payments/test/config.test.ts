@@ -8,7 +8,12 @@ const TEST_KEY = 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X';
 /** A private webhook secret, as an operator makes one (production refuses published examples). */
 const HASH = randomBytes(18).toString('base64url');
 const PAYOUT_KEYS = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
-const production = { NODE_ENV: 'production', PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS };
+const INSTRUCTION_KEYS = `i1:${Buffer.alloc(32, 9).toString('base64')}`;
+const production = {
+  NODE_ENV: 'production',
+  PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS,
+  PAYOUT_INSTRUCTION_KEYS: INSTRUCTION_KEYS,
+};
 
 const load = (env: Record<string, string>) => () => loadConfig(configSchema, env);
 
@@ -63,8 +68,31 @@ describe('payments configuration in production', () => {
     expect(load({ ...live, PAYOUT_ENCRYPTION_KEYS: 'k1:dG9vLXNob3J0' })).toThrow(
       /must be 32 bytes/,
     );
-    const config = loadConfig(configSchema, { ...live, PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS });
+    const config = loadConfig(configSchema, {
+      ...live,
+      PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS,
+      PAYOUT_INSTRUCTION_KEYS: INSTRUCTION_KEYS,
+    });
     expect(config.PAYOUT_ENCRYPTION_KEYS.map((key) => key.id)).toEqual(['k1']);
+  });
+
+  it("refuses to seal the worker's payout instructions under the public key, or the at-rest one", () => {
+    const live = {
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'flutterwave',
+      FLW_SECRET_KEY: LIVE_KEY,
+      FLW_WEBHOOK_HASH: HASH,
+      PAYOUT_ENCRYPTION_KEYS: PAYOUT_KEYS,
+    };
+    expect(load(live)).toThrow(/PAYOUT_INSTRUCTION_KEYS: production needs its own key/);
+    // The worker holds this key: it must not open the destinations payments keeps at rest.
+    expect(load({ ...live, PAYOUT_INSTRUCTION_KEYS: PAYOUT_KEYS.replace('k1:', 'i1:') })).toThrow(
+      /PAYOUT_INSTRUCTION_KEYS: must not reuse a PAYOUT_ENCRYPTION_KEYS key/,
+    );
+    expect(
+      loadConfig(configSchema, { ...live, PAYOUT_INSTRUCTION_KEYS: INSTRUCTION_KEYS })
+        .PAYOUT_INSTRUCTION_KEYS,
+    ).toHaveLength(1);
   });
 
   it('releases earnings before the refund window closes only outside production', () => {

@@ -1,6 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createSecretBox, parseSecretKeys } from '@lockdrop/auth';
-import { createEvent, type EventData } from '@lockdrop/contracts';
+import {
+  createEvent,
+  openPayoutInstruction,
+  type CommandReply,
+  type EventData,
+} from '@lockdrop/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +19,13 @@ import {
 } from './support.js';
 import { configSchema } from '../src/config.js';
 import { resealDestinations } from '../src/modules/payouts/index.js';
+
+/** The worker's side of `payouts.instruction`: it holds PAYOUT_INSTRUCTION_KEYS (here the development one). */
+const workerBox = createSecretBox(configSchema.parse({}).PAYOUT_INSTRUCTION_KEYS);
+const opened = (payoutId: string, reply: CommandReply<'payouts.instruction'>) => {
+  if (!reply.send) throw new Error(`not sent: ${reply.status}`);
+  return openPayoutInstruction(workerBox, payoutId, reply);
+};
 
 /**
  * Payments' side of payouts, through HTTP and the bus. The worker's part (sending transfers) is
@@ -333,7 +345,38 @@ describe('sealed payout details (issue 30)', () => {
       { payoutId: payout.id },
       { timeoutMs: 5_000 },
     );
-    expect(instruction).toMatchObject({ destination: { accountNumber: '0123456789' } });
+    expect(opened(payout.id, instruction)).toMatchObject({
+      destination: { accountNumber: '0123456789' },
+    });
+  });
+
+  it("a payout instruction travels sealed for its payout: A's reply does not open as B's, nor under another key", async () => {
+    const first = newSeller();
+    const second = newSeller();
+    await setBank(first, '0123456789');
+    await setBank(second, '0987654321');
+    await availableSale(first);
+    await availableSale(second);
+    harness.clock.offsetMs = 25 * HOUR;
+    const [payoutA] = (await (await call(first, 'POST', '/api/payouts/withdraw')).json()).payouts;
+    const [payoutB] = (await (await call(second, 'POST', '/api/payouts/withdraw')).json()).payouts;
+    const ask = (payoutId: string) =>
+      harness.bus.request('payouts.instruction', { payoutId }, { timeoutMs: 5_000 });
+    const replyA = await ask(payoutA.id);
+    const replyB = await ask(payoutB.id);
+    if (!replyA.send || !replyB.send) throw new Error('both payouts should be sendable');
+
+    // Each opens for the payout it was asked about, with the worker's key.
+    expect(opened(payoutA.id, replyA).destination).toMatchObject({ accountNumber: '0123456789' });
+    expect(opened(payoutB.id, replyB).destination).toMatchObject({ accountNumber: '0987654321' });
+    // A's answer replayed to the worker asking about B (whether or not it is relabelled) is refused.
+    expect(() => opened(payoutB.id, replyA)).toThrow(/does not open/);
+    expect(() => opened(payoutB.id, { ...replyA, payoutId: payoutB.id })).toThrow(/does not open/);
+    // Sealed text with one byte changed, or opened with the at-rest key, opens to nothing.
+    const flipped = replyA.sealed.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    expect(() => opened(payoutA.id, { ...replyA, sealed: flipped })).toThrow(/does not open/);
+    const atRest = createSecretBox(configSchema.parse({}).PAYOUT_ENCRYPTION_KEYS);
+    expect(() => openPayoutInstruction(atRest, payoutA.id, replyA)).toThrow(/does not open/);
   });
 
   it('the re-seal command moves every row to the newest key, once, and leaves a row no key opens alone', async () => {
@@ -402,12 +445,14 @@ describe('withdraw now and the payout state machine', () => {
     expect((await balances(seller)).withdrawAvailableAt).not.toBeNull();
 
     // The worker asks where to send it: the account number is decrypted for this answer only.
-    const instruction = await harness.bus.request(
+    const reply = await harness.bus.request(
       'payouts.instruction',
       { payoutId: payout.id },
       { timeoutMs: 5_000 },
     );
-    expect(instruction).toMatchObject({
+    // On the bus the destination is sealed: no account number in the clear.
+    expect(JSON.stringify(reply)).not.toContain('0123456789');
+    expect(opened(payout.id, reply)).toMatchObject({
       send: true,
       amountMinor: earnings,
       currency: 'NGN',

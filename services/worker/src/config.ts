@@ -1,7 +1,7 @@
 import { secretKeysEnv, usesDevelopmentKey } from '@lockdrop/auth';
 import { env, redisEnv } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
-import { DEFAULT_PAYOUT_SCHEDULE } from '@lockdrop/contracts';
+import { DEFAULT_PAYOUT_SCHEDULE, DEV_PAYOUT_INSTRUCTION_KEYS } from '@lockdrop/contracts';
 import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
 
@@ -105,6 +105,12 @@ export const configSchema = z
      * first seals, all open (rotate by prepending a new key). Required in production.
      */
     WEBHOOK_ENCRYPTION_KEYS: secretKeysEnv(DEV_WEBHOOK_ENCRYPTION_KEYS),
+    /**
+     * The keys payments seals `payouts.instruction` answers with (payments' PAYOUT_INSTRUCTION_KEYS,
+     * the same value): the worker opens each for the payout it asked about (issue 30).
+     * Required in production.
+     */
+    PAYOUT_INSTRUCTION_KEYS: secretKeysEnv(DEV_PAYOUT_INSTRUCTION_KEYS),
     /** The site sellers are sent to from e-mails (a disabled endpoint's settings). */
     PUBLIC_URL: env.url('http://localhost:8080'),
     MAIL_FROM: z.string().min(3).default('Lockdrop <no-reply@lockdrop.app>'),
@@ -137,6 +143,16 @@ export const configSchema = z
       path: ['WEBHOOK_ENCRYPTION_KEYS'],
       message:
         'production needs its own key (WEBHOOK_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
+    },
+  )
+  .refine(
+    (config) =>
+      config.NODE_ENV !== 'production' ||
+      !usesDevelopmentKey(config.PAYOUT_INSTRUCTION_KEYS, DEV_PAYOUT_INSTRUCTION_KEYS),
+    {
+      path: ['PAYOUT_INSTRUCTION_KEYS'],
+      message:
+        "production needs payments' own key here (PAYOUT_INSTRUCTION_KEYS, the same value as payments'); the development key is public",
     },
   )
   .refine((config) => config.FX_SOURCE !== 'flutterwave' || config.FLW_SECRET_KEY, {

@@ -9,7 +9,7 @@ import {
   startFakeFlutterwaveTransfers,
   type FakeFlutterwaveTransfers,
 } from './fakes/flutterwave-transfers.js';
-import { startWorkerHarness, waitFor, type WorkerHarness } from './support.js';
+import { startWorkerHarness, waitFor, type WorkerHarness, answerAsPayments } from './support.js';
 
 /**
  * Issue 30, item 5: test money never becomes a real payout. The worker's live adapter is the
@@ -37,7 +37,7 @@ beforeAll(async () => {
   harness.bus.serve('payouts.instruction', async ({ payoutId }) => {
     const reply = instructions.get(payoutId);
     if (!reply) throw new Error('payments is down');
-    return reply;
+    return answerAsPayments(reply);
   });
 });
 afterAll(async () => {
@@ -125,7 +125,15 @@ describe('configuration', () => {
     PAYOUT_PROVIDER: 'live',
     FLW_SECRET_KEY: 'FLWSECK-live-0123456789-X',
     WEBHOOK_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
+    PAYOUT_INSTRUCTION_KEYS: `i1:${Buffer.alloc(32, 4).toString('base64')}`,
   };
+
+  it("production needs payments' private instruction key, not the published one", () => {
+    const { PAYOUT_INSTRUCTION_KEYS: _private, ...without } = production;
+    expect(() => loadConfig(configSchema, without)).toThrow(
+      /PAYOUT_INSTRUCTION_KEYS: production needs payments' own key/,
+    );
+  });
 
   it('production refuses live payouts while payments takes test payments, in one line', () => {
     expect(() => loadConfig(configSchema, { ...production, ALLOW_TEST_PAYMENTS: 'true' })).toThrow(

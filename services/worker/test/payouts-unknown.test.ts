@@ -6,7 +6,7 @@ import {
   startFakeFlutterwaveTransfers,
   type FakeFlutterwaveTransfers,
 } from './fakes/flutterwave-transfers.js';
-import { startWorkerHarness, waitFor, type WorkerHarness } from './support.js';
+import { startWorkerHarness, waitFor, type WorkerHarness, answerAsPayments } from './support.js';
 
 /**
  * Issue 30, item 2: an ambiguous provider answer must never pay a seller twice. The worker runs
@@ -35,7 +35,7 @@ beforeAll(async () => {
   harness.bus.serve('payouts.instruction', async ({ payoutId }) => {
     const reply = instructions.get(payoutId);
     if (!reply) throw new Error('payments is down');
-    return reply;
+    return answerAsPayments(reply);
   });
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createEvent, type CommandReply, type PayoutInstruction } from '@lockdrop/contracts';
+import { createEvent, type PayoutInstruction } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -11,7 +11,7 @@ import {
   type PayoutAdapter,
   type Transfer,
 } from '../src/payouts/providers/types.js';
-import { startWorkerHarness, waitFor, type WorkerHarness } from './support.js';
+import { startWorkerHarness, waitFor, type WorkerHarness, answerAsPayments } from './support.js';
 
 /**
  * The worker's half of payouts through the bus and BullMQ on real Redis. Payments is played by
@@ -19,7 +19,7 @@ import { startWorkerHarness, waitFor, type WorkerHarness } from './support.js';
  * `payout.transfer_*` events; payments' own tests hold the other half.
  */
 let harness: WorkerHarness;
-const instructions = new Map<string, CommandReply<'payouts.instruction'>>();
+const instructions = new Map<string, PayoutInstruction | { send: false; status: string }>();
 const asked: string[] = [];
 
 beforeAll(async () => {
@@ -31,7 +31,7 @@ beforeAll(async () => {
     asked.push(payoutId);
     const reply = instructions.get(payoutId);
     if (!reply) throw new Error('payments is down');
-    return reply;
+    return answerAsPayments(reply);
   });
 });
 afterAll(() => harness?.close());
@@ -132,6 +132,24 @@ describe('payout jobs with the sandbox provider', () => {
     expect(eventsFor(instruction.payoutId, 'payout.transfer_submitted')).toHaveLength(0);
   });
 
+  it("sends nothing on an answer sealed for another payout: payout A's reply does not open as B's", async () => {
+    const payoutA = instructionFor('0123456789');
+    const payoutB = instructionFor('0999999999');
+    // Whoever answers B's question replays A's genuine answer, sealed by payments for A.
+    instructions.set(payoutB.payoutId, payoutA);
+    await requestPayout(payoutB);
+    await waitFor(() => asked.filter((id) => id === payoutB.payoutId).length >= 2);
+    expect(await transfersAtSandbox(payoutB.payoutId)).toBe(0);
+    expect(await transfersAtSandbox(payoutA.payoutId)).toBe(0);
+    expect(eventsFor(payoutB.payoutId, 'payout.transfer_completed')).toHaveLength(0);
+
+    // Payments' own answer for B opens, and B is paid once, to B's account.
+    instructions.set(payoutB.payoutId, payoutB);
+    await waitFor(() => eventsFor(payoutB.payoutId, 'payout.transfer_completed').length === 1);
+    expect(await transfersAtSandbox(payoutB.payoutId)).toBe(1);
+    expect(await transfersAtSandbox(payoutA.payoutId)).toBe(0);
+  });
+
   it('retries while payments cannot answer, then sends', async () => {
     const instruction = instructionFor();
     instructions.delete(instruction.payoutId);
@@ -224,7 +242,7 @@ describe('payout jobs when things go wrong', () => {
     other.bus.serve('payouts.instruction', async ({ payoutId }) => {
       const reply = otherInstructions.get(payoutId);
       if (!reply) throw new Error('unknown');
-      return reply;
+      return answerAsPayments(reply);
     });
   });
   afterAll(async () => {

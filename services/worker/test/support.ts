@@ -1,3 +1,10 @@
+import { createSecretBox, parseSecretKeys } from '@lockdrop/auth';
+import {
+  DEV_PAYOUT_INSTRUCTION_KEYS,
+  sealPayoutInstruction,
+  type CommandReply,
+  type PayoutInstruction,
+} from '@lockdrop/contracts';
 import { loadConfig } from '@lockdrop/config';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import type { DomainEvent, EventType } from '@lockdrop/contracts';
@@ -101,3 +108,15 @@ export async function startWorkerHarness(
 }
 
 export { waitFor };
+
+/**
+ * What payments answers `payouts.instruction` with, as the worker's tests play payments: the
+ * instruction sealed under the development PAYOUT_INSTRUCTION_KEYS, which the harness's worker
+ * opens; a `send: false` answer goes as it is.
+ */
+export function answerAsPayments(
+  reply: PayoutInstruction | { send: false; status: string },
+): CommandReply<'payouts.instruction'> {
+  return reply.send ? sealPayoutInstruction(paymentsBox, reply) : reply;
+}
+const paymentsBox = createSecretBox(parseSecretKeys(DEV_PAYOUT_INSTRUCTION_KEYS));

@@ -28,6 +28,27 @@ export const events = {
 } as const satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof events;
+
+/**
+ * Who publishes which events: each service's events live in its own file, and only that
+ * service may publish them — the bus's NATS permissions (libs/bus permissions.ts) are built from
+ * this, so `purchase.paid` can come from payments alone.
+ */
+export const eventPublishers = {
+  identity: Object.keys(identityEvents),
+  catalog: Object.keys(catalogEvents),
+  delivery: Object.keys(deliveryEvents),
+  payments: Object.keys(paymentsEvents),
+  worker: Object.keys(workerEvents),
+  gateway: Object.keys(gatewayEvents),
+} as {
+  identity: (keyof typeof identityEvents)[];
+  catalog: (keyof typeof catalogEvents)[];
+  delivery: (keyof typeof deliveryEvents)[];
+  payments: (keyof typeof paymentsEvents)[];
+  worker: (keyof typeof workerEvents)[];
+  gateway: (keyof typeof gatewayEvents)[];
+};
 export type EventData<T extends EventType> = z.infer<(typeof events)[T]['schema']>;
 
 /** A fully typed event as it travels on the bus. */

@@ -45,7 +45,14 @@ export async function startStorefront({
 
   async function connect(): Promise<void> {
     try {
-      const connected = await connectBus({ url: natsUrl, namespace, name: 'gateway', logger });
+      const connected = await connectBus({
+        url: natsUrl,
+        namespace,
+        name: 'gateway',
+        logger,
+        // The gateway's NATS user may touch no stream (libs/bus permissions.ts): services make them.
+        manageStreams: false,
+      });
       if (closed) {
         await connected.close();
         return;

@@ -1,5 +1,11 @@
 import { enqueueEvent, type Bus } from '@lockdrop/bus';
-import { createEvent, type EventData, type EventType } from '@lockdrop/contracts';
+import { createSecretBox } from '@lockdrop/auth';
+import {
+  createEvent,
+  openPayoutInstruction,
+  type EventData,
+  type EventType,
+} from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { DelayedError } from 'bullmq';
 import type { WorkerConfig } from '../config.js';
@@ -46,6 +52,7 @@ export async function startPayoutJobs(
   const sandbox =
     adapters.sandbox ?? createSandboxPayouts({ pool, delayMs: config.SANDBOX_PAYOUT_DELAY_MS });
   const payoutQueue = jobs.queue<SendPayoutData>(PAYOUTS_QUEUE);
+  const instructionBox = createSecretBox(config.PAYOUT_INSTRUCTION_KEYS);
 
   const emit = <T extends EventType>(type: T, data: EventData<T>, correlationId: string) =>
     withTransaction(pool, (tx) => enqueueEvent(tx, createEvent(type, data, { correlationId })));
@@ -66,12 +73,15 @@ export async function startPayoutJobs(
 
   jobs.process<SendPayoutData>(PAYOUTS_QUEUE, async (job, token) => {
     const { payoutId } = job.data;
-    const instruction = await bus.request(
+    const reply = await bus.request(
       'payouts.instruction',
       { payoutId },
       { timeoutMs: config.INSTRUCTION_TIMEOUT_MS },
     );
-    if (!instruction.send) return `not sent: payout is ${instruction.status}`;
+    if (!reply.send) return `not sent: payout is ${reply.status}`;
+    // Opened for the payout this job sends, so an answer about another payout sends nothing;
+    // one that does not open fails the job (retried, then left failed for an operator).
+    const instruction = openPayoutInstruction(instructionBox, payoutId, reply);
     // Test-mode earnings go only through the sandbox (issue 30): never a live provider.
     const adapter = job.data.testMode ? sandbox : adapters.for(instruction.destination.method);
     if (job.data.testMode && adapter.name !== 'sandbox')

@@ -5,7 +5,8 @@ import {
   type EventData,
   type Payout,
   type PayoutBalances,
-  type PayoutInstruction,
+  sealPayoutInstruction,
+  type SealedPayoutInstruction,
 } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
@@ -51,6 +52,8 @@ export const WITHDRAW_INTERVAL_HOURS = 24;
 export interface PayoutDeps {
   pool: Pool;
   box: SecretBox;
+  /** PAYOUT_INSTRUCTION_KEYS: seals the worker's `payouts.instruction` answers. */
+  instructionBox: SecretBox;
   now: () => Date;
   publicUrl: string;
   refundWindowHours: number;
@@ -456,18 +459,22 @@ export async function withdrawNow(
   });
 }
 
-/** What the worker needs to send a payout, decrypted only for this answer. */
+/**
+ * What the worker needs to send a payout: the destination is opened from its row only to be
+ * sealed again for the worker, under this payout's id (`sealPayoutInstruction`), so the bus
+ * carries no bank details and a reply cannot be passed off as another payout's.
+ */
 export async function payoutInstruction(
-  deps: Pick<PayoutDeps, 'pool' | 'box'>,
+  deps: Pick<PayoutDeps, 'pool' | 'box' | 'instructionBox'>,
   payoutId: string,
-): Promise<PayoutInstruction | { send: false; status: string }> {
+): Promise<SealedPayoutInstruction | { send: false; status: string }> {
   const payout = await findPayout(deps.pool, payoutId);
   if (!payout) return { send: false, status: 'unknown' };
   if (payout.status === 'paid' || payout.status === 'failed')
     return { send: false, status: payout.status };
   const destination = await findDestination(deps.pool, payout.destinationId);
   if (!destination) return { send: false, status: 'destination_missing' };
-  return {
+  return sealPayoutInstruction(deps.instructionBox, {
     send: true,
     payoutId: payout.id,
     sellerId: payout.sellerId,
@@ -476,7 +483,7 @@ export async function payoutInstruction(
     narration: `Lockdrop payout ${payout.id.slice(0, 8)}`,
     providerTransferId: payout.providerTransferId,
     destination: openDestination(deps.box, destination),
-  };
+  });
 }
 
 export async function recordTransferSubmitted(
