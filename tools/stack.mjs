@@ -111,6 +111,7 @@ export function productionSecrets() {
     DOWNLOAD_SIGNING_KEY: randomBytes(32).toString('base64url'),
     PAYOUT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     WEBHOOK_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    PAYOUT_INSTRUCTION_KEYS: `i1:${randomBytes(32).toString('base64')}`,
     API_KEY_HASH_SECRET: randomBytes(32).toString('base64url'),
     VISITOR_ID_SECRET: randomBytes(32).toString('base64url'),
   };
