@@ -69,7 +69,13 @@ export async function listStoresOf(
 
 export async function insertMembership(
   db: Queryable,
-  member: { id: string; storeId: string; userId: string; role: MemberRole; invitedBy: string | null },
+  member: {
+    id: string;
+    storeId: string;
+    userId: string;
+    role: MemberRole;
+    invitedBy: string | null;
+  },
 ): Promise<void> {
   await db.query(
     `INSERT INTO store_members (id, store_id, user_id, role, invited_by) VALUES ($1, $2, $3, $4, $5)`,

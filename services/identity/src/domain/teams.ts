@@ -39,7 +39,11 @@ export const teamErrors = {
     new AppError('already_member', 409, 'This person is already a member of your store'),
   selfInvite: () => new AppError('invalid_invite', 400, 'You own this store already'),
   inviteInvalid: () =>
-    new AppError('invite_invalid', 400, 'This invitation link is not valid (it may have been used or revoked)'),
+    new AppError(
+      'invite_invalid',
+      400,
+      'This invitation link is not valid (it may have been used or revoked)',
+    ),
   inviteExpired: () =>
     new AppError('invite_expired', 400, 'This invitation has expired: ask for a new one'),
   inviteWrongEmail: (email: string) =>
@@ -83,11 +87,7 @@ export async function roleIn(
 }
 
 /** What a session acting for a store shows: the store, the role and the role's rights. */
-export async function actingFor(
-  db: Queryable,
-  storeId: string,
-  role: StoreRole,
-): Promise<Acting> {
+export async function actingFor(db: Queryable, storeId: string, role: StoreRole): Promise<Acting> {
   const owner = await requireAccount(db, storeId);
   return {
     storeId,
@@ -292,14 +292,24 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
         if (!member) throw leaving ? teamErrors.notAMember() : teamErrors.memberNotFound();
         await teams.markRemoved(tx, member.id);
         await clearActingStore(tx, storeId, memberId);
-        await enqueueEvent(tx, createEvent(
+        await enqueueEvent(
+          tx,
+          createEvent(
             'store.member_removed',
             { storeId, userId: memberId },
             { correlationId: caller.correlationId },
-          ));
-        await audit(tx, storeId, caller, leaving ? 'team.member_left' : 'team.member_removed', memberId, {
-          role: member.role,
-        });
+          ),
+        );
+        await audit(
+          tx,
+          storeId,
+          caller,
+          leaving ? 'team.member_left' : 'team.member_removed',
+          memberId,
+          {
+            role: member.role,
+          },
+        );
       });
     },
 
