@@ -2,7 +2,7 @@ import { createTokenVerifier } from '@lockdrop/auth';
 import { connectBus, type Bus, type Subscription } from '@lockdrop/bus';
 import type { DomainEvent } from '@lockdrop/contracts';
 import { testEnv } from '@lockdrop/testing';
-import { decodeJwt } from 'jose';
+import { decodeJwt, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Browser,
@@ -57,7 +57,7 @@ async function person(plan: 'free' | 'starter' | 'pro' | 'business' = 'free'): P
 }
 
 const invite = (owner: Person, email: string, role = 'editor') =>
-  owner.client.post(`/api/stores/${owner.userId}/invites`, { email, role });
+  owner.client.post(`/api/auth/stores/${owner.userId}/invites`, { email, role });
 
 /** The token of the newest invite e-mailed to `email`. */
 async function inviteToken(email: string): Promise<string> {
@@ -78,7 +78,7 @@ async function join(owner: Person, role = 'editor'): Promise<Person> {
 }
 
 const verifier = () => createTokenVerifier({ jwks: { keys: identity.signingKeys.map(publicOf) } });
-const publicOf = ({ kty, crv, x, kid }: Record<string, unknown>) => ({ kty, crv, x, kid });
+const publicOf = ({ kty, crv, x, kid }: JWK) => ({ kty, crv, x, kid });
 
 describe('invites', () => {
   it('invites by e-mail, single use, bound to that address, and the member joins with the role', async () => {
@@ -111,7 +111,7 @@ describe('invites', () => {
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('invite_invalid');
 
-    const team = await owner.client.get(`/api/stores/${owner.userId}/members`);
+    const team = await owner.client.get(`/api/auth/stores/${owner.userId}/members`);
     expect(team.status).toBe(200);
     expect(team.body.members.map((m: { role: string }) => m.role)).toEqual(['owner', 'support']);
     expect(team.body).toMatchObject({ invites: [], seats: 3, seatsUsed: 1 });
@@ -136,7 +136,7 @@ describe('invites', () => {
     expect(expired.status).toBe(400);
     expect(expired.body.error.code).toBe('invite_expired');
     // An expired invite frees its seat and is no longer listed.
-    const team = await owner.client.get(`/api/stores/${owner.userId}/members`);
+    const team = await owner.client.get(`/api/auth/stores/${owner.userId}/members`);
     expect(team.body).toMatchObject({ invites: [], seatsUsed: 0 });
 
     const unverified = await person();
@@ -179,12 +179,12 @@ describe('invites', () => {
     // Another store's owner cannot revoke it (nor see the store).
     const foreign = await outsider.client.request(
       'DELETE',
-      `/api/stores/${owner.userId}/invites/${sent.body.id}`,
+      `/api/auth/stores/${owner.userId}/invites/${sent.body.id}`,
     );
     expect(foreign.status).toBe(404);
     const revoked = await owner.client.request(
       'DELETE',
-      `/api/stores/${owner.userId}/invites/${sent.body.id}`,
+      `/api/auth/stores/${owner.userId}/invites/${sent.body.id}`,
     );
     expect(revoked.status).toBe(204);
     const accept = await member.client.post('/api/auth/invites/accept', { token });
@@ -250,7 +250,7 @@ describe('roles and acting for a store', () => {
     const owner = await person('business');
     const admin = await join(owner, 'admin');
     const editor = await join(owner, 'editor');
-    const base = `/api/stores/${owner.userId}/members`;
+    const base = `/api/auth/stores/${owner.userId}/members`;
 
     const byEditor = await editor.client.request('PATCH', `${base}/${admin.userId}`, {
       role: 'support',
@@ -259,13 +259,13 @@ describe('roles and acting for a store', () => {
     expect(byEditor.body.error.code).toBe('not_allowed_for_role');
     expect(
       (
-        await editor.client.post(`/api/stores/${owner.userId}/invites`, {
+        await editor.client.post(`/api/auth/stores/${owner.userId}/invites`, {
           email: 'x@example.com',
           role: 'admin',
         })
       ).status,
     ).toBe(403);
-    expect((await editor.client.get(`/api/stores/${owner.userId}/audit`)).status).toBe(403);
+    expect((await editor.client.get(`/api/auth/stores/${owner.userId}/audit`)).status).toBe(403);
 
     const toOwner = await admin.client.request('PATCH', `${base}/${editor.userId}`, {
       role: 'owner',
@@ -292,7 +292,7 @@ describe('roles and acting for a store', () => {
       .toBe(true);
 
     // The audit log: who did what, when and from where, shown to owner and admin.
-    const audit = await owner.client.get(`/api/stores/${owner.userId}/audit`);
+    const audit = await owner.client.get(`/api/auth/stores/${owner.userId}/audit`);
     expect(audit.status).toBe(200);
     const actions = audit.body.entries.map((entry: { action: string }) => entry.action);
     expect(actions).toEqual(
@@ -324,7 +324,7 @@ describe('removal', () => {
 
     const removed = await owner.client.request(
       'DELETE',
-      `/api/stores/${owner.userId}/members/${editor.userId}`,
+      `/api/auth/stores/${owner.userId}/members/${editor.userId}`,
     );
     expect(removed.status).toBe(204);
     expect((await internal()).json()).toEqual({ active: false, role: null });
@@ -349,7 +349,7 @@ describe('removal', () => {
     expect(refreshed.body.acting).toBeUndefined();
     expect(decodeJwt(editor.client.cookie('ld_access')!).sub).toBe(editor.userId);
     expect((await editor.client.post(`/api/auth/stores/${owner.userId}/act`)).status).toBe(404);
-    const audit = await owner.client.get(`/api/stores/${owner.userId}/audit`);
+    const audit = await owner.client.get(`/api/auth/stores/${owner.userId}/audit`);
     expect(audit.body.entries[0]).toMatchObject({
       action: 'team.member_removed',
       target: editor.userId,
@@ -361,12 +361,12 @@ describe('removal', () => {
     const member = await join(owner, 'support');
     const left = await member.client.request(
       'DELETE',
-      `/api/stores/${owner.userId}/members/${member.userId}`,
+      `/api/auth/stores/${owner.userId}/members/${member.userId}`,
     );
     expect(left.status).toBe(204);
     const stores = await member.client.get('/api/auth/stores');
     expect(stores.body.stores).toHaveLength(1);
-    const team = await owner.client.get(`/api/stores/${owner.userId}/members`);
+    const team = await owner.client.get(`/api/auth/stores/${owner.userId}/members`);
     expect(team.body.members).toHaveLength(1);
   });
 });

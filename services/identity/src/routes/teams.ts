@@ -73,13 +73,13 @@ export function teamRoutes(app: HttpServer, { teams, sessions, guard }: TeamRout
   );
 
   app.get(
-    '/api/stores/:storeId/members',
+    '/api/auth/stores/:storeId/members',
     { schema: { tags, params: storeParams, response: { 200: teamSchema } }, preHandler },
     async (request) => teams.team(request.params.storeId, callerOf(request)),
   );
 
   app.post(
-    '/api/stores/:storeId/invites',
+    '/api/auth/stores/:storeId/invites',
     {
       schema: {
         tags,
@@ -102,7 +102,7 @@ export function teamRoutes(app: HttpServer, { teams, sessions, guard }: TeamRout
   );
 
   app.delete(
-    '/api/stores/:storeId/invites/:inviteId',
+    '/api/auth/stores/:storeId/invites/:inviteId',
     { schema: { tags, params: inviteParams }, preHandler },
     async (request, reply) => {
       await teams.revokeInvite(request.params.storeId, callerOf(request), request.params.inviteId);
@@ -111,7 +111,7 @@ export function teamRoutes(app: HttpServer, { teams, sessions, guard }: TeamRout
   );
 
   app.patch(
-    '/api/stores/:storeId/members/:userId',
+    '/api/auth/stores/:storeId/members/:userId',
     {
       schema: {
         tags,
@@ -130,7 +130,7 @@ export function teamRoutes(app: HttpServer, { teams, sessions, guard }: TeamRout
 
   // Removing someone else (owner/admin) or, with one's own id, leaving the store.
   app.delete(
-    '/api/stores/:storeId/members/:userId',
+    '/api/auth/stores/:storeId/members/:userId',
     { schema: { tags, params: memberParams }, preHandler },
     async (request, reply) => {
       const { storeId, userId } = request.params;
@@ -140,7 +140,7 @@ export function teamRoutes(app: HttpServer, { teams, sessions, guard }: TeamRout
   );
 
   app.get(
-    '/api/stores/:storeId/audit',
+    '/api/auth/stores/:storeId/audit',
     {
       schema: {
         tags,
