@@ -115,7 +115,11 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     const member = /^\/api\/auth\/stores\/([0-9a-f-]{36})\/members\/([0-9a-f-]{36})$/.exec(
       request.url,
     );
-    if ((request.method === 'DELETE' || request.method === 'PATCH') && member && reply.statusCode < 300)
+    if (
+      (request.method === 'DELETE' || request.method === 'PATCH') &&
+      member &&
+      reply.statusCode < 300
+    )
       memberships.forget(member[1]!, member[2]!);
     done();
   });

@@ -87,10 +87,13 @@ export function createMembershipCheck({
     if (cached && cached.until > now()) return cached.role;
     let response: Response;
     try {
-      response = await fetch(new URL(`/internal/stores/${storeId}/members/${userId}`, identityUrl), {
-        headers: { [REQUEST_ID_HEADER]: String(request.id) },
-        signal: AbortSignal.timeout(3_000),
-      });
+      response = await fetch(
+        new URL(`/internal/stores/${storeId}/members/${userId}`, identityUrl),
+        {
+          headers: { [REQUEST_ID_HEADER]: String(request.id) },
+          signal: AbortSignal.timeout(3_000),
+        },
+      );
     } catch (error) {
       request.log.warn({ err: error }, 'identity unreachable for a store membership check');
       throw identityUnavailable();
