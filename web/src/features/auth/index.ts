@@ -1,6 +1,8 @@
 /** The auth feature's public surface: other features and the shell import from here. */
 export {
   useSession,
+  useActing,
+  sessionQueryKey,
   sessionQueryOptions,
   type Account,
   type Profile,

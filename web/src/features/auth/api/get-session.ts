@@ -70,3 +70,11 @@ export function useSession() {
     isPending: query.isPending,
   };
 }
+
+/**
+ * The store this session acts for (issue 28), or null on the person's own account. The server
+ * enforces every right; the web only hides what the role cannot do.
+ */
+export function useActing() {
+  return useSession().account?.acting ?? null;
+}
