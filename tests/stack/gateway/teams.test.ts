@@ -44,7 +44,7 @@ async function listen(app: HttpServer) {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  db = createPool({ connectionString: database.url, max: 2 });
+  db = createPool({ connectionString: database.url, schema: 'identity', max: 2 });
   dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-teams-data-'));
   webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-teams-web-'));
   await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
