@@ -41,6 +41,8 @@ describe('a team member', () => {
     const settings = await owner.open('/settings');
     const team = settings.getByRole('region', { name: 'Team' });
     await team.getByText('Your plan has no team seats').waitFor();
+    await settings.goto('/dashboard');
+    // Back on /settings once the plan is paid.
     await upgradeToPro(settings);
     await team.getByText('0 of 3 seats used').waitFor();
     await team.getByLabel('E-mail').fill(member.email);
