@@ -55,7 +55,7 @@ describe('a team member', () => {
     const link = new URL(linkIn(mail, '/invite?token='));
     const page = await invitee.open(`${link.pathname}${link.search}`);
     await page.getByText(/You joined .+ as editor\./).waitFor();
-    await page.getByRole('button', { name: /^Open / }).click();
+    await page.getByTestId('open-store').click();
     await page.waitForURL('**/dashboard');
 
     // The seller menu is the store's, limited to what an editor may do.

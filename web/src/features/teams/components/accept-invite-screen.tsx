@@ -58,6 +58,7 @@ export function AcceptInviteScreen() {
           </p>
           <button
             type="button"
+            data-testid="open-store"
             className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white"
             disabled={switchStore.isPending}
             onClick={() =>
