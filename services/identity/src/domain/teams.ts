@@ -13,9 +13,11 @@ import { AppError } from '@lockdrop/http';
 import { enqueueMail, type MailRelay } from '@lockdrop/mailer';
 import { planById } from '@lockdrop/plans';
 import { clearActingStore } from '../db/sessions.repo.js';
+import { markEmailVerified } from '../db/users.repo.js';
 import * as teams from '../db/teams.repo.js';
 import { normalizeEmail, requireAccount, type Client } from './account.js';
 import type { Emails } from './emails.js';
+import { enqueueProfileUpdated } from './profile-events.js';
 import { hashToken, newToken } from './secrets.js';
 
 /** Issue 28: an invite link lives 72 hours. */
@@ -51,12 +53,6 @@ export const teamErrors = {
       'invite_wrong_email',
       403,
       `This invitation was sent to ${email}: sign in with that address to accept it`,
-    ),
-  inviteEmailUnverified: () =>
-    new AppError(
-      'email_not_verified',
-      403,
-      'Confirm your e-mail address first (see the link we sent you), then open the invitation again',
     ),
   inviteNotFound: () => new AppError('invite_not_found', 404, 'Invitation not found'),
   memberNotFound: () => new AppError('member_not_found', 404, 'Member not found'),
@@ -231,8 +227,23 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
         if (invite.expired) throw teamErrors.inviteExpired();
         const person = await requireAccount(tx, caller.userId);
         if (person.user.email !== invite.email) throw teamErrors.inviteWrongEmail(invite.email);
-        // Bound to the address: only someone who proved they read its mail may take it.
-        if (!person.user.emailVerified) throw teamErrors.inviteEmailUnverified();
+        // Bound to the address. The token was e-mailed there alone, so holding it proves the
+        // mailbox as the verification link does: someone who signed up to accept is confirmed.
+        if (!person.user.emailVerified && (await markEmailVerified(tx, person.user.id))) {
+          await enqueueEvent(
+            tx,
+            createEvent(
+              'user.email_verified',
+              { userId: person.user.id, email: person.user.email },
+              { correlationId: caller.correlationId },
+            ),
+          );
+          await enqueueProfileUpdated(
+            tx,
+            { ...person, user: { ...person.user, emailVerified: true } },
+            caller.correlationId,
+          );
+        }
         if (invite.storeId === caller.userId) throw teamErrors.selfInvite();
         if (await teams.findLiveMembership(tx, invite.storeId, caller.userId))
           throw teamErrors.alreadyMember();
