@@ -75,9 +75,20 @@ describe('a team member', () => {
     const destination = await invitee.context.request.get('/api/payouts/destination');
     expect(destination.status()).toBe(403);
 
-    // The owner sees the new member.
+    // The owner sees the new member and removes them while they are still in the store's
+    // dashboard: their next request is refused and the app goes back to their own account.
+    await page.goto('/dashboard', { waitUntil: 'networkidle' });
     await settings.reload({ waitUntil: 'networkidle' });
     await team.locator(`li[data-member="${member.email}"]`).waitFor();
+    await team.getByRole('button', { name: `Remove ${member.email}` }).click();
+    await expectToast(settings, `${member.email} was removed`);
+    // A screen whose data this tab has not loaded yet, so it asks the server.
+    await menu.getByRole('link', { name: 'Discounts' }).click();
+    await expectToast(page, 'You are no longer a member of that store');
+    await expect.poll(() => page.getByTestId('seller-identity').innerText()).toContain('Free plan');
+    // A reload finds the person's own account too.
+    await page.reload({ waitUntil: 'networkidle' });
+    expect(await page.getByText(title).count()).toBe(0);
     await Promise.all([page.close(), settings.close()]);
   }, 120_000);
 });

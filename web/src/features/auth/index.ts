@@ -4,6 +4,8 @@ export {
   useActing,
   sessionQueryKey,
   sessionQueryOptions,
+  switchedAccount,
+  toAccount,
   type Account,
   type Profile,
   type PayoutMethod,

@@ -6,7 +6,7 @@ import type {
   Team,
 } from '@lockdrop/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { sessionQueryKey } from '@/features/auth';
+import { switchedAccount, toAccount } from '@/features/auth';
 import { api } from '@/lib/api';
 
 export type { MemberRole, StoreMember, StoreInvite, Team } from '@lockdrop/contracts';
@@ -67,11 +67,7 @@ export function useSwitchStore() {
   return useMutation({
     mutationFn: (storeId: string) =>
       api<SessionResponse>(`${base(storeId)}/act`, { method: 'POST', body: {} }),
-    onSuccess: (session) => {
-      // Everything cached belonged to the other store.
-      queryClient.clear();
-      queryClient.setQueryData(sessionQueryKey, session);
-    },
+    onSuccess: (session) => switchedAccount(queryClient, toAccount(session)),
   });
 }
 
