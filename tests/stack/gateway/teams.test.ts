@@ -222,6 +222,9 @@ describe('members acting for a store, through the gateway', () => {
     expect(mine.status).toBe(200);
     expect(JSON.stringify(mine.body)).toContain(created.body.id);
 
+    // Discount codes are an editor's too.
+    expect((await editor.call('/api/discount-codes')).status).toBe(200);
+
     const refund = await editor.call(`/api/purchases/${randomUUID()}/refund`, { body: {} });
     expect(refund.status).toBe(403);
     expect(refund.body.error.code).toBe('not_allowed_for_role');
@@ -246,6 +249,7 @@ describe('members acting for a store, through the gateway', () => {
     const sales = await accountant.call('/api/purchases/sales');
     expect(sales.status).toBe(200);
     expect((await accountant.call('/api/payouts/balances')).status).toBe(200);
+    expect((await accountant.call('/api/discount-codes')).status).toBe(403);
     const create = await accountant.call('/api/products', { body: productBody(ownFile) });
     expect(create.status).toBe(403);
     expect(create.body.error).toMatchObject({
