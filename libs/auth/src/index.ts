@@ -3,6 +3,7 @@ export {
   type TokenVerifier,
   type AuthUser,
   type AuthApiKey,
+  type AuthActor,
   ACCESS_TOKEN_ISSUER,
   ACCESS_TOKEN_AUDIENCE,
 } from './verifier.js';
@@ -24,3 +25,9 @@ export {
   type SecretBox,
   type SecretKey,
 } from './secret-box.js';
+export {
+  STORE_ROLE_RIGHTS,
+  NOT_ALLOWED_FOR_ROLE,
+  assertActorMay,
+  roleHasRight,
+} from './store-rights.js';

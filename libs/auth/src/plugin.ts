@@ -2,7 +2,8 @@ import cookie from '@fastify/cookie';
 import { AppError, errors } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ApiKeyScope } from '@lockdrop/contracts';
+import type { ApiKeyScope, StoreRight } from '@lockdrop/contracts';
+import { assertActorMay } from './store-rights.js';
 import type { AuthApiKey, AuthUser, TokenVerifier } from './verifier.js';
 
 /** httpOnly cookie set by identity; browsers send it, API clients may use a Bearer header instead. */
@@ -13,6 +14,14 @@ export interface AuthPluginOptions {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The store right a member acting for the store needs here (issue 28). Without it the route
+     * refuses every acting token (403 `not_allowed_for_role`): default deny, so a route nobody
+     * annotated stays the owner's. The one place a route says what a role may do.
+     */
+    storeRight?: StoreRight;
+  }
   interface FastifyRequest {
     /** Set by `app.authenticate` (required) or `app.identify` (optional). */
     user: AuthUser | null;
@@ -67,14 +76,28 @@ export const authPlugin = fp<AuthPluginOptions>(
 
     // Dashboard routes: a signed-in session only. A token minted for an API key is refused here,
     // so a leaked key never reaches the session routes (and what they can change: plan, payouts).
+    // A member acting for a store passes only where the route declares a right their role has.
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const user = await resolve(request);
       if (!user || user.apiKey) throw errors.unauthorized('Auth session missing!');
+      if (user.actor) assertActorMay(user.actor.role, request.routeOptions.config.storeRight);
       request.user = user;
     });
+    // Optional sign-in (public pages that show more to their owner): an actor on a route that
+    // grants their role nothing is treated as a visitor, never as the store.
     app.decorate('identify', async (request: FastifyRequest) => {
       const user = await resolve(request).catch(() => null);
-      request.user = user?.apiKey ? null : user;
+      if (user?.apiKey) request.user = null;
+      else if (user?.actor) {
+        const right = request.routeOptions.config.storeRight;
+        let allowed = true;
+        try {
+          assertActorMay(user.actor.role, right);
+        } catch {
+          allowed = false;
+        }
+        request.user = allowed ? user : null;
+      } else request.user = user;
     });
     app.decorate('requireApiScope', (scope: ApiKeyScope) => async (request: FastifyRequest) => {
       const user = await resolve(request);

@@ -10,10 +10,12 @@ import {
   apiKeyScopeSchema,
   apiVersionSchema,
   planIdSchema,
+  storeRoleSchema,
   type ApiKeyMode,
   type ApiKeyScope,
   type ApiVersion,
   type PlanId,
+  type StoreRole,
 } from '@lockdrop/contracts';
 import { z } from 'zod';
 
@@ -39,7 +41,19 @@ export interface AuthUser {
    * scopes and mode. Null for a signed-in session. The two never open each other's routes.
    */
   apiKey: AuthApiKey | null;
+  /**
+   * Set when a store member acts for the store `id` names (issue 28, RFC 8693 `act`): the member
+   * and their role. Null for the account's own session. Such a token opens only routes that
+   * declare a store right the role has (the auth plugin's default deny).
+   */
+  actor: AuthActor | null;
 }
+
+export interface AuthActor {
+  id: string;
+  role: StoreRole;
+}
+const actorClaimSchema = z.object({ sub: z.uuid(), role: storeRoleSchema });
 
 const apiKeyClaimSchema = z.object({
   id: z.uuid(),
@@ -85,6 +99,9 @@ export function createTokenVerifier(
       // A malformed key claim must not fall back to "a session": the token is refused.
       const apiKey =
         payload.api_key === undefined ? null : apiKeyClaimSchema.parse(payload.api_key);
+      // Same: a malformed actor claim refuses the token rather than letting it pass as the store's.
+      const act = payload.act === undefined ? null : actorClaimSchema.parse(payload.act);
+      if (act && apiKey) throw new Error('a token is either an API key or an actor, not both');
       return {
         id: payload.sub!,
         email: String(payload.email),
@@ -93,6 +110,7 @@ export function createTokenVerifier(
         plan: plan.success ? plan.data : 'free',
         ...(typeof payload.auth_time === 'number' ? { authTime: payload.auth_time } : {}),
         apiKey,
+        actor: act ? { id: act.sub, role: act.role } : null,
       };
     },
   };

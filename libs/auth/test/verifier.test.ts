@@ -81,6 +81,8 @@ describe('access token verification through the JWKS', () => {
       plan: 'pro',
       // A signed-in session, not a token minted for an API key.
       apiKey: null,
+      // The account's own session, not a member acting for a store.
+      actor: null,
     });
     expect((await me({ cookie: `ld_access=${token}` })).statusCode).toBe(200);
   });

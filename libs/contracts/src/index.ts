@@ -38,6 +38,7 @@ export * from './api/products.js';
 export * from './api/brand.js';
 export * from './api/uploads.js';
 export * from './api/identity.js';
+export * from './api/teams.js';
 export * from './api/api-keys.js';
 export * from './api/v1.js';
 export * from './api/v1-money.js';

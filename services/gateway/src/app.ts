@@ -16,6 +16,7 @@ import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
+import { createMembershipCheck } from './http/store-members.js';
 import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
 import { isApiAnswer, securityHeaders } from './http/security-headers.js';
@@ -29,6 +30,11 @@ import { startStorefront } from './storefront/storefront.js';
 import { createVisitors } from './storefront/visitors.js';
 
 const GATEWAY = 'gateway';
+
+const identityPrefixes = routeTable
+  .filter((route) => route.upstream === 'identity')
+  .map((route) => route.prefix);
+const identityOwns = (url: string) => identityPrefixes.some((prefix) => url.startsWith(prefix));
 
 /** The one public entry point: the SPA, the API routed by prefix, security headers, limits. */
 export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
@@ -70,6 +76,10 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   });
 
   const keyCache = createKeyCache({ ttlMs: config.API_KEY_CACHE_SECONDS * 1000 });
+  const memberships = createMembershipCheck({
+    identityUrl: config.IDENTITY_URL,
+    ttlMs: config.TEAM_MEMBERSHIP_CACHE_SECONDS * 1000,
+  });
   const storefront = await startStorefront({
     natsUrl: config.NATS_URL,
     namespace: config.BUS_NAMESPACE,
@@ -85,6 +95,15 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         // Revocations may have been missed while disconnected: ask identity again.
         onGap: () => keyCache.forgetAll(),
       },
+      {
+        filters: ['store.member_removed', 'store.member_role_changed'],
+        onEvent: (event) => {
+          const data = event.data as { storeId?: unknown; userId?: unknown };
+          if (typeof data.storeId === 'string' && typeof data.userId === 'string')
+            memberships.forget(data.storeId, data.userId);
+        },
+        onGap: () => memberships.forgetAll(),
+      },
     ],
   });
   // The replica that forwarded a revoke forgets the key at once, before the event comes round.
@@ -92,7 +111,25 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     const revoked = /^\/api\/auth\/api-keys\/([0-9a-f-]{36})$/.exec(request.url);
     if (request.method === 'DELETE' && revoked && reply.statusCode === 204)
       keyCache.forget(revoked[1]!);
+    // Likewise a removal or role change: this replica refuses the member's next request at once.
+    const member = /^\/api\/auth\/stores\/([0-9a-f-]{36})\/members\/([0-9a-f-]{36})$/.exec(
+      request.url,
+    );
+    if (
+      (request.method === 'DELETE' || request.method === 'PATCH') &&
+      member &&
+      reply.statusCode < 300
+    )
+      memberships.forget(member[1]!, member[2]!);
     done();
+  });
+  // A member acting for a store: still a member, with the token's role? (http/store-members.ts)
+  // Identity's own routes check the session themselves, and a removed member must still reach
+  // them to switch back to their own account.
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/dl/')) return;
+    if (identityOwns(request.url)) return;
+    await memberships.check(request);
   });
   app.addHook('onClose', () => storefront.close());
 

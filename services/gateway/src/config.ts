@@ -85,6 +85,11 @@ export const configSchema = z.object({
    * stops at once when the revocation event arrives, and at the latest after this.
    */
   API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /**
+   * How long a replica keeps identity's answer on whether a member acting for a store still
+   * holds their role (issue 28); a removal or role change ends it at once (http/store-members.ts).
+   */
+  TEAM_MEMBERSHIP_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Prefix of the gateway's Redis keys; tests give each run its own. */
   REDIS_KEY_PREFIX: z.string().min(1).default('lockdrop:gateway:'),
 });

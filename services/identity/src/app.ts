@@ -21,6 +21,7 @@ import { createProfileService } from './domain/profiles.js';
 import { createReauthenticationService } from './domain/reauthentication.js';
 import { createSessionService } from './domain/sessions.js';
 import { createSignInService } from './domain/sign-in.js';
+import { createTeamService } from './domain/teams.js';
 import { createThrottle } from './domain/throttle.js';
 import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { loadKeyRing } from './keys/key-ring.js';
@@ -34,6 +35,7 @@ import { oauthRoutes } from './routes/oauth.js';
 import { profileRoutes } from './routes/profile.js';
 import { reauthenticateRoutes } from './routes/reauthenticate.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { teamInternalRoutes, teamRoutes } from './routes/teams.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 
 const THROTTLE_SWEEP_MS = 10 * 60 * 1000;
@@ -130,6 +132,7 @@ async function registerIdentity(
         })
       : null;
   const guard = createSessionGuard(keys, sessions);
+  const teams = createTeamService({ pool, emails, mailRelay });
   if (!config.API_KEY_HASH_SECRET && config.NODE_ENV === 'production') {
     app.log.warn('API_KEY_HASH_SECRET is not set: API-key hashes use the public development key');
   }
@@ -155,6 +158,8 @@ async function registerIdentity(
   sessionRoutes(app, { sessions, guard });
   apiKeyRoutes(app, { apiKeys, guard });
   apiKeyIntrospectionRoutes(app, { apiKeys });
+  teamRoutes(app, { teams, sessions, guard });
+  teamInternalRoutes(app, { teams });
   mfaRoutes(app, { mfa, guard, reauthMaxAgeSeconds: config.REAUTH_MAX_AGE_SECONDS });
   reauthenticateRoutes(app, { reauthentication, guard });
   oauthRoutes(app, { google, publicUrl: config.PUBLIC_URL });

@@ -38,6 +38,7 @@ const ResetPassword = lazyPage(() => import('./routes/reset-password'));
 const EmailVerified = lazyPage(() => import('./routes/email-verified'));
 const Settings = lazyPage(() => import('./routes/settings'));
 const Onboarding = lazyPage(() => import('./routes/onboarding'));
+const Invite = lazyPage(() => import('./routes/invite'));
 
 interface RouteHandle {
   page: LazyPage<never>;
@@ -105,6 +106,7 @@ export const routes: RouteObject[] = [
       page(paths.claimLink.path, ClaimLink, {}),
       page(paths.store.path, Store, {}),
       page(paths.unsubscribe.path, Unsubscribe, {}),
+      page(paths.invite.path, Invite, {}),
       {
         element: <RequireAuth />,
         children: [

@@ -66,6 +66,8 @@ export const paths = {
   },
   onboarding: { path: '/onboarding', getHref: () => '/onboarding' },
   settings: { path: '/settings', getHref: () => '/settings' },
+  /** The team invitation e-mail's link (issue 28). */
+  invite: { path: '/invite', getHref: () => '/invite' },
 
   /** Landing-page sections the footer links to. */
   sections: {

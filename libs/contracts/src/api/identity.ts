@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { payoutMethodSchema } from './payouts.js';
 import { planIdSchema } from '../shared.js';
+import { actingSchema } from './teams.js';
 
 /** Onboarding roles (spec §3). */
 export const profileRoleSchema = z.enum(['freelancer', 'agency', 'creator', 'business']);
@@ -30,6 +31,8 @@ export const sessionResponseSchema = z.object({
   profile: profileSchema,
   /** expiresAt: when the access token expires; refresh (POST /api/auth/refresh) before then. */
   session: z.object({ id: z.uuid(), expiresAt: z.iso.datetime(), persistent: z.boolean() }),
+  /** Set while the person acts for another store (issue 28): `user` stays the person. */
+  acting: actingSchema.optional(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 

@@ -31,4 +31,17 @@ export const identityEvents = {
     version: 1,
     schema: z.object({ keyId: z.uuid(), userId: z.uuid() }),
   },
+  /**
+   * A member left or was removed from a store (issue 28): gateways drop their cached answer for
+   * that membership at once, so the member's acting tokens stop on the next request.
+   */
+  'store.member_removed': {
+    version: 1,
+    schema: z.object({ storeId: z.uuid(), userId: z.uuid() }),
+  },
+  /** A member's role changed: tokens carrying the old role stop, as for a removal. */
+  'store.member_role_changed': {
+    version: 1,
+    schema: z.object({ storeId: z.uuid(), userId: z.uuid(), role: z.string() }),
+  },
 } as const;

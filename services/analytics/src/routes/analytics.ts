@@ -23,6 +23,7 @@ export function analyticsRoutes(app: HttpServer, analytics: Analytics): void {
     '/api/analytics/overview',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'analytics:read' },
       schema: {
         summary: "The signed-in seller's figures over the last `days` days and the period before",
         tags: ['analytics'],
@@ -38,6 +39,7 @@ export function analyticsRoutes(app: HttpServer, analytics: Analytics): void {
     '/api/analytics/products',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'analytics:read' },
       schema: {
         summary: 'Totals per product of the signed-in seller over the last `days` days',
         tags: ['analytics'],
@@ -55,6 +57,7 @@ export function analyticsRoutes(app: HttpServer, analytics: Analytics): void {
     '/api/analytics/products/:id/daily',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'analytics:read' },
       schema: {
         summary: 'One product’s daily series, oldest day first (owner only)',
         tags: ['analytics'],

@@ -25,6 +25,7 @@ export function productRoutes(
     '/api/products',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'products:write' },
       schema: {
         summary: 'Create a product (draft) from an upload of the seller',
         tags: ['products'],
@@ -43,6 +44,7 @@ export function productRoutes(
     '/api/products/mine',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'products:read' },
       schema: {
         summary: "The signed-in seller's products, newest first",
         tags: ['products'],
@@ -59,6 +61,7 @@ export function productRoutes(
     '/api/products/:id',
     {
       preHandler: app.identify,
+      config: { storeRight: 'products:read' },
       schema: {
         summary: 'One product: published for anyone, drafts for their owner only',
         tags: ['products'],
@@ -97,6 +100,7 @@ export function productRoutes(
     '/api/products/:id',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'products:write' },
       schema: {
         summary: 'Edit a product (owner only); a new fileId replaces the file',
         tags: ['products'],
@@ -114,6 +118,7 @@ export function productRoutes(
     '/api/products/:id/status',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'products:write' },
       schema: {
         summary: 'Publish or unpublish (owner only); setting the current status again is a no-op',
         tags: ['products'],
@@ -133,6 +138,7 @@ export function productRoutes(
     '/api/products/:id',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'products:write' },
       schema: {
         summary: 'Delete a product (owner only)',
         tags: ['products'],

@@ -113,6 +113,7 @@ export function uploadRoutes(
       '/api/uploads',
       {
         preHandler: scope.authenticate,
+        config: { storeRight: 'files:write' },
         schema: {
           summary: 'Upload a file (multipart/form-data, one field named `file`)',
           consumes: ['multipart/form-data'],
@@ -181,6 +182,7 @@ export function uploadRoutes(
       '/api/uploads/usage',
       {
         preHandler: scope.authenticate,
+        config: { storeRight: 'files:read' },
         schema: {
           response: {
             200: uploadUsageSchema,
@@ -194,6 +196,7 @@ export function uploadRoutes(
       '/api/uploads/:fileId',
       {
         preHandler: scope.authenticate,
+        config: { storeRight: 'files:read' },
         schema: { params: fileParams, response: { 200: fileDetailsSchema, 404: errorBodySchema } },
       },
       async (request) => {
@@ -206,6 +209,7 @@ export function uploadRoutes(
       '/api/uploads/:fileId/pdf-stamping',
       {
         preHandler: scope.authenticate,
+        config: { storeRight: 'files:read' },
         schema: {
           summary:
             "Whether buyers get this PDF stamped with their e-mail (a product's stampPdfs option)",
@@ -224,6 +228,7 @@ export function uploadRoutes(
       '/api/uploads/:fileId',
       {
         preHandler: scope.authenticate,
+        config: { storeRight: 'files:write' },
         schema: {
           params: fileParams,
           response: { 204: z.undefined(), 404: errorBodySchema, 409: errorBodySchema },

@@ -12,6 +12,8 @@ export interface Session {
   revokedAt: Date | null;
   /** When the person last proved who they are on this session (sign-in or re-authentication). */
   authTime: Date;
+  /** The store this session acts for (issue 28), null while it is the person's own account. */
+  actingStoreId: string | null;
 }
 
 interface SessionRow {
@@ -25,6 +27,7 @@ interface SessionRow {
   expires_at: Date;
   revoked_at: Date | null;
   auth_time: Date;
+  acting_store_id: string | null;
 }
 
 const toSession = (row: SessionRow): Session => ({
@@ -38,6 +41,7 @@ const toSession = (row: SessionRow): Session => ({
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
   authTime: row.auth_time,
+  actingStoreId: row.acting_store_id,
 });
 
 export async function insertSession(
@@ -195,4 +199,31 @@ export async function revokeUserSessions(
     [userId, reason, keepSessionId ?? null],
   );
   return rowCount ?? 0;
+}
+
+/** Points a live session of this person at a store (or back at their own account: null). */
+export async function setActingStore(
+  db: Queryable,
+  sessionId: string,
+  userId: string,
+  storeId: string | null,
+): Promise<Session | null> {
+  const { rows } = await db.query<SessionRow>(
+    `UPDATE sessions SET acting_store_id = $3, last_used_at = now()
+     WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now() RETURNING *`,
+    [sessionId, userId, storeId],
+  );
+  return rows[0] ? toSession(rows[0]) : null;
+}
+
+/** A removed member's sessions stop acting for that store (their next refresh is their own). */
+export async function clearActingStore(
+  db: Queryable,
+  storeId: string,
+  userId: string,
+): Promise<void> {
+  await db.query(
+    'UPDATE sessions SET acting_store_id = NULL WHERE user_id = $1 AND acting_store_id = $2',
+    [userId, storeId],
+  );
 }

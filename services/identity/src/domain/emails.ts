@@ -92,6 +92,22 @@ export function createEmails(publicUrl: string) {
         }),
       };
     },
+    storeInvite(to: string, storeName: string, role: string, token: string): MailMessage {
+      return {
+        to,
+        ...renderEmail({
+          subject: `${storeName} invited you to their Lockdrop store`,
+          heading: `Join ${storeName} on Lockdrop`,
+          paragraphs: [
+            `${storeName} invited you to help run their store as ${role === 'admin' ? 'an' : 'a'} ${role}.`,
+            'Sign in (or create an account) with this e-mail address to accept.',
+          ],
+          action: { label: 'Accept the invitation', url: link('/invite', token) },
+          footnote:
+            'The link is valid for 72 hours, works once and only for this e-mail address. If you did not expect it, ignore this e-mail.',
+        }),
+      };
+    },
     contact(to: string, sender: { name: string; email: string; message: string }): MailMessage {
       return {
         to,

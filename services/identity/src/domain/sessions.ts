@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Acting } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import * as sessions from '../db/sessions.repo.js';
 import type { KeyRing } from '../keys/key-ring.js';
 import { requireAccount, type Account, type Client } from './account.js';
 import { authErrors } from './errors.js';
 import { hashToken, newToken } from './secrets.js';
+import { actingFor, roleIn, teamErrors } from './teams.js';
 
 /** "Remember me for 30 days" (ARCHITECTURE §4). */
 export const PERSISTENT_SESSION_SECONDS = 30 * 24 * 60 * 60;
@@ -20,6 +22,8 @@ export interface IssuedSession {
   /** Null when a just-rotated token was presented again within the grace period: keep the newer cookie. */
   refreshToken: string | null;
   sessionExpiresAt: Date;
+  /** The store the access token acts for (issue 28), null for the person's own account. */
+  acting: Acting | null;
 }
 
 export interface SessionService {
@@ -40,6 +44,12 @@ export interface SessionService {
   /** The access token's session, if it is still live (not signed out, not expired). */
   activeSession(sessionId: string): Promise<sessions.Session | null>;
   list(userId: string): Promise<sessions.Session[]>;
+  /**
+   * Points the session at a store the person belongs to (or back at their own account when
+   * `storeId` is theirs) and issues the access token for it; refresh keeps it there while the
+   * membership lasts.
+   */
+  act(userId: string, sessionId: string, storeId: string): Promise<IssuedSession>;
   revoke(userId: string, sessionId: string): Promise<void>;
   signOut(userId: string | null, sessionId: string | null, scope: SignOutScope): Promise<void>;
 }
@@ -64,15 +74,26 @@ export function createSessionService({
     refreshToken: string | null,
   ): Promise<IssuedSession> => {
     const account = await requireAccount(tx, session.userId);
+    // Acting for a store: checked again at every issue (refresh too), so a removed member's
+    // session falls back to their own account instead of minting another acting token.
+    let acting: Acting | null = null;
+    if (session.actingStoreId) {
+      const role = await roleIn(tx, session.actingStoreId, session.userId);
+      if (role && role !== 'owner') acting = await actingFor(tx, session.actingStoreId, role);
+      else await sessions.setActingStore(tx, session.id, session.userId, null);
+    }
+    const subject = acting ? await requireAccount(tx, acting.storeId) : account;
     const access = await keys.sign({
-      userId: account.user.id,
+      userId: subject.user.id,
       sessionId: session.id,
-      email: account.user.email,
-      emailVerified: account.user.emailVerified,
-      plan: account.profile.plan,
+      email: subject.user.email,
+      emailVerified: subject.user.emailVerified,
+      plan: subject.profile.plan,
       authTime: session.authTime,
+      ...(acting ? { actor: { id: account.user.id, role: acting.role } } : {}),
     });
     return {
+      acting,
       account,
       sessionId: session.id,
       persistent: session.persistent,
@@ -143,6 +164,15 @@ export function createSessionService({
 
     activeSession: (sessionId) => sessions.findActiveSession(pool, sessionId),
     list: (userId) => sessions.listActiveSessions(pool, userId),
+
+    act: (userId, sessionId, storeId) =>
+      withTransaction(pool, async (tx) => {
+        const own = storeId === userId;
+        if (!own && !(await roleIn(tx, storeId, userId))) throw teamErrors.notAMember();
+        const session = await sessions.setActingStore(tx, sessionId, userId, own ? null : storeId);
+        if (!session) throw authErrors.sessionMissing();
+        return issue(tx, session, null);
+      }),
 
     async revoke(userId, sessionId) {
       if (!(await sessions.revokeSession(pool, sessionId, 'revoked', userId)))

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@lockdrop/auth';
-import type { ApiKeyMode, ApiKeyScope, ApiVersion, PlanId } from '@lockdrop/contracts';
+import {
+  storeRoleSchema,
+  type ApiKeyMode,
+  type ApiKeyScope,
+  type ApiVersion,
+  type PlanId,
+  type StoreRole,
+} from '@lockdrop/contracts';
 import type { Pool } from '@lockdrop/db';
 import {
   SignJWT,
@@ -36,6 +43,12 @@ export interface AccessClaims {
   plan: PlanId;
   /** `auth_time`: the session's last proof of identity, kept across refreshes. */
   authTime: Date;
+  /**
+   * A member acting for a store (issue 28): `userId` (sub) is then the store, its owner's e-mail
+   * and plan, and `act` names the member and role (RFC 8693), so every ownership check in every
+   * service keeps comparing the store's id while libs/auth limits what the role may do.
+   */
+  actor?: { id: string; role: StoreRole };
 }
 
 /**
@@ -58,7 +71,10 @@ export interface VerifiedAccessToken {
   userId: string;
   sessionId: string;
   expiresAt: Date;
+  /** The member acting for the store `userId` names, when the token is an acting one. */
+  actor: { id: string; role: StoreRole } | null;
 }
+const actClaimSchema = z.object({ sub: z.uuid(), role: storeRoleSchema });
 
 export interface KeyRing {
   /** Public keys of every key in the ring: what `/.well-known/jwks.json` serves. */
@@ -150,6 +166,7 @@ export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
           plan: claims.plan,
           sid: claims.sessionId,
           auth_time: Math.floor(claims.authTime.getTime() / 1000),
+          ...(claims.actor ? { act: { sub: claims.actor.id, role: claims.actor.role } } : {}),
         },
         claims.userId,
         ACCESS_TOKEN_TTL_SECONDS,
@@ -174,10 +191,12 @@ export async function createKeyRing(privateJwks: JWK[]): Promise<KeyRing> {
       });
       // An API key's token never stands for a session (identity's own session routes).
       if (payload.api_key !== undefined) throw new Error('an API key token is not a session');
+      const act = payload.act === undefined ? null : actClaimSchema.parse(payload.act);
       return {
         userId: payload.sub!,
         sessionId: String(payload.sid),
         expiresAt: new Date(payload.exp! * 1000),
+        actor: act ? { id: act.sub, role: act.role } : null,
       };
     },
   };

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { AccountService } from '../domain/accounts.js';
 import { requireAccount } from '../domain/account.js';
 import { authErrors } from '../domain/errors.js';
+import { actingFor } from '../domain/teams.js';
 import type { SessionService } from '../domain/sessions.js';
 import type { SignInService } from '../domain/sign-in.js';
 import type { Pool } from '@lockdrop/db';
@@ -117,11 +118,16 @@ export function authRoutes(
       const current = await guard.resolve(request);
       if (current) {
         const account = await requireAccount(pool, current.userId);
-        return presentAccount(account, {
+        const answer = presentAccount(account, {
           id: current.sessionId,
           expiresAt: current.accessExpiresAt,
           persistent: current.persistent,
         });
+        if (!current.acting) return answer;
+        return {
+          ...answer,
+          acting: await actingFor(pool, current.acting.storeId, current.acting.role),
+        };
       }
       return refreshFromCookie(request, reply);
     },

@@ -1,3 +1,6 @@
+import { NOT_ALLOWED_FOR_ROLE } from '@lockdrop/auth';
+import type { StoreRole } from '@lockdrop/contracts';
+import { AppError } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authErrors } from '../domain/errors.js';
 import type { SessionService } from '../domain/sessions.js';
@@ -11,6 +14,8 @@ export interface CurrentSession {
   accessExpiresAt: Date;
   /** When the person last proved who they are on this session (the row's, not the token's copy). */
   authTime: Date;
+  /** The store the token acts for and the person's role there (issue 28); `userId` stays the person. */
+  acting: { storeId: string; role: StoreRole } | null;
 }
 
 declare module 'fastify' {
@@ -31,20 +36,43 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
     const verified = await keys.verify(token).catch(() => null);
     if (!verified) return null;
     const session = await sessions.activeSession(verified.sessionId);
-    if (!session || session.userId !== verified.userId) return null;
+    if (!session) return null;
+    // An acting token is the session's person acting for the store the session points at now:
+    // one minted before a switch back (or a removal) no longer stands for the session.
+    const person = verified.actor ? verified.actor.id : verified.userId;
+    if (session.userId !== person) return null;
+    if (verified.actor && session.actingStoreId !== verified.userId) return null;
     return {
-      userId: verified.userId,
+      userId: person,
       sessionId: verified.sessionId,
       persistent: session.persistent,
       accessExpiresAt: verified.expiresAt,
       authTime: session.authTime,
+      acting: verified.actor ? { storeId: verified.userId, role: verified.actor.role } : null,
     };
   };
 
   return {
     resolve,
-    /** preHandler: 401 'Auth session missing!' unless a live session is presented. */
+    /**
+     * preHandler: 401 'Auth session missing!' unless a live session is presented. Identity's
+     * routes are the person's own (profile, password, MFA, keys, deletion): a token acting for
+     * a store is refused with 403, the default deny libs/auth applies elsewhere.
+     */
     async requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      const current = await resolve(request);
+      if (!current) throw authErrors.sessionMissing();
+      if (current.acting)
+        throw new AppError(
+          NOT_ALLOWED_FOR_ROLE,
+          403,
+          'Switch back to your own account to do this',
+          { role: current.acting.role },
+        );
+      request.currentSession = current;
+    },
+    /** preHandler of the team routes: the person, acting for a store or not. */
+    async requirePerson(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
       const current = await resolve(request);
       if (!current) throw authErrors.sessionMissing();
       request.currentSession = current;

@@ -30,12 +30,15 @@ export function presentAccount(
   };
 }
 
-export function presentIssued(issued: IssuedSession) {
-  return presentAccount(issued.account, {
-    id: issued.sessionId,
-    expiresAt: issued.accessExpiresAt,
-    persistent: issued.persistent,
-  });
+export function presentIssued(issued: IssuedSession): SessionResponse {
+  return {
+    ...presentAccount(issued.account, {
+      id: issued.sessionId,
+      expiresAt: issued.accessExpiresAt,
+      persistent: issued.persistent,
+    }),
+    ...(issued.acting ? { acting: issued.acting } : {}),
+  };
 }
 
 export function presentSessions(sessions: Session[], currentSessionId: string) {

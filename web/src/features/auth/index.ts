@@ -1,7 +1,11 @@
 /** The auth feature's public surface: other features and the shell import from here. */
 export {
   useSession,
+  useActing,
+  sessionQueryKey,
   sessionQueryOptions,
+  switchedAccount,
+  toAccount,
   type Account,
   type Profile,
   type PayoutMethod,

@@ -5,6 +5,7 @@ import { payoutMethodOnly } from './0002_payout_method_only.js';
 import { apiKeys } from './0020_api_keys.js';
 import { reauthentication } from './0060_reauthentication.js';
 import { mfaRecoveryCodes } from './0070_mfa_recovery_codes.js';
+import { storeTeams } from './0080_store_teams.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   apiKeys,
   reauthentication,
   mfaRecoveryCodes,
+  storeTeams,
 ];

@@ -18,6 +18,7 @@ export function discountRoutes(app: HttpServer, discounts: DiscountService): voi
     '/api/discount-codes',
     {
       ...auth,
+      config: { storeRight: 'discounts:read' },
       schema: {
         tags: ['discounts'],
         summary: "The seller's discount codes with their uses and revenue",
@@ -32,6 +33,7 @@ export function discountRoutes(app: HttpServer, discounts: DiscountService): voi
     '/api/discount-codes',
     {
       ...auth,
+      config: { storeRight: 'discounts:write' },
       schema: {
         tags: ['discounts'],
         summary: 'Creates a discount code for some or all of the seller’s products',
@@ -50,6 +52,7 @@ export function discountRoutes(app: HttpServer, discounts: DiscountService): voi
     '/api/discount-codes/:id',
     {
       ...auth,
+      config: { storeRight: 'discounts:write' },
       schema: {
         tags: ['discounts'],
         summary: 'Replaces a discount code (turning it off is `active: false`)',
@@ -66,6 +69,7 @@ export function discountRoutes(app: HttpServer, discounts: DiscountService): voi
     '/api/discount-codes/:id',
     {
       ...auth,
+      config: { storeRight: 'discounts:write' },
       schema: {
         tags: ['discounts'],
         summary: 'Deletes a code nobody has used (a used one can be turned off)',

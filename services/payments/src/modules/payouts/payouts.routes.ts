@@ -142,6 +142,7 @@ export function payoutRoutes(
     '/api/payouts/balances',
     {
       ...auth,
+      config: { storeRight: 'payouts:read' },
       schema: {
         tags: ['payouts'],
         summary:
@@ -157,6 +158,7 @@ export function payoutRoutes(
     '/api/payouts',
     {
       ...auth,
+      config: { storeRight: 'payouts:read' },
       schema: {
         tags: ['payouts'],
         summary: "The seller's payouts, newest first",
@@ -191,6 +193,7 @@ export function payoutRoutes(
     '/api/payouts/export.csv',
     {
       ...auth,
+      config: { storeRight: 'exports:read' },
       schema: {
         tags: ['payouts'],
         summary: "The seller's payouts as CSV",

@@ -72,6 +72,7 @@ export function refundRoutes(app: HttpServer, deps: RefundDeps): void {
     '/api/purchases/:purchaseId/refund',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'refunds:write' },
       schema: {
         tags: ['purchases'],
         summary: 'Refund a purchase within the refund window (its seller or support)',

@@ -56,6 +56,7 @@ export function salesRoutes(
     '/api/purchases/sales',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'sales:read' },
       schema: {
         tags: ['purchases'],
         summary: "The signed-in seller's own sales, newest first",

@@ -1,5 +1,5 @@
 import type { SessionResponse } from '@lockdrop/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, NETWORK_ERROR } from '@/lib/api';
 import { useHydrated } from '@/lib/use-hydrated';
 
@@ -69,4 +69,24 @@ export function useSession() {
     isSignedIn: account !== null,
     isPending: query.isPending,
   };
+}
+
+/**
+ * The store this session acts for (issue 28), or null on the person's own account. The server
+ * enforces every right; the web only hides what the role cannot do.
+ */
+export function useActing() {
+  return useSession().account?.acting ?? null;
+}
+
+/**
+ * The session now stands for another store (or the person's own account again): the session
+ * query takes the new answer (its observers re-render at once) and everything else cached, which
+ * belonged to the other store, is dropped.
+ */
+export function switchedAccount(queryClient: QueryClient, account: Account): void {
+  queryClient.setQueryData(sessionQueryKey, account);
+  queryClient.removeQueries({
+    predicate: (query) => !(query.queryKey[0] === 'auth' && query.queryKey[1] === 'session'),
+  });
 }

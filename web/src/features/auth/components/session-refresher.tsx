@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, ApiError } from '@/lib/api';
-import { sessionQueryKey, toAccount, type Account } from '../api/get-session';
+import { notify } from '@/lib/toast';
+import { sessionQueryKey, switchedAccount, toAccount, type Account } from '../api/get-session';
 import { needsRefresh, REFRESH_TICK_MS, withRetries } from '../lib/session-refresh';
 
 /**
@@ -35,5 +36,31 @@ export function SessionRefresher() {
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [queryClient]);
+
+  // Removed from the store this session acts for (issue 28: the gateway refuses the member's
+  // next request): back to the person's own account, which refresh now issues.
+  useEffect(() => {
+    let switching = false;
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.type !== 'updated' || event.action.type !== 'error' || switching) return;
+      const error = event.action.error;
+      if (!(error instanceof ApiError) || error.code !== MEMBERSHIP_ENDED) return;
+      switching = true;
+      void api<unknown>('/api/auth/refresh', { method: 'POST' })
+        .then((body) => {
+          switchedAccount(queryClient, toAccount(body));
+          notify.error(
+            undefined,
+            'You are no longer a member of that store: back to your own account',
+          );
+        })
+        .catch(() => queryClient.setQueryData(sessionQueryKey, null))
+        .finally(() => {
+          switching = false;
+        });
+    });
+  }, [queryClient]);
   return null;
 }
+
+const MEMBERSHIP_ENDED = 'store_membership_ended';

@@ -1,5 +1,5 @@
-import { useSession } from '@/features/auth';
-import type { Product, SubscriberFigures, UploadUsage } from '@lockdrop/contracts';
+import { useActing, useSession } from '@/features/auth';
+import type { Product, StoreRight, SubscriberFigures, UploadUsage } from '@lockdrop/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { PlanCard } from './plan-card';
@@ -35,6 +35,26 @@ export function DashboardHome({
   subscriberFigures,
 }: DashboardHomeParts) {
   const { profile } = useSession();
+  const acting = useActing();
+  // Acting for a store (issue 28): only what the role may see; the plan and payout notices are
+  // the owner's. The server refuses the rest anyway; this keeps errors off the screen.
+  const may = (right: StoreRight) => !acting || acting.rights.includes(right);
+  if (acting)
+    return (
+      <div className="space-y-6">
+        <header>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{acting.storeName}</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            You are working in this store as {acting.role}.
+          </p>
+        </header>
+        {may('analytics:read') && <StatCards days={30} />}
+        <div className="grid gap-6 lg:grid-cols-2">
+          {may('products:read') && <RecentProducts products={products} />}
+          {may('sales:read') && <RecentSales />}
+        </div>
+      </div>
+    );
   return (
     <div className="space-y-6">
       <header>

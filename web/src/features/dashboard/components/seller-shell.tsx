@@ -10,25 +10,73 @@ import {
   TicketPercent,
   X,
 } from 'lucide-react';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import type { StoreRight } from '@lockdrop/contracts';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { SignOutButton, useSession } from '@/features/auth';
+import { SignOutButton, useActing, useSession } from '@/features/auth';
 import { planById } from '@lockdrop/plans';
 
-const menu = [
+/** `right`: what a member acting for the store needs to see the entry (the server enforces it). */
+const menu: {
+  label: string;
+  to: string;
+  icon: typeof Package;
+  end: boolean;
+  right?: StoreRight;
+}[] = [
   { label: 'Dashboard', to: paths.dashboard.root.getHref(), icon: LayoutDashboard, end: true },
-  { label: 'Products', to: paths.products.mine.getHref(), icon: Package, end: false },
-  { label: 'Deliveries', to: paths.dashboard.deliveries.getHref(), icon: PackageCheck, end: false },
-  { label: 'Payments', to: paths.dashboard.payments.getHref(), icon: CreditCard, end: false },
-  { label: 'Analytics', to: paths.dashboard.analytics.getHref(), icon: BarChart3, end: false },
-  { label: 'Discounts', to: paths.dashboard.discounts.getHref(), icon: TicketPercent, end: false },
+  {
+    label: 'Products',
+    to: paths.products.mine.getHref(),
+    icon: Package,
+    end: false,
+    right: 'products:read',
+  },
+  {
+    label: 'Deliveries',
+    to: paths.dashboard.deliveries.getHref(),
+    icon: PackageCheck,
+    end: false,
+    right: 'sales:read',
+  },
+  {
+    label: 'Payments',
+    to: paths.dashboard.payments.getHref(),
+    icon: CreditCard,
+    end: false,
+    right: 'sales:read',
+  },
+  {
+    label: 'Analytics',
+    to: paths.dashboard.analytics.getHref(),
+    icon: BarChart3,
+    end: false,
+    right: 'analytics:read',
+  },
+  {
+    label: 'Discounts',
+    to: paths.dashboard.discounts.getHref(),
+    icon: TicketPercent,
+    end: false,
+    right: 'discounts:read',
+  },
   { label: 'Settings', to: paths.settings.getHref(), icon: Settings, end: false },
 ];
 
 function SellerIdentity() {
   const { user, profile } = useSession();
+  const acting = useActing();
   if (!user) return null;
+  if (acting)
+    return (
+      <div className="border-t border-slate-200 px-3 pt-4" data-testid="seller-identity">
+        <p className="truncate text-sm font-semibold text-slate-900">{acting.storeName}</p>
+        <p className="truncate text-xs text-slate-500">
+          {user.email} · {acting.role}
+        </p>
+      </div>
+    );
   return (
     <div className="border-t border-slate-200 px-3 pt-4" data-testid="seller-identity">
       <p className="truncate text-sm font-semibold text-slate-900">
@@ -41,8 +89,10 @@ function SellerIdentity() {
 }
 
 /** The seller side menu (spec §2): current route highlighted, a toggle below 768 px, a real Logout. */
-export function SellerShell() {
+export function SellerShell({ storeSwitcher }: { storeSwitcher?: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const acting = useActing();
+  const visible = menu.filter(({ right }) => !acting || !right || acting.rights.includes(right));
   const { pathname } = useLocation();
   useEffect(() => setOpen(false), [pathname]);
 
@@ -68,7 +118,7 @@ export function SellerShell() {
       >
         <nav aria-label="Seller">
           <ul className="flex flex-col gap-1">
-            {menu.map(({ label, to, icon: Icon, end }) => (
+            {visible.map(({ label, to, icon: Icon, end }) => (
               <li key={to}>
                 <NavLink
                   to={to}
@@ -84,6 +134,7 @@ export function SellerShell() {
             ))}
           </ul>
         </nav>
+        {storeSwitcher}
         <SellerIdentity />
         <SignOutButton className="flex items-center gap-3 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-50">
           <LogOut className="size-4" aria-hidden="true" />

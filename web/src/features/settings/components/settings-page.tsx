@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useActing } from '@/features/auth';
 import { ApiKeysSection } from './api-keys-section';
 import { DeleteAccountSection } from './delete-account-section';
 import { MfaSection } from './mfa-section';
@@ -19,12 +20,31 @@ export function SettingsPage({
   planBilling,
   webhooks,
   brand,
+  team,
 }: {
   payoutDestination: ReactNode;
   planBilling: ReactNode;
   webhooks: ReactNode;
   brand: ReactNode;
+  team: ReactNode;
 }) {
+  const acting = useActing();
+  // Acting for another store: its settings (payouts, plan, brand, keys…) are the owner's alone,
+  // and the person's own ones wait until they switch back. Only the team is shown.
+  if (acting)
+    return (
+      <div className="bg-slate-50">
+        <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
+          <h1 className="text-3xl font-bold tracking-tight text-slate-900">Settings</h1>
+          <p className="mt-4 text-sm text-slate-700" data-testid="acting-note">
+            You are working in <strong>{acting.storeName}</strong> as {acting.role}. Its payouts,
+            plan and account settings stay with its owner; switch back to your own store (in the
+            seller menu) for your own settings.
+          </p>
+          <div className="mt-10 space-y-8">{team}</div>
+        </div>
+      </div>
+    );
   return (
     <div className="bg-slate-50">
       <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
@@ -36,6 +56,7 @@ export function SettingsPage({
           <ProfileSection />
           <PayoutSection destination={payoutDestination} />
           <PlanSection billing={planBilling} />
+          {team}
           {brand}
           <SettingsCard
             id="webhooks"

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/**
+ * Team seats (issue 28). A store is a seller account (its id is the owner's user id); members
+ * act for it with one of these roles. What each role may do is one table in `libs/auth`
+ * (`STORE_ROLE_RIGHTS`); the web reads a member's rights from the session, never decides them.
+ */
+export const storeRoleSchema = z.enum(['owner', 'admin', 'editor', 'support', 'accountant']);
+export type StoreRole = z.infer<typeof storeRoleSchema>;
+/** Roles an invite or a role change may give: there is one owner, and it is never handed out here. */
+export const memberRoleSchema = z.enum(['admin', 'editor', 'support', 'accountant']);
+export type MemberRole = z.infer<typeof memberRoleSchema>;
+
+/** The rights a route may declare (`config: { storeRight }`); owner-only actions have none. */
+export const storeRightSchema = z.enum([
+  'products:read',
+  'products:write',
+  'files:read',
+  'files:write',
+  'discounts:read',
+  'discounts:write',
+  'buyer-updates:write',
+  'sales:read',
+  'refunds:write',
+  'buyers:read',
+  'payouts:read',
+  'analytics:read',
+  'exports:read',
+]);
+export type StoreRight = z.infer<typeof storeRightSchema>;
+
+/** While a member acts for a store: `GET /api/auth/session`'s `acting`. */
+export const actingSchema = z.object({
+  storeId: z.uuid(),
+  storeName: z.string(),
+  role: storeRoleSchema,
+  rights: z.array(storeRightSchema),
+});
+export type Acting = z.infer<typeof actingSchema>;
+
+/** `GET /api/auth/stores`: the stores the signed-in person belongs to (their own first). */
+export const myStoresSchema = z.object({
+  stores: z.array(
+    z.object({ storeId: z.uuid(), storeName: z.string(), role: storeRoleSchema, own: z.boolean() }),
+  ),
+});
+export type MyStores = z.infer<typeof myStoresSchema>;
+
+export const storeMemberSchema = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  fullName: z.string(),
+  role: storeRoleSchema,
+  joinedAt: z.iso.datetime(),
+});
+export type StoreMember = z.infer<typeof storeMemberSchema>;
+
+export const storeInviteSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: memberRoleSchema,
+  expiresAt: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+});
+export type StoreInvite = z.infer<typeof storeInviteSchema>;
+
+/** `GET /api/stores/:storeId/members`: members, pending invites and the plan's seats. */
+export const teamSchema = z.object({
+  members: z.array(storeMemberSchema),
+  invites: z.array(storeInviteSchema),
+  /** Seats besides the owner: null = unlimited; members and pending invites both take one. */
+  seats: z.number().int().nullable(),
+  seatsUsed: z.number().int(),
+});
+export type Team = z.infer<typeof teamSchema>;
+
+export const inviteRequestSchema = z.object({
+  email: z.email().max(320),
+  role: memberRoleSchema,
+});
+export type InviteRequest = z.infer<typeof inviteRequestSchema>;
+
+export const roleChangeSchema = z.object({ role: memberRoleSchema });
+
+export const acceptInviteRequestSchema = z.object({ token: z.string().min(20).max(200) });
+export const acceptedInviteSchema = z.object({
+  storeId: z.uuid(),
+  storeName: z.string(),
+  role: memberRoleSchema,
+});
+
+export const auditEntrySchema = z.object({
+  id: z.uuid(),
+  actorId: z.uuid().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  target: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export const auditLogSchema = z.object({ entries: z.array(auditEntrySchema) });
+export type AuditEntry = z.infer<typeof auditEntrySchema>;

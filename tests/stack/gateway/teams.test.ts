@@ -1,0 +1,304 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@lockdrop/config';
+import { createPool, type Pool } from '@lockdrop/db';
+import type { HttpServer } from '@lockdrop/http';
+import { buildApp as buildCatalog } from '@lockdrop/catalog/src/app.js';
+import { configSchema as catalogConfig } from '@lockdrop/catalog/src/config.js';
+import { buildApp as buildDelivery } from '@lockdrop/delivery/src/app.js';
+import { configSchema as deliveryConfig } from '@lockdrop/delivery/src/config.js';
+import { buildApp as buildIdentity } from '@lockdrop/identity/src/app.js';
+import { configSchema as identityConfig } from '@lockdrop/identity/src/config.js';
+import { buildApp as buildPayments } from '@lockdrop/payments/src/app.js';
+import { configSchema as paymentsConfig } from '@lockdrop/payments/src/config.js';
+import { buildApp as buildGateway } from '@lockdrop/gateway/src/app.js';
+import { configSchema as gatewayConfig } from '@lockdrop/gateway/src/config.js';
+import {
+  createTestDatabase,
+  deleteStreams,
+  testEnv,
+  testNamespace,
+  type TestDatabase,
+} from '@lockdrop/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Team seats (issue 28) through the real gateway: identity mints acting tokens, catalog,
+// delivery and payments enforce the rights (libs/auth), and the gateway refuses a removed
+// member's still-valid token. Two gateway replicas: A forwards the removal, B learns it from
+// the bus (its membership cache is 60 s, so only the event can explain a refusal there).
+let database: TestDatabase;
+let db: Pool;
+let dataDir: string;
+let webDist: string;
+const namespace = testNamespace();
+const apps: HttpServer[] = [];
+let replicaA: string;
+let replicaB: string;
+
+async function listen(app: HttpServer) {
+  apps.push(app);
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createPool({ connectionString: database.url, schema: 'identity', max: 2 });
+  dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-teams-data-'));
+  webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-teams-web-'));
+  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+  const env = {
+    DATABASE_URL: database.url,
+    NATS_URL: testEnv.natsUrl,
+    REDIS_URL: testEnv.redisUrl,
+    BUS_NAMESPACE: namespace,
+    LOG_LEVEL: 'silent',
+  };
+  const identityUrl = await listen(await buildIdentity(loadConfig(identityConfig, env)));
+  const jwks = { ...env, JWKS_URL: `${identityUrl}/.well-known/jwks.json` };
+  const deliveryUrl = await listen(
+    await buildDelivery(loadConfig(deliveryConfig, { ...jwks, DATA_DIR: dataDir })),
+  );
+  const catalogUrl = await listen(
+    await buildCatalog(loadConfig(catalogConfig, { ...jwks, DELIVERY_URL: deliveryUrl })),
+  );
+  const paymentsUrl = await listen(await buildPayments(loadConfig(paymentsConfig, jwks)));
+  const gateway = (cacheSeconds: string, prefix: string) =>
+    buildGateway(
+      loadConfig(gatewayConfig, {
+        ...env,
+        WEB_DIST: webDist,
+        IDENTITY_URL: identityUrl,
+        CATALOG_URL: catalogUrl,
+        DELIVERY_URL: deliveryUrl,
+        PAYMENTS_URL: paymentsUrl,
+        REDIS_KEY_PREFIX: `${namespace}:${prefix}:`,
+        TEAM_MEMBERSHIP_CACHE_SECONDS: cacheSeconds,
+        SENSITIVE_RATE_LIMIT_PER_MINUTE: '1000',
+      }),
+    );
+  replicaA = await listen(await gateway('5', 'a'));
+  replicaB = await listen(await gateway('60', 'b'));
+}, 120_000);
+
+afterAll(async () => {
+  for (const app of apps.reverse()) await app.close();
+  await db?.end();
+  await deleteStreams(testEnv.natsUrl, namespace);
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(webDist, { recursive: true, force: true });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions check the shape
+type Json = any;
+
+/** One browser: keeps identity's cookies and sends them back. */
+class Person {
+  readonly cookies = new Map<string, string>();
+  userId = '';
+  constructor(readonly email: string) {}
+
+  async call(
+    pathname: string,
+    init: { method?: string; body?: unknown; origin?: string; form?: FormData } = {},
+  ): Promise<{ status: number; body: Json }> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await fetch(new URL(pathname, init.origin ?? replicaA), {
+      method: init.method ?? (init.body === undefined && !init.form ? 'GET' : 'POST'),
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(init.form ? { body: init.form } : {}),
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      if (/max-age=0|expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name!);
+      else this.cookies.set(name!, value.join('='));
+    }
+    const text = await response.text();
+    let body: Json = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // CSV and the like stay text.
+    }
+    return { status: response.status, body };
+  }
+
+  get accessToken() {
+    return this.cookies.get('ld_access')!;
+  }
+}
+
+/** Signed up through the gateway, e-mail confirmed, on `plan` (set in identity's table). */
+async function signUp(plan = 'free'): Promise<Person> {
+  const person = new Person(`team-${randomUUID()}@example.com`);
+  const created = await person.call('/api/auth/sign-up', {
+    body: {
+      fullName: 'Team Test',
+      email: person.email,
+      password: 'correct horse battery',
+      acceptTerms: true,
+    },
+  });
+  expect(created.status).toBe(201);
+  person.userId = created.body.user.id;
+  await db.query('UPDATE identity.users SET email_verified_at = now() WHERE id = $1', [
+    person.userId,
+  ]);
+  await db.query('UPDATE identity.profiles SET plan = $2 WHERE id = $1', [person.userId, plan]);
+  expect((await person.call('/api/auth/refresh', { body: {} })).status).toBe(200);
+  return person;
+}
+
+async function inviteLink(email: string): Promise<string> {
+  let token: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const { rows } = await db.query<{ text_body: string }>(
+          'SELECT text_body FROM mailbox.messages WHERE recipient = $1 ORDER BY id DESC LIMIT 1',
+          [email],
+        );
+        token = /\/invite\?token=([\w-]+)/.exec(rows[0]?.text_body ?? '')?.[1];
+        return token;
+      },
+      { timeout: 10_000, interval: 100 },
+    )
+    .toBeTruthy();
+  return token!;
+}
+
+/** Invited by the owner, accepted, and switched into the owner's store. */
+async function member(owner: Person, role: string): Promise<Person> {
+  const person = await signUp();
+  const invited = await owner.call(`/api/auth/stores/${owner.userId}/invites`, {
+    body: { email: person.email, role },
+  });
+  expect(invited.status).toBe(201);
+  const accepted = await person.call('/api/auth/invites/accept', {
+    body: { token: await inviteLink(person.email) },
+  });
+  expect(accepted.status).toBe(200);
+  const acting = await person.call(`/api/auth/stores/${owner.userId}/act`, { body: {} });
+  expect(acting.status).toBe(200);
+  expect(acting.body.acting).toMatchObject({ storeId: owner.userId, role });
+  return person;
+}
+
+async function upload(person: Person): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new TextEncoder().encode(`bytes ${randomUUID()}`)]), 'notes.txt');
+  const uploaded = await person.call('/api/uploads', { form });
+  expect(uploaded.status).toBe(201);
+  return uploaded.body.id;
+}
+
+const productBody = (fileId: string) => ({
+  title: 'Team notes',
+  description: 'Made by the team.',
+  price: '5.00',
+  currency: 'USD',
+  fileId,
+  previewEnabled: false,
+  pricing: { type: 'one_time' },
+});
+
+describe('members acting for a store, through the gateway', () => {
+  it('lets an editor make products for the store but not refund or read payouts', async () => {
+    const owner = await signUp('pro');
+    const editor = await member(owner, 'editor');
+
+    const fileId = await upload(editor);
+    const created = await editor.call('/api/products', { body: productBody(fileId) });
+    expect(created.status).toBe(201);
+    // The product is the store's: the owner sees it among theirs.
+    const mine = await owner.call('/api/products/mine');
+    expect(mine.status).toBe(200);
+    expect(JSON.stringify(mine.body)).toContain(created.body.id);
+
+    // Discount codes are an editor's too.
+    expect((await editor.call('/api/discount-codes')).status).toBe(200);
+
+    const refund = await editor.call(`/api/purchases/${randomUUID()}/refund`, { body: {} });
+    expect(refund.status).toBe(403);
+    expect(refund.body.error.code).toBe('not_allowed_for_role');
+    for (const pathname of [
+      '/api/payouts/balances',
+      '/api/payouts/destination',
+      '/api/purchases/sales',
+      // The owner's own buyer library and billing are never a store right.
+      '/api/purchases',
+      '/api/billing/plan',
+    ]) {
+      const refused = await editor.call(pathname);
+      expect({ pathname, status: refused.status }).toEqual({ pathname, status: 403 });
+      expect(refused.body.error.code).toBe('not_allowed_for_role');
+    }
+  });
+
+  it('lets an accountant read sales and payouts but not create products', async () => {
+    const owner = await signUp('pro');
+    const ownFile = await upload(owner);
+    const accountant = await member(owner, 'accountant');
+    const sales = await accountant.call('/api/purchases/sales');
+    expect(sales.status).toBe(200);
+    expect((await accountant.call('/api/payouts/balances')).status).toBe(200);
+    expect((await accountant.call('/api/discount-codes')).status).toBe(403);
+    const create = await accountant.call('/api/products', { body: productBody(ownFile) });
+    expect(create.status).toBe(403);
+    expect(create.body.error).toMatchObject({
+      code: 'not_allowed_for_role',
+      details: { role: 'accountant', requiredRight: 'products:write' },
+    });
+  });
+
+  it("refuses a removed member's still-valid token on the next request, on every replica", async () => {
+    const owner = await signUp('pro');
+    const editor = await member(owner, 'editor');
+    const token = editor.accessToken;
+    // Both replicas have seen (and cached) the membership.
+    expect((await editor.call('/api/products/mine')).status).toBe(200);
+    expect((await editor.call('/api/products/mine', { origin: replicaB })).status).toBe(200);
+
+    const removed = await owner.call(`/api/auth/stores/${owner.userId}/members/${editor.userId}`, {
+      method: 'DELETE',
+    });
+    expect(removed.status).toBe(204);
+    // The same token, well before its expiry.
+    expect(editor.accessToken).toBe(token);
+    const next = await editor.call('/api/products/mine');
+    expect(next.status).toBe(403);
+    expect(next.body.error.code).toBe('store_membership_ended');
+    await expect
+      .poll(async () => (await editor.call('/api/products/mine', { origin: replicaB })).status, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(403);
+
+    // Refresh takes the person back to their own account.
+    const refreshed = await editor.call('/api/auth/refresh', { body: {} });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.acting).toBeUndefined();
+    const own = await editor.call('/api/products/mine');
+    expect(own.status).toBe(200);
+    expect(JSON.stringify(own.body)).not.toContain('Team notes');
+  });
+
+  it('refuses to act for a store one does not belong to', async () => {
+    const owner = await signUp('pro');
+    const stranger = await signUp();
+    const refused = await stranger.call(`/api/auth/stores/${owner.userId}/act`, { body: {} });
+    expect(refused.status).toBe(404);
+    // Still their own account.
+    const session = await stranger.call('/api/auth/session');
+    expect(session.body.acting).toBeUndefined();
+    expect(session.body.user.id).toBe(stranger.userId);
+  });
+});

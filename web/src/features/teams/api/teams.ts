@@ -1,0 +1,84 @@
+import type {
+  InviteRequest,
+  MemberRole,
+  MyStores,
+  SessionResponse,
+  Team,
+} from '@lockdrop/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { switchedAccount, toAccount } from '@/features/auth';
+import { api } from '@/lib/api';
+
+export type { MemberRole, StoreMember, StoreInvite, Team } from '@lockdrop/contracts';
+export const MEMBER_ROLES: readonly MemberRole[] = ['admin', 'editor', 'support', 'accountant'];
+
+const teamKey = (storeId: string) => ['teams', storeId] as const;
+const storesKey = ['teams', 'mine'] as const;
+const base = (storeId: string) => `/api/auth/stores/${encodeURIComponent(storeId)}`;
+
+export const useMyStores = (enabled = true) =>
+  useQuery(
+    queryOptions({
+      queryKey: storesKey,
+      queryFn: async () => (await api<MyStores>('/api/auth/stores')).stores,
+      enabled,
+    }),
+  );
+
+export const useTeam = (storeId: string | null) =>
+  useQuery(
+    queryOptions({
+      queryKey: teamKey(storeId ?? ''),
+      queryFn: () => api<Team>(`${base(storeId!)}/members`),
+      enabled: storeId !== null,
+    }),
+  );
+
+export function useInvite(storeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: InviteRequest) =>
+      api<unknown>(`${base(storeId)}/invites`, { method: 'POST', body: input }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKey(storeId) }),
+  });
+}
+
+export function useRevokeInvite(storeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (inviteId: string) =>
+      api<void>(`${base(storeId)}/invites/${encodeURIComponent(inviteId)}`, { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKey(storeId) }),
+  });
+}
+
+export function useRemoveMember(storeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) =>
+      api<void>(`${base(storeId)}/members/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: teamKey(storeId) }),
+  });
+}
+
+/** Switches the session to a store (or, with one's own id, back to one's own account). */
+export function useSwitchStore() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (storeId: string) =>
+      api<SessionResponse>(`${base(storeId)}/act`, { method: 'POST', body: {} }),
+    onSuccess: (session) => switchedAccount(queryClient, toAccount(session)),
+  });
+}
+
+export function useAcceptInvite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) =>
+      api<{ storeId: string; storeName: string; role: MemberRole }>('/api/auth/invites/accept', {
+        method: 'POST',
+        body: { token },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: storesKey }),
+  });
+}

@@ -1,0 +1,4 @@
+/** Team seats (issue 28): Settings → Team, the store switcher and the invitation page. */
+export { TeamSection } from './components/team-section';
+export { StoreSwitcher } from './components/store-switcher';
+export { AcceptInviteScreen } from './components/accept-invite-screen';
