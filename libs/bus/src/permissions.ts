@@ -162,6 +162,9 @@ export const busRoles = {
       'store.brand_updated',
       'plan.changed',
       'api_key.revoked',
+      // Team removals and role changes drop the membership cache at once (issue 28).
+      'store.member_removed',
+      'store.member_role_changed',
     ],
     managesStreams: false,
   },
