@@ -17,6 +17,7 @@ import { productQueryOptions } from './features/products/api/get-product';
 import type { ProductDetail } from './features/products/types';
 import { createQueryClient, seedRenderedQueries, type RenderedQuery } from './lib/query-client';
 import { paths } from './config/paths';
+import { shortIdOf } from '@lockdrop/contracts';
 
 export { prerenderedPages } from './config/seo';
 export { site } from './config/site';
@@ -54,7 +55,11 @@ export function renderPage(url: string): Promise<string> {
 export async function renderProductPage(
   product: ProductDetail,
 ): Promise<{ html: string; queries: RenderedQuery[] }> {
-  const queries = [{ queryKey: productQueryOptions(product.id).queryKey, data: product }];
+  // Under both keys the page is read by: its id (`/product/:id`) and its short id (`/p/…`).
+  const queries = [product.id, shortIdOf(product.id)].map((key) => ({
+    queryKey: productQueryOptions(key).queryKey,
+    data: product,
+  }));
   const queryClient = createQueryClient();
   seedRenderedQueries(queryClient, queries);
   return { html: await render(paths.products.detail.getHref(product.id), queryClient), queries };

@@ -62,7 +62,7 @@ export function ProductDetail({
               >
                 <Pencil className="size-3.5" aria-hidden="true" /> Edit product
               </Link>
-              <CopyLinkButton url={productUrl(product.id)} variant="ghost" />
+              <CopyLinkButton url={productUrl(product)} variant="ghost" />
             </div>
           )}
           <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
