@@ -18,6 +18,8 @@ import { productRoutes } from './routes/products.js';
 export interface CatalogDeps {
   /** The day a product view is counted on, and the age of exchange rates, follow this clock. */
   now?: () => Date;
+  /** Where new product ids come from (default: random uuids); tests make them collide. */
+  newProductId?: () => string;
 }
 
 /** Products, prices, platform settings and exchange rates. */
@@ -37,6 +39,7 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
     now,
     cache,
     maxRateAgeHours: maxRateAgeHours(config),
+    ...(deps.newProductId ? { newProductId: deps.newProductId } : {}),
   });
   productRoutes(app, products, brands);
   brandRoutes(app, brands, infra.pool);

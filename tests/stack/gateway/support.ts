@@ -61,11 +61,15 @@ export interface HttpAnswer {
  */
 export function httpGetter(
   app: HttpServer,
-): (url: string, headers?: Record<string, string>) => Promise<HttpAnswer> {
+): (
+  url: string,
+  headers?: Record<string, string>,
+  redirect?: 'follow' | 'manual',
+) => Promise<HttpAnswer> {
   let origin: Promise<string> | undefined;
-  return async (url, headers = {}) => {
+  return async (url, headers = {}, redirect = 'follow') => {
     origin ??= app.listen({ port: 0, host: '127.0.0.1' });
-    const response = await fetch(`${await origin}${url}`, { headers });
+    const response = await fetch(`${await origin}${url}`, { headers, redirect });
     const body = await response.text();
     return {
       statusCode: response.status,
