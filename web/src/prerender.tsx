@@ -10,9 +10,9 @@ import { StrictMode } from 'react';
 // its samples in a storefront-read profile). The edge build uses one only where the runtime has
 // it as a global, which Node does not.
 import { prerender } from 'react-dom/static.edge';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter, type RouteObject } from 'react-router-dom';
 import { AppProvider } from './app/provider';
-import { AppRoutes, preloadRoute } from './app/router';
+import { AppRoutes, preloadRoute, routes } from './app/router';
 import { productQueryOptions } from './features/products/api/get-product';
 import type { ProductDetail } from './features/products/types';
 import { createQueryClient, seedRenderedQueries, type RenderedQuery } from './lib/query-client';
@@ -41,6 +41,22 @@ async function render(url: string, queryClient?: QueryClient): Promise<string> {
     { progressiveChunkSize: Number.MAX_SAFE_INTEGER },
   );
   return new Response(prelude).text();
+}
+
+/**
+ * Every path pattern the app has a page for (`/product/:id` …), for dist/routes.json: the
+ * gateway answers 404 for a path none of them matches (the SPA still shows its not-found page).
+ */
+export function routePatterns(): string[] {
+  const patterns: string[] = [];
+  const walk = (list: RouteObject[]) => {
+    for (const route of list) {
+      if (route.path && route.path !== '*') patterns.push(route.path);
+      if (route.children) walk(route.children);
+    }
+  };
+  walk(routes);
+  return patterns;
 }
 
 export function renderPage(url: string): Promise<string> {
