@@ -82,9 +82,7 @@ describe("the seller's name on a product", () => {
     const theirName = async () =>
       (await harness.app.inject({ url: `/api/products/${theirs.id}` })).json().sellerName;
     await waitUntil(theirName, (name) => name === 'Bo Lee');
-    await bus.publish(
-      createEvent('user.deleted', { userId: other.id }, { correlationId: 'test' }),
-    );
+    await bus.publish(createEvent('user.deleted', { userId: other.id }, { correlationId: 'test' }));
     await waitUntil(theirName, (name) => name === null);
     // One seller's name never shows on another's product.
     expect(await sellerName()).toBe('Ada Prints');

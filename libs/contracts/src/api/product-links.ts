@@ -11,12 +11,13 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 62^11 > 2^64: eleven characters hold any 64 bits. */
 export const SHORT_ID_LENGTH = 11;
 export const SHORT_ID = /^[0-9A-Za-z]{11}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A product id (a uuid), the only thing a short id is made from. */
+export const PRODUCT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SLUG_MAX = 60;
 
 /** The product's short id: base62 of the uuid's first 64 bits, eleven characters. */
 export function shortIdOf(productId: string): string {
-  if (!UUID.test(productId)) throw new Error(`not a product id: ${productId}`);
+  if (!PRODUCT_ID.test(productId)) throw new Error(`not a product id: ${productId}`);
   let value = BigInt(`0x${productId.replaceAll('-', '').slice(0, 16)}`);
   let out = '';
   while (value > 0n) {

@@ -70,7 +70,10 @@ export async function registerSharePage(app: HttpServer, pages: SharePages): Pro
     app.get(
       route,
       // Like the storefront's product reads: in /metrics, not one log line each.
-      { logLevel: 'warn', schema: { hide: true, params: z.object({ [param]: z.string().max(200) }) } },
+      {
+        logLevel: 'warn',
+        schema: { hide: true, params: z.object({ [param]: z.string().max(200) }) },
+      },
       async (request, reply) => {
         const key = (request.params as Record<string, string>)[param]!;
         const answer = await pages.page(key, request.id).catch(async (error: unknown) => {

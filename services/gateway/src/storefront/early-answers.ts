@@ -7,11 +7,7 @@ import {
 } from '@lockdrop/http';
 import { Counter, type Histogram, type Registry } from 'prom-client';
 import type { Client } from '../http/client.js';
-import {
-  READABLE_PAGE_ROUTE,
-  SHARE_PAGE_ROUTE,
-  pageAnswerParts,
-} from '../routes/share-page.js';
+import { READABLE_PAGE_ROUTE, SHARE_PAGE_ROUTE, pageAnswerParts } from '../routes/share-page.js';
 import {
   PRODUCT_READ_PREFIX,
   PRODUCT_READ_ROUTE,

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { REQUEST_ID_HEADER } from '@lockdrop/http';
 import {
+  PRODUCT_ID,
   productDetailSchema,
   shortIdOf,
   type DomainEvent,
   type EventType,
   type ProductDetail,
 } from '@lockdrop/contracts';
-import { UUID } from './product-answers.js';
 
 /** Catalog's public product read (libs/contracts), for the share page's tags and view counts. */
 export type PublicProduct = ProductDetail;
@@ -145,7 +145,7 @@ export function createProductReads({
         // Read by its id, or by its short id (a readable address, `/p/<slug>-<shortId>`).
         const productId = String(event.data.productId);
         const prefixes = [`${productId}|`];
-        if (UUID.test(productId)) prefixes.push(`${shortIdOf(productId)}|`);
+        if (PRODUCT_ID.test(productId)) prefixes.push(`${shortIdOf(productId)}|`);
         forget((key) => prefixes.some((prefix) => key.startsWith(prefix)));
       } else if (event.type === 'store.brand_updated' || event.type === 'plan.changed') {
         const data = event.data as { sellerId?: string; userId?: string };

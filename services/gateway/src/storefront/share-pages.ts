@@ -2,7 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { parseProductSlugId, previewImagePath, productPath, productSlug } from '@lockdrop/contracts';
+import {
+  parseProductSlugId,
+  previewImagePath,
+  productPath,
+  productSlug,
+} from '@lockdrop/contracts';
 import type { ProductRead, ProductReads, PublicProduct } from './product-reads.js';
 import { UUID } from './product-answers.js';
 
@@ -185,9 +190,7 @@ export interface SharePages {
  * checkers are told the truth); or a 301 to the current readable address when the slug in the
  * address is not the product's (renamed since the link was shared).
  */
-export type PageAnswer =
-  | { status: 200 | 404; page: SharePage }
-  | { status: 301; location: string };
+export type PageAnswer = { status: 200 | 404; page: SharePage } | { status: 301; location: string };
 
 interface Logger {
   warn(object: object, message: string): void;
