@@ -37,12 +37,12 @@ describe("the seller's name on a product", () => {
       ),
     );
     await waitUntil(sellerName, (name) => name === 'Ada Obi');
-    const profile = (fullName: string, occurredAt: Date) =>
+    const profile = (fullName: string, occurredAt: Date, userId = seller.id) =>
       bus.publish(
         createEvent(
           'profile.updated',
           {
-            userId: seller.id,
+            userId,
             email: 'ada@example.com',
             emailVerified: true,
             fullName,
@@ -54,10 +54,21 @@ describe("the seller's name on a product", () => {
       );
     await profile('Ada O. Obi', at(10));
     await waitUntil(sellerName, (name) => name === 'Ada O. Obi');
-    // An older change arriving late changes nothing.
-    await profile('Stale Name', at(30));
     await profile('Ada Obi-Eze', at(1));
     await waitUntil(sellerName, (name) => name === 'Ada Obi-Eze');
+    // An older change arriving late changes nothing: once a later event on the same consumer
+    // (another seller's) has been applied, the late one has been too.
+    const marker = await harness.seller();
+    const markerProduct = await makeProduct(harness, marker);
+    await publish(harness, marker, markerProduct.id);
+    await profile('Stale Name', at(30));
+    await profile('Marker Seller', new Date(), marker.id);
+    await waitUntil(
+      async () =>
+        (await harness.app.inject({ url: `/api/products/${markerProduct.id}` })).json().sellerName,
+      (name) => name === 'Marker Seller',
+    );
+    expect(await sellerName()).toBe('Ada Obi-Eze');
 
     // A store name (saved on a plan with branding) is what buyers see.
     const brand = await harness.app.inject({
