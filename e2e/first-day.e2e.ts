@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { productPath } from '@lockdrop/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
@@ -55,7 +56,8 @@ describe('sharing the link', () => {
     const live = page.getByRole('region', { name: 'Your link is live' });
     await live.waitFor();
     const url = await live.getByLabel('Product link').inputValue();
-    expect(url).toMatch(new RegExp(`^${baseUrl}/product/[0-9a-f-]{36}$`));
+    // The readable address (issue 29): the title's slug and the product's short id.
+    expect(url).toMatch(new RegExp(`^${baseUrl}/p/ebook-[a-z0-9]+-[0-9A-Za-z]{11}$`));
     await expectCopied(page, () => live.getByRole('button', { name: 'Copy link' }).click(), url);
     const encoded = encodeURIComponent(url);
     expect(await live.getByRole('link', { name: 'Share on WhatsApp' }).getAttribute('href')).toBe(
@@ -115,7 +117,7 @@ describe('sharing the link', () => {
     await page.getByRole('button', { name: `Publish ${title}` }).click();
     const live = page.getByRole('region', { name: 'Your link is live' });
     await live.waitFor();
-    const url = `${baseUrl}/product/${id}`;
+    const url = `${baseUrl}${productPath({ id, title })}`;
     expect(await live.getByLabel('Product link').inputValue()).toBe(url);
     await live.getByRole('img', { name: `QR code for ${url}` }).waitFor();
     expect(await live.getByRole('button', { name: 'Copy link' }).isVisible()).toBe(true);

@@ -156,7 +156,7 @@ describe('a seller sells an image', () => {
     const page = await visitor.open(`/product/${productId}`);
     await page.getByLabel('Show in').selectOption('EUR');
     // The worker publishes the shipped rates on a fresh install: 1 USD = 0.8652 EUR.
-    await page.getByText('Originally $12.50 (USD)').waitFor();
+    await page.getByText('Originally $12.50', { exact: true }).waitFor();
     expect(
       await page
         .getByText(/10\.82/)

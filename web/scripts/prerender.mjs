@@ -106,7 +106,7 @@ const {
 } = withoutScripts(await inlineStylesheet(await readFile(join(dist, 'index.html'), 'utf8')));
 const manifest = JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8'));
 const entryFiles = new Set(chunkFiles(manifest, 'index.html'));
-const { renderPage, prerenderedPages, site, PRODUCT_OUTLET } = await import(
+const { renderPage, prerenderedPages, site, PRODUCT_OUTLET, routePatterns } = await import(
   pathToFileURL(ssrEntry).href
 );
 
@@ -161,6 +161,9 @@ await writeFile(
   ),
 );
 console.log('product page frame → dist/prerendered/_product.html');
+
+// The app's path patterns: the gateway answers 404 for any other path (routes/spa.ts).
+await writeFile(join(dist, 'routes.json'), `${JSON.stringify(routePatterns(), null, 2)}\n`);
 
 // Inline scripts the gateway's Content-Security-Policy allows, by hash.
 const bootHash = createHash('sha256').update(BOOT_SCRIPT).digest('base64');

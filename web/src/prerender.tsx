@@ -10,13 +10,14 @@ import { StrictMode } from 'react';
 // its samples in a storefront-read profile). The edge build uses one only where the runtime has
 // it as a global, which Node does not.
 import { prerender } from 'react-dom/static.edge';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter, type RouteObject } from 'react-router-dom';
 import { AppProvider } from './app/provider';
-import { AppRoutes, preloadRoute } from './app/router';
+import { AppRoutes, preloadRoute, routes } from './app/router';
 import { productQueryOptions } from './features/products/api/get-product';
 import type { ProductDetail } from './features/products/types';
 import { createQueryClient, seedRenderedQueries, type RenderedQuery } from './lib/query-client';
 import { paths } from './config/paths';
+import { shortIdOf } from '@lockdrop/contracts';
 
 export { prerenderedPages } from './config/seo';
 export { site } from './config/site';
@@ -42,6 +43,22 @@ async function render(url: string, queryClient?: QueryClient): Promise<string> {
   return new Response(prelude).text();
 }
 
+/**
+ * Every path pattern the app has a page for (`/product/:id` …), for dist/routes.json: the
+ * gateway answers 404 for a path none of them matches (the SPA still shows its not-found page).
+ */
+export function routePatterns(): string[] {
+  const patterns: string[] = [];
+  const walk = (list: RouteObject[]) => {
+    for (const route of list) {
+      if (route.path && route.path !== '*') patterns.push(route.path);
+      if (route.children) walk(route.children);
+    }
+  };
+  walk(routes);
+  return patterns;
+}
+
 export function renderPage(url: string): Promise<string> {
   return render(url);
 }
@@ -54,7 +71,11 @@ export function renderPage(url: string): Promise<string> {
 export async function renderProductPage(
   product: ProductDetail,
 ): Promise<{ html: string; queries: RenderedQuery[] }> {
-  const queries = [{ queryKey: productQueryOptions(product.id).queryKey, data: product }];
+  // Under both keys the page is read by: its id (`/product/:id`) and its short id (`/p/…`).
+  const queries = [product.id, shortIdOf(product.id)].map((key) => ({
+    queryKey: productQueryOptions(key).queryKey,
+    data: product,
+  }));
   const queryClient = createQueryClient();
   seedRenderedQueries(queryClient, queries);
   return { html: await render(paths.products.detail.getHref(product.id), queryClient), queries };

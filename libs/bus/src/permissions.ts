@@ -68,6 +68,9 @@ export const busRoles = {
       'catalog.fx-rates': 'fx.rates.updated',
       'catalog.storefront-views': 'storefront.products_viewed',
       'catalog.plans': 'plan.changed',
+      // The seller's name on their product pages (seller-names.consumer.ts).
+      'catalog.users': 'user.*',
+      'catalog.profiles': 'profile.updated',
       ...retention('catalog'),
     },
     managesStreams: true,

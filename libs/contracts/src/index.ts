@@ -34,6 +34,7 @@ export * from './api/payouts.js';
 export * from './api/subscriptions.js';
 export * from './api/purchases.js';
 export { previewImagePath } from './api/previews.js';
+export * from './api/product-links.js';
 export * from './api/products.js';
 export * from './api/brand.js';
 export * from './api/uploads.js';

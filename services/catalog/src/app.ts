@@ -9,6 +9,7 @@ import { createProductCache } from './db/product-cache.js';
 import { createBrandService } from './domain/brands.js';
 import { createProductService } from './domain/products.js';
 import { subscribeToFxRates } from './events/fx-rates.consumer.js';
+import { subscribeToSellerNames } from './events/seller-names.consumer.js';
 import { subscribeToStorefrontViews } from './events/storefront-views.consumer.js';
 import { brandRoutes } from './routes/brand.js';
 import { currencyRoutes } from './routes/currencies.js';
@@ -18,6 +19,8 @@ import { productRoutes } from './routes/products.js';
 export interface CatalogDeps {
   /** The day a product view is counted on, and the age of exchange rates, follow this clock. */
   now?: () => Date;
+  /** Where new product ids come from (default: random uuids); tests make them collide. */
+  newProductId?: () => string;
 }
 
 /** Products, prices, platform settings and exchange rates. */
@@ -37,6 +40,7 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
     now,
     cache,
     maxRateAgeHours: maxRateAgeHours(config),
+    ...(deps.newProductId ? { newProductId: deps.newProductId } : {}),
   });
   productRoutes(app, products, brands);
   brandRoutes(app, brands, infra.pool);
@@ -44,6 +48,7 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
   currencyRoutes(app, infra.pool, now);
   await subscribeToFxRates(infra.bus, infra.pool);
   await subscribeToStorefrontViews(infra.bus, infra.pool);
+  await subscribeToSellerNames(infra.bus, infra.pool);
   await subscribeToPlanChanges({ bus: infra.bus, pool: infra.pool, consumer: 'catalog.plans' });
   return app;
 }

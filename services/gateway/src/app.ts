@@ -21,7 +21,7 @@ import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
 import { isApiAnswer, securityHeaders } from './http/security-headers.js';
 import { registerSharePage } from './routes/share-page.js';
-import { htmlFileFor, registerSpa } from './routes/spa.js';
+import { clientRoutes, htmlFileFor, registerSpa } from './routes/spa.js';
 import { registerStorefront } from './routes/storefront.js';
 import { createEarlyAnswers } from './storefront/early-answers.js';
 import { createReadBudget, rateLimitedError } from './storefront/read-budget.js';
@@ -40,6 +40,7 @@ const identityOwns = (url: string) => identityPrefixes.some((prefix) => url.star
 export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   /** Set once the storefront is up; until then Fastify answers everything. */
   let earlyAnswer: EarlyAnswer | null = null;
+  const isClientRoute = clientRoutes(config.WEB_DIST);
   const app = await createHttpServer({
     name: GATEWAY,
     answerEarly: (request, response) => earlyAnswer?.(request, response) ?? false,
@@ -54,7 +55,9 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         !pathname.startsWith('/api/') &&
         !/\.[a-z0-9]+$/i.test(pathname);
       if (!isPageRequest) return sendRouteNotFound(request, reply);
+      // A path the app has no page for gets its not-found screen with an honest 404 (issue 29).
       return reply
+        .status(isClientRoute(pathname) ? 200 : 404)
         .header('cache-control', 'no-cache')
         .sendFile(htmlFileFor(config.WEB_DIST, pathname));
     },

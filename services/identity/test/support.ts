@@ -74,6 +74,15 @@ interface StoredCookie {
   attributes: string;
 }
 
+/**
+ * GET /api/auth/session answered "not signed in": 401 to a browser that still sends a (dead)
+ * session cookie, 200 `{ user: null }` to one that sends none (issue 29).
+ */
+export function isSignedOut(reply: Reply): boolean {
+  if (reply.status === 200) return reply.body?.user === null;
+  return reply.status === 401;
+}
+
 export interface Reply {
   status: number;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests assert the shape

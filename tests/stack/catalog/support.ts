@@ -54,6 +54,7 @@ export interface CatalogHarness {
 /** `env` overrides catalog's own settings (e.g. FX_MAX_RATE_AGE_HOURS). */
 export async function createCatalogHarness(
   env: Record<string, string> = {},
+  deps: { newProductId?: () => string } = {},
 ): Promise<CatalogHarness> {
   const database: TestDatabase = await createTestDatabase({
     schemas: [
@@ -74,6 +75,7 @@ export async function createCatalogHarness(
   const catalogEnv = { ...shared, DELIVERY_URL: deliveryUrl, ...env };
   const app = await buildApp(loadConfig(configSchema, catalogEnv), {
     now: () => now ?? new Date(),
+    ...deps,
   });
   await app.ready();
   const pool = createPool({ connectionString: database.url, schema: 'catalog' });

@@ -6,6 +6,7 @@ import {
   type Seller,
 } from '../catalog/support.js';
 import { request } from 'node:http';
+import { productSlug, shortIdOf } from '@lockdrop/contracts';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { HttpServer } from '@lockdrop/http';
@@ -64,7 +65,10 @@ describe('share page /product/:id', () => {
       '$19.99 · Stems &amp; loops &lt;b&gt;lossless&lt;/b&gt;',
     );
     expect(tag(html, 'og:image')).toBe(`https://lockdrop.example/api/previews/${product.id}`);
-    expect(tag(html, 'og:url')).toBe(`https://lockdrop.example/product/${product.id}`);
+    // The readable address, wherever the page was reached from (issue 29).
+    const readable = `https://lockdrop.example/p/${productSlug(product.title)}-${shortIdOf(product.id)}`;
+    expect(tag(html, 'og:url')).toBe(readable);
+    expect(html).toContain(`<link rel="canonical" href="${readable}" />`);
     expect(tag(html, 'twitter:card')).toBe('summary_large_image');
     expect(tag(html, 'twitter:image')).toBe(`https://lockdrop.example/api/previews/${product.id}`);
     // The product page's largest paint, hinted with the very URL the web app will ask for.
@@ -113,23 +117,39 @@ describe('share page /product/:id', () => {
     );
   });
 
-  it('serves the plain shell for a draft, an unknown id and a malformed id', async () => {
+  it('answers 404 with the plain shell for a draft, an unknown id and a malformed id, from both paths', async () => {
     const draft = await makeProduct(catalog, seller);
     for (const id of [draft.id, '0d5e0c7a-9a8f-4c51-a1de-3b1c2f7e9d10', 'not-a-product']) {
-      expect(await page(id)).toBe(SHELL);
+      // Twice: the first read goes through Fastify, the second is answered from memory.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const response = await get(`/product/${id}`);
+        expect(response.statusCode).toBe(404);
+        expect(response.body).toBe(SHELL);
+      }
+    }
+    for (const slugId of [
+      `draft-${shortIdOf(draft.id)}`,
+      `x-${shortIdOf('0d5e0c7a-9a8f-4c51-a1de-3b1c2f7e9d10')}`,
+      'no-short-id-here',
+    ]) {
+      const response = await get(`/p/${slugId}`);
+      expect(response.statusCode).toBe(404);
+      expect(response.body).toBe(SHELL);
     }
   });
 
   it('shows a product published after its draft page was opened within a second (product.published drops the miss)', async () => {
     const product = await makeProduct(catalog, seller);
-    expect(await page(product.id)).toBe(SHELL);
+    expect((await get(`/product/${product.id}`)).body).toBe(SHELL);
     await publish(catalog, seller, product.id);
     const publishedAt = Date.now();
-    await waitUntil(
-      () => page(product.id),
-      (html) => tag(html, 'og:title')?.includes(product.title) ?? false,
+    // Until the event arrives the kept miss still answers 404; then the page, with 200.
+    const shown = await waitUntil(
+      () => get(`/product/${product.id}`),
+      (answer) => tag(answer.body, 'og:title')?.includes(product.title) ?? false,
       1_000,
     );
+    expect(shown.statusCode).toBe(200);
     expect(Date.now() - publishedAt).toBeLessThan(1_000);
   });
 
@@ -287,5 +307,60 @@ describe('share page /product/:id', () => {
     await publish(catalog, seller, product.id);
     await page(product.id);
     expect(await catalog.outbox('product.viewed', product.id)).toHaveLength(0);
+  });
+});
+
+describe('readable product address /p/<slug>-<shortId> (issue 29)', () => {
+  const readable = (product: { id: string; title: string }) =>
+    `/p/${productSlug(product.title)}-${shortIdOf(product.id)}`;
+
+  it('serves the rendered page at the readable address, the same from memory, canonical to itself', async () => {
+    const product = await makeProduct(catalog, seller, { title: 'Café Crème Recipes' });
+    await publish(catalog, seller, product.id);
+    expect(readable(product)).toMatch(/^\/p\/cafe-creme-recipes-[0-9A-Za-z]{11}$/);
+    const first = await get(readable(product));
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('<h1>Café Crème Recipes</h1>');
+    expect(first.body).toContain(
+      `<link rel="canonical" href="https://lockdrop.example${readable(product)}" />`,
+    );
+    const second = await get(readable(product));
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe(first.body);
+    // The old address keeps working and names the readable one as canonical.
+    const old = await get(`/product/${product.id}`);
+    expect(old.statusCode).toBe(200);
+    expect(old.body).toContain(
+      `<link rel="canonical" href="https://lockdrop.example${readable(product)}" />`,
+    );
+  });
+
+  it('moves an old slug (a renamed product) or a bare short id permanently to the current address, query kept', async () => {
+    const product = await makeProduct(catalog, seller, { title: 'Old name' });
+    await publish(catalog, seller, product.id);
+    const oldAddress = readable(product);
+    expect((await get(oldAddress)).statusCode).toBe(200);
+    const renamed = await catalog.app.inject({
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      headers: seller.auth,
+      payload: { title: 'New name' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    const current = readable({ id: product.id, title: 'New name' });
+    // Twice: through Fastify, then from memory before it.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const moved = await waitUntil(
+        () => get(`${oldAddress}?code=SAVE10`, {}, 'manual'),
+        (answer) => answer.statusCode === 301,
+      );
+      expect(moved.headers.location).toBe(`${current}?code=SAVE10`);
+    }
+    const bare = await get(`/p/${shortIdOf(product.id)}`, {}, 'manual');
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe(current);
+    const page = await get(current, {}, 'manual');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>New name</h1>');
   });
 });

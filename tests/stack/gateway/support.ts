@@ -20,6 +20,8 @@ export const SHELL = `<!doctype html>
 `;
 
 /** web's product frame (prerendered/_product.html): the shell with the outlet in its root. */
+export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>';
+
 export const FRAME = SHELL.replace(
   '<div id="root"></div>',
   '<div id="root"><!--lockdrop:product--></div>',
@@ -61,11 +63,15 @@ export interface HttpAnswer {
  */
 export function httpGetter(
   app: HttpServer,
-): (url: string, headers?: Record<string, string>) => Promise<HttpAnswer> {
+): (
+  url: string,
+  headers?: Record<string, string>,
+  redirect?: 'follow' | 'manual',
+) => Promise<HttpAnswer> {
   let origin: Promise<string> | undefined;
-  return async (url, headers = {}) => {
+  return async (url, headers = {}, redirect = 'follow') => {
     origin ??= app.listen({ port: 0, host: '127.0.0.1' });
-    const response = await fetch(`${await origin}${url}`, { headers });
+    const response = await fetch(`${await origin}${url}`, { headers, redirect });
     const body = await response.text();
     return {
       statusCode: response.status,
@@ -116,6 +122,19 @@ export async function createStorefrontHarness(): Promise<StorefrontHarness> {
   await mkdir(path.join(webDist, 'prerendered'));
   await writeFile(path.join(webDist, 'prerendered', '_product.html'), FRAME);
   await writeFile(path.join(webDist, 'renderer.mjs'), RENDERER);
+  // What web/scripts/prerender.mjs writes: the app's path patterns (a few of them here).
+  await writeFile(
+    path.join(webDist, 'routes.json'),
+    JSON.stringify([
+      '/',
+      '/pricing',
+      '/dashboard/payments',
+      '/product/:id',
+      '/p/:slugId',
+      '/s/:handle',
+    ]),
+  );
+  await writeFile(path.join(webDist, 'favicon.svg'), FAVICON);
   const gateways: HttpServer[] = [];
   const buildGateway = async (env: Record<string, string> = {}) => {
     const gateway = await buildApp(

@@ -99,6 +99,7 @@ export const routes: RouteObject[] = [
         element: <Navigate to={paths.products.create.getHref()} replace />,
       },
       page(paths.products.detail.path, Product, {}),
+      page(paths.products.readable.path, Product, {}),
       page(paths.purchases.path, Purchases, {}),
       page(paths.payment.success.path, PaymentSuccess, {}),
       page(paths.payment.cancel.path, PaymentCancel, {}),

@@ -1,3 +1,4 @@
+import { productPath } from '@lockdrop/contracts';
 /** Every route of the app (spec §2; {brand} = lockdrop). Components link through these. */
 export const paths = {
   home: { path: '/', getHref: () => '/' },
@@ -42,6 +43,11 @@ export const paths = {
     createLegacy: { path: '/products/new', getHref: () => '/products/new' },
     mine: { path: '/my-products', getHref: () => '/my-products' },
     detail: { path: '/product/:id', getHref: (id: string) => `/product/${encodeURIComponent(id)}` },
+    /** The readable address a seller shares: `/p/<slug>-<shortId>` (libs/contracts). */
+    readable: {
+      path: '/p/:slugId',
+      getHref: (product: { id: string; title: string }) => productPath(product),
+    },
     edit: {
       path: '/my-products/:id/edit',
       getHref: (id: string) => `/my-products/${encodeURIComponent(id)}/edit`,

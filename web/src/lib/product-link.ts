@@ -1,8 +1,13 @@
 import { paths } from '@/config/paths';
 
-/** The address a seller shares: the product page on this site. */
-export const productUrl = (id: string, origin = window.location.origin): string =>
-  new URL(paths.products.detail.getHref(id), origin).href;
+/**
+ * The address a seller shares (Copy link, share buttons, QR, "Your link is live"): the product's
+ * readable page on this site, `/p/<slug>-<shortId>`.
+ */
+export const productUrl = (
+  product: { id: string; title: string },
+  origin = window.location.origin,
+): string => new URL(paths.products.readable.getHref(product), origin).href;
 
 /** Where each share button sends the link (the networks' documented share URLs). */
 export function shareTargets(url: string, title: string) {

@@ -36,6 +36,13 @@ export const sessionResponseSchema = z.object({
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
+/**
+ * GET /api/auth/session for a visitor who brings no credentials at all (no session cookie, no
+ * bearer token): nobody is signed in, which is an answer, not an error (issue 29: every
+ * anonymous page logged a 401). A session that was revoked or expired still gets 401.
+ */
+export const anonymousSessionSchema = z.object({ user: z.null() });
+
 /** Sign-in's answer when a second factor is due. */
 export const mfaChallengeSchema = z.object({
   mfaRequired: z.literal(true),

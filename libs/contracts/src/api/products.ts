@@ -151,5 +151,7 @@ export const productDetailSchema = productSchema.extend({
   displayMinimum: priceDisplaySchema.nullable(),
   /** The seller's brand when their plan includes branding; null shows the plain Lockdrop look. */
   brand: publicBrandSchema.nullable().default(null),
+  /** Who sells it, as buyers see it: the store's name, else the seller's full name (issue 29). */
+  sellerName: z.string().nullable().default(null),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;

@@ -61,3 +61,37 @@ export async function saveBrand(
     [brand.sellerId, brand.handle, brand.name, brand.logoId, brand.accentColour, brand.planAtSave],
   );
 }
+
+/** A seller's announced full name (seller_names), kept only if newer than the one stored. */
+export async function saveSellerName(
+  db: Queryable,
+  sellerId: string,
+  fullName: string,
+  changedAt: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO seller_names (seller_id, full_name, changed_at) VALUES ($1, $2, $3)
+     ON CONFLICT (seller_id) DO UPDATE SET full_name = EXCLUDED.full_name, changed_at = EXCLUDED.changed_at
+     WHERE seller_names.changed_at <= EXCLUDED.changed_at`,
+    [sellerId, fullName, changedAt],
+  );
+}
+
+export async function forgetSellerName(db: Queryable, sellerId: string): Promise<void> {
+  await db.query('DELETE FROM seller_names WHERE seller_id = $1', [sellerId]);
+}
+
+/**
+ * The name buyers see for a seller: their store's name when they named one (on any plan: a
+ * name is not branding), else their full name; null when neither is known or both are blank.
+ */
+export async function sellerNameOf(db: Queryable, sellerId: string): Promise<string | null> {
+  const { rows } = await db.query<{ name: string | null }>(
+    `SELECT COALESCE(
+       (SELECT NULLIF(btrim(name), '') FROM store_brands WHERE seller_id = $1),
+       (SELECT NULLIF(btrim(full_name), '') FROM seller_names WHERE seller_id = $1)
+     ) AS name`,
+    [sellerId],
+  );
+  return rows[0]?.name ?? null;
+}

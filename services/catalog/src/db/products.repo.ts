@@ -1,6 +1,6 @@
 import type { Queryable } from '@lockdrop/db';
 import type { FileKind, Pricing, Product, ProductFile, ProductStatus } from '../domain/product.js';
-import type { BillingInterval } from '@lockdrop/contracts';
+import { shortIdRange, type BillingInterval } from '@lockdrop/contracts';
 
 interface ProductRow {
   id: string;
@@ -135,6 +135,25 @@ export async function findProduct(
     [id],
   );
   return rows[0] ? toProduct(rows[0]) : null;
+}
+
+/**
+ * The id of the product a short id (`/p/<slug>-<shortId>`) stands for: the one product whose
+ * id starts with its 64 bits. `includeDeleted` is for creation's uniqueness check: a deleted
+ * product's short id is never given to another product, so an old link never finds a new one.
+ */
+export async function productIdByShortId(
+  db: Queryable,
+  shortId: string,
+  options: { includeDeleted?: boolean } = {},
+): Promise<string | null> {
+  const range = shortIdRange(shortId);
+  if (!range) return null;
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM products WHERE id BETWEEN $1 AND $2${options.includeDeleted ? '' : ' AND deleted_at IS NULL'} LIMIT 1`,
+    [range.from, range.to],
+  );
+  return rows[0]?.id ?? null;
 }
 
 export async function listProductsOf(db: Queryable, ownerId: string): Promise<Product[]> {

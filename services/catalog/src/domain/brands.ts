@@ -15,6 +15,7 @@ import {
   findBrandByHandle,
   findBrandOf,
   saveBrand,
+  sellerNameOf,
   type StoreBrandRow,
 } from '../db/brands.repo.js';
 import { enqueueBrandUpdated } from '../events/brands.producer.js';
@@ -42,6 +43,8 @@ export interface BrandService {
   ): Promise<BrandSettings>;
   /** What buyers see of `sellerId`'s brand on product, checkout and share pages. */
   shownBrandOf(sellerId: string): Promise<PublicBrand | null>;
+  /** The name buyers see for the seller (store name, else full name), or null. */
+  sellerNameOf(sellerId: string): Promise<string | null>;
   /** The store behind `/s/<handle>`, with its brand only when the plan shows it. */
   storeByHandle(handle: string): Promise<{ sellerId: string; brand: PublicBrand | null } | null>;
 }
@@ -121,6 +124,8 @@ export function createBrandService({
     async shownBrandOf(sellerId) {
       return shownBrand(await findBrandOf(pool, sellerId));
     },
+
+    sellerNameOf: (sellerId) => sellerNameOf(pool, sellerId),
 
     async storeByHandle(handle) {
       const row = await findBrandByHandle(pool, handle.toLowerCase());

@@ -8,6 +8,7 @@ import {
   listProductsOf,
   markProductDeleted,
   pageProductsOf,
+  productIdByShortId,
   saveProduct,
 } from '../db/products.repo.js';
 import {
@@ -28,6 +29,8 @@ import {
   type CreateProductInput,
   type PriceDisplay,
   type UpdateProductInput,
+  SHORT_ID,
+  shortIdOf,
 } from '@lockdrop/contracts';
 import {
   filesAdded,
@@ -64,6 +67,8 @@ export interface ProductServiceDeps {
   cache: Pick<ProductCache, 'get' | 'forget'>;
   /** Rates published longer ago than this are not used for display (0: no bound). */
   maxRateAgeHours?: number;
+  /** Where new product ids come from (tests give colliding ones; see unusedProductId). */
+  newProductId?: () => string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -200,6 +205,7 @@ export function createProductService({
   now,
   cache,
   maxRateAgeHours = 0,
+  newProductId = () => globalThis.crypto.randomUUID(),
 }: ProductServiceDeps) {
   const views = createViewCounter(pool);
   async function ownUpload(seller: Seller, fileId: string): Promise<OwnUpload> {
@@ -265,6 +271,17 @@ export function createProductService({
     return changed;
   }
 
+  /**
+   * A fresh product id whose short id (its first 64 bits) no product, live or deleted, has:
+   * the readable address names a product by its short id alone.
+   */
+  async function unusedProductId(): Promise<string> {
+    for (;;) {
+      const id = newProductId();
+      if (!(await productIdByShortId(pool, shortIdOf(id), { includeDeleted: true }))) return id;
+    }
+  }
+
   return {
     async create(seller: Seller, input: CreateProductInput): Promise<Product> {
       if (isBlank(input.title) || isBlank(input.price)) throw missingFields();
@@ -282,7 +299,7 @@ export function createProductService({
       const upload = await ownUpload(seller, input.fileId!.trim());
       const at = now();
       const product: Product = {
-        id: globalThis.crypto.randomUUID(),
+        id: await unusedProductId(),
         ownerId: seller.user.id,
         title: input.title!.trim(),
         description: input.description?.trim() || null,
@@ -337,6 +354,8 @@ export function createProductService({
     ): Promise<ProductDetail> {
       // Anonymous visitors are the storefront's crowd; a signed-in reader (maybe the owner who
       // just saved) reads through, so nobody waits for their own edit to show.
+      // A readable address's short id (`/p/<slug>-<shortId>`) names the product as its id does.
+      if (SHORT_ID.test(id)) id = (await productIdByShortId(pool, id)) ?? id;
       const product = viewerId ? await findProduct(pool, id) : await cache.get(id);
       if (!product || !isVisibleTo(product, viewerId)) throw productNotFound();
       const target = options.displayCurrency

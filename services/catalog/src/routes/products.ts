@@ -92,6 +92,7 @@ export function productRoutes(
         display: detail.display,
         displayMinimum: detail.displayMinimum,
         brand: await brands.shownBrandOf(detail.product.ownerId),
+        sellerName: await brands.sellerNameOf(detail.product.ownerId),
       };
     },
   );

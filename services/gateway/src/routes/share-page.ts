@@ -1,8 +1,10 @@
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
-import type { SharePage, SharePages } from '../storefront/share-pages.js';
+import type { PageAnswer, SharePage, SharePages } from '../storefront/share-pages.js';
 
 export const SHARE_PAGE_ROUTE = '/product/:id';
+/** The readable address every share link uses: `/p/<slug>-<shortId>` (libs/contracts). */
+export const READABLE_PAGE_ROUTE = '/p/:slugId';
 const SHARE_PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-cache',
@@ -40,20 +42,49 @@ export function sharePageAnswer(
   return { headers: SHARE_PAGE_HEADERS, body: page.html };
 }
 
-/** `/product/:id` with the product's link-preview tags (storefront/share-pages.ts). */
+/** Sends a product address's answer (`PageAnswer`), from the route or before Fastify. */
+export function pageAnswerParts(
+  answer: PageAnswer,
+  search: string,
+  acceptEncoding: string | undefined,
+): { statusCode: number; headers: Readonly<Record<string, string>>; body: string | Buffer } {
+  if (answer.status === 301)
+    // The query (a discount `?code=`, a campaign tag) goes along to the current address.
+    return {
+      statusCode: 301,
+      headers: { location: `${answer.location}${search}`, 'cache-control': 'no-cache' },
+      body: '',
+    };
+  return { statusCode: answer.status, ...sharePageAnswer(answer.page, acceptEncoding) };
+}
+
+/**
+ * `/product/:id` and `/p/:slugId` with the product's link-preview tags
+ * (storefront/share-pages.ts).
+ */
 export async function registerSharePage(app: HttpServer, pages: SharePages): Promise<void> {
-  app.get(
-    SHARE_PAGE_ROUTE,
-    // Like the storefront's product reads: in /metrics, not one log line each.
-    { logLevel: 'warn', schema: { hide: true, params: z.object({ id: z.string() }) } },
-    async (request, reply) => {
-      const page = await pages.page(request.params.id, request.id).catch(async (error: unknown) => {
-        // Catalog down or slow: the page still works, only the rich preview is missing.
-        request.log.warn({ err: error }, 'share-page tags unavailable');
-        return pages.shell();
-      });
-      const answer = sharePageAnswer(page, request.headers['accept-encoding']);
-      return reply.headers(answer.headers).send(answer.body);
-    },
-  );
+  for (const [route, param] of [
+    [SHARE_PAGE_ROUTE, 'id'],
+    [READABLE_PAGE_ROUTE, 'slugId'],
+  ] as const) {
+    app.get(
+      route,
+      // Like the storefront's product reads: in /metrics, not one log line each.
+      {
+        logLevel: 'warn',
+        schema: { hide: true, params: z.object({ [param]: z.string().max(200) }) },
+      },
+      async (request, reply) => {
+        const key = (request.params as Record<string, string>)[param]!;
+        const answer = await pages.page(key, request.id).catch(async (error: unknown) => {
+          // Catalog down or slow: the page still works, only the rich preview is missing.
+          request.log.warn({ err: error }, 'share-page tags unavailable');
+          return { status: 200 as const, page: await pages.shell() };
+        });
+        const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        const parts = pageAnswerParts(answer, search, request.headers['accept-encoding']);
+        return reply.status(parts.statusCode).headers(parts.headers).send(parts.body);
+      },
+    );
+  }
 }

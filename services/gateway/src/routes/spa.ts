@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -33,6 +33,40 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
   app.get('/', { schema: { hide: true } }, (_request, reply) =>
     reply.header('cache-control', REVALIDATE).sendFile(htmlFileFor(root, '/')),
   );
+  // Browsers ask for /favicon.ico on their own (before reading the page's icon link, or on a
+  // page without one): the site's icon, not a 404 in every visitor's console (issue 29).
+  if (existsSync(path.join(root, 'favicon.svg')))
+    app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=86400').sendFile('favicon.svg'),
+    );
+}
+
+/**
+ * Whether the app has a page for `pathname`, from the web build's dist/routes.json (its
+ * react-router path patterns; `:name` matches one segment, case-insensitively as the router
+ * does). A build without the file knows no patterns: every path is taken as a page, as before.
+ */
+export function clientRoutes(root: string): (pathname: string) => boolean {
+  let patterns: unknown;
+  try {
+    patterns = JSON.parse(readFileSync(path.join(path.resolve(root), 'routes.json'), 'utf8'));
+  } catch {
+    return () => true;
+  }
+  if (!Array.isArray(patterns)) return () => true;
+  const matchers = patterns
+    .filter((pattern): pattern is string => typeof pattern === 'string')
+    .map((pattern) => {
+      const source = pattern
+        .replace(/\/+$/, '')
+        .split('/')
+        .map((part) =>
+          part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/');
+      return new RegExp(`^${source}/?$`, 'i');
+    });
+  return (pathname) => matchers.some((matcher) => matcher.test(pathname));
 }
 
 /** The HTML file for a client-side route, relative to the dist root. */

@@ -7,7 +7,7 @@ import {
 } from '@lockdrop/http';
 import { Counter, type Histogram, type Registry } from 'prom-client';
 import type { Client } from '../http/client.js';
-import { SHARE_PAGE_ROUTE, sharePageAnswer } from '../routes/share-page.js';
+import { READABLE_PAGE_ROUTE, SHARE_PAGE_ROUTE, pageAnswerParts } from '../routes/share-page.js';
 import {
   PRODUCT_READ_PREFIX,
   PRODUCT_READ_ROUTE,
@@ -24,6 +24,7 @@ import type { ViewBatches } from './view-batches.js';
 import type { Visitors } from './visitors.js';
 
 const SHARE_PAGE_PREFIX = '/product/';
+const READABLE_PAGE_PREFIX = '/p/';
 
 /**
  * The storefront's crowd reads answered from memory before Fastify builds a request (issue 11):
@@ -122,13 +123,31 @@ export function createEarlyAnswers({
     return true;
   }
 
-  function sharePage(response: ServerResponse, request: IncomingMessage, url: string): boolean {
+  function sharePage(
+    response: ServerResponse,
+    request: IncomingMessage,
+    url: string,
+    prefix: string,
+  ): boolean {
     const search = url.indexOf('?');
-    const id = url.slice(SHARE_PAGE_PREFIX.length, search === -1 ? undefined : search);
-    const page = sharePages.keptPage(id);
-    if (page === undefined) return false;
-    const answer = sharePageAnswer(page, request.headers['accept-encoding']);
-    send(response, documentHeaders, requestIdFrom(request), 200, answer.headers, answer.body);
+    const key = url.slice(prefix.length, search === -1 ? undefined : search);
+    // Fastify decodes the parameter; a key that needs decoding is left to it.
+    if (key.includes('%') || key.includes('/')) return false;
+    const kept = sharePages.keptPage(key);
+    if (kept === undefined) return false;
+    const answer = pageAnswerParts(
+      kept,
+      search === -1 ? '' : url.slice(search),
+      request.headers['accept-encoding'],
+    );
+    send(
+      response,
+      documentHeaders,
+      requestIdFrom(request),
+      answer.statusCode,
+      answer.headers,
+      answer.body,
+    );
     return true;
   }
 
@@ -141,8 +160,11 @@ export function createEarlyAnswers({
       if (!productRead(request, response, url)) return false;
       route = PRODUCT_READ_ROUTE;
     } else if (url.startsWith(SHARE_PAGE_PREFIX)) {
-      if (!sharePage(response, request, url)) return false;
+      if (!sharePage(response, request, url, SHARE_PAGE_PREFIX)) return false;
       route = SHARE_PAGE_ROUTE;
+    } else if (url.startsWith(READABLE_PAGE_PREFIX)) {
+      if (!sharePage(response, request, url, READABLE_PAGE_PREFIX)) return false;
+      route = READABLE_PAGE_ROUTE;
     } else return false;
     answered.inc({ route });
     duration.observe(

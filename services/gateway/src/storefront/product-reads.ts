@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { REQUEST_ID_HEADER } from '@lockdrop/http';
 import {
+  PRODUCT_ID,
   productDetailSchema,
+  shortIdOf,
   type DomainEvent,
   type EventType,
   type ProductDetail,
@@ -140,8 +142,11 @@ export function createProductReads({
     onEvent(event) {
       if (event.type === 'fx.rates.updated') forget((key) => !key.endsWith('|'));
       else if (PRODUCT_CHANGES.has(event.type) && 'productId' in event.data) {
-        const prefix = `${event.data.productId}|`;
-        forget((key) => key.startsWith(prefix));
+        // Read by its id, or by its short id (a readable address, `/p/<slug>-<shortId>`).
+        const productId = String(event.data.productId);
+        const prefixes = [`${productId}|`];
+        if (PRODUCT_ID.test(productId)) prefixes.push(`${shortIdOf(productId)}|`);
+        forget((key) => prefixes.some((prefix) => key.startsWith(prefix)));
       } else if (event.type === 'store.brand_updated' || event.type === 'plan.changed') {
         const data = event.data as { sellerId?: string; userId?: string };
         const sellerId = data.sellerId ?? data.userId;

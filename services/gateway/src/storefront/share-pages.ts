@@ -2,7 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { previewImagePath } from '@lockdrop/contracts';
+import {
+  parseProductSlugId,
+  previewImagePath,
+  productPath,
+  productSlug,
+} from '@lockdrop/contracts';
 import type { ProductRead, ProductReads, PublicProduct } from './product-reads.js';
 import { UUID } from './product-answers.js';
 
@@ -32,7 +37,8 @@ function priceLabel(product: PublicProduct): string {
 /** The head tags for a published product, every value escaped. */
 export function shareTags(product: PublicProduct, publicUrl: string): string {
   const origin = publicUrl.replace(/\/+$/, '');
-  const pageUrl = `${origin}/product/${product.id}`;
+  // Every address of the product (its uuid, an old slug) names the readable one as canonical.
+  const pageUrl = `${origin}${productPath(product)}`;
   // A seller's brand (Pro and up) names the site and, without a preview, gives the card its logo.
   const brand = product.brand;
   const siteName = brand?.name ?? 'Lockdrop';
@@ -159,21 +165,32 @@ function sharePage(html: string): SharePage {
  * from. The buyer sees the product from the first response instead of after the app's code
  * and a second request (Lighthouse mobile: 89 with the page rendered in the browser, issue 11).
  * Link previews (chat apps, social sites read the tags and never run the SPA) get the product's
- * Open Graph / Twitter tags either way. Anything not published gets the plain shell and the SPA
- * decides; without the server entry or the frame (an old build), or when rendering fails,
+ * Open Graph / Twitter tags either way. Anything not published gets the plain shell with 404
+ * (the SPA shows its not-found screen); without the server entry or the frame (an old build), or when rendering fails,
  * the shell carries the tags alone.
  */
 export interface SharePages {
-  /** The page for `id`. */
-  page(id: string, requestId: string): Promise<SharePage>;
+  /**
+   * The page for `key`: a product id (`/product/:id`) or a readable address's `<slug>-<shortId>`
+   * (`/p/:slugId`).
+   */
+  page(key: string, requestId: string): Promise<PageAnswer>;
   /** The plain shell (the page when the product's read fails). */
   shell(): Promise<SharePage>;
   /**
-   * The page for `id` when it can be given from memory now (the shell, the read and its
+   * The page for `key` when it can be given from memory now (the shell, the read and its
    * page are kept); otherwise undefined, and the page is made for the next request.
    */
-  keptPage(id: string): SharePage | undefined;
+  keptPage(key: string): PageAnswer | undefined;
 }
+
+/**
+ * What a product address answers: its page (200); the shell with 404 when no published product
+ * has it (unknown, draft, deleted: the SPA shows its not-found screen, and crawlers and link
+ * checkers are told the truth); or a 301 to the current readable address when the slug in the
+ * address is not the product's (renamed since the link was shared).
+ */
+export type PageAnswer = { status: 200 | 404; page: SharePage } | { status: 301; location: string };
 
 interface Logger {
   warn(object: object, message: string): void;
@@ -282,25 +299,53 @@ export function createSharePages({
     return pending;
   };
 
+  /** The read's key for an address: a product id, or the short id of `<slug>-<shortId>`. */
+  const keyOf = (key: string) => {
+    if (UUID.test(key)) return { id: key.toLowerCase(), slug: null };
+    const parsed = parseProductSlugId(key);
+    return parsed ? { id: parsed.shortId, slug: parsed.slug } : null;
+  };
+  const notFound = (html: string): PageAnswer => ({ status: 404, page: plainPage(html) });
+  /** A published product at an address whose slug is not its own: moved permanently. */
+  const moved = (slug: string | null, product: PublicProduct): PageAnswer | null =>
+    slug !== null && slug !== productSlug(product.title)
+      ? { status: 301, location: productPath(product) }
+      : null;
+
   return {
-    async page(id, requestId) {
+    async page(key, requestId) {
       const html = await shell.load();
-      if (!UUID.test(id)) return plainPage(html);
-      const read = await reads.get(id.toLowerCase(), null, requestId);
-      if (!read.published) return plainPage(html);
-      return productPage(read, await base.load());
+      const address = keyOf(key);
+      if (!address) return notFound(html);
+      const read = await reads.get(address.id, null, requestId);
+      if (!read.published) {
+        // Catalog answered something other than "here it is" or "no such product" (an error):
+        // the product may well exist, so the SPA decides, as when catalog is unreachable.
+        return read.statusCode === 404 || read.statusCode === 200
+          ? notFound(html)
+          : { status: 200, page: plainPage(html) };
+      }
+      return (
+        moved(address.slug, read.published) ?? {
+          status: 200,
+          page: await productPage(read, await base.load()),
+        }
+      );
     },
     shell: async () => plainPage(await shell.load()),
-    keptPage(id) {
+    keptPage(key) {
       const html = shell.current();
-      if (html === undefined || !UUID.test(id)) return undefined;
-      const read = reads.peek(id.toLowerCase(), null);
+      const address = keyOf(key);
+      if (html === undefined || !address) return undefined;
+      const read = reads.peek(address.id, null);
       if (!read) return undefined;
-      if (!read.published) return plainPage(html);
+      if (!read.published) return read.statusCode === 404 ? notFound(html) : undefined;
+      const redirect = moved(address.slug, read.published);
+      if (redirect) return redirect;
       const inHtml = base.current();
       if (inHtml === undefined) return undefined;
       const kept = made.get(read.etag);
-      if (kept?.in === inHtml) return kept.page;
+      if (kept?.in === inHtml) return { status: 200, page: kept.page };
       void productPage(read, inHtml).catch(() => undefined);
       return undefined;
     },

@@ -1,4 +1,5 @@
 import {
+  anonymousSessionSchema,
   mfaChallengeRequestSchema,
   mfaChallengeResponseSchema,
   mfaChallengeSchema,
@@ -18,7 +19,13 @@ import type { SessionService } from '../domain/sessions.js';
 import type { SignInService } from '../domain/sign-in.js';
 import type { Pool } from '@lockdrop/db';
 import { sessionOf, type SessionGuard } from './current-session.js';
-import { clearSessionCookies, clientOf, refreshTokenOf, setSessionCookies } from './http.js';
+import {
+  accessTokenOf,
+  clearSessionCookies,
+  clientOf,
+  refreshTokenOf,
+  setSessionCookies,
+} from './http.js';
 import { presentAccount, presentIssued, statusSchema } from './schemas.js';
 
 interface AuthRouteDeps {
@@ -113,8 +120,11 @@ export function authRoutes(
   // refresh cookie (sent here: its path is /api/auth) it refreshes instead of answering 401.
   app.get(
     '/api/auth/session',
-    { schema: { tags, response: { 200: sessionResponseSchema } } },
+    { schema: { tags, response: { 200: sessionResponseSchema.or(anonymousSessionSchema) } } },
     async (request, reply) => {
+      // Nothing to check and nothing to refresh: say "nobody" (200) rather than 401, so a
+      // visitor's console stays clean. Any credential, good or not, goes the usual way.
+      if (!accessTokenOf(request) && !refreshTokenOf(request)) return { user: null };
       const current = await guard.resolve(request);
       if (current) {
         const account = await requireAccount(pool, current.userId);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { parseProductSlugId } from '@lockdrop/contracts';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { Seo } from '@/components/seo/seo';
 import { useSession } from '@/features/auth';
@@ -23,11 +24,13 @@ function scrollToPurchase() {
 }
 
 export default function ProductRoute() {
-  const { id = '' } = useParams();
+  const params = useParams();
+  // `/product/:id`, or the readable `/p/<slug>-<shortId>`: catalog reads either by its key.
+  const key = params.id ?? (params.slugId && parseProductSlugId(params.slugId)?.shortId) ?? '';
   const [searchParams] = useSearchParams();
   const [currency, setCurrency] = useState<string>();
-  const product = useProduct(id, currency);
-  const access = useAccess(id);
+  const product = useProduct(key, currency);
+  const access = useAccess(product.data?.id ?? '');
   const { user } = useSession();
   usePageBrand(product.data?.brand);
   useEffect(() => {

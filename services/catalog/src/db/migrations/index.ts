@@ -129,4 +129,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    id: '0120_seller_names',
+    sql: `
+      -- Each seller's full name as identity last announced it (user.signed_up, profile.updated),
+      -- shown on their product pages when they have no store name (issue 29). Removed with the
+      -- account (user.deleted). changed_at keeps the newest when events arrive out of order.
+      CREATE TABLE seller_names (
+        seller_id uuid PRIMARY KEY,
+        full_name text NOT NULL,
+        changed_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];

@@ -38,7 +38,10 @@ const SIGNED_OUT = new Set([401, 404]);
 /** The current account, or null when signed out. An unreachable identity service counts as signed out. */
 export async function getSession(): Promise<Account | null> {
   try {
-    return toAccount(await api<unknown>('/api/auth/session'));
+    const body = await api<unknown>('/api/auth/session');
+    // A visitor with no session cookie at all is told "nobody" with a 200 (no 401 in the console).
+    if ((body as { user?: unknown } | null)?.user === null) return null;
+    return toAccount(body);
   } catch (error) {
     if (error instanceof ApiError && (SIGNED_OUT.has(error.status) || error.code === NETWORK_ERROR))
       return null;

@@ -9,7 +9,7 @@ import { MfaChallengeForm } from './mfa-challenge-form';
 import { SignInForm } from './sign-in-form';
 
 /** Where a buyer is sent to sign in from; they read about their purchases, not payouts. */
-const BUYER_PATHS = ['/purchases', '/product/', '/payment/', '/receipt/'];
+const BUYER_PATHS = ['/purchases', '/product/', '/p/', '/payment/', '/receipt/'];
 const isBuyerDestination = (path: string) => BUYER_PATHS.some((prefix) => path.startsWith(prefix));
 
 const oauthErrors: Record<string, string> = {

@@ -62,7 +62,7 @@ export function RecentProducts({ products }: { products: UseQueryResult<Product[
                 <span className="text-sm font-semibold text-slate-900">
                   {productPriceLabel(product)}
                 </span>
-                <CopyLinkButton url={productUrl(product.id)} name={product.title} variant="ghost" />
+                <CopyLinkButton url={productUrl(product)} name={product.title} variant="ghost" />
               </div>
             </li>
           ))}

@@ -77,7 +77,7 @@ export function ProductCard({
         >
           <Pencil className="size-4" aria-hidden="true" /> Edit
         </Link>
-        <CopyLinkButton url={productUrl(product.id)} name={product.title} variant="ghost" />
+        <CopyLinkButton url={productUrl(product)} name={product.title} variant="ghost" />
         <button
           type="button"
           disabled={setStatus.isPending}

@@ -62,12 +62,17 @@ export function ProductDetail({
               >
                 <Pencil className="size-3.5" aria-hidden="true" /> Edit product
               </Link>
-              <CopyLinkButton url={productUrl(product.id)} variant="ghost" />
+              <CopyLinkButton url={productUrl(product)} variant="ghost" />
             </div>
           )}
           <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
             {product.title}
           </h1>
+          {product.sellerName && (
+            <p className="mt-1 text-sm text-slate-600">
+              by <span className="font-medium text-slate-800">{product.sellerName}</span>
+            </p>
+          )}
           {product.description && (
             <p className="mt-3 whitespace-pre-line text-slate-700 lg:hidden">
               {product.description}

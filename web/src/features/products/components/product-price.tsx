@@ -44,7 +44,8 @@ export function ProductPrice({ product, selectedCurrency, onCurrencyChange }: Pr
         {display.converted && (
           <p className="mt-1 text-sm text-slate-500">
             Originally {displayMinimum ? 'suggested ' : ''}
-            {priceLabel(original, product.pricing)} ({product.currency})
+            {/* The sign says the currency once (₦2,500), as the price above does. */}
+            {priceLabel(original, product.pricing)}
           </p>
         )}
         {asOfNote && <p className="mt-1 text-xs text-slate-500">{asOfNote}</p>}

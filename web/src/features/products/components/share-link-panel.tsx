@@ -23,7 +23,7 @@ function QrCode({ url }: { url: string }) {
 /** After creating or publishing: the product's link, ready to copy, share or scan. */
 export function ShareLinkPanel({ product }: { product: { id: string; title: string } }) {
   const headingId = useId();
-  const url = productUrl(product.id);
+  const url = productUrl(product);
   return (
     <section
       aria-labelledby={headingId}

@@ -11,4 +11,6 @@ export const getAccess = (productId: string) =>
 export const accessQueryOptions = (productId: string) =>
   queryOptions({ queryKey: ['access', productId], queryFn: () => getAccess(productId) });
 
-export const useAccess = (productId: string) => useQuery(accessQueryOptions(productId));
+/** Asked once the product's id is known (a readable address names it by its short id). */
+export const useAccess = (productId: string) =>
+  useQuery({ ...accessQueryOptions(productId), enabled: productId !== '' });
