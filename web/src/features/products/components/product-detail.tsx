@@ -30,8 +30,10 @@ export function ProductDetail({
   unlocked,
 }: ProductDetailProps) {
   return (
-    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 sm:px-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:px-8">
-      <div className="space-y-6">
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-6 sm:px-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:gap-10 lg:px-8 lg:py-14">
+      {/* On a phone the title, price and Buy come first (issue 29: Buy sat more than a screen
+          down, under the preview); from lg the preview is on the left, the purchase on the right. */}
+      <div className="order-2 space-y-6 lg:order-none">
         <ProductPreview product={product} onPurchaseNow={onPurchaseNow} unlocked={unlocked} />
         {product.description && (
           <section aria-labelledby="about-title" className="hidden lg:block">
@@ -42,7 +44,7 @@ export function ProductDetail({
           </section>
         )}
       </div>
-      <div className="space-y-6">
+      <div className="order-1 space-y-6 lg:order-none">
         {product.viewerIsOwner && product.status !== 'published' && (
           <p
             role="status"
@@ -68,11 +70,6 @@ export function ProductDetail({
           <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
             {product.title}
           </h1>
-          {product.description && (
-            <p className="mt-3 whitespace-pre-line text-slate-700 lg:hidden">
-              {product.description}
-            </p>
-          )}
         </div>
         <ProductPrice
           product={product}
@@ -86,6 +83,9 @@ export function ProductDetail({
           </p>
         )}
         {aside}
+        {product.description && (
+          <p className="whitespace-pre-line text-slate-700 lg:hidden">{product.description}</p>
+        )}
       </div>
     </div>
   );
