@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAccount } from './support/accounts';
+import { MOBILE, baseUrl, launchBrowser, type Browser } from './support/browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// Issue 29: choosing Pro while signed out (or before the page hydrated) forgot the plan.
+describe('a plan chosen on /pricing survives sign-up', () => {
+  it('the prerendered plan card already links to sign-up with the plan (a click before hydration)', async () => {
+    const html = await (await fetch(`${baseUrl}/pricing`)).text();
+    expect(html).toContain('href="/signup?plan=pro&amp;interval=monthly"');
+  });
+
+  it('Choose Pro → sign up → the Pro checkout is offered and leads to the payment page', async () => {
+    const page = await browser.open('/pricing', MOBILE);
+    await page.getByRole('button', { name: /^Yearly/ }).click();
+    await page
+      .locator('article[data-plan="pro"]')
+      .getByRole('link', { name: 'Choose Pro' })
+      .click();
+    await page.waitForURL('**/signup?plan=pro&interval=yearly');
+
+    const account = newAccount('plan');
+    await page.getByLabel('Full name').fill(account.fullName);
+    await page.getByLabel('E-mail', { exact: true }).fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel(/I agree to the/).check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/settings');
+    expect(new URL(page.url()).search).toBe('?plan=pro&interval=yearly');
+    const chosen = page.getByTestId('chosen-plan');
+    await expect.poll(() => chosen.innerText()).toContain('You chose Pro (yearly)');
+    await chosen.getByRole('button', { name: 'Continue to Pro checkout' }).click();
+    await page.waitForURL('**/sandbox/checkout/**', { timeout: 20_000 });
+    await page.close();
+  });
+
+  it('an invalid plan in the URL is ignored: sign-up goes to the dashboard as before', async () => {
+    const page = await browser.open('/signup?plan=platinum', MOBILE);
+    const account = newAccount('noplan');
+    await page.getByLabel('Full name').fill(account.fullName);
+    await page.getByLabel('E-mail', { exact: true }).fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel(/I agree to the/).check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL((url) => url.pathname !== '/signup');
+    expect(new URL(page.url()).pathname).not.toBe('/settings');
+    await page.close();
+  });
+
+  it('"Sign in" from a sign-up that carries a plan keeps it for an existing account', async () => {
+    const page = await browser.open('/signup?plan=business&interval=monthly', MOBILE);
+    const href = await page.getByRole('link', { name: 'Sign in' }).last().getAttribute('href');
+    expect(href).toBe(
+      `/login?redirectTo=${encodeURIComponent('/settings?plan=business&interval=monthly#plan')}`,
+    );
+    await page.close();
+  });
+});
