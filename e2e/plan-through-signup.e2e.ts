@@ -43,7 +43,9 @@ describe('a plan chosen on /pricing survives sign-up', () => {
   });
 
   it('an invalid plan in the URL is ignored: sign-up goes to the dashboard as before', async () => {
-    const page = await browser.open('/signup?plan=platinum', MOBILE);
+    // A fresh browser: the first journey left this one signed in (and /signup would move on).
+    const fresh = await launchBrowser();
+    const page = await fresh.open('/signup?plan=platinum', MOBILE);
     const account = newAccount('noplan');
     await page.getByLabel('Full name').fill(account.fullName);
     await page.getByLabel('E-mail', { exact: true }).fill(account.email);
@@ -52,15 +54,16 @@ describe('a plan chosen on /pricing survives sign-up', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL((url) => url.pathname !== '/signup');
     expect(new URL(page.url()).pathname).not.toBe('/settings');
-    await page.close();
+    await fresh.close();
   });
 
   it('"Sign in" from a sign-up that carries a plan keeps it for an existing account', async () => {
-    const page = await browser.open('/signup?plan=business&interval=monthly', MOBILE);
+    const fresh = await launchBrowser();
+    const page = await fresh.open('/signup?plan=business&interval=monthly', MOBILE);
     const href = await page.getByRole('link', { name: 'Sign in' }).last().getAttribute('href');
     expect(href).toBe(
       `/login?redirectTo=${encodeURIComponent('/settings?plan=business&interval=monthly#plan')}`,
     );
-    await page.close();
+    await fresh.close();
   });
 });

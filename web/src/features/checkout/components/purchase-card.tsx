@@ -122,7 +122,7 @@ export function PurchaseCard({
       id={PURCHASE_CARD_ID}
       tabIndex={-1}
       aria-labelledby={`${id}-title`}
-      className="scroll-mt-24 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 focus:outline-none sm:p-8"
+      className="scroll-mt-24 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 focus:outline-none sm:p-8"
     >
       <h2
         id={`${id}-title`}
@@ -135,7 +135,8 @@ export function PurchaseCard({
       <p className="mt-1 text-sm text-slate-600">
         We send your receipt and download link to this address.
       </p>
-      <p className="mt-4 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
+      {/* Compact on a phone, where Buy must stay within the first screen (issue 29). */}
+      <p className="mt-3 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-1.5 text-sm text-slate-700 ring-1 ring-slate-200 sm:mt-4 sm:py-2">
         <FileDown className="size-4 flex-none text-indigo-600" aria-hidden="true" />
         <span className="min-w-0 truncate">
           You get <span className="font-medium text-slate-900">{file.name}</span> (
@@ -157,7 +158,7 @@ export function PurchaseCard({
           </p>
         </div>
       ) : (
-        <form noValidate onSubmit={submit} className="mt-5">
+        <form noValidate onSubmit={submit} className="mt-4 sm:mt-5">
           <Field label="E-mail" error={emailError}>
             <Input
               ref={emailRef}

@@ -44,7 +44,7 @@ export function ProductDetail({
           </section>
         )}
       </div>
-      <div className="order-1 space-y-6 lg:order-none">
+      <div className="order-1 space-y-4 sm:space-y-6 lg:order-none">
         {product.viewerIsOwner && product.status !== 'published' && (
           <p
             role="status"
@@ -67,7 +67,7 @@ export function ProductDetail({
               <CopyLinkButton url={productUrl(product.id)} variant="ghost" />
             </div>
           )}
-          <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
+          <h1 className="mt-2 text-2xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
             {product.title}
           </h1>
         </div>
