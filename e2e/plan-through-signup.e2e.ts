@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newAccount } from './support/accounts';
+import { VERIFY_SUBJECT, linkIn, newAccount, waitForMail } from './support/accounts';
 import { MOBILE, baseUrl, launchBrowser, type Browser } from './support/browser';
 
 let browser: Browser;
@@ -37,6 +37,17 @@ describe('a plan chosen on /pricing survives sign-up', () => {
     expect(new URL(page.url()).search).toBe('?plan=pro&interval=yearly');
     const chosen = page.getByTestId('chosen-plan');
     await expect.poll(() => chosen.innerText()).toContain('You chose Pro (yearly)');
+    // The verification e-mail's link, opened later in another tab, offers the same checkout.
+    const message = await waitForMail(page, { to: account.email, subject: VERIFY_SUBJECT });
+    const verified = await browser.context.newPage();
+    await verified.setViewportSize(MOBILE);
+    await verified.goto(linkIn(message, '/api/auth/verify-email'), { waitUntil: 'networkidle' });
+    await verified.getByRole('heading', { name: 'E-mail verified' }).waitFor();
+    const onward = verified.getByRole('link', { name: 'Continue to Pro checkout' });
+    await onward.waitFor();
+    expect(await onward.getAttribute('href')).toBe('/settings?plan=pro&interval=yearly#plan');
+    await verified.close();
+
     await chosen.getByRole('button', { name: 'Continue to Pro checkout' }).click();
     await page.waitForURL('**/sandbox/checkout/**', { timeout: 20_000 });
     await page.close();

@@ -35,3 +35,34 @@ export const chosenPlanQuery = (choice: ChosenPlan) =>
 /** Settings' plan section with the chosen plan preselected and its checkout offered. */
 export const planCheckoutHref = (choice: ChosenPlan) =>
   `${paths.settings.getHref()}?${chosenPlanQuery(choice)}#plan`;
+
+/*
+ * The verification e-mail's link opens in another tab (or later): the chosen plan is kept in
+ * this browser's localStorage from sign-up until the account is on it, so /email-verified can
+ * offer its checkout too. Validated again on the way out, like the URL.
+ */
+const KEY = 'lockdrop:chosen-plan';
+
+export function rememberChosenPlan(choice: ChosenPlan): void {
+  try {
+    localStorage.setItem(KEY, chosenPlanQuery(choice));
+  } catch {
+    // Storage disabled: the plan still travels in the URL straight after sign-up.
+  }
+}
+
+export function recallChosenPlan(): ChosenPlan | null {
+  try {
+    return chosenPlanFrom(new URLSearchParams(localStorage.getItem(KEY) ?? ''));
+  } catch {
+    return null;
+  }
+}
+
+export function forgetChosenPlan(): void {
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    // Nothing kept.
+  }
+}

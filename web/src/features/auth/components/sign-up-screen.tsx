@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { chosenPlanFrom, planCheckoutHref } from '@/lib/chosen-plan';
+import { chosenPlanFrom, planCheckoutHref, rememberChosenPlan } from '@/lib/chosen-plan';
 import { notify } from '@/lib/toast';
 import { useSession } from '../api/get-session';
 import { safeRedirect } from '../lib/redirect';
@@ -25,6 +25,7 @@ export function SignUpScreen({ brand = false }: { brand?: boolean }) {
 
   const onSignedUp = () => {
     setJustSignedUp(true);
+    if (chosenPlan) rememberChosenPlan(chosenPlan);
     notify.success('Account Created!', 'Please check your email to verify your account');
     navigate(redirectTo, { replace: true });
   };

@@ -6,11 +6,11 @@ import {
 } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { isPlanCurrency, PLANS, planById, planPriceMinor } from '@lockdrop/plans';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { chosenPlanFrom } from '@/lib/chosen-plan';
+import { chosenPlanFrom, forgetChosenPlan } from '@/lib/chosen-plan';
 import { notify } from '@/lib/toast';
 import { useCancelPlan, usePlanBilling } from '../api/billing';
 import { formatDay, perInterval, subscriptionSummary } from '../lib/format';
@@ -34,6 +34,11 @@ export function PlanBillingSection() {
   const [params] = useSearchParams();
   const chosen = chosenPlanFrom(params);
   const [plan, setPlan] = useState<PlanId>(chosen?.plan ?? 'pro');
+  // Once the account is on the chosen plan, /email-verified stops offering its checkout.
+  const onChosenPlan = chosen !== null && billing.data?.plan === chosen.plan;
+  useEffect(() => {
+    if (onChosenPlan) forgetChosenPlan();
+  }, [onChosenPlan]);
   const [interval, setBillingInterval] = useState<BillingInterval>(
     chosen?.interval ?? subscription?.interval ?? 'monthly',
   );
