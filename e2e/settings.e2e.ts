@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signInByApi, signUpSeller } from './support/accounts';
-import { MOBILE, launchBrowser, type Browser } from './support/browser';
+import { MOBILE, baseUrl, launchBrowser, type Browser } from './support/browser';
 import { expectToast } from './support/toasts';
 
 let browser: Browser;
@@ -46,11 +46,12 @@ describe('/settings profile', () => {
 
   it('falls back from a broken picture to the image generated from the e-mail', async () => {
     await signUpSeller(browser.context);
+    // Settings uploads pictures now; an API client (or an older account) may still hold a link.
+    const patched = await browser.context.request.patch(`${baseUrl}/api/profile`, {
+      data: { avatarUrl: 'http://127.0.0.1:9/missing.png' },
+    });
+    expect(patched.ok()).toBe(true);
     const page = await browser.open('/settings');
-    const profile = section(page, 'Profile');
-    await profile.getByLabel('Avatar URL').fill('http://127.0.0.1:9/missing.png');
-    await profile.getByRole('button', { name: 'Save profile' }).click();
-    await expectToast(page, 'Profile updated');
     const avatar = page.getByRole('button', { name: 'Open account menu' }).locator('img');
     await expect.poll(() => avatar.getAttribute('src')).toMatch(/^data:image\/svg\+xml,/);
     await page.close();

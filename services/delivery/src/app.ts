@@ -4,7 +4,7 @@ import type { HttpServer } from '@lockdrop/http';
 import { createServiceApp } from '@lockdrop/service';
 import type { DeliveryConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
-import { createBrandLogos } from './domain/brand-logos.js';
+import { createAvatars, createBrandLogos } from './domain/brand-logos.js';
 import { createDownloadService } from './domain/downloads.js';
 import { createPreviewService } from './domain/previews.js';
 import { createReceiptSessionService } from './domain/receipt-sessions.js';
@@ -15,7 +15,7 @@ import { subscribeToProductEvents } from './events/products.consumer.js';
 import { subscribeToPurchaseEvents } from './events/purchases.consumer.js';
 import { findFfmpeg } from './previews/video.js';
 import { startPreviewWorker } from './previews/preview-worker.js';
-import { brandLogoRoutes } from './routes/brand-logos.js';
+import { avatarRoutes, brandLogoRoutes } from './routes/brand-logos.js';
 import { downloadRoutes } from './routes/downloads.js';
 import { previewRoutes } from './routes/previews.js';
 import { uploadRoutes } from './routes/uploads.js';
@@ -72,6 +72,7 @@ export async function buildApp(
   });
   previewRoutes(app, { previews: createPreviewService({ pool, storage }) });
   brandLogoRoutes(app, { logos: createBrandLogos({ pool, storage }) });
+  avatarRoutes(app, { avatars: createAvatars({ storage }) });
   const completions = new Set<Promise<void>>();
   downloadRoutes(app, {
     downloads: createDownloadService({

@@ -28,6 +28,7 @@ export const routeTable: ProxyRoute[] = [
   { prefix: '/api/currencies', upstream: 'catalog' },
   { prefix: '/api/exchange-rates', upstream: 'catalog' },
   { prefix: '/api/brand-logos', upstream: 'delivery', upload: true },
+  { prefix: '/api/avatars', upstream: 'delivery', upload: true },
   { prefix: '/api/brand', upstream: 'catalog' },
   { prefix: '/api/stores', upstream: 'catalog' },
   { prefix: '/api/uploads', upstream: 'delivery', upload: true },

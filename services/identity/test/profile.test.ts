@@ -109,6 +109,30 @@ describe('profile', () => {
     expect((await client.get('/api/profile')).body.plan).toBe('free');
   });
 
+  // Issue 29: settings uploads a picture to delivery and saves its path here.
+  it('saves an uploaded avatar path, only the account’s own, with errors worded for people', async () => {
+    const { client, userId } = await signedIn();
+    const own = `/api/avatars/${userId}/${'a'.repeat(32)}.png`;
+    const saved = await client.request('PATCH', '/api/profile', { avatarUrl: own });
+    expect(saved.status).toBe(200);
+    expect(saved.body.avatarUrl).toBe(own);
+
+    const someoneElses = `/api/avatars/${crypto.randomUUID()}/${'b'.repeat(32)}.png`;
+    const refused = await client.request('PATCH', '/api/profile', { avatarUrl: someoneElses });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_avatar',
+      message: 'Please upload your own picture.',
+    });
+
+    const bad = await client.request('PATCH', '/api/profile', { avatarUrl: 'not a link' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].message).toBe(
+      'Please upload a picture, or use a web address that starts with https://',
+    );
+    expect((await client.get('/api/profile')).body.avatarUrl).toBe(own);
+  });
+
   it('needs a session', async () => {
     const response = await new Browser(identity.app).get('/api/profile');
     expect(response.status).toBe(401);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, NETWORK_ERROR, api } from './api';
+import { ApiError, CHECK_THE_FORM, NETWORK_ERROR, api } from './api';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -44,6 +44,29 @@ describe('api', () => {
       status: 404,
       message: 'Product not found',
     });
+  });
+
+  // Issue 29: a toast read "Invalid body.avatarUrl: …".
+  it('words a refused field for people: the schema’s sentence, never the field path', async () => {
+    answer(400, {
+      error: {
+        code: 'validation_failed',
+        message: 'Invalid body.avatarUrl: Please upload a picture',
+        details: [{ field: 'body.avatarUrl', message: 'Please upload a picture' }],
+      },
+    });
+    await expect(api('/api/profile')).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: 'Please upload a picture',
+    });
+    answer(400, {
+      error: {
+        code: 'validation_failed',
+        message: 'Invalid body.role: Invalid option: expected one of …',
+        details: [{ field: 'body.role', message: 'Invalid option: expected one of …' }],
+      },
+    });
+    await expect(api('/api/profile')).rejects.toMatchObject({ message: CHECK_THE_FORM });
   });
 
   it('falls back to a generic message when the body is not the error shape', async () => {

@@ -21,14 +21,34 @@ interface ApiRequest {
 }
 
 interface ErrorBody {
-  error?: { code?: unknown; message?: unknown };
+  error?: { code?: unknown; message?: unknown; details?: unknown };
+}
+
+/** zod's own wording ("Invalid input: expected string…"): meant for developers, not people. */
+const MACHINE_WORDING = /^(Invalid|Too (big|small)|Expected|Unrecognized|Required)\b/;
+export const CHECK_THE_FORM =
+  'Something you entered was not accepted. Please check it and try again.';
+
+/**
+ * A refused field reads "Invalid body.avatarUrl: …" in the error shape (issue 29 saw it in a
+ * toast). People get the field's sentence from our schemas instead, or a plain request to check
+ * the form when the schema used zod's own words.
+ */
+export function validationSentence(details: unknown): string {
+  const first = Array.isArray(details) ? (details[0] as { message?: unknown } | undefined) : null;
+  const sentence = typeof first?.message === 'string' ? first.message.trim() : '';
+  return sentence && !MACHINE_WORDING.test(sentence) ? sentence : CHECK_THE_FORM;
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => ({}))) as ErrorBody;
   const code = typeof body.error?.code === 'string' ? body.error.code : `http_${response.status}`;
   const message =
-    typeof body.error?.message === 'string' ? body.error.message : 'An unexpected error occurred';
+    code === 'validation_failed'
+      ? validationSentence(body.error?.details)
+      : typeof body.error?.message === 'string'
+        ? body.error.message
+        : 'An unexpected error occurred';
   return new ApiError(code, response.status, message);
 }
 

@@ -128,9 +128,37 @@ export const fullNameSchema = z
   .min(1, 'Please enter your full name')
   .max(100, 'Please keep your name under 100 characters');
 
+/** Where delivery serves an uploaded avatar (resized and re-encoded like a store logo). */
+export const AVATAR_PATH_PATTERN = /^\/api\/avatars\/([0-9a-f-]{36})\/[a-f0-9]{32}\.png$/;
+export const avatarPath = (userId: string, imageId: string) =>
+  `/api/avatars/${userId}/${imageId}.png`;
+
+const isWebUrl = (value: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * An uploaded avatar's path (settings uploads one), or an http(s) link: accounts made before
+ * uploads may hold one and API clients may still set one. Messages are sentences people read.
+ */
 export const avatarUrlSchema = z
-  .url({ protocol: /^https?$/, message: 'Avatar must be an http(s) URL' })
-  .max(2048, 'Avatar URL is too long');
+  .string()
+  .max(2048, 'That picture address is too long. Please upload the picture instead.')
+  .refine((value) => AVATAR_PATH_PATTERN.test(value) || isWebUrl(value), {
+    message: 'Please upload a picture, or use a web address that starts with https://',
+  });
+
+/** POST /api/avatars (delivery): the stored, resized picture to save as the profile's avatarUrl. */
+export const uploadedAvatarSchema = z.object({
+  avatarUrl: z.string(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type UploadedAvatar = z.infer<typeof uploadedAvatarSchema>;
 
 /**
  * PATCH /api/profile. Strict: an unknown field (notably `plan`, which only billing changes) is

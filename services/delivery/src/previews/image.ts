@@ -9,6 +9,14 @@ export const PREVIEW_MAX_SIDE = 1200;
  */
 const DISPLAY_SIDE = 600;
 /**
+ * Sigma at 100 %, as a share of the image's longest side. The spec's percentage / 10 px left a
+ * poster's large headline readable at 60 % (issue 29), inside the 50–70 % the create form
+ * recommends; a headline's strokes scale with the image, so the blur must too. The curve
+ * (percentage^1.5) keeps 10–30 % a soft haze and makes 50 % about 4 % of the side, where a
+ * headline one seventh of the image high is gone (test/blur-hides-text.test.ts).
+ */
+const FULL_BLUR_SHARE_OF_SIDE = 0.12;
+/**
  * Beyond this a picture is a decompression bomb rather than a product: a 40-megapixel camera
  * photo passes, and decoding one stays well inside the render process's memory limit.
  */
@@ -22,8 +30,11 @@ export interface PreviewImage {
   height: number;
 }
 
+/** Never weaker than the spec's percentage / 10 px at display size, and scaled to hide text. */
 export function blurSigma(blurPercentage: number, longestSide: number): number {
-  return (blurPercentage / 10) * (longestSide / DISPLAY_SIDE);
+  const specSigma = (blurPercentage / 10) * (longestSide / DISPLAY_SIDE);
+  const textHidingSigma = FULL_BLUR_SHARE_OF_SIDE * longestSide * (blurPercentage / 100) ** 1.5;
+  return Math.max(specSigma, textHidingSigma);
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { DomainEvent } from '@lockdrop/contracts';
+import { AVATAR_PATH_PATTERN, type DomainEvent } from '@lockdrop/contracts';
+import { AppError } from '@lockdrop/http';
 import { withTransaction, type Pool, type PoolClient } from '@lockdrop/db';
 import { setPlan, updateProfile, type ProfileChanges, type Profile } from '../db/profiles.repo.js';
 import { findUserById } from '../db/users.repo.js';
@@ -13,6 +14,12 @@ export function createProfileService({ pool }: { pool: Pool }) {
     },
 
     async update(userId: string, changes: ProfileChanges, correlationId: string): Promise<Profile> {
+      // An uploaded avatar is the owner's own: another account's picture path is refused.
+      const uploadedBy = changes.avatarUrl
+        ? AVATAR_PATH_PATTERN.exec(changes.avatarUrl)?.[1]
+        : null;
+      if (uploadedBy && uploadedBy !== userId)
+        throw new AppError('invalid_avatar', 400, 'Please upload your own picture.');
       return withTransaction(pool, async (tx) => {
         const { user } = await requireAccount(tx, userId);
         const profile = (await updateProfile(tx, userId, changes))!;

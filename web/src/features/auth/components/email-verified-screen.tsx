@@ -1,9 +1,11 @@
+import { planById } from '@lockdrop/plans';
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { planCheckoutHref, recallChosenPlan } from '@/lib/chosen-plan';
 import { notify } from '@/lib/toast';
 import { useSession } from '../api/get-session';
 import { refreshSession } from '../api/refresh-session';
@@ -55,6 +57,9 @@ function ResendForm() {
 export function EmailVerifiedScreen() {
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
+  // Read after mounting: localStorage is this browser's, never the prerendered page's.
+  const [chosenPlan, setChosenPlan] = useState<ReturnType<typeof recallChosenPlan>>(null);
+  useEffect(() => setChosenPlan(recallChosenPlan()), []);
   const problem =
     problems[params.get('error') ?? ''] ??
     (params.get('error') ? problems.invalid_token : undefined);
@@ -81,8 +86,19 @@ export function EmailVerifiedScreen() {
         <p className="mt-4 text-slate-700">
           You can now download what you buy here — and sell your own files if you wish.
         </p>
+        {/* A plan chosen on /pricing before sign-up (lib/chosen-plan) comes first. */}
+        {chosenPlan && (
+          <ButtonLink to={planCheckoutHref(chosenPlan)} size="lg" className="mt-6 w-full">
+            Continue to {planById(chosenPlan.plan).name} checkout
+          </ButtonLink>
+        )}
         {/* Buyers verify too: neither way is assumed. Sellers go on to the (skippable) setup. */}
-        <ButtonLink to={paths.purchases.getHref()} size="lg" className="mt-6 w-full">
+        <ButtonLink
+          to={paths.purchases.getHref()}
+          size="lg"
+          variant={chosenPlan ? 'secondary' : 'primary'}
+          className={`${chosenPlan ? 'mt-2' : 'mt-6'} w-full`}
+        >
           Go to my purchases
         </ButtonLink>
         <ButtonLink to={paths.onboarding.getHref()} variant="ghost" className="mt-2 w-full">

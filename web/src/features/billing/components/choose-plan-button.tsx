@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useSession } from '@/features/auth';
+import { chosenPlanQuery } from '@/lib/chosen-plan';
 import type { ChoosePlanButtonProps } from './signed-in-choose-plan-button';
 import type { BillingInterval } from '@lockdrop/contracts';
 
@@ -19,13 +20,15 @@ export function ChoosePlanButton(props: ChoosePlanButtonProps) {
   const target = planById(props.plan);
   const text =
     props.label ?? (target.monthlyPriceMinor === 0 ? 'Start for free' : `Choose ${target.name}`);
+  // The link carries a paid plan through sign-up to its checkout; it is also what the
+  // prerendered page shows before hydration, so an early click keeps the plan too.
+  const signUpHref =
+    props.plan === 'free'
+      ? paths.auth.signup.getHref()
+      : `${paths.auth.signup.getHref()}?${chosenPlanQuery({ plan: props.plan, interval: props.interval })}`;
   if (!isSignedIn)
     return (
-      <ButtonLink
-        to={paths.auth.signup.getHref()}
-        variant={props.variant ?? 'primary'}
-        className={props.className}
-      >
+      <ButtonLink to={signUpHref} variant={props.variant ?? 'primary'} className={props.className}>
         {text}
       </ButtonLink>
     );

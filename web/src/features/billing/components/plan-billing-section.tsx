@@ -6,9 +6,11 @@ import {
 } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { isPlanCurrency, PLANS, planById, planPriceMinor } from '@lockdrop/plans';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { chosenPlanFrom, forgetChosenPlan } from '@/lib/chosen-plan';
 import { notify } from '@/lib/toast';
 import { useCancelPlan, usePlanBilling } from '../api/billing';
 import { formatDay, perInterval, subscriptionSummary } from '../lib/format';
@@ -28,9 +30,17 @@ export function PlanBillingSection() {
   const cancel = useCancelPlan();
   const current = billing.data ? planById(billing.data.plan) : null;
   const subscription = billing.data?.subscription ?? null;
-  const [plan, setPlan] = useState<PlanId>('pro');
+  // A plan chosen on /pricing before signing up arrives as ?plan=&interval= (lib/chosen-plan).
+  const [params] = useSearchParams();
+  const chosen = chosenPlanFrom(params);
+  const [plan, setPlan] = useState<PlanId>(chosen?.plan ?? 'pro');
+  // Once the account is on the chosen plan, /email-verified stops offering its checkout.
+  const onChosenPlan = chosen !== null && billing.data?.plan === chosen.plan;
+  useEffect(() => {
+    if (onChosenPlan) forgetChosenPlan();
+  }, [onChosenPlan]);
   const [interval, setBillingInterval] = useState<BillingInterval>(
-    subscription?.interval ?? 'monthly',
+    chosen?.interval ?? subscription?.interval ?? 'monthly',
   );
   // A plan already paid for changes in its own currency; a new one in the currency chosen here.
   const paidIn =
@@ -95,6 +105,26 @@ export function PlanBillingSection() {
           Compare plans
         </ButtonLink>
       </div>
+
+      {chosen && current.id !== chosen.plan && (
+        <div
+          role="status"
+          data-testid="chosen-plan"
+          className="rounded-xl bg-indigo-50 p-4 ring-1 ring-indigo-200"
+        >
+          <p className="text-sm font-medium text-indigo-900">
+            You chose {planById(chosen.plan).name} ({chosen.interval}). Pay for it here to switch
+            now.
+          </p>
+          <ChoosePlanButton
+            plan={chosen.plan}
+            interval={chosen.interval}
+            currency={currency}
+            label={`Continue to ${planById(chosen.plan).name} checkout`}
+            className="mt-3"
+          />
+        </div>
+      )}
 
       <fieldset className="rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200">
         <legend className="px-1 text-sm font-semibold text-slate-900">Change plan</legend>

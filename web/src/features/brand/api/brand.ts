@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BrandLogo, BrandSettings, UpdateBrandInput } from '@lockdrop/contracts';
 import { useSession } from '@/features/auth';
-import { api, ApiError } from '@/lib/api';
+import { api } from '@/lib/api';
+import { uploadImage } from '@/lib/upload-image';
 
 /** Keyed by the session's plan: an upgrade renews the session, and the screen unlocks with it. */
 export const brandQueryOptions = (plan: string | undefined) =>
@@ -28,25 +29,7 @@ export function useSaveBrand() {
 /** The logo goes to delivery, which resizes and re-encodes it; the brand then names its id. */
 export function useUploadLogo() {
   return useMutation({
-    mutationFn: async (file: File) => {
-      const form = new FormData();
-      form.append('file', file);
-      const response = await fetch('/api/brand-logos', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { Accept: 'application/json' },
-        body: form,
-      });
-      const body = (await response.json().catch(() => ({}))) as {
-        error?: { code?: string; message?: string };
-      };
-      if (response.status !== 201)
-        throw new ApiError(
-          body.error?.code ?? `http_${response.status}`,
-          response.status,
-          body.error?.message ?? 'Failed to upload the logo',
-        );
-      return body as unknown as BrandLogo;
-    },
+    mutationFn: (file: File) =>
+      uploadImage<BrandLogo>('/api/brand-logos', file, 'Failed to upload the logo'),
   });
 }

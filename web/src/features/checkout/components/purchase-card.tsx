@@ -122,7 +122,7 @@ export function PurchaseCard({
       id={PURCHASE_CARD_ID}
       tabIndex={-1}
       aria-labelledby={`${id}-title`}
-      className="scroll-mt-24 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 focus:outline-none sm:p-8"
+      className="scroll-mt-24 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 focus:outline-none sm:p-8"
     >
       <h2
         id={`${id}-title`}
@@ -131,17 +131,7 @@ export function PurchaseCard({
         <Lock className="size-5 text-indigo-600" aria-hidden="true" />
         {fileCount > 1 ? `Unlock these ${fileCount} files` : 'Unlock this file'}
       </h2>
-      <TestModeNotice className="mt-4" />
-      <p className="mt-1 text-sm text-slate-600">
-        We send your receipt and download link to this address.
-      </p>
-      <p className="mt-4 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
-        <FileDown className="size-4 flex-none text-indigo-600" aria-hidden="true" />
-        <span className="min-w-0 truncate">
-          You get <span className="font-medium text-slate-900">{file.name}</span> (
-          {formatFileSize(file.sizeBytes)})
-        </span>
-      </p>
+      <TestModeNotice className="mt-3 sm:mt-4" />
       {confirming ? (
         <div
           role="status"
@@ -157,8 +147,8 @@ export function PurchaseCard({
           </p>
         </div>
       ) : (
-        <form noValidate onSubmit={submit} className="mt-5">
-          <Field label="E-mail" error={emailError}>
+        <form noValidate onSubmit={submit} className="mt-3 sm:mt-5">
+          <Field label="E-mail" error={emailError} hint="Your receipt and download link go here.">
             <Input
               ref={emailRef}
               type="email"
@@ -199,6 +189,14 @@ export function PurchaseCard({
           </Button>
         </form>
       )}
+      {/* After Buy: on a phone Buy must stay within the first screen (issue 29). */}
+      <p className="mt-4 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700 ring-1 ring-slate-200">
+        <FileDown className="size-4 flex-none text-indigo-600" aria-hidden="true" />
+        <span className="min-w-0 truncate">
+          You get <span className="font-medium text-slate-900">{file.name}</span> (
+          {formatFileSize(file.sizeBytes)})
+        </span>
+      </p>
       {recurring && (
         <p className="mt-3 text-sm text-slate-600">
           Renews automatically until you cancel. Cancel anytime from your purchases; you keep access

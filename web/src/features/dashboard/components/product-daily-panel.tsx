@@ -45,10 +45,12 @@ export function ProductDailyPanel({
   return (
     <Panel title="Daily figures">
       <div className="mb-4 flex flex-wrap gap-4">
-        <label className="flex flex-col text-sm font-medium text-slate-700">
+        {/* A long title must not push the select past its card on a phone (issue 29). */}
+        <label className="flex w-full min-w-0 flex-col text-sm font-medium text-slate-700 sm:w-auto sm:max-w-sm">
           Product
           <select
-            className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+            data-testid="daily-product"
+            className="mt-1 w-full min-w-0 truncate rounded-md border border-slate-300 px-3 py-2"
             value={productId ?? ''}
             onChange={(event) => setProductId(event.target.value)}
           >

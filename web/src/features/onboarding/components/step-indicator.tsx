@@ -1,7 +1,10 @@
 import { Check } from 'lucide-react';
 import { onboardingSteps } from '../lib/steps';
 
-/** Where the person is in the three steps; the current one is announced as the current step. */
+/**
+ * Where the person is in the three steps; the current one is announced as the current step.
+ * On a phone each label sits under its number (hidden before, issue 29), with no connector.
+ */
 export function StepIndicator({ current }: { current: number }) {
   return (
     <ol className="flex items-center gap-2 sm:gap-4" aria-label="Onboarding progress">
@@ -10,7 +13,7 @@ export function StepIndicator({ current }: { current: number }) {
         return (
           <li
             key={label}
-            className="flex flex-1 items-center gap-2"
+            className="flex flex-1 flex-col items-center gap-1 text-center sm:flex-row sm:gap-2 sm:text-left"
             aria-current={state === 'current' ? 'step' : undefined}
           >
             <span
@@ -19,13 +22,13 @@ export function StepIndicator({ current }: { current: number }) {
               {state === 'done' ? <Check className="size-4" aria-hidden="true" /> : index + 1}
             </span>
             <span
-              className={`hidden text-sm font-medium sm:block ${state === 'upcoming' ? 'text-slate-500' : 'text-slate-900'}`}
+              className={`text-xs font-medium sm:text-sm ${state === 'upcoming' ? 'text-slate-500' : 'text-slate-900'}`}
             >
               {label}
               <span className="sr-only">{state === 'done' ? ' (done)' : ''}</span>
             </span>
             {index < onboardingSteps.length - 1 && (
-              <span className="h-px flex-1 bg-slate-200" aria-hidden="true" />
+              <span className="hidden h-px flex-1 bg-slate-200 sm:block" aria-hidden="true" />
             )}
           </li>
         );

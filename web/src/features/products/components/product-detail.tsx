@@ -30,8 +30,10 @@ export function ProductDetail({
   unlocked,
 }: ProductDetailProps) {
   return (
-    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-10 sm:px-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:px-8">
-      <div className="space-y-6">
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-4 sm:px-6 sm:py-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:gap-10 lg:px-8 lg:py-14">
+      {/* On a phone the title, price and Buy come first (issue 29: Buy sat more than a screen
+          down, under the preview); from lg the preview is on the left, the purchase on the right. */}
+      <div className="order-2 space-y-6 lg:order-none">
         <ProductPreview product={product} onPurchaseNow={onPurchaseNow} unlocked={unlocked} />
         {product.description && (
           <section aria-labelledby="about-title" className="hidden lg:block">
@@ -42,7 +44,7 @@ export function ProductDetail({
           </section>
         )}
       </div>
-      <div className="space-y-6">
+      <div className="order-1 space-y-4 sm:space-y-6 lg:order-none">
         {product.viewerIsOwner && product.status !== 'published' && (
           <p
             role="status"
@@ -65,17 +67,14 @@ export function ProductDetail({
               <CopyLinkButton url={productUrl(product)} variant="ghost" />
             </div>
           )}
-          <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl">
+          <h1
+            className={`${product.viewerIsOwner ? 'mt-2 ' : ''}text-2xl font-bold tracking-tight text-balance text-slate-900 sm:text-4xl`}
+          >
             {product.title}
           </h1>
           {product.sellerName && (
             <p className="mt-1 text-sm text-slate-600">
               by <span className="font-medium text-slate-800">{product.sellerName}</span>
-            </p>
-          )}
-          {product.description && (
-            <p className="mt-3 whitespace-pre-line text-slate-700 lg:hidden">
-              {product.description}
             </p>
           )}
         </div>
@@ -85,12 +84,16 @@ export function ProductDetail({
           onCurrencyChange={onCurrencyChange}
         />
         {product.files.length > 1 && (
-          <p className="flex items-center gap-1.5 text-sm text-slate-600">
+          // On a phone the purchase card's heading already counts the files.
+          <p className="hidden items-center gap-1.5 text-sm text-slate-600 sm:flex">
             <Files className="size-4 text-slate-400" aria-hidden="true" /> {product.files.length}{' '}
             files
           </p>
         )}
         {aside}
+        {product.description && (
+          <p className="whitespace-pre-line text-slate-700 lg:hidden">{product.description}</p>
+        )}
       </div>
     </div>
   );
