@@ -225,11 +225,22 @@ describe('NATS users generated from the permissions table', () => {
       onEvent: (event) => watched.push(event.id),
       onGap: () => undefined,
     });
+    // A plain subscription is live once the server has it, which the watch does not wait for:
+    // publish until the gateway sees one (a single publish raced the subscription under load).
     const created = createEvent('product.created', productSnapshotData(), {
       correlationId: crypto.randomUUID(),
     });
+    const published = [created.id];
     await catalog.publish(created);
-    await waitFor(() => watched.includes(created.id));
+    await waitFor(async () => {
+      if (watched.some((id) => published.includes(id))) return true;
+      const again = createEvent('product.created', productSnapshotData(), {
+        correlationId: crypto.randomUUID(),
+      });
+      published.push(again.id);
+      await catalog.publish(again);
+      return false;
+    });
     await gateway.publish(
       createEvent(
         'storefront.products_viewed',
