@@ -183,10 +183,13 @@ describe('seller dashboard', () => {
       .getByRole('navigation', { name: 'Seller' })
       .getByRole('link', { name: 'Analytics' })
       .click();
+    // The payments table stays on screen until the analytics page has rendered: wait for the
+    // analytics page before reading its row.
+    await page.waitForURL('**/dashboard/analytics');
+    await page.getByTestId('test-sales-note').waitFor();
     const analyticsRow = page.locator('tr', { hasText: title });
     await analyticsRow.waitFor();
     expect(await analyticsRow.innerText()).not.toContain(formatMoney(split.netMinor, 'USD'));
-    await page.getByTestId('test-sales-note').waitFor();
     await page.getByRole('img', { name: 'Views per day' }).waitFor();
     await shoot(page, 'dashboard-analytics', { mobile: false });
     await page.close();
@@ -236,9 +239,12 @@ describe('seller dashboard', () => {
     const page = await openDashboard(seller);
     await page.locator('#seller-menu').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseUrl}/`);
-    expect([401, 404]).toContain(
-      (await seller.context.request.get(`${baseUrl}/api/auth/session`)).status(),
-    );
+    // Signed out: no user — 200 `{ user: null }` once no credential is left, 401 for a dead one.
+    const session = await seller.context.request.get(`${baseUrl}/api/auth/session`);
+    const signedOut =
+      session.status() === 401 ||
+      (session.status() === 200 && ((await session.json()) as { user: unknown }).user === null);
+    expect(signedOut).toBe(true);
     await page.goto('/lockdrop/dashboard');
     await page.waitForURL('**/login**');
     await page.close();

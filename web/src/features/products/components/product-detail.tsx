@@ -44,7 +44,7 @@ export function ProductDetail({
           </section>
         )}
       </div>
-      <div className="order-1 space-y-4 sm:space-y-6 lg:order-none">
+      <div className="order-1 space-y-3 sm:space-y-6 lg:order-none">
         {product.viewerIsOwner && product.status !== 'published' && (
           <p
             role="status"
@@ -73,7 +73,7 @@ export function ProductDetail({
             {product.title}
           </h1>
           {product.sellerName && (
-            <p className="mt-1 text-sm text-slate-600">
+            <p className="mt-0.5 text-xs text-slate-600 sm:mt-1 sm:text-sm">
               by <span className="font-medium text-slate-800">{product.sellerName}</span>
             </p>
           )}
