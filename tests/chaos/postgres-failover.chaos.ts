@@ -107,7 +107,23 @@ describe('the Postgres primary lost mid-storm', () => {
         ).rows[0]!.n === answeredBeforeKill.length,
       60_000,
       'every webhook answered before the kill to be a purchase on the new primary',
-    );
+    ).catch(async (error: Error) => {
+      // What became of the stored events that did not settle, and what the services said.
+      const { rows } = await cluster.db.query(
+        `SELECT e.tx_ref, e.status, e.attempts, e.received_at, e.next_attempt_at, e.last_error
+         FROM payments.provider_events e
+         WHERE e.tx_ref = ANY($1)
+           AND NOT EXISTS (SELECT 1 FROM payments.purchases p WHERE p.tx_ref = e.tx_ref)
+         ORDER BY e.tx_ref, e.id`,
+        [answeredBeforeKill],
+      );
+      throw new Error(
+        `${error.message}; killed at ${new Date(killedAt).toISOString()}, promoted at ` +
+          `${new Date(promotedAt).toISOString()}; unsettled stored events:\n` +
+          `${rows.map((row) => JSON.stringify(row)).join('\n')}\nlast log lines:\n` +
+          cluster.logs.slice(-40).join(''),
+      );
+    });
     console.log(
       `Postgres failover: primary killed after ${answeredBeforeKill.length} webhooks were answered 200, ` +
         `standby promoted ${promotedAt - killedAt} ms later, first 200 from the new primary ` +

@@ -49,7 +49,7 @@ export function createPool({
   const selector = multiHost ? hostSelectorFor(connectionString, connection) : undefined;
   const Pool = selector ? FailoverPool : pg.Pool;
   const pool = new Pool({
-    Client: selector ? failoverClient(selector) : PreparingClient,
+    Client: selector ? failoverClient(selector) : PooledClient,
     // The selector sets each connection's host; the first one's URL carries the rest.
     connectionString: selector
       ? selector.parsed.urlFor(selector.parsed.hosts[0]!)
@@ -65,7 +65,22 @@ export function createPool({
 }
 
 /**
- * A PreparingClient that connects to the host `selector` names, checks the server is the kind
+ * A pool's client hears its own connection errors from the moment it exists. pg emits 'error' on a
+ * client whose server ends the connection while no query is running on it, and pg-pool listens
+ * only while the client is idle in the pool: a client being connected, or checked out between two
+ * statements of a transaction, would crash the process on a primary's death (the failover chaos
+ * test saw it). Nothing is lost by listening: the client is no longer queryable, its next query
+ * fails as an outage, and the pool drops it when it is released.
+ */
+class PooledClient extends PreparingClient {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+
+/**
+ * A PooledClient that connects to the host `selector` names, checks the server is the kind
  * the URL asks for (a primary, for read-write), and otherwise fails as an outage (08001) after
  * telling the selector, so the next connection asks every host again. Connections already open
  * to a primary that died fail on their own and are dropped by the pool.
@@ -95,8 +110,8 @@ class FailoverPool extends pg.Pool {
   }
 }
 
-function failoverClient(selector: HostSelector): typeof PreparingClient {
-  return class FailoverClient extends PreparingClient {
+function failoverClient(selector: HostSelector): typeof PooledClient {
+  return class FailoverClient extends PooledClient {
     // pg's overloads: a promise without a callback, the callback otherwise.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override connect(callback?: any): any {
