@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createPool, type Pool, type PoolClient } from '@lockdrop/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSettler, type SettlerDeps } from '../src/modules/settlement/index.js';
+import {
+  createSettler,
+  storeChargeEvents,
+  type SettlerDeps,
+} from '../src/modules/settlement/index.js';
 import { createFlutterwaveProvider } from '../src/providers/flutterwave.js';
 import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
 import { browser, fetchJson, startHarness, waitFor, type Harness } from './support.js';
@@ -199,6 +203,60 @@ describe('answer on store (issue 31)', () => {
     expect(await creditsOf([txRef!])).toEqual([
       { txRef, purchases: 1, paidEvents: 1, unbalanced: 0 },
     ]);
+  });
+
+  it('a burst of different payments and their repeats, stored together: 200 only once stored, one accepted each', async () => {
+    const txRefs = await checkouts(30);
+    const bodies = txRefs.map((txRef) => fake.envelopeWebhook(fake.pay(txRef)));
+    const keyOf = (body: unknown) => String((body as { data: { id: number } }).data.id);
+    // Every payment twice, a third of them three times, all in flight at once.
+    const deliveries = [...bodies, ...bodies, ...bodies.filter((_, index) => index % 3 === 0)];
+    const answers = await Promise.all(
+      deliveries.map(async (body) => {
+        const response = await deliver(body);
+        // The answer is the promise the provider stops on: the event must be there already.
+        const stored = await count(
+          `SELECT count(*)::int AS n FROM provider_events
+           WHERE provider = 'flutterwave' AND transaction_id = $1`,
+          [keyOf(body)],
+        );
+        return { key: keyOf(body), status: response.status, stored, ...(await response.json()) };
+      }),
+    );
+    expect(answers.every((answer) => answer.status === 200 && answer.stored === 1)).toBe(true);
+    const accepted = answers.filter((answer) => answer.outcome === 'accepted').map((a) => a.key);
+    expect(accepted.sort()).toEqual(bodies.map(keyOf).sort());
+    expect(answers.filter((answer) => answer.outcome === 'duplicate')).toHaveLength(
+      deliveries.length - bodies.length,
+    );
+    await waitFor(async () => (await purchasesOf(txRefs)) === txRefs.length);
+    expect((await creditsOf(txRefs)).every((c) => c.purchases === 1 && c.paidEvents === 1)).toBe(
+      true,
+    );
+  });
+
+  it('a group commit holding one payment twice, and one stored before, creates each once', async () => {
+    const charge = (key: string) => ({
+      provider: 'flutterwave',
+      notice: {
+        eventKey: `group-${key}`,
+        eventType: 'charge.completed',
+        charge: { transactionId: `group-${key}`, txRef: `ld_group_${key}` },
+      },
+      payload: { key },
+    });
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    // Due two hours from now: the app's own settler leaves them alone.
+    const due = new Date(Date.now() + AHEAD_MS);
+    expect(await storeChargeEvents(pool, [charge(c)], due)).toEqual([true]);
+    expect(
+      await storeChargeEvents(pool, [charge(a), charge(b), charge(a), charge(c), charge(b)], due),
+    ).toEqual([true, true, false, false, false]);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM provider_events WHERE event_key = ANY($1)`, [
+        [a, b, c].map((key) => `group-${key}`),
+      ]),
+    ).toBe(3);
   });
 
   it('still refuses a forged signature and a malformed body with the one error shape', async () => {

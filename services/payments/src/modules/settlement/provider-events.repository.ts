@@ -115,6 +115,46 @@ export const leaseEnd = (now: Date, leaseSeconds: number): Date =>
  * rest. Also takes events stored without a due time (before acknowledging on store) and left for
  * minutes.
  */
+/** A charge notification on its way into the store. */
+export interface IncomingCharge {
+  provider: string;
+  notice: WebhookNotice;
+  payload: unknown;
+}
+
+/**
+ * Stores many charge notifications in one statement (one round trip, one commit), each once per
+ * (provider, event key), due at `dueAt`. Says, per notification in order, whether it created its
+ * row: of several carrying one key — in this batch or stored before — at most the first does.
+ */
+export async function storeChargeEvents(
+  db: Queryable,
+  charges: IncomingCharge[],
+  dueAt: Date,
+): Promise<boolean[]> {
+  const keys = charges.map((charge) => storable(charge.notice.eventKey)!);
+  const { rows } = await db.query<{ provider: string; eventKey: string }>(
+    `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload,
+       status, next_attempt_at)
+     SELECT provider, event_key, event_type, transaction_id, tx_ref, payload, 'received', $7
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       AS incoming (provider, event_key, event_type, transaction_id, tx_ref, payload)
+     ON CONFLICT (provider, event_key) DO NOTHING
+     RETURNING provider, event_key AS "eventKey"`,
+    [
+      charges.map((charge) => charge.provider),
+      keys,
+      charges.map((charge) => storable(charge.notice.eventType)),
+      charges.map((charge) => storable(charge.notice.charge?.transactionId)),
+      charges.map((charge) => storable(charge.notice.charge?.txRef)),
+      charges.map((charge) => JSON.stringify(charge.payload)),
+      dueAt,
+    ],
+  );
+  const created = new Set(rows.map((row) => `${row.provider}\u0000${row.eventKey}`));
+  return charges.map((charge, index) => created.delete(`${charge.provider}\u0000${keys[index]}`));
+}
+
 export async function claimDueEvents(
   db: Queryable,
   now: Date,

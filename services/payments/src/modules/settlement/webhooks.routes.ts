@@ -1,13 +1,21 @@
 import { errors, type HttpServer, type ZodTypeProvider } from '@lockdrop/http';
 import { z } from 'zod';
 import { receiveWebhook, type WebhookDeps } from './webhooks.js';
+import { createChargeInbox } from './charge-inbox.js';
 import type { PaymentProvider } from '../../providers/types.js';
 import { errorSchema } from '../../http/error-schema.js';
+
+/** Most charges one group commit stores; more wait for the next. */
+const CHARGE_BATCH = 256;
 
 export async function webhookRoutes(
   app: HttpServer,
   deps: Omit<WebhookDeps, 'provider'> & { providers: ReadonlyMap<string, PaymentProvider> },
 ): Promise<void> {
+  const chargeInbox = createChargeInbox(
+    { pool: deps.pool, now: deps.now, onStored: deps.settleSoon, logger: deps.logger },
+    { maxBatch: CHARGE_BATCH },
+  );
   // Signatures are over the exact bytes sent: this scope keeps the body raw, whatever its type.
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
@@ -38,7 +46,11 @@ export async function webhookRoutes(
             `No payment provider ${request.params.provider}`,
           );
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const { outcome } = await receiveWebhook({ ...deps, provider }, rawBody, request.headers);
+        const { outcome } = await receiveWebhook(
+          { ...deps, provider, chargeInbox },
+          rawBody,
+          request.headers,
+        );
         return { received: true as const, outcome };
       },
     );

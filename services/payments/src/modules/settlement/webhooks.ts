@@ -10,6 +10,7 @@ import { storeProviderEvent } from './provider-events.repository.js';
 import type { WebhookNotice } from '../../providers/types.js';
 import { recordChargeback, restoreWonDispute, type RefundDeps } from '../refunds/index.js';
 import type { SettlerDeps } from './settler.js';
+import type { ChargeInbox } from './charge-inbox.js';
 
 export interface WebhookDeps extends SettlerDeps {
   /** For refund and dispute notifications. */
@@ -18,16 +19,22 @@ export interface WebhookDeps extends SettlerDeps {
   settleSoon?: () => void;
 }
 
+/** What one delivery is received with: the provider it came from, and the charges' group commit. */
+export interface ReceiveDeps extends WebhookDeps {
+  chargeInbox: ChargeInbox;
+}
+
 /**
  * `POST /api/webhooks/:provider`: authenticate the raw body, store the event once, answer.
- * A charge is acknowledged as soon as it is stored (`accepted`: one autocommitted
- * `INSERT … ON CONFLICT DO NOTHING`, a duplicate answered from the unique key) and settled
+ * A charge is acknowledged as soon as it is stored (`accepted`: an autocommitted `INSERT … ON
+ * CONFLICT DO NOTHING` shared with the deliveries that arrived meanwhile — charge-inbox.ts — a
+ * duplicate answered from the unique key) and settled
  * right after by the settler (settler.ts), which verifies it with the provider in batches,
  * retries with backoff and survives restarts: the provider's delivery never waits on its own
  * verify API or on our settlement, and its retries of a stored event are duplicates (issues 11, 31).
  */
 export async function receiveWebhook(
-  deps: WebhookDeps,
+  deps: ReceiveDeps,
   rawBody: Buffer,
   headers: IncomingHttpHeaders,
 ): Promise<{ outcome: string }> {
@@ -47,17 +54,17 @@ export async function receiveWebhook(
   const notice = deps.provider.parseWebhook(body);
   if (notice.transfer) return reportTransfer(deps, notice, notice.transfer.reference, body);
   if (notice.refund || notice.dispute) return receiveRefundNotice(deps, notice, body);
-  const { event, created } = await storeProviderEvent(
-    deps.pool,
-    deps.provider.name,
+  if (!notice.charge) {
+    // Kept for the record (stored as ignored): nothing we act on.
+    await storeProviderEvent(deps.pool, deps.provider.name, notice, body);
+    return { outcome: 'ignored' };
+  }
+  const created = await deps.chargeInbox.store({
+    provider: deps.provider.name,
     notice,
-    body,
-    deps.now(),
-  );
-  if (event.status === 'ignored') return { outcome: 'ignored' };
-  if (!created) return { outcome: 'duplicate' };
-  deps.settleSoon?.();
-  return { outcome: 'accepted' };
+    payload: body,
+  });
+  return { outcome: created ? 'accepted' : 'duplicate' };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
