@@ -91,6 +91,7 @@ function productionEnv() {
     RECONCILE_INTERVAL_MS: '3600000',
     // The load comes from one address; per-IP budgets meant for attackers would throttle it.
     RATE_LIMIT_PER_MINUTE: '100000000',
+    WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000',
     SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',
     SIGN_IN_PER_IP_LIMIT: '100000',
   };

@@ -17,8 +17,9 @@ import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
 import { createMembershipCheck } from './http/store-members.js';
+import { createWebhookPassthrough } from './http/webhook-passthrough.js';
 import type { GatewayConfig } from './config.js';
-import { routeTable, upstreamUrls } from './route-table.js';
+import { routeTable, upstreamUrls, type ProxyRoute } from './route-table.js';
 import { isApiAnswer, securityHeaders } from './http/security-headers.js';
 import { registerSharePage } from './routes/share-page.js';
 import { clientRoutes, htmlFileFor, registerSpa } from './routes/spa.js';
@@ -40,10 +41,13 @@ const identityOwns = (url: string) => identityPrefixes.some((prefix) => url.star
 export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   /** Set once the storefront is up; until then Fastify answers everything. */
   let earlyAnswer: EarlyAnswer | null = null;
+  /** Provider notifications, piped to payments before Fastify (http/webhook-passthrough.ts). */
+  let passWebhook: EarlyAnswer | null = null;
   const isClientRoute = clientRoutes(config.WEB_DIST);
   const app = await createHttpServer({
     name: GATEWAY,
-    answerEarly: (request, response) => earlyAnswer?.(request, response) ?? false,
+    answerEarly: (request, response) =>
+      (passWebhook?.(request, response) ?? false) || (earlyAnswer?.(request, response) ?? false),
     logLevel: config.LOG_LEVEL,
     // Keep-alive proxy connections would otherwise hold `close()` open (stack notes #7).
     forceCloseConnections: true,
@@ -167,6 +171,17 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
 
   const upstreams = upstreamUrls(config);
   const client = clientOf(config.TRUST_PROXY);
+  const webhooks = createWebhookPassthrough({
+    upstreamUrl: upstreams.payments,
+    budget: createReadBudget({ max: config.WEBHOOK_RATE_LIMIT_PER_MINUTE }),
+    clientOf: client,
+    headers: { ...headers.api, 'x-served-by': GATEWAY },
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    metrics: app.metricsRegistry,
+    logger: app.log,
+  });
+  app.addHook('onClose', () => webhooks.close());
+  passWebhook = webhooks;
   const visitors = createVisitors(config.VISITOR_ID_SECRET);
   const readBudget = createReadBudget({ max: config.RATE_LIMIT_PER_MINUTE });
   // Two budgets, two stores. Sensitive routes (sign-in, checkout…) count in Redis, shared by
@@ -183,10 +198,15 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         errorResponseBuilder: (_request, context) =>
           rateLimitedError(Math.ceil(context.ttl / 1000)),
       });
-      const rateLimit = (prefix: string) => ({
-        max: sensitive ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE : config.RATE_LIMIT_PER_MINUTE,
-        groupId: sensitive ? prefix : 'api',
-      });
+      const rateLimit = (route: ProxyRoute) =>
+        route.providerNotifications
+          ? { max: config.WEBHOOK_RATE_LIMIT_PER_MINUTE, groupId: 'provider-notifications' }
+          : {
+              max: sensitive
+                ? config.SENSITIVE_RATE_LIMIT_PER_MINUTE
+                : config.RATE_LIMIT_PER_MINUTE,
+              groupId: sensitive ? route.prefix : 'api',
+            };
       // Before the catalog proxy: its own route wins for GET /api/products/:id.
       if (!sensitive)
         await registerStorefront(scope, {
@@ -202,7 +222,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
           upstream: upstreams[route.upstream],
           prefix: route.prefix,
           rewritePrefix: route.prefix,
-          config: { rateLimit: rateLimit(route.prefix) },
+          config: { rateLimit: rateLimit(route) },
           // The gateway logs each request once itself; reply-from would add two lines per hop.
           disableRequestLogging: true,
           replyOptions: {

@@ -38,6 +38,12 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Stricter budget for sign-in/sign-up and checkout, which attackers hammer. */
   SENSITIVE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /**
+   * Provider payment notifications per minute per sending address (a flood guard, not a budget:
+   * a provider's flash-sale storm comes from a few addresses, and whatever is refused it sends
+   * again later). 120,000 a minute is 2,000 a second, the ingestion target of issue 31.
+   */
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120_000),
   /** JSON/form bodies; uploads have their own, plan-based limit enforced by delivery. */
   BODY_LIMIT_BYTES: z.coerce
     .number()

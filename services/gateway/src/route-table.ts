@@ -9,6 +9,8 @@ export interface ProxyRoute {
   sensitive?: boolean;
   /** Multipart uploads stream through with the upload limit instead of the JSON one. */
   upload?: boolean;
+  /** Provider notifications: their own per-address budget (http/webhook-passthrough.ts). */
+  providerNotifications?: boolean;
 }
 
 /** Which service owns which public path (ARCHITECTURE §2). The first matching prefix wins. */
@@ -38,7 +40,7 @@ export const routeTable: ProxyRoute[] = [
   // The quote too: trying codes one after another is how codes would be guessed.
   { prefix: '/api/checkout', upstream: 'payments', sensitive: true },
   { prefix: '/api/discount-codes', upstream: 'payments' },
-  { prefix: '/api/webhooks', upstream: 'payments' },
+  { prefix: '/api/webhooks', upstream: 'payments', providerNotifications: true },
   { prefix: '/api/purchases', upstream: 'payments' },
   // Unsubscribe tokens are bearer secrets: the per-IP budget stops guessing.
   { prefix: '/api/buyer-updates', upstream: 'payments', sensitive: true },

@@ -222,6 +222,7 @@ export async function startCluster(
     FX_MAX_RATE_AGE_HOURS: '0',
     // All load comes from one address; per-IP budgets meant for attackers would throttle it.
     RATE_LIMIT_PER_MINUTE: '100000000',
+    WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000',
     SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',
     SIGN_IN_PER_IP_LIMIT: '100000',
     PASSWORD_RESET_PER_IP_LIMIT: '100000',
