@@ -65,6 +65,17 @@ async function settledWebhooks(transactionId: string, count: number) {
   });
 }
 
+/**
+ * Resolves once every event payments published before now has reached the test's observer: a
+ * card sale made now is published after them, on the same ordered subject family (purchase.*).
+ */
+async function everythingPublishedSoFar() {
+  const product = await harness.publishProduct();
+  const { buyer, txRef } = await checkout(product.productId);
+  await buyer.submitForm(`/sandbox/checkout/${txRef}/pay`);
+  await waitFor(() => eventsOf('purchase.paid', txRef).length === 1);
+}
+
 describe('payments the provider reports pending (issue 27, sale.pending)', () => {
   it('a bank transfer is announced pending once, then paid under the same sale id', async () => {
     const product = await harness.publishProduct();
@@ -96,6 +107,8 @@ describe('payments the provider reports pending (issue 27, sale.pending)', () =>
     expect((await read.json()).status).toBe('pending');
     await settledWebhooks(transactionId, 2);
     expect(await purchaseCount(txRef)).toBe(0);
+    await everythingPublishedSoFar();
+    expect(eventsOf('purchase.pending', txRef)).toHaveLength(1);
 
     // The transfer arrives: the sale has the id the pending announcement gave it.
     await buyer.submitForm(`/sandbox/checkout/${txRef}/pay`);
@@ -125,6 +138,7 @@ describe('payments the provider reports pending (issue 27, sale.pending)', () =>
     await buyer.request(`/api/purchases/by-reference?tx_ref=${txRef}`);
     const { transaction_id: transactionId } = await sandboxPayment(txRef);
     await settledWebhooks(transactionId, 2);
+    await everythingPublishedSoFar();
     expect(eventsOf('purchase.failed', txRef)).toHaveLength(1);
     expect(await purchaseCount(txRef)).toBe(0);
   });
@@ -164,6 +178,7 @@ describe('payments the provider reports pending (issue 27, sale.pending)', () =>
     await declined.buyer.submitForm(`/sandbox/checkout/${declined.txRef}/fail`);
     await settledWebhooks((await sandboxPayment(declined.txRef)).transaction_id, 1);
 
+    await everythingPublishedSoFar();
     for (const txRef of [unknownRef, paidCheckout.txRef, declined.txRef]) {
       expect(eventsOf('purchase.pending', txRef)).toEqual([]);
       expect(eventsOf('purchase.failed', txRef)).toEqual([]);
