@@ -9,15 +9,15 @@ import { signUpSeller } from './support/accounts';
 import { buildApiV1Document } from '../tools/api-types';
 import { apiClient } from './support/api-client';
 import { baseUrl, launchBrowser, type Browser } from './support/browser';
-import { payInSandbox } from './support/checkout';
 import { expectToast } from './support/toasts';
 
 /**
  * Issue 27's "done means", through the gateway of the started app: a Business seller's key, a
- * script on the generated client making and publishing a product with its file, a buyer paying in
- * the sandbox, the seller's receiver verifying `sale.created` with standardwebhooks, the script
- * listing the sale and refunding it (`sale.refunded`, verified too), each key seeing only its
- * mode's sales, and the keys that must be refused.
+ * script on the generated client making and publishing a product with its file, a buyer paying by
+ * bank transfer in the sandbox, the seller's receiver verifying `sale.pending` and then
+ * `sale.created` for the same sale with standardwebhooks, the script listing the sale and
+ * refunding it (`sale.refunded`, verified too), each key seeing only its mode's sales and
+ * webhook endpoints, and the keys that must be refused.
  */
 let seller: Browser;
 let buyer: Browser;
@@ -96,12 +96,30 @@ describe('the public API, end to end', () => {
 
     // The seller's script.
     const api = apiClient(secret);
-    const endpoint = await api.POST('/api/v1/webhook-endpoints', {
-      body: { url: receiver.url, events: ['sale.created', 'sale.refunded'] },
+    // The sandbox takes test payments: the receiver is a test-mode endpoint, made with a test key.
+    const testKey = await createKey(seller.context, 'test', [
+      'sales:read',
+      'refunds:write',
+      'webhooks:read',
+      'webhooks:write',
+    ]);
+    expect(testKey.status).toBe(201);
+    expect(testKey.body.secret.startsWith('ld_test_')).toBe(true);
+    const script = apiClient(testKey.body.secret);
+    const endpoint = await script.POST('/api/v1/webhook-endpoints', {
+      body: { url: receiver.url, events: ['sale.pending', 'sale.created', 'sale.refunded'] },
     });
     expect(endpoint.response.status).toBe(201);
+    expect(endpoint.data!.mode).toBe('test');
     const signingSecret = endpoint.data!.secret;
     expect(signingSecret).toMatch(/^whsec_/);
+    // The live key never sees the test endpoint.
+    const liveEndpoints = await api.GET('/api/v1/webhook-endpoints');
+    expect(liveEndpoints.data).toEqual({ object: 'list', data: [], has_more: false });
+    const hidden = await api.GET('/api/v1/webhook-endpoints/{id}', {
+      params: { path: { id: endpoint.data!.id } },
+    });
+    expect(hidden.response.status).toBe(404);
 
     const bytes = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(8 * 1024)]);
     const form = new FormData();
@@ -126,33 +144,42 @@ describe('the public API, end to end', () => {
     });
     expect(published.data?.status).toBe('published');
 
-    // A buyer pays in the sandbox.
+    // A buyer pays by bank transfer in the sandbox: pending until the transfer arrives.
     const buyerEmail = `api-buyer-${Date.now()}@example.com`;
     const shop = await buyer.open(`/product/${productId}`);
     await shop.getByLabel('E-mail', { exact: true }).fill(buyerEmail);
     await shop.getByRole('button', { name: 'Buy now for $9.00' }).click();
-    await payInSandbox(shop, '$9.00');
+    await shop.waitForURL('**/sandbox/checkout/**');
+    const providerPage = shop.url();
+    await shop.getByRole('button', { name: 'Bank transfer' }).click();
+    await shop.getByRole('heading', { name: 'Your payment is being confirmed' }).waitFor();
 
-    await until(() => receiver.processed.length === 1, 'sale.created delivery');
-    const [delivery] = receiver.processed;
-    const event = new Webhook(signingSecret).verify(delivery!.body, delivery!.headers) as {
-      type: string;
-      data: { productId: string; status: string };
+    type SaleEvent = { type: string; data: { id: string; productId: string; status: string } };
+    const verified = (index: number) => {
+      const delivery = receiver.processed[index]!;
+      return new Webhook(signingSecret).verify(delivery.body, delivery.headers) as SaleEvent;
     };
-    expect(event).toMatchObject({
-      type: 'sale.created',
-      data: { productId: productId, status: 'paid' },
+    await until(() => receiver.processed.length === 1, 'sale.pending delivery');
+    const pending = verified(0);
+    expect(pending).toMatchObject({
+      type: 'sale.pending',
+      data: { productId: productId, status: 'pending' },
     });
 
-    // The sandbox's sale is a test sale: the live key lists none of it; a test key of the same
-    // seller lists it (camelCase, minor units, filtered by product) and refunds it.
+    await shop.goto(providerPage);
+    await shop.getByRole('button', { name: 'Transfer arrives' }).click();
+    await shop.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
+    await until(() => receiver.processed.length === 2, 'sale.created delivery');
+    expect(verified(1)).toMatchObject({
+      type: 'sale.created',
+      data: { id: pending.data.id, productId: productId, status: 'paid' },
+    });
+
+    // The sandbox's sale is a test sale: the live key lists none of it; the test key lists it
+    // (camelCase, minor units, filtered by product) and refunds it.
     const liveSales = await api.GET('/api/v1/sales');
     expect(liveSales.response.status).toBe(200);
     expect(liveSales.data).toEqual({ object: 'list', data: [], has_more: false });
-    const testKey = await createKey(seller.context, 'test', ['sales:read', 'refunds:write']);
-    expect(testKey.status).toBe(201);
-    expect(testKey.body.secret.startsWith('ld_test_')).toBe(true);
-    const script = apiClient(testKey.body.secret);
     const listed = await script.GET('/api/v1/sales', {
       params: { query: { productId, limit: 10 } },
     });
@@ -175,6 +202,7 @@ describe('the public API, end to end', () => {
       ],
     });
     const sale = listed.data!.data[0]!;
+    expect(sale.id).toBe(pending.data.id);
     expect(sale.amountMinor).toBe(
       sale.feePlatformMinor + sale.feeProcessorMinor + sale.sellerEarningsMinor,
     );
@@ -187,13 +215,8 @@ describe('the public API, end to end', () => {
     expect(refund.data).toMatchObject({ id: sale.id, status: 'refunded' });
     expect(refund.data!.refundedAt).not.toBeNull();
 
-    await until(() => receiver.processed.length === 2, 'sale.refunded delivery');
-    const refundedDelivery = receiver.processed[1]!;
-    const refunded = new Webhook(signingSecret).verify(
-      refundedDelivery.body,
-      refundedDelivery.headers,
-    ) as { type: string; data: { id: string; status: string } };
-    expect(refunded).toMatchObject({
+    await until(() => receiver.processed.length === 3, 'sale.refunded delivery');
+    expect(verified(2)).toMatchObject({
       type: 'sale.refunded',
       data: { id: sale.id, status: 'refunded' },
     });

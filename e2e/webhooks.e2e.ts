@@ -40,9 +40,16 @@ describe('webhooks in /settings', () => {
     await webhooks.getByLabel('Endpoint URL').fill(receiver.url);
     await webhooks.getByRole('button', { name: 'Add endpoint' }).click();
     await expectToast(page, 'Endpoint added');
-    const endpoint = webhooks.locator(`li[data-endpoint="${receiver.url}"]`);
-    const secret = (await endpoint.getByLabel('Signing secret').innerText()).trim();
+    // The secret shows once, where the endpoint was added; the list holds none until asked.
+    const created = webhooks.locator(`[data-created-endpoint="${receiver.url}"]`);
+    const secret = (await created.getByLabel('Signing secret').innerText()).trim();
     expect(secret).toMatch(/^whsec_/);
+    const endpoint = webhooks.locator(`li[data-endpoint="${receiver.url}"]`);
+    // This deployment sells in the sandbox: the form chose test payments for it.
+    await endpoint.getByText('Test mode').waitFor();
+    expect(await endpoint.getByLabel('Signing secret').count()).toBe(0);
+    await endpoint.getByRole('button', { name: 'Reveal secret' }).click();
+    expect((await endpoint.getByLabel('Signing secret').innerText()).trim()).toBe(secret);
 
     const shop = await buyer.open(`/product/${productId}`);
     await shop.getByLabel('E-mail', { exact: true }).fill(`hook-buyer-${Date.now()}@example.com`);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { API_KEY_SCOPES } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@lockdrop/testing';
 import { startCluster, type Cluster } from './support/cluster';
@@ -25,27 +26,11 @@ let b: Shop;
 let keyA: string;
 let keyB: string;
 
-const ALL_SCOPES = [
-  'products:read',
-  'products:write',
-  'files:write',
-  'sales:read',
-  'refunds:write',
-  'subscriptions:read',
-  'subscriptions:write',
-  'discounts:read',
-  'discounts:write',
-  'payouts:read',
-  'webhooks:read',
-  'webhooks:write',
-  'analytics:read',
-];
-
 async function testKey(shop: Shop): Promise<string> {
   const { secret } = await shop.seller.json<{ secret: string }>('/api/auth/api-keys', {
     name: 'chaos access matrix',
     mode: 'test',
-    scopes: ALL_SCOPES,
+    scopes: API_KEY_SCOPES,
   });
   return secret;
 }

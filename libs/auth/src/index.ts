@@ -20,6 +20,7 @@ export { assertRecentAuth, requireRecentAuth, REAUTHENTICATION_REQUIRED } from '
 export {
   createSecretBox,
   parseSecretKeys,
+  refuseDevelopmentKey,
   secretKeysEnv,
   usesDevelopmentKey,
   type SecretBox,

@@ -46,8 +46,8 @@ export function parseSecretKeys(value: string): SecretKey[] {
 
 /**
  * A setting holding secret-box keys (`id:base64(32 bytes)[,id:key…]`; the first seals, all open),
- * defaulting to a development key outside production. Pair it with `usesDevelopmentKey` in the
- * service's production refinement: the development key is published in the repository.
+ * defaulting to a development key outside production. Pair it with `refuseDevelopmentKey` in the
+ * service's config: the development key is published in the repository.
  */
 export function secretKeysEnv(developmentKeys: string) {
   return z
@@ -61,6 +61,25 @@ export function secretKeysEnv(developmentKeys: string) {
         return z.NEVER;
       }
     });
+}
+
+/**
+ * The production refinement a `secretKeysEnv` setting needs, as `.refine(...)`'s two arguments:
+ * production refuses to start on a published development key. `need` says what to set instead.
+ */
+export function refuseDevelopmentKey<Setting extends string>(
+  setting: Setting,
+  developmentKeys: string,
+  need: string,
+): [
+  check: (config: { NODE_ENV: string } & Record<Setting, SecretKey[]>) => boolean,
+  params: { path: [Setting]; message: string },
+] {
+  return [
+    (config) =>
+      config.NODE_ENV !== 'production' || !usesDevelopmentKey(config[setting], developmentKeys),
+    { path: [setting], message: `${need}; the development key is public` },
+  ];
 }
 
 /** Whether any of `keys` is one of the published development keys. */

@@ -1,6 +1,12 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSecretBox, secretKeysEnv, usesDevelopmentKey } from '../src/secret-box.js';
+import { z } from 'zod';
+import {
+  createSecretBox,
+  refuseDevelopmentKey,
+  secretKeysEnv,
+  usesDevelopmentKey,
+} from '../src/secret-box.js';
 
 const DEVELOPMENT = `dev:${randomBytes(32).toString('base64')}`;
 const own = () => `k1:${randomBytes(32).toString('base64')}`;
@@ -25,6 +31,24 @@ describe('secret-box keys from the environment', () => {
       usesDevelopmentKey(schema.parse(DEVELOPMENT.replace('dev:', 'prod:')), DEVELOPMENT),
     ).toBe(true);
     expect(usesDevelopmentKey(schema.parse(own()), DEVELOPMENT)).toBe(false);
+  });
+
+  it('refuses the development key in production only, naming the setting and what to set', () => {
+    const config = z
+      .object({ NODE_ENV: z.string(), SEAL_KEYS: secretKeysEnv(DEVELOPMENT) })
+      .refine(...refuseDevelopmentKey('SEAL_KEYS', DEVELOPMENT, 'set SEAL_KEYS=k1:<32 bytes>'));
+    expect(config.safeParse({ NODE_ENV: 'development' }).success).toBe(true);
+    expect(config.safeParse({ NODE_ENV: 'production', SEAL_KEYS: own() }).success).toBe(true);
+    const refused = config.safeParse({
+      NODE_ENV: 'production',
+      SEAL_KEYS: DEVELOPMENT.replace('dev:', 'prod:'),
+    });
+    expect(refused.error?.issues).toMatchObject([
+      {
+        path: ['SEAL_KEYS'],
+        message: 'set SEAL_KEYS=k1:<32 bytes>; the development key is public',
+      },
+    ]);
   });
 
   it('opens with any listed key what the first sealed, and nothing sealed under an unlisted key', () => {

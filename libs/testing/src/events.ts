@@ -62,6 +62,50 @@ export function purchasePaidData(
   };
 }
 
+/**
+ * A payment the provider reports pending (bank transfer, USSD), as payments announces it: its
+ * `purchaseId` is the sale's id once paid (the checkout's).
+ */
+export function purchasePendingData(
+  overrides: Partial<EventData<'purchase.pending'>> = {},
+): EventData<'purchase.pending'> {
+  const checkoutId = overrides.checkoutId ?? randomUUID();
+  return {
+    purchaseId: checkoutId,
+    checkoutId,
+    productId: randomUUID(),
+    sellerId: randomUUID(),
+    buyerEmail: 'buyer@example.com',
+    txRef: `ld_${randomUUID()}`,
+    productTitle: 'Sunset pack',
+    amountMinor: 1500,
+    currency: 'USD',
+    testMode: false,
+    pendingAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** The sale a pending payment becomes once the provider confirms it. */
+export function purchasePaidAfterPending(
+  pending: EventData<'purchase.pending'>,
+  overrides: Partial<EventData<'purchase.paid'>> = {},
+): EventData<'purchase.paid'> {
+  return purchasePaidData({
+    purchaseId: pending.purchaseId,
+    checkoutId: pending.checkoutId,
+    productId: pending.productId,
+    sellerId: pending.sellerId,
+    buyerEmail: pending.buyerEmail,
+    txRef: pending.txRef,
+    productTitle: pending.productTitle,
+    amountMinor: pending.amountMinor,
+    currency: pending.currency,
+    testMode: pending.testMode,
+    ...overrides,
+  });
+}
+
 /** The full refund of a sale, as payments announces it. */
 export function purchaseRefundedData(
   paid: EventData<'purchase.paid'>,

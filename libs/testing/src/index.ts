@@ -7,7 +7,9 @@ export { freePort, nginxAvailable, startNginxEdge, type NginxEdge } from './ngin
 export { s3StorageEnv, startS3Server, type S3TestServer } from './s3-server.js';
 export {
   productSnapshotData,
+  purchasePaidAfterPending,
   purchasePaidData,
+  purchasePendingData,
   purchaseRefundedData,
   testEvent,
 } from './events.js';

@@ -4,7 +4,7 @@ import { DEFAULT_PAYOUT_SCHEDULE, DEV_PAYOUT_INSTRUCTION_KEYS } from '@lockdrop/
 import { DEFAULT_PROCESSOR_FEE_BPS } from '@lockdrop/plans';
 import { mailEnv } from '@lockdrop/mailer';
 import { z } from 'zod';
-import { secretKeysEnv, usesDevelopmentKey } from '@lockdrop/auth';
+import { refuseDevelopmentKey, secretKeysEnv } from '@lockdrop/auth';
 import { isFlutterwaveTestKey } from './providers/flutterwave.js';
 
 const optionalSecret = z
@@ -278,24 +278,18 @@ export const configSchema = z
     },
   )
   .refine(
-    (config) =>
-      config.NODE_ENV !== 'production' ||
-      !usesDevelopmentKey(config.PAYOUT_ENCRYPTION_KEYS, DEV_PAYOUT_ENCRYPTION_KEYS),
-    {
-      path: ['PAYOUT_ENCRYPTION_KEYS'],
-      message:
-        'production needs its own key (PAYOUT_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
-    },
+    ...refuseDevelopmentKey(
+      'PAYOUT_ENCRYPTION_KEYS',
+      DEV_PAYOUT_ENCRYPTION_KEYS,
+      'production needs its own key (PAYOUT_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32))',
+    ),
   )
   .refine(
-    (config) =>
-      config.NODE_ENV !== 'production' ||
-      !usesDevelopmentKey(config.PAYOUT_INSTRUCTION_KEYS, DEV_PAYOUT_INSTRUCTION_KEYS),
-    {
-      path: ['PAYOUT_INSTRUCTION_KEYS'],
-      message:
-        'production needs its own key, the same in payments and the worker (PAYOUT_INSTRUCTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
-    },
+    ...refuseDevelopmentKey(
+      'PAYOUT_INSTRUCTION_KEYS',
+      DEV_PAYOUT_INSTRUCTION_KEYS,
+      'production needs its own key, the same in payments and the worker (PAYOUT_INSTRUCTION_KEYS=k1:$(openssl rand -base64 32))',
+    ),
   )
   .refine(
     (config) =>

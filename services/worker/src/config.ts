@@ -1,4 +1,4 @@
-import { secretKeysEnv, usesDevelopmentKey } from '@lockdrop/auth';
+import { refuseDevelopmentKey, secretKeysEnv } from '@lockdrop/auth';
 import { env, redisEnv } from '@lockdrop/config';
 import { serviceEnv } from '@lockdrop/service';
 import { DEFAULT_PAYOUT_SCHEDULE, DEV_PAYOUT_INSTRUCTION_KEYS } from '@lockdrop/contracts';
@@ -136,24 +136,18 @@ export const configSchema = z
     message: 'production refuses webhook deliveries to loopback addresses (SSRF): unset it',
   })
   .refine(
-    (config) =>
-      config.NODE_ENV !== 'production' ||
-      !usesDevelopmentKey(config.WEBHOOK_ENCRYPTION_KEYS, DEV_WEBHOOK_ENCRYPTION_KEYS),
-    {
-      path: ['WEBHOOK_ENCRYPTION_KEYS'],
-      message:
-        'production needs its own key (WEBHOOK_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)); the development key is public',
-    },
+    ...refuseDevelopmentKey(
+      'WEBHOOK_ENCRYPTION_KEYS',
+      DEV_WEBHOOK_ENCRYPTION_KEYS,
+      'production needs its own key (WEBHOOK_ENCRYPTION_KEYS=k1:$(openssl rand -base64 32))',
+    ),
   )
   .refine(
-    (config) =>
-      config.NODE_ENV !== 'production' ||
-      !usesDevelopmentKey(config.PAYOUT_INSTRUCTION_KEYS, DEV_PAYOUT_INSTRUCTION_KEYS),
-    {
-      path: ['PAYOUT_INSTRUCTION_KEYS'],
-      message:
-        "production needs payments' own key here (PAYOUT_INSTRUCTION_KEYS, the same value as payments'); the development key is public",
-    },
+    ...refuseDevelopmentKey(
+      'PAYOUT_INSTRUCTION_KEYS',
+      DEV_PAYOUT_INSTRUCTION_KEYS,
+      "production needs payments' own key here (PAYOUT_INSTRUCTION_KEYS, the same value as payments')",
+    ),
   )
   .refine((config) => config.FX_SOURCE !== 'flutterwave' || config.FLW_SECRET_KEY, {
     path: ['FLW_SECRET_KEY'],

@@ -40,8 +40,9 @@ const ALL: ApiKeyScope[] = ['webhooks:read', 'webhooks:write'];
 /** A seller and the token the gateway forwards for one of their keys (and their session). */
 async function seller(scopes: ApiKeyScope[] = ALL) {
   const session = await issuer.account();
-  const key = await issuer.account({ id: session.id, apiKey: { scopes } });
-  return { id: session.id, session, key };
+  const key = await issuer.account({ id: session.id, apiKey: { scopes, mode: 'test' } });
+  const liveKey = await issuer.account({ id: session.id, apiKey: { scopes, mode: 'live' } });
+  return { id: session.id, session, key, liveKey };
 }
 
 function call(
@@ -77,6 +78,7 @@ describe('/api/v1/webhook-endpoints', () => {
     expect(endpoint).toMatchObject({
       object: 'webhook_endpoint',
       enabled: true,
+      mode: 'test',
       events: ['sale.created'],
     });
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -100,13 +102,16 @@ describe('/api/v1/webhook-endpoints', () => {
     await call(a.key, 'PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { enabled: true });
     for (const body of [listed.body, read.body, patched.body])
       expect(body).not.toContain(endpoint.secret.slice('whsec_'.length));
-    // It is the dashboard's endpoint: the session sees it (with its secret, as the dashboard does).
+    // It is the dashboard's endpoint: the session sees it, of the key's mode (its secret only
+    // on the seller's explicit reveal).
     const dashboard = await call(a.session, 'GET', '/api/webhook-endpoints');
-    expect(dashboard.json().endpoints).toMatchObject([
-      { id: endpoint.id, secret: endpoint.secret },
+    expect(dashboard.json().endpoints).toEqual([
+      expect.not.objectContaining({ secret: expect.anything() }),
     ]);
+    expect(dashboard.json().endpoints).toMatchObject([{ id: endpoint.id, mode: 'test' }]);
 
-    const paid = purchasePaidData({ sellerId: a.id });
+    // A test key's endpoint hears the seller's test-mode sales.
+    const paid = purchasePaidData({ sellerId: a.id, testMode: true });
     await harness.bus.publish(testEvent('purchase.paid', paid));
     await waitFor(async () => hooks.processed.length === 1);
     const [webhook] = hooks.processed;
@@ -148,6 +153,72 @@ describe('/api/v1/webhook-endpoints', () => {
     );
     expect(cursor.statusCode).toBe(400);
     expect(cursor.json().error.code).toBe('invalid_cursor');
+  });
+
+  it("a key sees and changes only its own mode's endpoints; each endpoint hears only its mode's money", async () => {
+    const a = await seller();
+    const testHooks = await startWebhookReceiver();
+    const liveHooks = await startWebhookReceiver();
+    receivers.push(testHooks, liveHooks);
+    const testEndpoint = await create(a.key, testHooks.url);
+    const liveEndpoint = await create(a.liveKey, liveHooks.url);
+    expect([testEndpoint.mode, liveEndpoint.mode]).toEqual(['test', 'live']);
+    // A mode in the body is no way round the key's: the v1 input has no such field.
+    const smuggled = await call(a.key, 'POST', '/api/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/x',
+      events: ['sale.created'],
+      mode: 'live',
+    });
+    expect(smuggled.statusCode).toBe(400);
+
+    for (const [key, own, foreign] of [
+      [a.key, testEndpoint, liveEndpoint],
+      [a.liveKey, liveEndpoint, testEndpoint],
+    ] as const) {
+      const listed = await call(key, 'GET', '/api/v1/webhook-endpoints');
+      expect(listed.json().data.map((e: { id: string }) => e.id)).toEqual([own.id]);
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { enabled: false }],
+        ['DELETE', undefined],
+      ] as const) {
+        const response = await call(key, method, `/api/v1/webhook-endpoints/${foreign.id}`, body);
+        expect(response.statusCode, `${method} ${foreign.mode} endpoint`).toBe(404);
+      }
+      const cursor = await call(key, 'GET', `/api/v1/webhook-endpoints?starting_after=${foreign.id}`);
+      expect(cursor.statusCode).toBe(400);
+    }
+    // Nothing changed: the dashboard (both modes) still has both, enabled.
+    const dashboard = await call(a.session, 'GET', '/api/webhook-endpoints');
+    expect(
+      dashboard.json().endpoints.map((e: { id: string; enabled: boolean }) => [e.id, e.enabled]),
+    ).toEqual([
+      [testEndpoint.id, true],
+      [liveEndpoint.id, true],
+    ]);
+
+    const testSale = purchasePaidData({ sellerId: a.id, testMode: true });
+    const liveSale = purchasePaidData({ sellerId: a.id, testMode: false });
+    await harness.bus.publish(testEvent('purchase.paid', testSale));
+    await harness.bus.publish(testEvent('purchase.paid', liveSale));
+    await waitFor(async () => testHooks.processed.length === 1 && liveHooks.processed.length === 1);
+    const heard = (hooks: WebhookReceiver, secret: string) =>
+      hooks.processed.map(
+        (webhook) =>
+          (new Webhook(secret).verify(webhook.body, webhook.headers) as { data: { id: string } })
+            .data.id,
+      );
+    expect(heard(testHooks, testEndpoint.secret)).toEqual([testSale.purchaseId]);
+    expect(heard(liveHooks, liveEndpoint.secret)).toEqual([liveSale.purchaseId]);
+    // Both events were handled (each made a delivery): the other mode's sale made none.
+    const { rows } = await harness.pool.query<{ endpoint_id: string; resource_id: string }>(
+      'SELECT endpoint_id, resource_id FROM webhook_deliveries WHERE seller_id = $1 ORDER BY seq',
+      [a.id],
+    );
+    expect(rows).toEqual([
+      { endpoint_id: testEndpoint.id, resource_id: testSale.purchaseId },
+      { endpoint_id: liveEndpoint.id, resource_id: liveSale.purchaseId },
+    ]);
   });
 
   it('pages with starting_after and limit', async () => {

@@ -1,12 +1,15 @@
 import {
   publicSaleSchema,
   publicSubscriptionSchema,
-  webhookEndpointSchema,
-  type WebhookEndpoint,
+  webhookEndpointWithSecretSchema,
+  type WebhookEndpointWithSecret,
 } from '@lockdrop/contracts';
 import { openMailbox } from '@lockdrop/mailer';
 import {
+  productSnapshotData,
+  purchasePaidAfterPending,
   purchasePaidData,
+  purchasePendingData,
   purchaseRefundedData,
   startTestIssuer,
   startWebhookReceiver,
@@ -67,10 +70,15 @@ async function createEndpoint(
   seller: TestAccount,
   url: string,
   events: string[] = ['sale.created', 'sale.refunded', 'sale.disputed'],
-): Promise<WebhookEndpoint> {
-  const response = await call(seller, 'POST', '/api/webhook-endpoints', { url, events });
+  mode?: 'live' | 'test',
+): Promise<WebhookEndpointWithSecret> {
+  const response = await call(seller, 'POST', '/api/webhook-endpoints', {
+    url,
+    events,
+    ...(mode && { mode }),
+  });
   expect(response.statusCode, response.body).toBe(201);
-  return webhookEndpointSchema.parse(response.json());
+  return webhookEndpointWithSecretSchema.parse(response.json());
 }
 
 async function sell(seller: TestAccount) {
@@ -113,11 +121,15 @@ describe('endpoints in the dashboard', () => {
 
     const list = await call(seller, 'GET', '/api/webhook-endpoints');
     expect(list.json().endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
+    // Shown once at creation: no list or read carries the secret afterwards.
+    expect(list.body).not.toContain(endpoint.secret.slice('whsec_'.length));
+    expect(list.json().endpoints[0]).not.toHaveProperty('secret');
     expect((await call(other, 'GET', '/api/webhook-endpoints')).json().endpoints).toEqual([]);
     for (const [method, url, body] of [
       ['PATCH', `/api/webhook-endpoints/${endpoint.id}`, { enabled: false }],
       ['DELETE', `/api/webhook-endpoints/${endpoint.id}`, undefined],
       ['POST', `/api/webhook-endpoints/${endpoint.id}/rotate-secret`, undefined],
+      ['POST', `/api/webhook-endpoints/${endpoint.id}/reveal-secret`, undefined],
       ['POST', `/api/webhook-endpoints/${endpoint.id}/test`, undefined],
     ] as const) {
       const response = await call(other, method, url, body);
@@ -125,7 +137,16 @@ describe('endpoints in the dashboard', () => {
       expect(response.json()).toMatchObject({ error: { code: 'webhook_endpoint_not_found' } });
     }
     const unchanged = await call(seller, 'GET', '/api/webhook-endpoints');
-    expect(unchanged.json().endpoints[0]).toMatchObject({ enabled: true, secret: endpoint.secret });
+    expect(unchanged.json().endpoints[0]).toMatchObject({ enabled: true, mode: 'live' });
+    // The owner's explicit "Reveal secret" shows it again, uncached.
+    const revealed = await call(
+      seller,
+      'POST',
+      `/api/webhook-endpoints/${endpoint.id}/reveal-secret`,
+    );
+    expect(revealed.statusCode).toBe(200);
+    expect(revealed.headers['cache-control']).toBe('no-store');
+    expect(revealed.json()).toMatchObject({ id: endpoint.id, secret: endpoint.secret });
 
     const anonymous = await worker.inject({ method: 'GET', url: '/api/webhook-endpoints' });
     expect(anonymous.statusCode).toBe(401);
@@ -191,7 +212,7 @@ describe('deliveries', () => {
       'POST',
       `/api/webhook-endpoints/${endpoint.id}/rotate-secret`,
     );
-    const after = webhookEndpointSchema.parse(rotated.json());
+    const after = webhookEndpointWithSecretSchema.parse(rotated.json());
     expect(after.secret).not.toBe(endpoint.secret);
     const overlapHours = (Date.parse(after.previousSecretExpiresAt!) - Date.now()) / 3_600_000;
     expect(overlapHours).toBeGreaterThan(23.9);
@@ -398,5 +419,121 @@ describe('deliveries', () => {
       status: 'canceled',
       cancelAtPeriodEnd: true,
     });
+  });
+});
+
+describe('sale.pending (issue 27)', () => {
+  it('a receiver gets sale.pending, then sale.created for the same sale id, both verified', async () => {
+    const seller = await issuer.account();
+    const hooks = await receiver();
+    const endpoint = await createEndpoint(
+      seller,
+      hooks.url,
+      ['sale.pending', 'sale.created', 'sale.failed'],
+      'test',
+    );
+    const pending = purchasePendingData({ sellerId: seller.id, testMode: true });
+    const announced = testEvent('purchase.pending', pending);
+    await harness.bus.publish(announced);
+    // The same announcement redelivered by the bus is still one delivery.
+    await harness.bus.publish(announced);
+    await harness.bus.publish(testEvent('purchase.paid', purchasePaidAfterPending(pending)));
+
+    await waitFor(async () => hooks.processed.length === 2);
+    const payloads = hooks.processed.map((webhook) => verify(endpoint.secret, webhook));
+    expect(payloads.map((payload) => payload.type)).toEqual(['sale.pending', 'sale.created']);
+    const [whilePending, created] = payloads.map((payload) => publicSaleSchema.parse(payload.data));
+    expect(whilePending).toMatchObject({
+      id: pending.purchaseId,
+      status: 'pending',
+      productId: pending.productId,
+      buyerEmail: pending.buyerEmail,
+      amountMinor: pending.amountMinor,
+      currency: pending.currency,
+      paidAt: null,
+      sellerEarningsMinor: null,
+    });
+    expect(created).toMatchObject({ id: pending.purchaseId, status: 'paid' });
+    expect(Date.parse(created!.updatedAt)).toBeGreaterThanOrEqual(
+      Date.parse(whilePending!.updatedAt),
+    );
+    expect(new Set(hooks.processed.map((webhook) => webhook.id)).size).toBe(2);
+
+    // A transfer that fails instead ends in sale.failed under the sale id sale.pending gave.
+    const abandoned = purchasePendingData({ sellerId: seller.id, testMode: true });
+    await harness.bus.publish(testEvent('purchase.pending', abandoned));
+    await harness.bus.publish(
+      testEvent('purchase.failed', { ...abandoned, failedAt: new Date().toISOString() }),
+    );
+    await waitFor(async () => hooks.processed.length === 4);
+    const ended = hooks.processed.slice(2).map((webhook) => verify(endpoint.secret, webhook));
+    expect(ended.map((payload) => [payload.type, (payload.data as { id: string }).id])).toEqual([
+      ['sale.pending', abandoned.purchaseId],
+      ['sale.failed', abandoned.purchaseId],
+    ]);
+    expect(publicSaleSchema.parse(ended[1]!.data).status).toBe('failed');
+  });
+});
+
+describe('endpoints per mode (issue 27)', () => {
+  it("a test endpoint hears only test-mode money, a live one only live money; products reach both", async () => {
+    const seller = await issuer.account();
+    const liveHooks = await receiver();
+    const testHooks = await receiver();
+    const events = ['sale.created', 'payout.paid', 'subscription.created', 'product.created'];
+    const live = await createEndpoint(seller, liveHooks.url, events);
+    const test = await createEndpoint(seller, testHooks.url, events, 'test');
+    expect([live.mode, test.mode]).toEqual(['live', 'test']);
+
+    const testSale = purchasePaidData({ sellerId: seller.id, testMode: true });
+    const liveSale = purchasePaidData({ sellerId: seller.id, testMode: false });
+    // Published before modes were carried: live.
+    const olderSale = purchasePaidData({ sellerId: seller.id });
+    const testPayout = {
+      payoutId: crypto.randomUUID(),
+      sellerId: seller.id,
+      amountMinor: 10_000,
+      currency: 'NGN',
+      providerReference: 'SANDBOX-1',
+      testMode: true,
+    };
+    const product = productSnapshotData({ ownerId: seller.id });
+    for (const event of [
+      testEvent('purchase.paid', testSale),
+      testEvent('purchase.paid', liveSale),
+      testEvent('purchase.paid', olderSale),
+      testEvent('payout.paid', testPayout),
+      testEvent('product.created', product),
+    ])
+      await harness.bus.publish(event);
+
+    await waitFor(async () => liveHooks.processed.length === 3 && testHooks.processed.length === 3);
+    const heard = (hooks: WebhookReceiver, secret: string) =>
+      hooks.processed
+        .map((webhook) => {
+          const payload = verify(secret, webhook) as { type: string; data: { id: string } };
+          return `${payload.type}:${payload.data.id}`;
+        })
+        .sort();
+    expect(heard(liveHooks, live.secret)).toEqual(
+      [
+        `sale.created:${liveSale.purchaseId}`,
+        `sale.created:${olderSale.purchaseId}`,
+        `product.created:${product.productId}`,
+      ].sort(),
+    );
+    expect(heard(testHooks, test.secret)).toEqual(
+      [
+        `sale.created:${testSale.purchaseId}`,
+        `payout.paid:${testPayout.payoutId}`,
+        `product.created:${product.productId}`,
+      ].sort(),
+    );
+    // Every event was handled (the last one reached both): nothing more is on its way.
+    const { rows } = await harness.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_deliveries WHERE seller_id = $1',
+      [seller.id],
+    );
+    expect(rows[0]!.n).toBe(6);
   });
 });

@@ -14,8 +14,12 @@ export const publicSaleSchema = z.object({
   productId: z.uuid(),
   productTitle: z.string().nullable(),
   buyerEmail: z.email(),
-  /** `paid` once the provider verified the payment; `refunded` or `disputed` (a chargeback) after. */
-  status: z.enum(['pending', 'paid', 'refunded', 'disputed']),
+  /**
+   * `pending` while the provider reports the payment under way (bank transfer, USSD) and `failed`
+   * if it then fails; `paid` once the provider verified the payment; `refunded` or `disputed` (a
+   * chargeback) after.
+   */
+  status: z.enum(['pending', 'failed', 'paid', 'refunded', 'disputed']),
   amountMinor: z.number().int().nonnegative(),
   currency: currencySchema,
   feePlatformMinor: z.number().int().nonnegative().nullable(),

@@ -3004,9 +3004,11 @@ export interface paths {
                                 description: string;
                                 disabledReason: string | null;
                                 enabled: boolean;
-                                events: ("sale.created" | "sale.pending" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
+                                events: ("sale.created" | "sale.pending" | "sale.failed" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
                                 /** Format: uuid */
                                 id: string;
+                                /** @enum {string} */
+                                mode: "live" | "test";
                                 /** @enum {string} */
                                 object: "webhook_endpoint";
                                 /** Format: date-time */
@@ -3106,7 +3108,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint; the answer shows its signing secret, once
-         * @description Deliveries are signed by the Standard Webhooks spec with the `whsec_…` secret in this answer; it is not shown again (rotate it in the dashboard if lost).
+         * @description Deliveries are signed by the Standard Webhooks spec with the `whsec_…` secret in this answer; it is not shown again (reveal or rotate it in the dashboard if lost). The endpoint has the key's mode: a test key's endpoints hear only test-mode sales, subscriptions and payouts, a live key’s only live ones; product events reach both.
          */
         post: {
             parameters: {
@@ -3122,7 +3124,7 @@ export interface paths {
                         description?: string;
                         /** @default true */
                         enabled?: boolean;
-                        events: ("sale.created" | "sale.pending" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
+                        events: ("sale.created" | "sale.pending" | "sale.failed" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
                         /** Format: uri */
                         url: string;
                     };
@@ -3141,9 +3143,11 @@ export interface paths {
                             description: string;
                             disabledReason: string | null;
                             enabled: boolean;
-                            events: ("sale.created" | "sale.pending" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
+                            events: ("sale.created" | "sale.pending" | "sale.failed" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
                             /** Format: uuid */
                             id: string;
+                            /** @enum {string} */
+                            mode: "live" | "test";
                             /** @enum {string} */
                             object: "webhook_endpoint";
                             /** Format: date-time */
@@ -3274,9 +3278,11 @@ export interface paths {
                             description: string;
                             disabledReason: string | null;
                             enabled: boolean;
-                            events: ("sale.created" | "sale.pending" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
+                            events: ("sale.created" | "sale.pending" | "sale.failed" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
                             /** Format: uuid */
                             id: string;
+                            /** @enum {string} */
+                            mode: "live" | "test";
                             /** @enum {string} */
                             object: "webhook_endpoint";
                             /** Format: date-time */
@@ -3491,7 +3497,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         enabled?: boolean;
-                        events?: ("sale.created" | "sale.pending" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
+                        events?: ("sale.created" | "sale.pending" | "sale.failed" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
                         /** Format: uri */
                         url?: string;
                     };
@@ -3510,9 +3516,11 @@ export interface paths {
                             description: string;
                             disabledReason: string | null;
                             enabled: boolean;
-                            events: ("sale.created" | "sale.pending" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
+                            events: ("sale.created" | "sale.pending" | "sale.failed" | "sale.refunded" | "sale.disputed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.ended" | "product.created" | "product.updated" | "product.files_added" | "payout.paid" | "payout.failed")[];
                             /** Format: uuid */
                             id: string;
+                            /** @enum {string} */
+                            mode: "live" | "test";
                             /** @enum {string} */
                             object: "webhook_endpoint";
                             /** Format: date-time */

@@ -7,6 +7,7 @@ import {
   webhookEndpointInputSchema,
   webhookEndpointPatchSchema,
   webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
 } from './webhooks.js';
 
 /**
@@ -175,6 +176,7 @@ const webhookEndpointExample = {
   description: 'Books',
   events: ['sale.created' as const, 'sale.refunded' as const],
   enabled: true,
+  mode: 'live' as const,
   disabledReason: null,
   previousSecretExpiresAt: null,
   createdAt: EXAMPLE_TIME,
@@ -183,14 +185,14 @@ const webhookEndpointExample = {
 
 /** A seller's webhook endpoint through the API: the signing secret is shown once, on creation. */
 export const v1WebhookEndpointSchema = withExample(
-  webhookEndpointSchema.omit({ secret: true }).extend({ object: z.literal('webhook_endpoint') }),
+  webhookEndpointSchema.extend({ object: z.literal('webhook_endpoint') }),
   webhookEndpointExample,
 );
 export type V1WebhookEndpoint = z.infer<typeof v1WebhookEndpointSchema>;
 
 /** POST /api/v1/webhook-endpoints: the new endpoint and its `whsec_…` secret, never shown again. */
 export const v1CreatedWebhookEndpointSchema = withExample(
-  webhookEndpointSchema.extend({ object: z.literal('webhook_endpoint') }),
+  webhookEndpointWithSecretSchema.extend({ object: z.literal('webhook_endpoint') }),
   { ...webhookEndpointExample, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7o3ktNLHBx8=' },
 );
 
@@ -200,11 +202,15 @@ export const v1WebhookEndpointPageSchema = withExample(v1PageOf(v1WebhookEndpoin
   has_more: false,
 });
 
-export const v1WebhookEndpointInputSchema = withExample(webhookEndpointInputSchema.strict(), {
+/** The key's mode is the endpoint's: a test key makes test endpoints (no `mode` field here). */
+export const v1WebhookEndpointInputSchema = withExample(
+  webhookEndpointInputSchema.omit({ mode: true }).strict(),
+  {
   url: 'https://example.com/hooks/lockdrop',
-  events: ['sale.created', 'sale.refunded'],
-  description: 'Books',
-});
+    events: ['sale.created', 'sale.refunded'],
+    description: 'Books',
+  },
+);
 
 export const v1WebhookEndpointPatchSchema = withExample(webhookEndpointPatchSchema, {
   enabled: false,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiKeyModeSchema } from './api-keys.js';
 import {
   publicPayoutSchema,
   publicProductFilesSchema,
@@ -11,6 +12,7 @@ import {
 export const webhookEventTypeSchema = z.enum([
   'sale.created',
   'sale.pending',
+  'sale.failed',
   'sale.refunded',
   'sale.disputed',
   'subscription.created',
@@ -55,11 +57,20 @@ const endpointFields = {
   description: z.string().trim().max(200),
 };
 
+/**
+ * Which money an endpoint hears of: a `test` endpoint only test-mode sales, subscriptions and
+ * payouts (sandbox or test-key payments), a `live` one only real ones. Products are the same in
+ * both modes, so their events reach both. An API key's endpoints take the key's mode.
+ */
+export const webhookEndpointModeSchema = apiKeyModeSchema;
+export type WebhookEndpointMode = z.infer<typeof webhookEndpointModeSchema>;
+
 /** POST /api/webhook-endpoints (the signed-in seller). */
 export const webhookEndpointInputSchema = z.object({
   ...endpointFields,
   enabled: endpointFields.enabled.default(true),
   description: endpointFields.description.default(''),
+  mode: webhookEndpointModeSchema.default('live'),
 });
 export type WebhookEndpointInput = z.infer<typeof webhookEndpointInputSchema>;
 
@@ -82,16 +93,26 @@ export const webhookEndpointSchema = z.object({
   description: z.string(),
   events: z.array(webhookEventTypeSchema),
   enabled: z.boolean(),
+  mode: webhookEndpointModeSchema,
   /** Why the worker disabled it (persistent failure); null when enabled or disabled by the seller. */
   disabledReason: z.string().nullable(),
-  /** `whsec_…` (Standard Webhooks): shown to its owner, who verifies deliveries with it. */
-  secret: z.string(),
   /** During a rotation: the previous secret still signs deliveries until this moment. */
   previousSecretExpiresAt: timestamp.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+/**
+ * An endpoint with its signing secret: only the answers of creating it, rotating its secret, and
+ * the seller's explicit "Reveal" — never a list or a plain read, so a page left open, a log or a
+ * cache of the list holds no secret.
+ */
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({
+  /** `whsec_…` (Standard Webhooks): the receiver verifies deliveries with it. */
+  secret: z.string(),
+});
+export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
 
 export const webhookEndpointListSchema = z.object({ endpoints: z.array(webhookEndpointSchema) });
 

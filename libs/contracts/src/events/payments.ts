@@ -35,6 +35,11 @@ export const subscriptionSnapshotSchema = z.object({
   currentPeriodEnd: z.iso.datetime({ offset: true }),
   accessUntil: z.iso.datetime({ offset: true }),
   revision: z.number().int().positive(),
+  /**
+   * A sandbox or test-key subscription (sellers' test-mode webhook endpoints hear of it, live ones
+   * do not). Absent on events published before it was carried: those are taken as live.
+   */
+  testMode: z.boolean().optional(),
 });
 export type SubscriptionSnapshot = z.infer<typeof subscriptionSnapshotSchema>;
 
@@ -44,6 +49,25 @@ const payoutRef = {
   amountMinor: z.number().int().positive(),
   currency: currencySchema,
 };
+
+/** Whether the money an event reports is test-mode money; absent on older events: live. */
+const testModeFlag = { testMode: z.boolean().optional() };
+
+/**
+ * A product payment the provider reported, on its verify API, as neither paid nor failed (a bank
+ * transfer or USSD payment the buyer has not completed). `purchaseId` is the id the sale will
+ * have once paid (the checkout's id), so the later `purchase.paid` or `purchase.failed` names the
+ * same sale. Once per provider transaction.
+ */
+const pendingPurchase = z.object({
+  ...purchaseRef,
+  checkoutId: z.uuid(),
+  txRef: z.string(),
+  productTitle: z.string(),
+  amountMinor: z.number().int().positive(),
+  currency: currencySchema,
+  testMode: z.boolean(),
+});
 
 /**
  * `purchase.paid` as first published: the fields after `paidAt` were added one by one while
@@ -185,10 +209,25 @@ export const paymentsEvents = {
     schema: purchasePaidV2,
     upcasters: { 1: (data: unknown) => purchasePaidFromV1(purchasePaidV1.parse(data)) },
   },
+  /** See `pendingPurchase`: no value is given; the buyer has nothing yet. */
+  'purchase.pending': {
+    version: 1,
+    schema: pendingPurchase.extend({ pendingAt: z.iso.datetime({ offset: true }) }),
+  },
+  /**
+   * A payment announced by `purchase.pending` ended without money: the provider's verify API
+   * reported that transaction failed. Only follows a `purchase.pending` (a card declined at once
+   * was never a sale anyone heard of).
+   */
+  'purchase.failed': {
+    version: 1,
+    schema: pendingPurchase.extend({ failedAt: z.iso.datetime({ offset: true }) }),
+  },
   'purchase.refunded': {
     version: 1,
     schema: z.object({
       ...purchaseRef,
+      ...testModeFlag,
       amountMinor: z.number().int().positive(),
       currency: currencySchema,
       refundedAt: z.iso.datetime({ offset: true }),
@@ -260,8 +299,14 @@ export const paymentsEvents = {
       testMode: z.boolean().optional(),
     }),
   },
-  'payout.paid': { version: 1, schema: z.object({ ...payoutRef, providerReference: z.string() }) },
-  'payout.failed': { version: 1, schema: z.object({ ...payoutRef, reason: z.string() }) },
+  'payout.paid': {
+    version: 1,
+    schema: z.object({ ...payoutRef, ...testModeFlag, providerReference: z.string() }),
+  },
+  'payout.failed': {
+    version: 1,
+    schema: z.object({ ...payoutRef, ...testModeFlag, reason: z.string() }),
+  },
   /**
    * The provider notified us (a signed webhook) that a payout's transfer changed state. Not
    * trusted as the outcome: the worker fetches the transfer from the provider now instead of

@@ -46,6 +46,7 @@ function checkoutPage(payment: SandboxPayment): string {
   const action = (outcome: string) =>
     `/sandbox/checkout/${encodeURIComponent(payment.txRef)}/${outcome}`;
   const done = payment.status === 'successful';
+  const awaitingTransfer = payment.status === 'pending';
   const price = formatMoney(payment.amountMinor, payment.currency);
   const per =
     payment.billingInterval === 'yearly'
@@ -80,11 +81,15 @@ ${header}
 </dl>
 ${payment.billingInterval ? `<p>A subscription: this card is charged again${per}, until cancelled.</p>` : ''}
 ${done ? '<p>This payment is complete.</p>' : ''}
-<form method="post" action="${action('pay')}"><button type="submit" class="primary">${escapeHtml(payLabel)}</button></form>
+${awaitingTransfer ? '<p data-testid="awaiting-transfer">Waiting for your bank transfer. Nothing is paid until it arrives.</p>' : ''}
+<form method="post" action="${action('pay')}"><button type="submit" class="primary">${escapeHtml(awaitingTransfer ? 'Transfer arrives' : payLabel)}</button></form>
 ${
   done
     ? ''
-    : `<div class="others"><form method="post" action="${action('fail')}"><button type="submit">Fail</button></form>
+    : awaitingTransfer
+      ? `<div class="others"><form method="post" action="${action('fail')}"><button type="submit">Transfer fails</button></form></div>`
+      : `<div class="others"><form method="post" action="${action('transfer')}"><button type="submit">Bank transfer</button></form></div>
+<div class="others"><form method="post" action="${action('fail')}"><button type="submit">Fail</button></form>
 <form method="post" action="${action('cancel')}"><button type="submit">Cancel</button></form></div>`
 }
 </main>
@@ -123,7 +128,7 @@ export async function sandboxRoutes(app: HttpServer, sandbox: Sandbox): Promise<
       {
         schema: {
           hide: true,
-          params: params.extend({ outcome: z.enum(['pay', 'fail', 'cancel']) }),
+          params: params.extend({ outcome: z.enum(['pay', 'fail', 'cancel', 'transfer']) }),
         },
       },
       async (request, reply) => {

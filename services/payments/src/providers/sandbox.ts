@@ -30,7 +30,10 @@ export interface SandboxPayment {
   buyerEmail: string;
   title: string;
   redirectUrl: string;
-  status: 'initiated' | 'successful' | 'failed' | 'cancelled';
+  /** `pending`: a bank transfer the buyer chose and has not made yet (no money has moved). */
+  status: 'initiated' | 'pending' | 'successful' | 'failed' | 'cancelled';
+  /** Flutterwave's `payment_type`: `card`, or `bank_transfer` once the buyer chose to transfer. */
+  paymentType: 'card' | 'bank_transfer';
   appFeeMinor: number | null;
   completedAt: Date | null;
   /** Set when paying starts a subscription: the page offers Subscribe. */
@@ -41,7 +44,12 @@ export interface SandboxPayment {
   brand: { name: string; logoUrl: string | null } | null;
 }
 
-export type SandboxOutcome = 'pay' | 'fail' | 'cancel';
+/**
+ * The buyer's buttons: pay by card (or, once a transfer is pending, the transfer arriving), fail,
+ * cancel, or pay by bank transfer — which leaves the payment pending at the provider until the
+ * transfer arrives or fails, as a real bank transfer or USSD payment does.
+ */
+export type SandboxOutcome = 'pay' | 'fail' | 'cancel' | 'transfer';
 
 export interface Sandbox {
   provider: PaymentProvider;
@@ -69,6 +77,7 @@ interface Row {
   title: string;
   redirect_url: string;
   status: SandboxPayment['status'];
+  payment_type: SandboxPayment['paymentType'];
   app_fee_minor: number | null;
   completed_at: Date | null;
   billing_interval: BillingInterval | null;
@@ -86,6 +95,7 @@ const toPayment = (row: Row): SandboxPayment => ({
   title: row.title,
   redirectUrl: row.redirect_url,
   status: row.status,
+  paymentType: row.payment_type,
   appFeeMinor: row.app_fee_minor,
   completedAt: row.completed_at,
   billingInterval: row.billing_interval,
@@ -129,9 +139,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   const webhookBody = (payment: SandboxPayment) => {
     const major = (minor: number) => Number(minorToDecimalString(minor, payment.currency));
+    const transfer = payment.paymentType === 'bank_transfer';
     return {
+      // Flutterwave sends charge.completed for pending transfers too: data.status says which.
       event: 'charge.completed',
-      'event.type': 'CARD_TRANSACTION',
+      'event.type': transfer ? 'BANK_TRANSFER_TRANSACTION' : 'CARD_TRANSACTION',
       data: {
         id: Number(payment.transactionId),
         tx_ref: payment.txRef,
@@ -141,7 +153,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         charged_amount: major(payment.amountMinor),
         app_fee: major(payment.appFeeMinor ?? 0),
         status: payment.status,
-        payment_type: 'card',
+        payment_type: payment.paymentType,
         created_at: (payment.completedAt ?? new Date()).toISOString(),
         customer: { email: payment.buyerEmail },
       },
@@ -353,13 +365,21 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         );
         return back('cancelled', null);
       }
-      const status = outcome === 'pay' ? 'successful' : 'failed';
+      const status =
+        outcome === 'pay' ? 'successful' : outcome === 'transfer' ? 'pending' : 'failed';
+      // A pending transfer that arrives or fails is the same transaction; anything else is a new one.
       const { rows } = await pool.query<Row>(
         `UPDATE sandbox_payments
-         SET status = $2, transaction_id = nextval('sandbox_transaction_ids'), app_fee_minor = $3, completed_at = now(),
+         SET status = $2,
+             transaction_id = CASE WHEN status = 'pending' THEN transaction_id
+               ELSE nextval('sandbox_transaction_ids') END,
+             payment_type = CASE WHEN $2 = 'pending' THEN 'bank_transfer' ELSE payment_type END,
+             app_fee_minor = $3,
+             completed_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END,
              subscription_token = CASE WHEN $2 = 'successful' AND billing_interval IS NOT NULL
                THEN 'sbx_sub_' || md5(random()::text || clock_timestamp()::text) END
-         WHERE tx_ref = $1 AND status IN ('initiated', 'failed', 'cancelled')
+         WHERE tx_ref = $1
+           AND (status IN ('initiated', 'failed', 'cancelled') OR (status = 'pending' AND $2 <> 'pending'))
            AND (expires_at IS NULL OR expires_at > now())
          RETURNING *`,
         [
@@ -371,7 +391,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const completed = rows[0] ? toPayment(rows[0]) : await find(txRef);
       if (!completed) return null;
       // Like a provider's session_duration: an expired page takes no payment.
-      if (!rows[0] && completed.status !== 'successful') return back('cancelled', null);
+      if (!rows[0] && completed.status !== 'successful' && completed.status !== 'pending')
+        return back('cancelled', null);
       if (rows[0]) deliver(completed, 0);
       return back(completed.status, completed.transactionId);
     },

@@ -6,6 +6,7 @@ import type {
   PublicSale,
   PublicSubscription,
   SubscriptionSnapshot,
+  WebhookEndpointMode,
   WebhookEventType,
   WebhookPayload,
 } from '@lockdrop/contracts';
@@ -14,6 +15,11 @@ import type {
 export interface WebhookEvent {
   type: WebhookEventType;
   sellerId: string;
+  /**
+   * Which endpoints hear it: the money's mode (an event without `testMode`, published before it
+   * was carried, is live); null for a product's events, which are the same in both modes.
+   */
+  mode: WebhookEndpointMode | null;
   /** Deliveries about one resource reach an endpoint in the order they were created. */
   resourceId: string;
   payload: WebhookPayload;
@@ -25,6 +31,37 @@ function envelope(
   data: WebhookPayload['data'],
 ): WebhookPayload {
   return { type, timestamp: event.occurredAt, data };
+}
+
+const modeOf = (data: { testMode?: boolean }): WebhookEndpointMode =>
+  data.testMode ? 'test' : 'live';
+
+/**
+ * A payment under way (`purchase.pending`) or that then failed (`purchase.failed`): the sale as
+ * it stands, under the id it has once paid, with no fees (none are known before the money is).
+ */
+function saleInProgress(
+  data: EventData<'purchase.pending'> | EventData<'purchase.failed'>,
+  status: 'pending' | 'failed',
+  updatedAt: string,
+): PublicSale {
+  return {
+    object: 'sale',
+    id: data.purchaseId,
+    productId: data.productId,
+    productTitle: data.productTitle,
+    buyerEmail: data.buyerEmail,
+    status,
+    amountMinor: data.amountMinor,
+    currency: data.currency,
+    feePlatformMinor: null,
+    feeProcessorMinor: null,
+    sellerEarningsMinor: null,
+    subscriptionId: null,
+    paidAt: null,
+    refundedAt: null,
+    updatedAt: updatedAt,
+  };
 }
 
 function saleFromPaid(data: EventData<'purchase.paid'>, updatedAt: string): PublicSale {
@@ -148,8 +185,9 @@ function publicPayout(
  * The bus events sellers hear about, as Standard-Webhooks payloads; null for events that are
  * not theirs (a platform plan subscription) or that no webhook carries. `sale.created` comes
  * only from `purchase.paid`: payments publishes it after the provider verified the payment.
- * No bus event reports a payment still pending (bank transfer, USSD), so `sale.pending` is
- * accepted on endpoints but nothing emits it yet.
+ * `sale.pending` comes from `purchase.pending` (the provider's verify API reported a bank
+ * transfer or USSD payment under way) and `sale.failed` from `purchase.failed` (that payment
+ * failed): all three carry the same sale id.
  */
 export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
   const at = event.occurredAt;
@@ -159,8 +197,25 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
       return {
         type: 'sale.created',
         sellerId: data.sellerId,
+        mode: modeOf(data),
         resourceId: data.purchaseId,
         payload: envelope('sale.created', event, saleFromPaid(data, at)),
+      };
+    }
+    case 'purchase.pending':
+    case 'purchase.failed': {
+      const data = (event as DomainEvent<'purchase.pending'> | DomainEvent<'purchase.failed'>)
+        .data;
+      const [type, status] =
+        event.type === 'purchase.pending'
+          ? (['sale.pending', 'pending'] as const)
+          : (['sale.failed', 'failed'] as const);
+      return {
+        type,
+        sellerId: data.sellerId,
+        mode: modeOf(data),
+        resourceId: data.purchaseId,
+        payload: envelope(type, event, saleInProgress(data, status, at)),
       };
     }
     case 'purchase.refunded': {
@@ -169,6 +224,7 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
       return {
         type,
         sellerId: data.sellerId,
+        mode: modeOf(data),
         resourceId: data.purchaseId,
         payload: envelope(type, event, saleFromRefund(data, at)),
       };
@@ -179,6 +235,7 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
       return {
         type: event.type,
         sellerId: data.ownerId,
+        mode: null,
         resourceId: data.productId,
         payload: envelope(event.type, event, publicProduct(data, at)),
       };
@@ -189,6 +246,7 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
       return {
         type: 'product.files_added',
         sellerId: data.ownerId,
+        mode: null,
         resourceId: data.productId,
         payload: envelope('product.files_added', event, {
           object: 'product_files',
@@ -205,6 +263,7 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
       return {
         type: event.type,
         sellerId: typed.data.sellerId,
+        mode: modeOf(typed.data),
         resourceId: typed.data.payoutId,
         payload: envelope(event.type, event, publicPayout(typed)),
       };
@@ -217,6 +276,7 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
       return {
         type,
         sellerId: snapshot.sellerId,
+        mode: modeOf(snapshot),
         resourceId: snapshot.subscriptionId,
         payload: envelope(type, event, publicSubscription(snapshot, snapshot.productId, at)),
       };

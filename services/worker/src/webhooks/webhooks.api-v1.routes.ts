@@ -25,15 +25,16 @@ const security = [{ apiKey: [] }];
 const tags = ['v1: webhook endpoints'];
 const idParams = z.object({ id: z.uuid() });
 
-/** An endpoint as the API shows it after creation: never its signing secret. */
-function withoutSecret({ secret: _secret, ...endpoint }: WebhookEndpoint) {
+/** An endpoint as the API shows it after creation (the service never reads out its secret). */
+function asResource(endpoint: WebhookEndpoint) {
   return { object: 'webhook_endpoint' as const, ...endpoint };
 }
 
 /**
  * `/api/v1/webhook-endpoints`: the dashboard's endpoints (the same service, so the same rules and
- * ownership) for an API key. The secret is in the creation's answer only: a key that can read
- * endpoints later (`webhooks:read`) cannot lift the secret that proves deliveries are ours.
+ * ownership) for an API key, of the key's mode only: a test key makes test endpoints and never
+ * sees a live one. The secret is in the creation's answer only: a key that can read endpoints
+ * later (`webhooks:read`) cannot lift the secret that proves deliveries are ours.
  */
 export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): void {
   const read = { preHandler: app.requireApiScope('webhooks:read') };
@@ -58,7 +59,7 @@ export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): v
         throw new AppError('invalid_cursor', 400, 'starting_after names no endpoint of yours');
       return {
         object: 'list' as const,
-        data: page.data.map(withoutSecret),
+        data: page.data.map(asResource),
         has_more: page.has_more,
       };
     },
@@ -72,7 +73,9 @@ export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): v
         summary: 'Create a webhook endpoint; the answer shows its signing secret, once',
         description:
           'Deliveries are signed by the Standard Webhooks spec with the `whsec_…` secret in this ' +
-          'answer; it is not shown again (rotate it in the dashboard if lost).',
+          'answer; it is not shown again (reveal or rotate it in the dashboard if lost). The ' +
+          "endpoint has the key's mode: a test key's endpoints hear only test-mode sales, " +
+          'subscriptions and payouts, a live key’s only live ones; product events reach both.',
         tags,
         security,
         body: v1WebhookEndpointInputSchema,
@@ -97,7 +100,7 @@ export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): v
         response: { 200: v1WebhookEndpointSchema, ...errorResponses },
       },
     },
-    async (request) => withoutSecret(await webhooks.get(request.user!, request.params.id)),
+    async (request) => asResource(await webhooks.get(request.user!, request.params.id)),
   );
 
   app.patch(
@@ -114,7 +117,7 @@ export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): v
       },
     },
     async (request) =>
-      withoutSecret(await webhooks.update(request.user!, request.params.id, request.body)),
+      asResource(await webhooks.update(request.user!, request.params.id, request.body)),
   );
 
   app.delete(

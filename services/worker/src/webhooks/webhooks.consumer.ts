@@ -35,7 +35,12 @@ export function subscribeToWebhookEvents({
   const handler = async (event: DomainEvent, tx: PoolClient) => {
     const webhookEvent = toWebhookEvent(event);
     if (!webhookEvent) return;
-    const endpoints = await subscribedEndpoints(tx, webhookEvent.sellerId, webhookEvent.type);
+    const endpoints = await subscribedEndpoints(
+      tx,
+      webhookEvent.sellerId,
+      webhookEvent.type,
+      webhookEvent.mode,
+    );
     for (const endpoint of endpoints) {
       const delivery = await insertDelivery(tx, {
         id: newDeliveryId(),

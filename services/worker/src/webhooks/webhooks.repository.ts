@@ -2,6 +2,7 @@ import type { Queryable } from '@lockdrop/db';
 import type {
   WebhookDeliveryQuery,
   WebhookDeliveryStatus,
+  WebhookEndpointMode,
   WebhookEventType,
   WebhookPayload,
 } from '@lockdrop/contracts';
@@ -16,6 +17,7 @@ export interface EndpointRow {
   description: string;
   events: WebhookEventType[];
   enabled: boolean;
+  mode: WebhookEndpointMode;
   disabled_reason: string | null;
   secret_sealed: string;
   previous_secret_sealed: string | null;
@@ -56,12 +58,13 @@ export async function insertEndpoint(
     | 'description'
     | 'events'
     | 'enabled'
+    | 'mode'
     | 'secret_sealed'
   >,
 ): Promise<EndpointRow> {
   const { rows } = await tx.query<EndpointRow>(
-    `INSERT INTO webhook_endpoints (id, seller_id, seller_email, url, description, events, enabled, secret_sealed)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    `INSERT INTO webhook_endpoints (id, seller_id, seller_email, url, description, events, enabled, mode, secret_sealed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
     [
       row.id,
       row.seller_id,
@@ -70,22 +73,33 @@ export async function insertEndpoint(
       row.description,
       row.events,
       row.enabled,
+      row.mode,
       row.secret_sealed,
     ],
   );
   return rows[0]!;
 }
 
-/** The seller's endpoint, or undefined when it is not theirs (or does not exist). */
+/**
+ * Whose endpoints a caller reaches: a seller's, and for an API key only those of the key's mode
+ * (`mode` null: every mode, the dashboard's session).
+ */
+export interface EndpointScope {
+  sellerId: string;
+  mode: WebhookEndpointMode | null;
+}
+
+/** The endpoint in this scope, or undefined when it is not (or does not exist). */
 export async function findEndpoint(
   tx: Queryable,
-  sellerId: string,
+  scope: EndpointScope,
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<EndpointRow | undefined> {
   const { rows } = await tx.query<EndpointRow>(
-    `SELECT * FROM webhook_endpoints WHERE id = $1 AND seller_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
-    [id, sellerId],
+    `SELECT * FROM webhook_endpoints WHERE id = $1 AND seller_id = $2 AND ($3::text IS NULL OR mode = $3)
+     ${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, scope.sellerId, scope.mode],
   );
   return rows[0];
 }
@@ -97,10 +111,11 @@ export async function endpointById(tx: Queryable, id: string): Promise<EndpointR
   return rows[0];
 }
 
-export async function listEndpoints(tx: Queryable, sellerId: string): Promise<EndpointRow[]> {
+export async function listEndpoints(tx: Queryable, scope: EndpointScope): Promise<EndpointRow[]> {
   const { rows } = await tx.query<EndpointRow>(
-    'SELECT * FROM webhook_endpoints WHERE seller_id = $1 ORDER BY created_at, id',
-    [sellerId],
+    `SELECT * FROM webhook_endpoints WHERE seller_id = $1 AND ($2::text IS NULL OR mode = $2)
+     ORDER BY created_at, id`,
+    [scope.sellerId, scope.mode],
   );
   return rows;
 }
@@ -135,25 +150,30 @@ export async function updateEndpoint(
 
 export async function deleteEndpoint(
   tx: Queryable,
-  sellerId: string,
+  scope: EndpointScope,
   id: string,
 ): Promise<boolean> {
   const { rowCount } = await tx.query(
-    'DELETE FROM webhook_endpoints WHERE id = $1 AND seller_id = $2',
-    [id, sellerId],
+    'DELETE FROM webhook_endpoints WHERE id = $1 AND seller_id = $2 AND ($3::text IS NULL OR mode = $3)',
+    [id, scope.sellerId, scope.mode],
   );
   return (rowCount ?? 0) > 0;
 }
 
-/** The seller's enabled endpoints that listen to `type`. */
+/**
+ * The seller's enabled endpoints that listen to `type` in the event's mode (`mode` null: an
+ * event about no money, a product's, which endpoints of both modes hear).
+ */
 export async function subscribedEndpoints(
   tx: Queryable,
   sellerId: string,
   type: WebhookEventType,
+  mode: WebhookEndpointMode | null,
 ): Promise<EndpointRow[]> {
   const { rows } = await tx.query<EndpointRow>(
-    `SELECT * FROM webhook_endpoints WHERE seller_id = $1 AND enabled AND $2 = ANY(events)`,
-    [sellerId, type],
+    `SELECT * FROM webhook_endpoints
+      WHERE seller_id = $1 AND enabled AND $2 = ANY(events) AND ($3::text IS NULL OR mode = $3)`,
+    [sellerId, type, mode],
   );
   return rows;
 }

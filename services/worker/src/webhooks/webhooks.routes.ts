@@ -7,6 +7,7 @@ import {
   webhookEndpointListSchema,
   webhookEndpointPatchSchema,
   webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
 } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
@@ -28,7 +29,7 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
       ...auth,
       schema: {
         tags,
-        summary: "The seller's webhook endpoints, with their signing secrets",
+        summary: "The seller's webhook endpoints (never their signing secrets: see reveal-secret)",
         security,
         response: { 200: webhookEndpointListSchema, ...errorResponses },
       },
@@ -42,10 +43,11 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
       ...auth,
       schema: {
         tags,
-        summary: 'Adds an endpoint: its URL, the events it hears, and a new whsec_ secret',
+        summary:
+          'Adds an endpoint: its URL, the events it hears, its mode, and a new whsec_ secret (shown in this answer)',
         security,
         body: webhookEndpointInputSchema,
-        response: { 201: webhookEndpointSchema, ...errorResponses },
+        response: { 201: webhookEndpointWithSecretSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -94,13 +96,33 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
       ...auth,
       schema: {
         tags,
-        summary: 'A new secret; the old one keeps signing beside it for 24 hours',
+        summary: 'A new secret (shown in this answer); the old one keeps signing beside it for 24 hours',
         security,
         params: idParams,
-        response: { 200: webhookEndpointSchema, ...errorResponses },
+        response: { 200: webhookEndpointWithSecretSchema, ...errorResponses },
       },
     },
     async (request) => webhooks.rotateSecret(request.user!, request.params.id),
+  );
+
+  // A POST, not a GET: showing a secret is an action the seller takes, never a page load, a
+  // prefetch or a cached read.
+  app.post(
+    '/api/webhook-endpoints/:id/reveal-secret',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: "Shows the endpoint's signing secret, at the seller's request",
+        security,
+        params: idParams,
+        response: { 200: webhookEndpointWithSecretSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return webhooks.revealSecret(request.user!, request.params.id);
+    },
   );
 
   app.post(

@@ -6,6 +6,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointInput,
   WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
 } from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { errors } from '@lockdrop/http';
@@ -23,6 +24,7 @@ import {
   updateEndpoint,
   type DeliveryRow,
   type EndpointRow,
+  type EndpointScope,
 } from './webhooks.repository.js';
 
 /** How long a rotated-out secret keeps signing, so receivers can switch without missing one. */
@@ -33,13 +35,27 @@ export function newDeliveryId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`;
 }
 
+/**
+ * Who reaches which endpoints: the seller's own, and an API key only those of its mode — a test
+ * key never sees, changes or learns of a live endpoint (nor a live key a test one).
+ */
+function scopeOf(seller: AuthUser): EndpointScope {
+  return { sellerId: seller.id, mode: seller.apiKey?.mode ?? null };
+}
+
 export interface WebhookService {
   list(seller: AuthUser): Promise<WebhookEndpoint[]>;
   get(seller: AuthUser, id: string): Promise<WebhookEndpoint>;
-  create(seller: AuthUser, input: WebhookEndpointInput): Promise<WebhookEndpoint>;
+  /** The new endpoint with its secret: the one answer besides rotate and reveal that shows it. */
+  create(
+    seller: AuthUser,
+    input: Omit<WebhookEndpointInput, 'mode'> & Partial<Pick<WebhookEndpointInput, 'mode'>>,
+  ): Promise<WebhookEndpointWithSecret>;
   update(seller: AuthUser, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint>;
   remove(seller: AuthUser, id: string): Promise<void>;
-  rotateSecret(seller: AuthUser, id: string): Promise<WebhookEndpoint>;
+  rotateSecret(seller: AuthUser, id: string): Promise<WebhookEndpointWithSecret>;
+  /** The seller asked to see the secret (Settings → Webhooks, "Reveal secret"). */
+  revealSecret(seller: AuthUser, id: string): Promise<WebhookEndpointWithSecret>;
   sendTest(seller: AuthUser, id: string): Promise<WebhookDelivery>;
   deliveries(seller: AuthUser, query: WebhookDeliveryQuery): Promise<WebhookDelivery[]>;
   redeliver(seller: AuthUser, deliveryId: string): Promise<WebhookDelivery>;
@@ -57,14 +73,19 @@ export function createWebhookService(deps: {
 }): WebhookService {
   const { pool, box } = deps;
   const now = deps.now ?? (() => new Date());
-  const view = (row: EndpointRow) => endpointView(row, box, now());
+  const view = (row: EndpointRow) => endpointView(row, now());
+  const withSecret = (row: EndpointRow): WebhookEndpointWithSecret => ({
+    ...view(row),
+    secret: box.open(row.secret_sealed, endpointSealContext(row)),
+  });
 
   const owned = async (
     tx: Parameters<typeof findEndpoint>[0],
     seller: AuthUser,
     id: string,
+    options: { forUpdate?: boolean } = { forUpdate: true },
   ): Promise<EndpointRow> => {
-    const endpoint = await findEndpoint(tx, seller.id, id, { forUpdate: true });
+    const endpoint = await findEndpoint(tx, scopeOf(seller), id, options);
     if (!endpoint)
       throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
     return endpoint;
@@ -72,13 +93,10 @@ export function createWebhookService(deps: {
 
   return {
     async list(seller) {
-      return (await listEndpoints(pool, seller.id)).map(view);
+      return (await listEndpoints(pool, scopeOf(seller))).map(view);
     },
     async get(seller, id) {
-      const endpoint = await findEndpoint(pool, seller.id, id);
-      if (!endpoint)
-        throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
-      return view(endpoint);
+      return view(await owned(pool, seller, id, {}));
     },
     async create(seller, input) {
       const id = randomUUID();
@@ -90,12 +108,14 @@ export function createWebhookService(deps: {
         description: input.description,
         events: input.events,
         enabled: input.enabled,
+        // A key's endpoints are of its mode, whatever was asked.
+        mode: seller.apiKey?.mode ?? input.mode ?? 'live',
         secret_sealed: box.seal(
           newWebhookSecret(),
           endpointSealContext({ id, seller_id: seller.id }),
         ),
       });
-      return view(row);
+      return withSecret(row);
     },
     async update(seller, id, patch) {
       return withTransaction(pool, async (tx) => {
@@ -111,7 +131,7 @@ export function createWebhookService(deps: {
       });
     },
     async remove(seller, id) {
-      if (!(await deleteEndpoint(pool, seller.id, id)))
+      if (!(await deleteEndpoint(pool, scopeOf(seller), id)))
         throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
     },
     async rotateSecret(seller, id) {
@@ -122,8 +142,11 @@ export function createWebhookService(deps: {
           previous_secret_sealed: endpoint.secret_sealed,
           previous_secret_expires_at: new Date(now().getTime() + ROTATION_OVERLAP_MS),
         });
-        return view(row);
+        return withSecret(row);
       });
+    },
+    async revealSecret(seller, id) {
+      return withSecret(await owned(pool, seller, id, {}));
     },
     async sendTest(seller, id) {
       const delivery = await withTransaction(pool, async (tx) => {
@@ -164,7 +187,8 @@ export function createWebhookService(deps: {
   };
 }
 
-function endpointView(row: EndpointRow, box: SecretBox, now: Date): WebhookEndpoint {
+/** An endpoint as lists and reads show it: never its secret. */
+function endpointView(row: EndpointRow, now: Date): WebhookEndpoint {
   const overlapping =
     row.previous_secret_expires_at && row.previous_secret_expires_at > now
       ? row.previous_secret_expires_at.toISOString()
@@ -175,8 +199,8 @@ function endpointView(row: EndpointRow, box: SecretBox, now: Date): WebhookEndpo
     description: row.description,
     events: row.events,
     enabled: row.enabled,
+    mode: row.mode,
     disabledReason: row.disabled_reason,
-    secret: box.open(row.secret_sealed, endpointSealContext(row)),
     previousSecretExpiresAt: overlapping,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

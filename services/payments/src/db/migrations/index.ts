@@ -21,6 +21,7 @@ import { sellerBrands } from './0041_seller_brands.js';
 import { apiV1Money } from './0070_api_v1_money.js';
 import { freeClaims } from './0090_free_claims.js';
 import { planRefundRecords } from './0100_plan_refund_records.js';
+import { pendingCharges } from './0120_pending_charges.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   apiV1Money,
   freeClaims,
   planRefundRecords,
+  pendingCharges,
 ];

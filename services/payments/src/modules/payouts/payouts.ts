@@ -572,6 +572,7 @@ export async function recordTransferCompleted(
     sellerId: payout.sellerId,
     amountMinor: payout.amountMinor,
     currency: payout.currency,
+    testMode: payout.testMode,
   };
   const mail = {
     to: destination?.notifyEmail ?? '',

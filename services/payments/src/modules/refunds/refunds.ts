@@ -433,6 +433,7 @@ async function reverseSale(
         txRef: purchase.txRef,
         fileId: purchase.fileId,
         reason: refund.reason,
+        testMode: purchase.testMode,
       },
       { correlationId: refund.correlationId },
     ),

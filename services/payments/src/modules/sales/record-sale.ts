@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { enqueueEvents } from '@lockdrop/bus';
 import { createEvent, type DomainEvent, type EventData } from '@lockdrop/contracts';
 import type { PoolClient } from '@lockdrop/db';
@@ -106,7 +105,9 @@ export async function recordSale(
     reportedProcessorFeeMinor: verified.processorFeeMinor,
     processorFeeBps: deps.processorFeeBps,
   });
-  const purchaseId = randomUUID();
+  // A checkout makes at most one purchase: it takes the checkout's id, so the sale a
+  // `purchase.pending` announced (issue 27's sale.pending) has that id once paid.
+  const purchaseId = checkout.id;
   const { productId, sellerId } = checkout;
   const paidAt = deps.now();
   gathered.purchases.push({

@@ -10,6 +10,7 @@ import {
   type SaleWrites,
 } from '../sales/index.js';
 import { markEventsProcessed, recordMismatch } from './provider-events.repository.js';
+import { announceFailedCharge, announcePendingCharge } from './pending-charges.js';
 import type { Subscription } from '../subscriptions/index.js';
 import type { VerifiedTransaction } from '../../providers/types.js';
 import { recordSale } from '../sales/index.js';
@@ -166,8 +167,15 @@ async function settleLocked(
     }
     return { outcome: 'already_paid' };
   }
-  if (verified.status === 'pending' || verified.status === 'other') return { outcome: 'pending' };
+  if (verified.status === 'pending') {
+    // Announced only when, completed, it would be this checkout's sale.
+    if (mismatchesOf(checkout, verified, deps.now()).length === 0)
+      await announcePendingCharge(tx, deps, checkout, verified);
+    return { outcome: 'pending' };
+  }
+  if (verified.status === 'other') return { outcome: 'pending' };
   if (verified.status === 'failed') {
+    await announceFailedCharge(tx, deps, checkout, verified);
     await setCheckoutStatus(tx, checkout.id, 'failed', ['creating', 'open']);
     // Only the first word of a decline counts; the reconciler asking again is no new failure.
     if (checkout.status !== 'failed') await recordRenewalFailure(tx, deps, checkout);

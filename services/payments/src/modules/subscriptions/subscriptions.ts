@@ -100,6 +100,7 @@ export function snapshotOf(sub: Subscription, rules: SubscriptionRules): Subscri
     currentPeriodEnd: sub.currentPeriodEnd.toISOString(),
     accessUntil: accessUntil(sub, rules).toISOString(),
     revision: sub.revision,
+    testMode: sub.testMode,
   };
 }
 

@@ -3,11 +3,17 @@ import type {
   WebhookEndpoint,
   WebhookEndpointInput,
   WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
 } from '@lockdrop/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-export type { WebhookDelivery, WebhookEndpoint } from '@lockdrop/contracts';
+export type {
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointMode,
+  WebhookEndpointWithSecret,
+} from '@lockdrop/contracts';
 
 const endpointsKey = ['webhooks', 'endpoints'] as const;
 const deliveriesKey = ['webhooks', 'deliveries'] as const;
@@ -32,7 +38,9 @@ export const webhookDeliveriesQueryOptions = () =>
 export const useWebhookEndpoints = () => useQuery(webhookEndpointsQueryOptions());
 export const useWebhookDeliveries = () => useQuery(webhookDeliveriesQueryOptions());
 
-function useWebhooksMutation<Input>(mutationFn: (input: Input) => Promise<unknown>) {
+function useWebhooksMutation<Input, Output = unknown>(
+  mutationFn: (input: Input) => Promise<Output>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
@@ -46,7 +54,7 @@ function useWebhooksMutation<Input>(mutationFn: (input: Input) => Promise<unknow
 
 export const useCreateWebhookEndpoint = () =>
   useWebhooksMutation((input: Omit<WebhookEndpointInput, 'description'>) =>
-    api<WebhookEndpoint>('/api/webhook-endpoints', { method: 'POST', body: input }),
+    api<WebhookEndpointWithSecret>('/api/webhook-endpoints', { method: 'POST', body: input }),
   );
 
 export const useUpdateWebhookEndpoint = () =>
@@ -59,8 +67,19 @@ export const useDeleteWebhookEndpoint = () =>
 
 export const useRotateWebhookSecret = () =>
   useWebhooksMutation((id: string) =>
-    api<WebhookEndpoint>(`/api/webhook-endpoints/${id}/rotate-secret`, { method: 'POST' }),
+    api<WebhookEndpointWithSecret>(`/api/webhook-endpoints/${id}/rotate-secret`, {
+      method: 'POST',
+    }),
   );
+
+/** The secret is never in the list: the seller asks for it (a POST, so nothing caches it). */
+export const useRevealWebhookSecret = () =>
+  useMutation({
+    mutationFn: (id: string) =>
+      api<WebhookEndpointWithSecret>(`/api/webhook-endpoints/${id}/reveal-secret`, {
+        method: 'POST',
+      }),
+  });
 
 export const useSendTestWebhook = () =>
   useWebhooksMutation((id: string) =>

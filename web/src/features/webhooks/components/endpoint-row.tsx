@@ -1,35 +1,38 @@
-import { Copy } from 'lucide-react';
-import { Button, buttonClass } from '@/components/ui/button';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
 import { notify } from '@/lib/toast';
 import {
   useDeleteWebhookEndpoint,
+  useRevealWebhookSecret,
   useRotateWebhookSecret,
   useSendTestWebhook,
   useUpdateWebhookEndpoint,
   type WebhookEndpoint,
 } from '../api/webhooks';
+import { SigningSecret } from './signing-secret';
 
-async function copySecret(secret: string) {
-  try {
-    await navigator.clipboard.writeText(secret);
-    notify.success('Signing secret copied');
-  } catch {
-    notify.error('Could not copy the secret — select it and copy it by hand');
-  }
-}
-
-/** One endpoint: its secret (with Copy), on/off, rotate, test, delete. */
+/**
+ * One endpoint: its mode, on/off, reveal or rotate its secret, test, delete. The list never
+ * carries secrets; one shows here only after the seller asked for it.
+ */
 export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
   const update = useUpdateWebhookEndpoint();
   const rotate = useRotateWebhookSecret();
+  const reveal = useRevealWebhookSecret();
   const test = useSendTestWebhook();
   const remove = useDeleteWebhookEndpoint();
+  const [secret, setSecret] = useState<string | null>(null);
   const onError = (error: Error) => notify.error(error);
 
   return (
     <li className="space-y-3 py-4" data-endpoint={endpoint.url}>
       <div className="flex flex-wrap items-center gap-2">
         <p className="min-w-0 flex-1 font-medium break-all text-slate-900">{endpoint.url}</p>
+        <span
+          className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${endpoint.mode === 'test' ? 'bg-amber-50 text-amber-800 ring-amber-200' : 'bg-indigo-50 text-indigo-700 ring-indigo-200'}`}
+        >
+          {endpoint.mode === 'test' ? 'Test mode' : 'Live'}
+        </span>
         <span
           className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${endpoint.enabled ? 'bg-emerald-50 text-emerald-700 ring-emerald-200' : 'bg-slate-100 text-slate-600 ring-slate-200'}`}
         >
@@ -40,19 +43,7 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
         <p className="text-sm text-rose-700">Disabled: {endpoint.disabledReason}</p>
       )}
       <p className="text-sm text-slate-600">{endpoint.events.join(', ')}</p>
-      <div className="flex flex-wrap items-center gap-2 text-sm">
-        <span className="text-slate-600">Signing secret</span>
-        <code className="rounded bg-slate-100 px-2 py-1 break-all" aria-label="Signing secret">
-          {endpoint.secret}
-        </code>
-        <button
-          type="button"
-          className={buttonClass('secondary', 'sm')}
-          onClick={() => void copySecret(endpoint.secret)}
-        >
-          <Copy className="size-4" aria-hidden="true" /> Copy
-        </button>
-      </div>
+      {secret && <SigningSecret secret={secret} />}
       {endpoint.previousSecretExpiresAt && (
         <p className="text-xs text-slate-500">
           The previous secret also signs until{' '}
@@ -86,12 +77,30 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
         <Button
           variant="secondary"
           size="sm"
+          disabled={reveal.isPending}
+          onClick={() =>
+            secret
+              ? setSecret(null)
+              : reveal.mutate(endpoint.id, {
+                  onSuccess: (revealed) => setSecret(revealed.secret),
+                  onError,
+                })
+          }
+        >
+          {secret ? 'Hide secret' : 'Reveal secret'}
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
           disabled={rotate.isPending}
           onClick={() => {
             if (!window.confirm('Rotate the secret? The old one keeps signing for 24 hours.'))
               return;
             rotate.mutate(endpoint.id, {
-              onSuccess: () => notify.success('Secret rotated'),
+              onSuccess: (rotated) => {
+                setSecret(rotated.secret);
+                notify.success('Secret rotated');
+              },
               onError,
             });
           }}
