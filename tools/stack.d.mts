@@ -8,7 +8,27 @@ export interface StackEntry {
   /** Replaces the service's bundle (tests). */
   script?: string;
 }
-export function checkDependencies(env: Record<string, string | undefined>): Promise<string | null>;
+export function checkDependencies(
+  env: Record<string, string | undefined>,
+  options?: { ownNats?: boolean },
+): Promise<string | null>;
+/** One NATS user of libs/bus `randomBusUsers()`: a role, its user name and password. */
+export interface BusLoginUser {
+  role: string;
+  user: string;
+  password: string;
+}
+export function busLogin(
+  users: BusLoginUser[],
+  entry: { name: string; service?: string },
+): { NATS_USER: string; NATS_PASSWORD: string };
+export function startLocalNats(options: {
+  port: number;
+  storeDir: string;
+  namespace: string;
+  users: BusLoginUser[];
+  readyTimeoutMs?: number;
+}): Promise<{ url: string; stop(): Promise<void> }>;
 export function buildStale(): void;
 export function stackLayout(options?: {
   gatewayPort?: number;
@@ -25,8 +45,12 @@ export function startStack(options: {
   output?: { write(line: string): unknown };
   logFile?: string;
   nodeArgs?: string[];
+  busUsers?: BusLoginUser[];
 }): Promise<{ stop(): Promise<void>; pids(): Record<string, number | null> }>;
-export function prepareStack(env?: Record<string, string | undefined>): Promise<void>;
+export function prepareStack(
+  env?: Record<string, string | undefined>,
+  options?: { ownNats?: boolean },
+): Promise<void>;
 export function productionSecrets(): Record<
   'JWT_PRIVATE_KEYS' | 'DOWNLOAD_SIGNING_KEY' | 'PAYOUT_ENCRYPTION_KEYS' | 'VISITOR_ID_SECRET',
   string

@@ -3,9 +3,10 @@
 // and the gateway with prefixed readable logs, and waits until each reports ready.
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { openSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { natsAuthorization } from '@lockdrop/bus';
 import { formatLogLine } from './log-format.mjs';
 import { canConnect } from './reachable.mjs';
 
@@ -14,7 +15,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const SERVICES = ['identity', 'catalog', 'payments', 'delivery', 'analytics', 'worker'];
 const BASE_PORTS = { identity: 1, catalog: 2, payments: 3, delivery: 4, analytics: 5, worker: 6 };
 
-const dependencies = [
+const postgresAndRedis = [
   {
     name: 'PostgreSQL',
     envVar: 'DATABASE_URL',
@@ -27,17 +28,20 @@ const dependencies = [
     fallback: 'redis://127.0.0.1:6379',
     howToStart: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379',
   },
-  {
-    name: 'NATS',
-    envVar: 'NATS_URL',
-    fallback: 'nats://127.0.0.1:4222',
-    howToStart: 'nats-server -js -a 127.0.0.1 -p 4222 &',
-  },
 ];
+const nats = {
+  name: 'NATS',
+  envVar: 'NATS_URL',
+  fallback: 'nats://127.0.0.1:4222',
+  howToStart: 'nats-server -js -a 127.0.0.1 -p 4222 &',
+};
 
-/** Returns a one-line explanation for the first unreachable dependency, or null. */
-export async function checkDependencies(env) {
-  for (const dependency of dependencies) {
+/**
+ * Returns a one-line explanation for the first unreachable dependency, or null. `ownNats`: the
+ * launcher starts a NATS of its own (npm start), so only PostgreSQL and Redis must be running.
+ */
+export async function checkDependencies(env, { ownNats = false } = {}) {
+  for (const dependency of ownNats ? postgresAndRedis : [...postgresAndRedis, nats]) {
     const url = env[dependency.envVar] ?? dependency.fallback;
     if (!(await canConnect(url))) {
       return `${dependency.name} is not reachable at ${url} — start it (${dependency.howToStart}) or set ${dependency.envVar}.`;
@@ -50,8 +54,8 @@ export async function checkDependencies(env) {
  * What every launcher does first (`npm start`, the e2e run, the benchmark): stop with a
  * one-line explanation when PostgreSQL, Redis or NATS is unreachable, then build what is stale.
  */
-export async function prepareStack(env = process.env) {
-  const problem = await checkDependencies(env);
+export async function prepareStack(env = process.env, options = {}) {
+  const problem = await checkDependencies(env, options);
   if (problem) {
     console.error(problem);
     process.exit(1);
@@ -117,6 +121,82 @@ export function productionSecrets() {
   };
 }
 
+/**
+ * The NATS login of the process `entry` runs (issue 30): its service's own user from `users`
+ * (one per role of libs/bus/src/permissions.ts), so every process may publish and subscribe
+ * only what the permissions table gives its service — as compose and Kubernetes run it.
+ */
+export function busLogin(users, entry) {
+  const role = entry.service ?? entry.name;
+  const login = users.find((user) => user.role === role);
+  if (!login) throw new Error(`no NATS user for ${role}`);
+  return { NATS_USER: login.user, NATS_PASSWORD: login.password };
+}
+
+/**
+ * A nats-server of the stack's own (npm start): JetStream on disk in `storeDir`, on loopback at
+ * `port`, with one user per service generated from the permissions table (`users`, passwords
+ * made up for this run). Resolves once it is ready; `stop()` ends it. Throws with one line when
+ * the binary is missing or the server will not start (the port taken, a bad store).
+ */
+export async function startLocalNats({
+  port,
+  storeDir,
+  namespace,
+  users,
+  readyTimeoutMs = 15_000,
+}) {
+  mkdirSync(storeDir, { recursive: true });
+  const configFile = path.join(storeDir, 'nats.conf');
+  writeFileSync(
+    configFile,
+    [
+      `listen: "127.0.0.1:${port}"`,
+      `jetstream { store_dir: ${JSON.stringify(path.join(storeDir, 'jetstream'))} }`,
+      natsAuthorization({ namespace, users }),
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+  const child = spawn('nats-server', ['-c', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4_000)));
+  const exited = new Promise((resolve) => {
+    child.once('error', (error) => resolve(error));
+    child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`));
+  });
+  const ready = await Promise.race([
+    exited.then((how) => {
+      if (how instanceof Error && how.code === 'ENOENT')
+        throw new Error(
+          'nats-server is not on PATH — install it (apt-get install nats-server, or the release from nats.io) or set NATS_URL to a running NATS with JetStream',
+        );
+      const last = output.trim().split('\n').at(-1) ?? '';
+      throw new Error(`nats-server stopped (${how}) on port ${port}: ${last}`);
+    }),
+    (async () => {
+      const deadline = Date.now() + readyTimeoutMs;
+      while (!output.includes('Server is ready')) {
+        if (Date.now() > deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return true;
+    })(),
+  ]);
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`nats-server was not ready on port ${port} within ${readyTimeoutMs / 1000} s`);
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 const COLORS = [36, 35, 33, 32, 34, 31, 96];
 
 /** A crashed process is started again after 1 s, 2 s, 4 s … (at most 30 s). */
@@ -130,7 +210,9 @@ const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
  * service's bundle (tests); `output` receives the log lines, formatted — or, with `logFile`,
  * every process writes its raw JSON lines straight into that file (no work in this process,
  * which benchmarks want); `nodeArgs` go to every node process (e.g. `--cpu-prof`). An entry
- * named after a replica (`payments-b`) says which service it runs in `entry.service`.
+ * named after a replica (`payments-b`) says which service it runs in `entry.service`. With
+ * `busUsers` (one NATS user per role, libs/bus `randomBusUsers()`), each process logs in as its
+ * service's user (`busLogin`).
  */
 export async function startStack({
   env,
@@ -143,6 +225,7 @@ export async function startStack({
   output = process.stdout,
   logFile,
   nodeArgs = [],
+  busUsers,
 }) {
   const logFd = logFile ? openSync(logFile, 'a') : null;
   // Readiness is probed by port, so another stack already there would answer for ours.
@@ -174,6 +257,7 @@ export async function startStack({
           env: {
             ...process.env,
             ...env,
+            ...(busUsers ? busLogin(busUsers, entry) : {}),
             ...entry.env,
             LOG_LEVEL: env.LOG_LEVEL ?? logLevel,
             NODE_ENV: env.NODE_ENV ?? 'development',

@@ -28,7 +28,10 @@ afterAll(async () => {
 
 /** The event stream as the cluster reports it, asked of whichever node answers. */
 async function eventStream(): Promise<StreamInfo> {
-  const nc = await connect({ servers: cluster.natsNodes.map((node) => node.url) });
+  const nc = await connect({
+    servers: cluster.natsNodes.map((node) => node.url),
+    ...cluster.natsAuth,
+  });
   try {
     const jsm = await jetstreamManager(nc);
     return await jsm.streams.info(streamNames(cluster.namespace).events);
@@ -82,7 +85,10 @@ describe('a three-node NATS cluster losing nodes', () => {
     const names = [info.cluster!.leader, ...info.cluster!.replicas!.map((replica) => replica.name)];
     expect(names.sort()).toEqual(cluster.natsNodes.map((node) => node.name).sort());
     // Consumers take the stream's replica count: their acknowledged positions survive a node too.
-    const nc = await connect({ servers: cluster.natsNodes.map((node) => node.url) });
+    const nc = await connect({
+      servers: cluster.natsNodes.map((node) => node.url),
+      ...cluster.natsAuth,
+    });
     try {
       const jsm = await jetstreamManager(nc);
       const consumers = [];

@@ -1,7 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { natsAuth, randomBusUsers } from '@lockdrop/bus';
+import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stackLayout, startStack } from '../stack.mjs';
+import { busLogin, stackLayout, startLocalNats, startStack } from '../stack.mjs';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'crashing-service.mjs');
 
@@ -95,5 +99,35 @@ describe('ports', () => {
     expect(second).toEqual([9001, 9002, 9003, 9004, 9005, 9006, 9080]);
     const gateway = stackLayout({ gatewayPort: 9080, servicePortBase: 9000 }).at(-1)!;
     expect(gateway.env.PAYMENTS_URL).toBe('http://127.0.0.1:9003');
+  });
+});
+
+describe("npm start's NATS (issue 30)", () => {
+  it('runs with one user per service: each process gets its own login, and no login is refused', async () => {
+    const users = randomBusUsers();
+    const storeDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-start-nats-'));
+    const nats = await startLocalNats({
+      port: await freePort(),
+      storeDir,
+      namespace: 'lockdrop',
+      users,
+    });
+    try {
+      const payments = busLogin(users, { name: 'payments-b', service: 'payments' });
+      expect(payments.NATS_USER).toBe('payments');
+      expect(busLogin(users, { name: 'gateway' }).NATS_PASSWORD).not.toBe(payments.NATS_PASSWORD);
+      const connection = await connect({
+        servers: nats.url,
+        ...natsAuth(payments.NATS_USER, payments.NATS_PASSWORD),
+      });
+      await connection.close();
+      await expect(connect({ servers: nats.url })).rejects.toThrow(/authorization/i);
+      await expect(
+        connect({ servers: nats.url, user: 'gateway', pass: payments.NATS_PASSWORD }),
+      ).rejects.toThrow(/authorization/i);
+    } finally {
+      await nats.stop();
+      await rm(storeDir, { recursive: true, force: true });
+    }
   });
 });

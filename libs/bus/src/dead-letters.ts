@@ -1,7 +1,7 @@
 import { JetStreamApiError, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers } from '@nats-io/transport-node';
 import { busHeaders } from './headers.js';
-import { natsAuthFromEnv, serverList } from './servers.js';
+import { natsAuthFromEnv, serverList, type NatsAuthOptions } from './servers.js';
 import { assertConsumerName, deadLetterSubject, streamNames } from './naming.js';
 
 // JSStreamNotFoundErr
@@ -25,8 +25,17 @@ export interface DeadLetter {
  * processed event ids, so a replay of something already applied — by this consumer or by any
  * other that shares the subject — changes nothing. The dead letter is deleted once re-published.
  */
-export async function openDeadLetters({ url, namespace }: { url: string; namespace: string }) {
-  const nc = await connect({ servers: serverList(url), name: 'dlq', ...natsAuthFromEnv() });
+export async function openDeadLetters({
+  url,
+  namespace,
+  auth = natsAuthFromEnv(),
+}: {
+  url: string;
+  namespace: string;
+  /** Who to log in as (the operator); default NATS_USER and NATS_PASSWORD from the environment. */
+  auth?: NatsAuthOptions;
+}) {
+  const nc = await connect({ servers: serverList(url), name: 'dlq', ...auth });
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const stream = streamNames(namespace).deadLetters;

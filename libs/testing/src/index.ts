@@ -1,6 +1,6 @@
 export { createTestDatabase, type SchemaMigrations, type TestDatabase } from './database.js';
 export { startTestIssuer, type TestAccount, type TestIssuer } from './issuer.js';
-export { waitFor, waitUntil } from './wait.js';
+export { processedBy, waitFor, waitUntil } from './wait.js';
 export { serviceTestEnv, testNamespace, testEnv } from './env.js';
 export { deleteStreams } from './streams.js';
 export { freePort, nginxAvailable, startNginxEdge, type NginxEdge } from './nginx-edge.js';

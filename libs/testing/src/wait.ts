@@ -36,3 +36,29 @@ export async function waitUntil<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * A watermark instead of "sleep, then assert nothing happened" (issue 30): waits until
+ * `consumer` has recorded `eventId` in its service's `processed_events`, which libs/bus writes in
+ * the transaction of the event's effect. A consumer takes its events one at a time, in order, so
+ * by then it has handled every event published to it before this one too, and whatever that
+ * event did (or did not do) is in the database. `db` is a pool on the consumer's schema.
+ */
+export async function processedBy(
+  db: { query(sql: string, params: unknown[]): Promise<{ rowCount: number | null }> },
+  consumer: string,
+  eventId: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  await waitFor(
+    async () =>
+      ((
+        await db.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [
+          consumer,
+          eventId,
+        ])
+      ).rowCount ?? 0) > 0,
+    timeoutMs,
+    `${consumer} to process event ${eventId}`,
+  );
+}

@@ -190,9 +190,20 @@ function sessionDurationOf(body: Record<string, any>): number | null | 'invalid'
   return Number.isInteger(minutes) && minutes >= 1 && minutes <= 1440 ? minutes : 'invalid';
 }
 
-export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
-  const secretKey = 'FLWSECK_TEST-0123456789abcdef-X';
-  const webhookHash = 'a-webhook-secret-hash';
+export interface FakeFlutterwaveOptions {
+  /** Default a test key (`FLWSECK_TEST-…`); a live-looking key makes payments take live money. */
+  secretKey?: string;
+  /** Default the published example hash, which production refuses. */
+  webhookHash?: string;
+  /** `POST /v3/accounts/resolve` knows every 10-digit account (not only the contract's example). */
+  resolveAnyAccount?: boolean;
+}
+
+export async function startFakeFlutterwave(
+  options: FakeFlutterwaveOptions = {},
+): Promise<FakeFlutterwave> {
+  const secretKey = options.secretKey ?? 'FLWSECK_TEST-0123456789abcdef-X';
+  const webhookHash = options.webhookHash ?? 'a-webhook-secret-hash';
   const intents = new Map<string, PaymentIntent>();
   const transactions = new Map<number, Transaction>();
   let nextId = 285_959_875;
@@ -490,6 +501,12 @@ export async function startFakeFlutterwave(): Promise<FakeFlutterwave> {
       });
     }
     if (request.method === 'POST' && url.pathname === '/v3/accounts/resolve') {
+      if (options.resolveAnyAccount && /^\d{10}$/.test(String(body?.account_number ?? '')))
+        return send(response, 200, {
+          status: 'success',
+          message: 'Account details fetched',
+          data: { account_number: body.account_number, account_name: 'ADA OKAFOR' },
+        });
       if (body?.account_number === '0690000032' && body?.account_bank === '044')
         return send(response, 200, {
           status: 'success',

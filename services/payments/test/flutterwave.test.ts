@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { processedBy } from '@lockdrop/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertCheckout } from '../src/modules/sales/index.js';
 import { startFakeFlutterwave, type FakeFlutterwave } from './fake-flutterwave.js';
@@ -240,13 +241,16 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       [txRef],
     );
     expect(rows[0].n).toBe(2);
+    // Every stored notification of this checkout is settled (eventsSettled): what payments
+    // emitted for them is in its outbox, written in the same transactions — one purchase.paid.
+    const { rows: emitted } = await harness.pool.query(
+      `SELECT count(*)::int AS n FROM outbox WHERE type = 'purchase.paid' AND payload->'data'->>'txRef' = $1`,
+      [txRef],
+    );
+    expect(emitted[0].n).toBe(1);
     await waitFor(async () =>
       harness.published.some((e) => e.type === 'purchase.paid' && e.data.txRef === txRef),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(
-      harness.published.filter((e) => e.type === 'purchase.paid' && e.data.txRef === txRef),
-    ).toHaveLength(1);
     // A replay long after changes nothing either.
     expect(await (await deliver(fake.envelopeWebhook(transaction))).json()).toEqual({
       received: true,
@@ -397,7 +401,15 @@ describe('Flutterwave adapter against the fake v3 API', () => {
   it('polls checkouts no webhook confirmed, so a lost webhook completes even if the buyer never returns', async () => {
     const { txRef } = await checkout();
     fake.pay(txRef);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The watermark: an older checkout, its webhook lost too, is found by a reconciler pass —
+    // and that pass left this minute-young one alone.
+    const older = await checkout();
+    fake.pay(older.txRef);
+    await harness.pool.query(
+      `UPDATE checkouts SET created_at = created_at - interval '2 minutes' WHERE tx_ref = $1`,
+      [older.txRef],
+    );
+    await waitFor(async () => (await purchasesOf(older.txRef)).length === 1);
     expect(await purchasesOf(txRef)).toHaveLength(0);
     harness.clock.offsetMs = 2 * 60_000;
     await waitFor(async () => (await purchasesOf(txRef)).length === 1);
@@ -635,21 +647,22 @@ describe('subscriptions through Flutterwave payment plans (payments-contract §7
       [txRef],
     );
     const { createEvent } = await import('@lockdrop/contracts');
-    const tick = () =>
-      harness.publish(
-        createEvent(
-          'subscriptions.due',
-          { dueAt: new Date().toISOString() },
-          { correlationId: 'test' },
-        ),
+    const tick = async () => {
+      const due = createEvent(
+        'subscriptions.due',
+        { dueAt: new Date().toISOString() },
+        { correlationId: 'test' },
       );
+      await harness.publish(due);
+      // The watermark: the clock's consumer has handled this tick.
+      await processedBy(harness.pool, 'payments.subscriptions-due', due.id);
+    };
     const statusOf = async () =>
       (await harness.pool.query('SELECT status FROM subscriptions WHERE id = $1', [rows[0].id]))
         .rows[0].status;
     // Just past the period's end: the provider still has the day's leeway to charge.
     harness.clock.offsetMs = rows[0].current_period_end.getTime() - Date.now() + 60_000;
     await tick();
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await statusOf()).toBe('active');
     harness.clock.offsetMs += 25 * 3_600_000;
     await tick();

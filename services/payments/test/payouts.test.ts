@@ -6,6 +6,7 @@ import {
   type CommandReply,
   type EventData,
 } from '@lockdrop/contracts';
+import { processedBy } from '@lockdrop/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -486,20 +487,20 @@ describe('withdraw now and the payout state machine', () => {
 
     // A replayed or contradicting report changes nothing once the payout is final.
     const before = await harness.pool.query('SELECT count(*)::int AS n FROM ledger_entries');
-    await harness.publish(
-      createEvent(
-        'payout.transfer_completed',
-        {
-          payoutId: payout.id,
-          provider: 'sandbox',
-          providerTransferId: 'T-other',
-          status: 'failed',
-          reason: 'late',
-        },
-        { correlationId: payout.id },
-      ),
+    const lateFailure = createEvent(
+      'payout.transfer_completed',
+      {
+        payoutId: payout.id,
+        provider: 'sandbox',
+        providerTransferId: 'T-other',
+        status: 'failed',
+        reason: 'late',
+      },
+      { correlationId: payout.id },
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await harness.publish(lateFailure);
+    // The watermark: the report was handled (its effect, if any, committed with it).
+    await processedBy(harness.pool, 'payments.payout-completed', lateFailure.id);
     const after = await harness.pool.query('SELECT count(*)::int AS n FROM ledger_entries');
     expect(after.rows[0].n).toBe(before.rows[0].n);
     const history = await (await call(seller, 'GET', '/api/payouts')).json();
@@ -563,18 +564,21 @@ describe('payout runs', () => {
     await setBank(seller);
     const { earnings } = await availableSale(seller);
     harness.clock.offsetMs = 25 * HOUR;
-    const run = (runId: string) =>
-      harness.publish(
-        createEvent(
-          'payout.run_due',
-          { runId, dueAt: new Date().toISOString() },
-          { correlationId: runId },
-        ),
+    const run = async (runId: string) => {
+      const due = createEvent(
+        'payout.run_due',
+        { runId, dueAt: new Date().toISOString() },
+        { correlationId: runId },
       );
+      await harness.publish(due);
+      return due;
+    };
     const runId = `scheduled:${randomUUID()}`;
-    await Promise.all([run(runId), run(runId), run(`scheduled:${randomUUID()}`)]);
-    await waitFor(async () => (await balanceIn(seller, 'NGN')).inTransitMinor === earnings);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const runs = await Promise.all([run(runId), run(runId), run(`scheduled:${randomUUID()}`)]);
+    // The watermark: the run consumer has handled all three deliveries.
+    for (const delivered of runs)
+      await processedBy(harness.pool, 'payments.payout-runs', delivered.id);
+    expect((await balanceIn(seller, 'NGN')).inTransitMinor).toBe(earnings);
     const { rows } = await harness.pool.query(
       'SELECT amount_minor FROM payouts WHERE seller_id = $1',
       [seller.id],

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createEvent } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { PLANS } from '@lockdrop/plans';
+import { processedBy } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   browser,
@@ -94,15 +95,15 @@ async function ledgerTotal() {
 
 async function tick() {
   const before = harness.published.length;
-  await harness.publish(
-    createEvent(
-      'subscriptions.due',
-      { dueAt: new Date().toISOString() },
-      { correlationId: randomUUID() },
-    ),
+  const due = createEvent(
+    'subscriptions.due',
+    { dueAt: new Date().toISOString() },
+    { correlationId: randomUUID() },
   );
-  // The clock's effects are events; give the tick time to run even when it has nothing to do.
-  await new Promise((resolve) => setTimeout(resolve, 400));
+  await harness.publish(due);
+  // The watermark: the clock's consumer has handled this tick, whose effects (rows and events
+  // in the outbox) commit with it — also when it had nothing to do.
+  await processedBy(harness.pool, 'payments.subscriptions-due', due.id);
   return before;
 }
 

@@ -11,6 +11,7 @@ import {
   type PayoutAdapter,
   type Transfer,
 } from '../src/payouts/providers/types.js';
+import { processedBy, waitUntil } from '@lockdrop/testing';
 import { startWorkerHarness, waitFor, type WorkerHarness, answerAsPayments } from './support.js';
 
 /**
@@ -55,20 +56,22 @@ function instructionFor(accountNumber = '0123456789'): PayoutInstruction {
   return instruction;
 }
 
-const requestPayout = (instruction: PayoutInstruction) =>
-  harness.bus.publish(
-    createEvent(
-      'payout.requested',
-      {
-        payoutId: instruction.payoutId,
-        sellerId: instruction.sellerId,
-        amountMinor: instruction.amountMinor,
-        currency: instruction.currency,
-        method: instruction.destination.method,
-      },
-      { correlationId: instruction.payoutId },
-    ),
+/** Payments asks for the payout (`payout.requested`); returns the event's id. */
+async function requestPayout(instruction: PayoutInstruction): Promise<string> {
+  const requested = createEvent(
+    'payout.requested',
+    {
+      payoutId: instruction.payoutId,
+      sellerId: instruction.sellerId,
+      amountMinor: instruction.amountMinor,
+      currency: instruction.currency,
+      method: instruction.destination.method,
+    },
+    { correlationId: instruction.payoutId },
   );
+  await harness.bus.publish(requested);
+  return requested.id;
+}
 
 const eventsFor = (payoutId: string, type: string) =>
   harness.published.filter((event) => event.type === type && event.data.payoutId === payoutId);
@@ -112,9 +115,14 @@ describe('payout jobs with the sandbox provider', () => {
     const second = await harness.startWorker();
     try {
       const instruction = instructionFor();
-      await Promise.all([requestPayout(instruction), requestPayout(instruction)]);
+      const requests = await Promise.all([requestPayout(instruction), requestPayout(instruction)]);
       await waitFor(() => eventsFor(instruction.payoutId, 'payout.transfer_completed').length > 0);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The watermark: both requests handled by the consumer, and the one job they share done.
+      for (const eventId of requests)
+        await processedBy(harness.pool, 'worker.payouts-requested', eventId);
+      await waitFor(
+        async () => (await harness.payoutJob(instruction.payoutId)).state === 'completed',
+      );
       expect(await transfersAtSandbox(instruction.payoutId)).toBe(1);
       expect(eventsFor(instruction.payoutId, 'payout.transfer_completed')).toHaveLength(1);
     } finally {
@@ -127,7 +135,12 @@ describe('payout jobs with the sandbox provider', () => {
     instructions.set(instruction.payoutId, { send: false, status: 'paid' });
     await requestPayout(instruction);
     await waitFor(() => asked.includes(instruction.payoutId));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The watermark: the job has finished, with payments' answer as its reason.
+    const job = await waitUntil(
+      () => harness.payoutJob(instruction.payoutId),
+      (found) => found.state === 'completed',
+    );
+    expect(job.returnvalue).toBe('not sent: payout is paid');
     expect(await transfersAtSandbox(instruction.payoutId)).toBe(0);
     expect(eventsFor(instruction.payoutId, 'payout.transfer_submitted')).toHaveLength(0);
   });
@@ -319,7 +332,8 @@ describe('payout jobs when things go wrong', () => {
           event.data.payoutId === instruction.payoutId,
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The watermark: the job found the transfer pending and waits for its next look.
+    await waitFor(async () => (await other.payoutJob(instruction.payoutId)).state === 'delayed');
     expect(completed(instruction.payoutId)).toHaveLength(0);
     scripted.script.holdPending = false;
     await other.bus.publish(

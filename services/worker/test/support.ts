@@ -21,8 +21,10 @@ import {
   waitFor,
   type TestDatabase,
 } from '@lockdrop/testing';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { buildApp, type WorkerDeps } from '../src/app.js';
+import { PAYOUTS_QUEUE } from '../src/payouts/queues.js';
 import { configSchema, type WorkerConfig } from '../src/config.js';
 import { migrations } from '../src/db/migrations/index.js';
 
@@ -43,6 +45,12 @@ export interface WorkerHarness {
   published: SeenEvent[];
   /** Starts a worker process on this harness's database, bus and Redis (call it twice for two). */
   startWorker(deps?: WorkerDeps): Promise<HttpServer>;
+  /**
+   * A payout's job as BullMQ holds it (the job id is the payout id): `completed` with what it
+   * returned, `delayed` while it waits to look at the provider again, … — a watermark for the
+   * worker's side, where a test would otherwise sleep and assert that nothing happened.
+   */
+  payoutJob(payoutId: string): Promise<{ state: string; returnvalue: unknown }>;
   close(): Promise<void>;
 }
 
@@ -84,6 +92,7 @@ export async function startWorkerHarness(
       }),
     ),
   );
+  let payouts: Queue | undefined;
   return {
     namespace,
     config,
@@ -92,7 +101,16 @@ export async function startWorkerHarness(
     pool,
     published,
     startWorker,
+    async payoutJob(payoutId) {
+      payouts ??= new Queue(PAYOUTS_QUEUE, {
+        connection: new Redis(config.REDIS_URL, { maxRetriesPerRequest: null }),
+        prefix: namespace,
+      });
+      const job = await payouts.getJob(payoutId);
+      return { state: job ? await job.getState() : 'missing', returnvalue: job?.returnvalue };
+    },
     async close() {
+      await payouts?.close();
       await Promise.all(observers.map((observer) => observer.stop()));
       await Promise.all(workers.map((worker) => worker.close()));
       await bus.close();

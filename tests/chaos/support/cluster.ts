@@ -5,16 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createPool, dropDatabase, ensureDatabase, withDatabaseName } from '@lockdrop/db';
-import {
-  deleteStreams,
-  freePort,
-  s3StorageEnv,
-  startS3Server,
-  type S3TestServer,
-} from '@lockdrop/testing';
+import { natsAuth, natsAuthorization, randomBusUsers, type NatsAuthOptions } from '@lockdrop/bus';
+import { freePort, s3StorageEnv, startS3Server, type S3TestServer } from '@lockdrop/testing';
 import { productionSecrets, startStack, type StackEntry } from '../../../tools/stack.mjs';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { startFlutterwaveProvider, type FlutterwaveProvider } from './flutterwave';
 import {
   startNats,
   startNatsCluster,
@@ -58,6 +54,11 @@ export interface Cluster {
   db: pg.Pool;
   /** The NATS the services use; with `natsNodes`, `url` lists every node and the rest acts on all. */
   nats: OwnedServer;
+  /**
+   * The suite's NATS login: `operator`, as `npm run dlq` logs in. The servers know only the users
+   * of libs/bus/src/permissions.ts, and each service logs in as its own (issue 30).
+   */
+  natsAuth: NatsAuthOptions;
   /** The nodes of a NATS cluster (`startCluster(…, { natsNodes: 3 })`); one node otherwise. */
   natsNodes: NatsNode[];
   redis: OwnedServer;
@@ -68,6 +69,8 @@ export interface Cluster {
   restoreDatabase(): Promise<void>;
   s3: S3TestServer;
   sandboxWebhookSecret: string;
+  /** With `flutterwave`: the provider payments and the worker use, in its own process. */
+  flutterwave?: FlutterwaveProvider;
   /** kill -9 one replica; resolves when the launcher has it ready again (or at once, `wait: false`). */
   killReplica(service: ServiceName, replica: Replica, options?: { wait?: boolean }): Promise<void>;
   /** Waits until every replica answers /readyz. */
@@ -95,6 +98,12 @@ export interface ClusterOptions {
    * Sentinels (REDIS_SENTINELS). The gateway keeps REDIS_URL, the first primary.
    */
   redisSentinel?: boolean;
+  /**
+   * Payments and the worker on the Flutterwave fake in its own process (support/flutterwave.ts)
+   * with live keys — charges, payment plans, subscriptions, transfers, with its misbehaviour
+   * switches — instead of the sandbox, so the provider's records are not a table of ours.
+   */
+  flutterwave?: boolean;
 }
 
 /** Acts on every node at once: the single-server operations, for a cluster. */
@@ -114,10 +123,14 @@ function wholeCluster(nodes: NatsNode[], urls: string): OwnedServer {
 }
 
 /** Until the cluster's JetStream answers (a meta leader is elected): streams can be made. */
-async function untilJetStreamAnswers(urls: string, timeoutMs = 30_000): Promise<void> {
+async function untilJetStreamAnswers(
+  urls: string,
+  auth: NatsAuthOptions,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const nc = await connect({ servers: urls.split(',') }).catch(() => null);
+    const nc = await connect({ servers: urls.split(','), ...auth }).catch(() => null);
     try {
       if (nc) {
         await (await jetstreamManager(nc)).getAccountInfo();
@@ -138,14 +151,22 @@ export async function startCluster(
   options: ClusterOptions = {},
 ): Promise<Cluster> {
   const runId = randomBytes(4).toString('hex');
+  const namespace = `chaos${runId}`;
   const scratch = await mkdtemp(path.join(tmpdir(), 'lockdrop-chaos-'));
   const logFile = path.join(scratch, 'stack.log');
-  const [natsNodes, redis, s3] = await Promise.all([
+  // NATS as every deployment runs it: a user per service from the permissions table, each
+  // process logged in as its own (startStack's busUsers), the suite as the operator.
+  const busUsers = randomBusUsers();
+  const natsConfig = natsAuthorization({ namespace, users: busUsers });
+  const operator = busUsers.find((user) => user.role === 'operator')!;
+  const suiteNatsAuth = natsAuth(operator.user, operator.password);
+  const [natsNodes, redis, s3, flutterwave] = await Promise.all([
     options.natsNodes && options.natsNodes > 1
-      ? startNatsCluster(options.natsNodes).then(({ nodes }) => nodes)
-      : startNats().then((server) => [Object.assign(server, { name: 'n1' })]),
+      ? startNatsCluster(options.natsNodes, natsConfig).then(({ nodes }) => nodes)
+      : startNats(natsConfig).then((server) => [Object.assign(server, { name: 'n1' })]),
     options.redisSentinel ? startRedisSentinelGroup() : startRedis(),
     startS3Server(),
+    options.flutterwave ? startFlutterwaveProvider() : undefined,
   ]);
   const redisGroup = 'sentinels' in redis ? redis : undefined;
   const redisPrimary = redisGroup ? redisGroup.primary : (redis as OwnedServer);
@@ -153,7 +174,7 @@ export async function startCluster(
     natsNodes.length > 1
       ? wholeCluster(natsNodes, natsNodes.map((node) => node.url).join(','))
       : natsNodes[0]!;
-  await untilJetStreamAnswers(nats.url);
+  await untilJetStreamAnswers(nats.url, suiteNatsAuth);
   const machineDatabase = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop';
   const databaseName = `lockdrop_chaos_${runId}`;
   const directUrl =
@@ -185,7 +206,6 @@ export async function startCluster(
   const baseUrl = frontUrl('gateway');
   const sandboxWebhookSecret = randomBytes(24).toString('base64url');
 
-  const namespace = `chaos${runId}`;
   const env: Record<string, string> = {
     ...productionSecrets(),
     NODE_ENV: 'production',
@@ -226,6 +246,7 @@ export async function startCluster(
     SENSITIVE_RATE_LIMIT_PER_MINUTE: '100000',
     SIGN_IN_PER_IP_LIMIT: '100000',
     PASSWORD_RESET_PER_IP_LIMIT: '100000',
+    ...flutterwave?.env,
     ...extraEnv,
   };
 
@@ -244,6 +265,7 @@ export async function startCluster(
   const stack = await startStack({
     env,
     layout,
+    busUsers,
     logLevel: 'warn',
     maxCrashes: 50,
     crashWindowMs: 60_000,
@@ -258,9 +280,12 @@ export async function startCluster(
     // No Cluster is returned, so no afterAll can stop what was started: stop it here (a
     // failed start once left a three-node NATS, a Redis and a database behind).
     for (const front of [...fronts.values(), ...databaseFronts.values()]) await front.close();
-    await Promise.all([nats.stop(), (redisGroup ?? redisPrimary).stop(), s3.stop()]).catch(
-      () => undefined,
-    );
+    await Promise.all([
+      nats.stop(),
+      (redisGroup ?? redisPrimary).stop(),
+      s3.stop(),
+      flutterwave?.stop(),
+    ]).catch(() => undefined);
     await dropDatabase(directUrl).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
     throw new Error(`${error.message}; the last log lines:\n${logs.slice(-20).join('')}`);
@@ -296,6 +321,7 @@ export async function startCluster(
     namespace,
     db,
     nats,
+    natsAuth: suiteNatsAuth,
     natsNodes,
     redis: redisPrimary,
     redisGroup,
@@ -309,6 +335,7 @@ export async function startCluster(
     },
     s3,
     sandboxWebhookSecret,
+    flutterwave,
     logs,
     pids: () => stack.pids(),
     async killReplica(service, replica, { wait = true } = {}) {
@@ -333,15 +360,13 @@ export async function startCluster(
       await db.end();
       for (const front of fronts.values()) await front.close();
       for (const front of databaseFronts.values()) await front.close();
-      for (const node of natsNodes)
-        if (
-          await deleteStreams(node.url, namespace).then(
-            () => true,
-            () => false,
-          )
-        )
-          break;
-      await Promise.all([nats.stop(), (redisGroup ?? redisPrimary).stop(), s3.stop()]);
+      // The streams go with the NATS servers' own directories (the operator may not delete them).
+      await Promise.all([
+        nats.stop(),
+        (redisGroup ?? redisPrimary).stop(),
+        s3.stop(),
+        flutterwave?.stop(),
+      ]);
       await dropDatabase(directUrl).catch(() => undefined);
       // CHAOS_LOGS=<directory> keeps every replica's log lines for reading after the run.
       if (process.env.CHAOS_LOGS)

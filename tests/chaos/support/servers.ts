@@ -121,9 +121,24 @@ async function ownServer(
   };
 }
 
-/** NATS with JetStream storing to disk: streams and consumers survive a restart. */
-export const startNats = () =>
+/**
+ * `-c` with the rest of a server's configuration (the `authorization` block of the bus's users),
+ * written into its own directory; the command-line options still say where it listens.
+ */
+function natsConfigArgs(directory: string, config: string | undefined): string[] {
+  if (!config) return [];
+  const file = path.join(directory, 'nats.conf');
+  writeFileSync(file, config, { mode: 0o600 });
+  return ['-c', file];
+}
+
+/**
+ * NATS with JetStream storing to disk: streams and consumers survive a restart. `config`: more
+ * of its configuration (libs/bus `natsAuthorization`: a user per service).
+ */
+export const startNats = (config?: string) =>
   ownServer('nats', 'nats', 'nats-server', { expect: 'INFO {' }, (port, directory) => [
+    ...natsConfigArgs(directory, config),
     '-js',
     '-a',
     '127.0.0.1',
@@ -141,9 +156,13 @@ export interface NatsNode extends OwnedServer {
 /**
  * Three (or `size`) nats-server processes with JetStream on disk, routed to each other on
  * loopback: a JetStream cluster whose streams keep replicas on several nodes. `url` of each
- * node is its own client port; `urls` lists them all, as a client's seed list.
+ * node is its own client port; `urls` lists them all, as a client's seed list. `config`: more of
+ * every node's configuration, as for `startNats`.
  */
-export async function startNatsCluster(size = 3): Promise<{ nodes: NatsNode[]; urls: string }> {
+export async function startNatsCluster(
+  size = 3,
+  config?: string,
+): Promise<{ nodes: NatsNode[]; urls: string }> {
   const clusterName = `chaos_${Math.random().toString(36).slice(2, 8)}`;
   const clientPorts: number[] = [];
   const routePorts: number[] = [];
@@ -165,6 +184,7 @@ export async function startNatsCluster(size = 3): Promise<{ nodes: NatsNode[]; u
         'nats-server',
         { expect: 'INFO {' },
         (port, directory) => [
+          ...natsConfigArgs(directory, config),
           '-js',
           '-a',
           '127.0.0.1',

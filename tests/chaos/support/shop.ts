@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chargeInSandbox, sandboxWebhookHeaders, waitFor } from '@lockdrop/testing';
+import { chargeInSandbox, sandboxWebhookHeaders, waitFor, waitUntil } from '@lockdrop/testing';
 import type { Cluster } from './cluster';
+import type { ProviderWebhook } from './flutterwave';
 
 /** A cookie-keeping HTTP client of the gateway, as a browser is. */
 export function browser(baseUrl: string) {
@@ -45,14 +46,27 @@ export type Browser = ReturnType<typeof browser>;
  * What a person does when a page fails while a replica restarts: tries again. Retries on a
  * network failure or a 502/503 only; anything else is an answer.
  */
-export async function persistently<T>(attempt: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+export async function persistently<T>(
+  attempt: () => Promise<T>,
+  {
+    timeoutMs = 60_000,
+    alsoRetry,
+  }: {
+    timeoutMs?: number;
+    /** Another answer that means "not yet" here (matched against the error's message). */
+    alsoRetry?: RegExp;
+  } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       return await attempt();
     } catch (error) {
+      const message = String((error as Error).message);
       const transient =
-        error instanceof TypeError || /: 50[234] /.test(String((error as Error).message));
+        error instanceof TypeError ||
+        /: 50[234] /.test(message) ||
+        (alsoRetry?.test(message) ?? false);
       if (!transient || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -78,15 +92,19 @@ export interface Shop {
   fileBytes: Buffer;
 }
 
-/** A seller with a verified bank account and one published NGN product holding a 2 MiB file. */
-export async function openShop(cluster: Cluster, label: string): Promise<Shop> {
-  const seller = browser(cluster.baseUrl);
-  const signedUp = await seller.json<{ user: { id: string } }>('/api/auth/sign-up', {
-    email: `chaos-${label}-${randomBytes(4).toString('hex')}@example.com`,
-    password: `Chaos-${randomBytes(8).toString('hex')}`,
-    fullName: 'Chaos Seller',
-    acceptTerms: true,
-  });
+/** What a product costs: a one-time ₦5,000 unless said otherwise. */
+export interface ProductTerms {
+  price?: string;
+  currency?: string;
+  pricing?: { type: 'one_time' } | { type: 'recurring'; interval: 'monthly' | 'yearly' };
+}
+
+/** Uploads a 2 MiB file and publishes a product holding it; returns its id and the file's bytes. */
+export async function publishProduct(
+  seller: Browser,
+  label: string,
+  terms: ProductTerms = {},
+): Promise<{ productId: string; fileBytes: Buffer }> {
   const fileBytes = randomBytes(2 * 1024 * 1024);
   const upload = multipart('pack.zip', fileBytes);
   const uploaded = await seller.request('/api/uploads', {
@@ -100,19 +118,37 @@ export async function openShop(cluster: Cluster, label: string): Promise<Shop> {
   const product = await seller.json<{ id: string }>('/api/products', {
     title: `Lagos sound pack ${label}`,
     description: 'Field recordings from Balogun market.',
-    price: '5000.00',
-    currency: 'NGN',
+    price: terms.price ?? '5000.00',
+    currency: terms.currency ?? 'NGN',
+    pricing: terms.pricing ?? { type: 'one_time' },
     fileId,
     previewEnabled: false,
   });
   await seller.json(`/api/products/${product.id}/status`, { status: 'published' });
+  return { productId: product.id, fileBytes };
+}
+
+/** A seller with a verified bank account and one published product (₦5,000 unless `terms`) holding a 2 MiB file. */
+export async function openShop(
+  cluster: Cluster,
+  label: string,
+  terms: ProductTerms = {},
+): Promise<Shop> {
+  const seller = browser(cluster.baseUrl);
+  const signedUp = await seller.json<{ user: { id: string } }>('/api/auth/sign-up', {
+    email: `chaos-${label}-${randomBytes(4).toString('hex')}@example.com`,
+    password: `Chaos-${randomBytes(8).toString('hex')}`,
+    fullName: 'Chaos Seller',
+    acceptTerms: true,
+  });
+  const { productId, fileBytes } = await publishProduct(seller, label, terms);
   const account = { bankCode: '058', accountNumber: '0123456789' };
   const { accountName } = await seller.json<{ accountName: string }>(
     '/api/payouts/resolve-account',
     account,
   );
   await seller.json('/api/payouts/destination', { method: 'bank', ...account, accountName }, 'PUT');
-  return { seller, sellerId: signedUp.user.id, productId: product.id, fileBytes };
+  return { seller, sellerId: signedUp.user.id, productId, fileBytes };
 }
 
 /** Opens `count` checkouts (a buyer each), `inFlight` at a time; payments learns of a publication a moment after it. */
@@ -234,4 +270,100 @@ export async function webhookStorm(
     'every accepted charge to be settled',
   );
   return { deliveries: deliveries.length, retried };
+}
+
+/**
+ * Posts each provider notification (`/api/webhooks/flutterwave`), plus `duplicateShare` of them
+ * again, `inFlight` at a time, to the given bases in turn; one not answered 200 is sent again
+ * after a pause until it is, as Flutterwave retries a failed webhook. Settling is the caller's
+ * to wait for (a renewal's, a dispute's outcome differ).
+ */
+export async function deliverNotifications(
+  cluster: Cluster,
+  webhooks: ProviderWebhook[],
+  {
+    inFlight = 6,
+    bases = [cluster.baseUrl],
+    duplicateShare = 0.25,
+    onFirstAccepted,
+  }: {
+    inFlight?: number;
+    bases?: string[];
+    duplicateShare?: number;
+    onFirstAccepted?: () => Promise<void>;
+  } = {},
+): Promise<WebhookStorm> {
+  const duplicates = Math.ceil(webhooks.length * duplicateShare);
+  const deliveries = [
+    ...webhooks,
+    ...Array.from({ length: duplicates }, (_, index) => webhooks[(index * 7) % webhooks.length]!),
+  ].sort(() => Math.random() - 0.5);
+  let cursor = 0;
+  let retried = 0;
+  let during: Promise<void> | undefined;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (cursor < deliveries.length) {
+        const index = cursor++;
+        const { raw, headers } = deliveries[index]!;
+        const base = bases[index % bases.length];
+        await waitFor(
+          async () => {
+            const response = await fetch(`${base}/api/webhooks/flutterwave`, {
+              method: 'POST',
+              headers,
+              body: raw,
+              signal: AbortSignal.timeout(15_000),
+            }).catch(() => null);
+            await response?.arrayBuffer().catch(() => undefined);
+            if (response?.status === 200) {
+              during ??= onFirstAccepted?.() ?? Promise.resolve();
+              return true;
+            }
+            retried += 1;
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return false;
+          },
+          120_000,
+          'a provider notification to be accepted',
+        );
+      }
+    }),
+  );
+  await during;
+  return { deliveries: deliveries.length, retried };
+}
+
+/**
+ * A person with an account whose e-mail is confirmed (the link from the mailbox), signed in:
+ * what a buyer needs to manage their subscriptions.
+ */
+export async function verifiedAccount(cluster: Cluster, email: string): Promise<Browser> {
+  const person = browser(cluster.baseUrl);
+  const password = `Chaos-${randomBytes(8).toString('hex')}`;
+  await person.json('/api/auth/sign-up', {
+    email,
+    password,
+    fullName: 'Chaos Buyer',
+    acceptTerms: true,
+  });
+  const token = await waitUntil(
+    async () => {
+      const { rows } = await cluster.db.query<{ text_body: string }>(
+        `SELECT text_body FROM mailbox.messages WHERE lower(recipient) = lower($1) ORDER BY id DESC`,
+        [email],
+      );
+      for (const { text_body: body } of rows) {
+        const match = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(body);
+        if (match) return match[1]!;
+      }
+      return null;
+    },
+    (found) => found !== null,
+    30_000,
+  );
+  await person.json('/api/auth/verify-email', { token });
+  // A session opened after the confirmation carries it.
+  await person.json('/api/auth/sign-in', { email, password });
+  return person;
 }

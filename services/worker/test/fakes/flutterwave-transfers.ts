@@ -25,7 +25,7 @@ export interface FakeTransfer {
 export type CreateFault =
   /** 503 before anything happened. */
   | '5xx'
-  /** The transfer is made, then the answer is a 503 (Flutterwave after 28 s). */
+  /** The transfer is made, then the answer is a 503 after `lateMs` (Flutterwave: 28 s). */
   | 'made_then_5xx'
   /** The transfer is made, and completes before the create call answers (webhook first). */
   | 'completes_at_once'
@@ -54,6 +54,12 @@ export interface FakeFlutterwaveTransfers {
     pageSize: number;
     /** References the list never shows (a lookup that finds nothing though the transfer exists). */
     hiddenFromLists: Set<string>;
+    /** The list shows no transfer at all (it lags behind the transfers made). */
+    listsLag: boolean;
+    /** How long `made_then_5xx` works on a transfer before its 503. */
+    lateMs: number;
+    /** The bank's word on each new transfer after this long (SUCCESSFUL); null: only `complete`. */
+    completeAfterMs: number | null;
   };
   /** Transfers made by someone else (other payouts), to fill the list's pages. */
   addOthers(count: number): void;
@@ -62,8 +68,10 @@ export interface FakeFlutterwaveTransfers {
   close(): Promise<void>;
 }
 
-export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTransfers> {
-  const secretKey = 'FLWSECK_TEST-transfers-0123456789-X';
+export async function startFakeFlutterwaveTransfers(
+  options: { secretKey?: string } = {},
+): Promise<FakeFlutterwaveTransfers> {
+  const secretKey = options.secretKey ?? 'FLWSECK_TEST-transfers-0123456789-X';
   const transfers: FakeTransfer[] = [];
   const faults: FakeFlutterwaveTransfers['faults'] = {
     create: 'none',
@@ -73,6 +81,9 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
     ignoreReferenceFilter: false,
     pageSize: 10,
     hiddenFromLists: new Set(),
+    listsLag: false,
+    lateMs: 0,
+    completeAfterMs: null,
   };
   let nextId = 33_286;
 
@@ -117,7 +128,16 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
         created_at: new Date().toISOString(),
       };
       transfers.push(transfer);
-      if (fault === 'made_then_5xx') return error(response, 503, 'Gateway timeout');
+      if (faults.completeAfterMs !== null && transfer.status === 'NEW')
+        setTimeout(() => {
+          if (transfer.status !== 'NEW') return;
+          transfer.status = 'SUCCESSFUL';
+          transfer.complete_message = 'Successful';
+        }, faults.completeAfterMs).unref();
+      if (fault === 'made_then_5xx') {
+        if (faults.lateMs) await new Promise((resolve) => setTimeout(resolve, faults.lateMs));
+        return error(response, 503, 'Gateway timeout');
+      }
       return send(response, 200, {
         status: 'success',
         message: 'Transfer Queued Successfully',
@@ -134,6 +154,7 @@ export async function startFakeFlutterwaveTransfers(): Promise<FakeFlutterwaveTr
       const reference = faults.ignoreReferenceFilter ? null : url.searchParams.get('reference');
       const all = transfers.filter(
         (transfer) =>
+          !faults.listsLag &&
           !faults.hiddenFromLists.has(transfer.reference) &&
           (!reference || transfer.reference === reference),
       );
