@@ -6,7 +6,7 @@ import { AppError } from '@lockdrop/http';
  * store may use declares the right it needs (`config: { storeRight }`); the auth plugin allows an
  * acting token there only when the actor's role has it. Owner-only actions (billing, payout
  * destination, team management, account deletion, the owner's own buyer library and profile)
- * get no member right: billing, the payout destination and withdrawals declare `store:owner`,
+ * get no member right: billing and the payout destination declare `store:owner`,
  * which only an owner who received the store by a transfer (and so acts for it) holds; the
  * account holder's personal routes declare nothing, so nobody acting reaches them.
  */
@@ -26,7 +26,10 @@ const ACCOUNTANT: readonly StoreRight[] = [
   'analytics:read',
   'exports:read',
 ];
-const ADMIN: readonly StoreRight[] = [...new Set([...EDITOR, ...SUPPORT, ...ACCOUNTANT])];
+const ADMIN: readonly StoreRight[] = [
+  ...new Set([...EDITOR, ...SUPPORT, ...ACCOUNTANT]),
+  'payouts:write',
+];
 
 export const STORE_ROLE_RIGHTS: Readonly<Record<StoreRole, readonly StoreRight[]>> = {
   // The store's own account acts with a plain token (no actor claim) and is never checked here.

@@ -26,7 +26,9 @@ export const storeRightSchema = z.enum([
   'payouts:read',
   'analytics:read',
   'exports:read',
-  // The owner's alone (billing, where payouts go, withdrawing): what an owner who received the
+  // Withdrawing the available balance now (to the owner's destination): admin and owner.
+  'payouts:write',
+  // The owner's alone (billing, where payouts go): what an owner who received the
   // store by a transfer, and so acts for it, needs; no member role has it.
   'store:owner',
 ]);
