@@ -131,4 +131,5 @@ export const auditLogQuerySchema = z.object({
     .optional(),
 });
 export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
+export type AuditLog = z.infer<typeof auditLogSchema>;
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
