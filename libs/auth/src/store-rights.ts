@@ -6,7 +6,9 @@ import { AppError } from '@lockdrop/http';
  * store may use declares the right it needs (`config: { storeRight }`); the auth plugin allows an
  * acting token there only when the actor's role has it. Owner-only actions (billing, payout
  * destination, team management, account deletion, the owner's own buyer library and profile)
- * never get a right, so no role can reach them: the owner uses their own session.
+ * get no member right: billing and the payout destination declare `store:owner`,
+ * which only an owner who received the store by a transfer (and so acts for it) holds; the
+ * account holder's personal routes declare nothing, so nobody acting reaches them.
  */
 const EDITOR: readonly StoreRight[] = [
   'products:read',
@@ -24,12 +26,15 @@ const ACCOUNTANT: readonly StoreRight[] = [
   'analytics:read',
   'exports:read',
 ];
-const ADMIN: readonly StoreRight[] = [...new Set([...EDITOR, ...SUPPORT, ...ACCOUNTANT])];
+const ADMIN: readonly StoreRight[] = [
+  ...new Set([...EDITOR, ...SUPPORT, ...ACCOUNTANT]),
+  'payouts:write',
+];
 
 export const STORE_ROLE_RIGHTS: Readonly<Record<StoreRole, readonly StoreRight[]>> = {
-  // The owner acts with their own session token (no actor claim) and is never checked here;
-  // listed so a table lookup cannot fall through for them.
-  owner: ADMIN,
+  // The store's own account acts with a plain token (no actor claim) and is never checked here.
+  // An owner who received the store by a transfer acts for it, and needs the owner's own right.
+  owner: [...ADMIN, 'store:owner'],
   admin: ADMIN,
   editor: EDITOR,
   support: SUPPORT,

@@ -58,7 +58,12 @@ export const busRoles = {
   identity: {
     ...none,
     publishes: eventPublishers.identity,
-    consumers: { 'identity.plan-changed': 'plan.changed', ...retention('identity') },
+    consumers: {
+      'identity.plan-changed': 'plan.changed',
+      // Money actions of other services, into the store's one audit log (issue 28).
+      'identity.audit': 'audit.*',
+      ...retention('identity'),
+    },
     managesStreams: true,
   },
   catalog: {
@@ -165,9 +170,11 @@ export const busRoles = {
       'store.brand_updated',
       'plan.changed',
       'api_key.revoked',
-      // Team removals and role changes drop the membership cache at once (issue 28).
+      // Team removals and role changes drop the membership cache at once (issue 28); after an
+      // ownership transfer the former owner's tokens from before it are refused.
       'store.member_removed',
       'store.member_role_changed',
+      'store.ownership_transferred',
     ],
     managesStreams: false,
   },

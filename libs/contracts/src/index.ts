@@ -54,6 +54,7 @@ export * from './api/webhooks.js';
 export { subscriptionSnapshotSchema, type SubscriptionSnapshot } from './events/payments.js';
 export { MAX_VIEWS_PER_BATCH } from './events/gateway.js';
 export { productSnapshotEventTypes, type ProductSnapshotEventType } from './events/catalog.js';
+export { auditedActionSchema, type AuditedAction } from './events/audited-action.js';
 export * from './api/analytics.js';
 export {
   EXCHANGE_RATES_STALE_AFTER_MS,

@@ -7,6 +7,7 @@ import {
   type ApiKeyMode,
   type ApiKeyScope,
   type PlanId,
+  type StoreRole,
 } from '@lockdrop/contracts';
 import { SignJWT, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 
@@ -39,6 +40,8 @@ export interface TestIssuer {
      * scopes and mode (the `api_key` claim), instead of a session's.
      */
     apiKey?: { scopes: ApiKeyScope[]; mode?: ApiKeyMode; id?: string };
+    /** A member acting for the store `id` names (identity's RFC 8693 `act` claim, issue 28). */
+    actor?: { id: string; role: StoreRole };
   }): Promise<TestAccount>;
   close(): Promise<void>;
 }
@@ -71,11 +74,13 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       expiresIn = '1h',
       authTime = new Date(),
       apiKey,
+      actor,
     } = {}) {
       const token = await new SignJWT({
         email,
         email_verified: emailVerified,
         plan,
+        ...(actor ? { act: { sub: actor.id, role: actor.role } } : {}),
         ...(apiKey
           ? {
               api_key: {

@@ -111,6 +111,19 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         },
         onGap: () => memberships.forgetAll(),
       },
+      {
+        filters: ['store.ownership_transferred'],
+        onEvent: (event) => {
+          const data = event.data as { storeId?: unknown; toUserId?: unknown };
+          if (typeof data.storeId === 'string' && typeof data.toUserId === 'string')
+            memberships.transferred(
+              data.storeId,
+              Math.floor(Date.parse(event.occurredAt) / 1000),
+              data.toUserId,
+            );
+        },
+        onGap: () => memberships.forgetAll(),
+      },
     ],
   });
   // The replica that forwarded a revoke forgets the key at once, before the event comes round.
@@ -128,6 +141,11 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       reply.statusCode < 300
     )
       memberships.forget(member[1]!, member[2]!);
+    // And a transfer: every cached answer about the store goes (the event stops the former
+    // owner's older tokens on every replica, this one included).
+    const transfer = /^\/api\/auth\/stores\/([0-9a-f-]{36})\/owner$/.exec(request.url);
+    if (request.method === 'POST' && transfer && reply.statusCode < 300)
+      memberships.forgetStore(transfer[1]!);
     done();
   });
   // A member acting for a store: still a member, with the token's role? (http/store-members.ts)

@@ -23,6 +23,7 @@ import { createSessionService } from './domain/sessions.js';
 import { createSignInService } from './domain/sign-in.js';
 import { createTeamService } from './domain/teams.js';
 import { createThrottle } from './domain/throttle.js';
+import { subscribeToAuditedActions } from './events/audited-actions.consumer.js';
 import { subscribeToPlanChanges } from './events/plan-changed.consumer.js';
 import { loadKeyRing } from './keys/key-ring.js';
 import { apiKeyIntrospectionRoutes, apiKeyRoutes } from './routes/api-keys.js';
@@ -132,7 +133,12 @@ async function registerIdentity(
         })
       : null;
   const guard = createSessionGuard(keys, sessions);
-  const teams = createTeamService({ pool, emails, mailRelay });
+  const teams = createTeamService({
+    pool,
+    emails,
+    mailRelay,
+    reauthMaxAgeSeconds: config.REAUTH_MAX_AGE_SECONDS,
+  });
   if (!config.API_KEY_HASH_SECRET && config.NODE_ENV === 'production') {
     app.log.warn('API_KEY_HASH_SECRET is not set: API-key hashes use the public development key');
   }
@@ -172,9 +178,11 @@ async function registerIdentity(
   }
 
   const planChanges = await subscribeToPlanChanges({ bus, pool, profiles });
+  const auditedActions = await subscribeToAuditedActions({ bus, pool, teams });
   app.addHook('onClose', async () => {
     clearInterval(throttleSweep);
     await planChanges.stop();
+    await auditedActions.stop();
     await mailRelay.stop();
     await mailer.close();
   });

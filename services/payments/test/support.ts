@@ -10,6 +10,7 @@ import {
   type DomainEvent,
   type EventData,
   type PlanId,
+  type StoreRole,
 } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
@@ -39,6 +40,8 @@ export interface TestUser {
   authTime?: Date | null;
   /** An API key's internal token (the gateway's `/api/v1` door) instead of a session's. */
   apiKey?: { scopes: ApiKeyScope[]; mode: ApiKeyMode };
+  /** A team member acting for the store `id` names (issue 28). */
+  actor?: { id: string; role: StoreRole };
 }
 
 /** One test file's payments service: its own database, bus namespace, keys, listening on a real port. */
@@ -94,16 +97,24 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'payments-test' });
   const published: SeenEvent[] = [];
   const observers = await Promise.all(
-    (['checkout.started', 'purchase.*', 'payout.*', 'subscription.*', 'plan.changed'] as const).map(
-      (filter, index) =>
-        bus.subscribe({
-          consumer: `test.observer${index}`,
-          filter,
-          pool,
-          handler: async (event) => {
-            published.push(event);
-          },
-        }),
+    (
+      [
+        'checkout.started',
+        'purchase.*',
+        'payout.*',
+        'subscription.*',
+        'plan.changed',
+        'audit.*',
+      ] as const
+    ).map((filter, index) =>
+      bus.subscribe({
+        consumer: `test.observer${index}`,
+        filter,
+        pool,
+        handler: async (event) => {
+          published.push(event);
+        },
+      }),
     ),
   );
 
@@ -133,6 +144,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         expiresIn: '15m',
         ...(user.authTime !== undefined ? { authTime: user.authTime } : {}),
         ...(user.apiKey ? { apiKey: user.apiKey } : {}),
+        ...(user.actor ? { actor: user.actor } : {}),
       });
       return token;
     },

@@ -15,6 +15,8 @@ import { buildApp as buildPayments } from '@lockdrop/payments/src/app.js';
 import { configSchema as paymentsConfig } from '@lockdrop/payments/src/config.js';
 import { buildApp as buildGateway } from '@lockdrop/gateway/src/app.js';
 import { configSchema as gatewayConfig } from '@lockdrop/gateway/src/config.js';
+import { connectBus, type Bus } from '@lockdrop/bus';
+import { createEvent, type PlanId } from '@lockdrop/contracts';
 import {
   createTestDatabase,
   deleteStreams,
@@ -36,6 +38,7 @@ const namespace = testNamespace();
 const apps: HttpServer[] = [];
 let replicaA: string;
 let replicaB: string;
+let bus: Bus;
 
 async function listen(app: HttpServer) {
   apps.push(app);
@@ -80,10 +83,12 @@ beforeAll(async () => {
     );
   replicaA = await listen(await gateway('5', 'a'));
   replicaB = await listen(await gateway('60', 'b'));
+  bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'teams-stack' });
 }, 120_000);
 
 afterAll(async () => {
   for (const app of apps.reverse()) await app.close();
+  await bus?.close();
   await db?.end();
   await deleteStreams(testEnv.natsUrl, namespace);
   await database?.drop();
@@ -265,6 +270,13 @@ describe('members acting for a store, through the gateway', () => {
     // Both replicas have seen (and cached) the membership.
     expect((await editor.call('/api/products/mine')).status).toBe(200);
     expect((await editor.call('/api/products/mine', { origin: replicaB })).status).toBe(200);
+    // Every service's store routes the editor may use, before the removal...
+    const storeRoutes = ['/api/products/mine', '/api/uploads/usage', '/api/discount-codes'];
+    for (const pathname of storeRoutes)
+      expect({ pathname, status: (await editor.call(pathname)).status }).toEqual({
+        pathname,
+        status: 200,
+      });
 
     const removed = await owner.call(`/api/auth/stores/${owner.userId}/members/${editor.userId}`, {
       method: 'DELETE',
@@ -275,6 +287,16 @@ describe('members acting for a store, through the gateway', () => {
     const next = await editor.call('/api/products/mine');
     expect(next.status).toBe(403);
     expect(next.body.error.code).toBe('store_membership_ended');
+    // ...and after it, in catalog, delivery and payments alike (the token would pass each
+    // service's own check until it expires: the gateway refuses it before them).
+    for (const pathname of storeRoutes) {
+      const refused = await editor.call(pathname);
+      expect({ pathname, status: refused.status, code: refused.body.error?.code }).toEqual({
+        pathname,
+        status: 403,
+        code: 'store_membership_ended',
+      });
+    }
     await expect
       .poll(async () => (await editor.call('/api/products/mine', { origin: replicaB })).status, {
         timeout: 10_000,
@@ -300,5 +322,118 @@ describe('members acting for a store, through the gateway', () => {
     const session = await stranger.call('/api/auth/session');
     expect(session.body.acting).toBeUndefined();
     expect(session.body.user.id).toBe(stranger.userId);
+  });
+});
+
+/** Billing decided a plan: identity hears `plan.changed` and applies the seats. */
+async function changePlan(store: Person, plan: PlanId, previousPlan: PlanId) {
+  await bus.publish(
+    createEvent(
+      'plan.changed',
+      { userId: store.userId, plan, previousPlan },
+      { correlationId: 'p' },
+    ),
+  );
+  await expect
+    .poll(
+      async () =>
+        (await db.query('SELECT plan FROM identity.profiles WHERE id = $1', [store.userId])).rows[0]
+          .plan,
+      { timeout: 10_000 },
+    )
+    .toBe(plan);
+}
+
+describe('a downgrade and a transfer, through the gateway', () => {
+  it('leaves members read-only after a downgrade to Free: reads yes, writes refused by every service', async () => {
+    const owner = await signUp('pro');
+    const ownFile = await upload(owner);
+    const editor = await member(owner, 'editor');
+    const fileId = await upload(editor);
+    await changePlan(owner, 'free', 'pro');
+    // The editor's token from before still says editor: refused on the next request (role changed).
+    await expect
+      .poll(async () => (await editor.call('/api/products/mine')).body.error?.code, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe('store_membership_ended');
+    // Switching in again gives the read-only access: the accountant's read rights.
+    const acting = await editor.call(`/api/auth/stores/${owner.userId}/act`, { body: {} });
+    expect(acting.body.acting).toMatchObject({ role: 'accountant', readOnly: true });
+    expect((await editor.call('/api/purchases/sales')).status).toBe(200);
+    expect((await editor.call('/api/payouts/balances')).status).toBe(200);
+    for (const [pathname, body] of [
+      ['/api/products', productBody(ownFile)],
+      ['/api/discount-codes', { code: 'NOPE10', kind: 'percent', percentOff: 10 }],
+    ] as const) {
+      const refused = await editor.call(pathname, { body });
+      expect({ pathname, status: refused.status, code: refused.body.error.code }).toEqual({
+        pathname,
+        status: 403,
+        code: 'not_allowed_for_role',
+      });
+    }
+    const deleteFile = await editor.call(`/api/uploads/${fileId}`, { method: 'DELETE' });
+    expect(deleteFile.status).toBe(403);
+    // The owner keeps the editor once a seat exists again: writes work at once after a switch.
+    await changePlan(owner, 'pro', 'free');
+    await expect
+      .poll(async () => (await editor.call('/api/purchases/sales')).body.error?.code, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe('store_membership_ended');
+    await editor.call(`/api/auth/stores/${owner.userId}/act`, { body: {} });
+    expect((await editor.call('/api/products', { body: productBody(fileId) })).status).toBe(201);
+  });
+
+  it("after a transfer the former owner's older tokens stop on every replica; the new owner has the owner's rights", async () => {
+    const owner = await signUp('pro');
+    const admin = await member(owner, 'admin');
+    // The former owner's second browser, signed in before the transfer.
+    const otherBrowser = new Person(owner.email);
+    otherBrowser.userId = owner.userId;
+    const signedIn = await otherBrowser.call('/api/auth/sign-in', {
+      body: { email: owner.email, password: 'correct horse battery' },
+    });
+    expect(signedIn.status).toBe(200);
+    expect((await otherBrowser.call('/api/payouts/destination', { origin: replicaB })).status).toBe(
+      200,
+    );
+
+    const transferred = await owner.call(`/api/auth/stores/${owner.userId}/owner`, {
+      body: { userId: admin.userId },
+    });
+    expect(transferred.status).toBe(200);
+    expect(transferred.body.acting).toMatchObject({ role: 'admin' });
+    // This browser got its admin token with the answer: the owner's things are refused to it.
+    const mine = await owner.call('/api/payouts/destination');
+    expect(mine.body.error.code).toBe('not_allowed_for_role');
+    expect((await owner.call('/api/products/mine')).status).toBe(200);
+    // The other browser's owner token, well before its expiry, stops on both replicas.
+    for (const origin of [replicaA, replicaB])
+      await expect
+        .poll(
+          async () =>
+            (await otherBrowser.call('/api/payouts/destination', { origin })).body.error?.code,
+          { timeout: 10_000, interval: 100 },
+        )
+        .toBe('store_membership_ended');
+    // Its refresh makes it the admin it now is.
+    const refreshed = await otherBrowser.call('/api/auth/refresh', { body: {} });
+    expect(refreshed.body.acting).toMatchObject({ storeId: owner.userId, role: 'admin' });
+
+    // The new owner: their admin token stops; switched in again, they are the store's owner.
+    await expect
+      .poll(async () => (await admin.call('/api/products/mine')).body.error?.code, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe('store_membership_ended');
+    const acting = await admin.call(`/api/auth/stores/${owner.userId}/act`, { body: {} });
+    expect(acting.body.acting).toMatchObject({ role: 'owner' });
+    expect((await admin.call('/api/payouts/destination')).status).toBe(200);
+    expect((await admin.call('/api/billing/plan')).status).toBe(200);
   });
 });

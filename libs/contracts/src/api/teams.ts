@@ -26,6 +26,11 @@ export const storeRightSchema = z.enum([
   'payouts:read',
   'analytics:read',
   'exports:read',
+  // Withdrawing the available balance now (to the owner's destination): admin and owner.
+  'payouts:write',
+  // The owner's alone (billing, where payouts go): what an owner who received the
+  // store by a transfer, and so acts for it, needs; no member role has it.
+  'store:owner',
 ]);
 export type StoreRight = z.infer<typeof storeRightSchema>;
 
@@ -35,6 +40,11 @@ export const actingSchema = z.object({
   storeName: z.string(),
   role: storeRoleSchema,
   rights: z.array(storeRightSchema),
+  /**
+   * Past the plan's seats after a downgrade: `role` is then `accountant` (read rights only)
+   * until the owner keeps or removes this member.
+   */
+  readOnly: z.boolean(),
 });
 export type Acting = z.infer<typeof actingSchema>;
 
@@ -52,6 +62,8 @@ export const storeMemberSchema = z.object({
   fullName: z.string(),
   role: storeRoleSchema,
   joinedAt: z.iso.datetime(),
+  /** Past the plan's seats: only the accountant's read rights until kept or removed. */
+  readOnly: z.boolean(),
 });
 export type StoreMember = z.infer<typeof storeMemberSchema>;
 
@@ -82,6 +94,9 @@ export type InviteRequest = z.infer<typeof inviteRequestSchema>;
 
 export const roleChangeSchema = z.object({ role: memberRoleSchema });
 
+/** `POST /api/auth/stores/:storeId/owner`: hand the store to one of its admins (re-authenticated). */
+export const ownershipTransferRequestSchema = z.object({ userId: z.uuid() });
+
 export const acceptInviteRequestSchema = z.object({ token: z.string().min(20).max(200) });
 export const acceptedInviteSchema = z.object({
   storeId: z.uuid(),
@@ -97,7 +112,24 @@ export const auditEntrySchema = z.object({
   target: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
   createdAt: z.iso.datetime(),
 });
-export const auditLogSchema = z.object({ entries: z.array(auditEntrySchema) });
+/** A page of the store's activity, newest first; `nextCursor` asks for the older page. */
+export const auditLogSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  nextCursor: z.string().nullable(),
+});
+export const auditLogQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  /** One member's (or the owner's) actions only. */
+  actorId: z.uuid().optional(),
+  cursor: z
+    .string()
+    .max(200)
+    .regex(/^[\w.:+-]+$/)
+    .optional(),
+});
+export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
+export type AuditLog = z.infer<typeof auditLogSchema>;
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -44,4 +44,12 @@ export const identityEvents = {
     version: 1,
     schema: z.object({ storeId: z.uuid(), userId: z.uuid(), role: z.string() }),
   },
+  /**
+   * The store has another owner (issue 28): gateways refuse the former owner's tokens minted
+   * before it (they spoke for the store as its owner) so the next request gets one as an admin.
+   */
+  'store.ownership_transferred': {
+    version: 1,
+    schema: z.object({ storeId: z.uuid(), fromUserId: z.uuid(), toUserId: z.uuid() }),
+  },
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditedActionSchema } from './audited-action.js';
 import { billingIntervalSchema, currencySchema, planIdSchema } from '../shared.js';
 
 const purchaseRef = {
@@ -316,4 +317,6 @@ export const paymentsEvents = {
     version: 1,
     schema: z.object({ payoutId: z.uuid(), provider: z.string() }),
   },
+  /** Refunds, payout withdrawals, payout destination and discount changes, for identity's audit log. */
+  'audit.payments_action': { version: 1, schema: auditedActionSchema },
 } as const;

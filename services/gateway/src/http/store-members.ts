@@ -19,22 +19,35 @@ import { z } from 'zod';
  * (all of it when the watch had a gap), as the API-key cache is.
  */
 export interface MembershipCheck {
-  /** Throws 403 `store_membership_ended` when the token's actor no longer holds that role. */
+  /**
+   * Throws 403 `store_membership_ended` when the token's actor no longer holds that role, or
+   * when a plain token speaks as the owner of a store transferred since it was minted.
+   */
   check(request: FastifyRequest): Promise<void>;
   forget(storeId: string, userId: string): void;
+  /** Every cached answer about the store (its owner changed). */
+  forgetStore(storeId: string): void;
   forgetAll(): void;
+  /**
+   * The store changed owner at `atSeconds` (`store.ownership_transferred`): every cached answer
+   * about it goes and, unless it went back to the account it is, that account's plain tokens
+   * minted until then stop. Only tokens still alive matter, so this is kept for an access
+   * token's lifetime.
+   */
+  transferred(storeId: string, atSeconds: number, toUserId: string): void;
 }
 
 const actorSchema = z.object({
   sub: z.uuid(),
   act: z.object({ sub: z.uuid(), role: storeRoleSchema }),
 });
+const plainSchema = z.object({ sub: z.uuid(), iat: z.number() });
+/** Longer than any access token lives (identity's are ~15 minutes). */
+const TRANSFER_MEMORY_MS = 60 * 60 * 1000;
 const answerSchema = z.object({ active: z.boolean(), role: storeRoleSchema.nullable() });
 
-/** The presented access token's store and actor, read without verifying (services verify). */
-export function actorOf(
-  headers: FastifyRequest['headers'],
-): { storeId: string; userId: string; role: StoreRole } | null {
+/** The presented access token's claims, read without verifying (services verify). */
+function claimsOf(headers: FastifyRequest['headers']): object | null {
   const authorization = headers.authorization;
   let token: string | undefined;
   if (authorization?.startsWith('Bearer ')) token = authorization.slice(7).trim();
@@ -47,13 +60,20 @@ export function actorOf(
   const payload = token?.split('.')[1];
   // API keys (ld_…) and anything not shaped like a JWT carry no actor.
   if (!payload) return null;
-  let claims: unknown;
   try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return claims && typeof claims === 'object' ? claims : null;
   } catch {
     return null;
   }
-  if (!claims || typeof claims !== 'object' || !('act' in claims)) return null;
+}
+
+/** The presented access token's store and actor, read without verifying (services verify). */
+export function actorOf(
+  headers: FastifyRequest['headers'],
+): { storeId: string; userId: string; role: StoreRole } | null {
+  const claims = claimsOf(headers);
+  if (!claims || !('act' in claims)) return null;
   const parsed = actorSchema.safeParse(claims);
   // A malformed actor claim is refused by every service's verifier; nothing to ask here.
   if (!parsed.success) return null;
@@ -79,6 +99,7 @@ export function createMembershipCheck({
   now?: () => number;
 }): MembershipCheck {
   const cache = new Map<string, { role: StoreRole | null; until: number }>();
+  const transfers = new Map<string, { atSeconds: number; until: number }>();
   const keyOf = (storeId: string, userId: string) => `${storeId}:${userId}`;
 
   const ask = async (storeId: string, userId: string, request: FastifyRequest) => {
@@ -107,6 +128,7 @@ export function createMembershipCheck({
 
   return {
     async check(request) {
+      if (transfers.size > 0) refuseFormerOwner(request.headers);
       const actor = actorOf(request.headers);
       if (!actor) return;
       const role = await ask(actor.storeId, actor.userId, request);
@@ -115,5 +137,29 @@ export function createMembershipCheck({
     },
     forget: (storeId, userId) => void cache.delete(keyOf(storeId, userId)),
     forgetAll: () => cache.clear(),
+    forgetStore,
+    transferred(storeId, atSeconds, toUserId) {
+      forgetStore(storeId);
+      for (const [id, entry] of transfers) if (entry.until <= now()) transfers.delete(id);
+      // Back to the account it is: its plain tokens speak for the owner again.
+      if (toUserId === storeId) transfers.delete(storeId);
+      else transfers.set(storeId, { atSeconds, until: now() + TRANSFER_MEMORY_MS });
+    },
   };
+
+  function forgetStore(storeId: string) {
+    for (const key of cache.keys()) if (key.startsWith(`${storeId}:`)) cache.delete(key);
+  }
+
+  // A plain token (no actor) is the store's owner speaking; while the store is someone else's,
+  // identity mints none for the account it is (its person acts as a member), so one minted up
+  // to the transfer's second speaks for someone who no longer owns it.
+  function refuseFormerOwner(headers: FastifyRequest['headers']) {
+    const claims = claimsOf(headers);
+    if (!claims || 'act' in claims) return;
+    const plain = plainSchema.safeParse(claims);
+    if (!plain.success) return;
+    const transfer = transfers.get(plain.data.sub);
+    if (transfer && transfer.until > now() && plain.data.iat <= transfer.atSeconds) throw ended();
+  }
 }

@@ -9,6 +9,8 @@ export interface Membership {
   userId: string;
   role: MemberRole;
   createdAt: Date;
+  /** Past the plan's seats since then (a downgrade): read rights only. */
+  readOnlySince: Date | null;
 }
 interface MembershipRow {
   id: string;
@@ -16,6 +18,7 @@ interface MembershipRow {
   user_id: string;
   role: MemberRole;
   created_at: Date;
+  read_only_since: Date | null;
 }
 const toMembership = (row: MembershipRow): Membership => ({
   id: row.id,
@@ -23,7 +26,70 @@ const toMembership = (row: MembershipRow): Membership => ({
   userId: row.user_id,
   role: row.role,
   createdAt: row.created_at,
+  readOnlySince: row.read_only_since,
 });
+
+/** The store's owner: the account it is, unless ownership was transferred. */
+export async function ownerOf(db: Queryable, storeId: string): Promise<string> {
+  const { rows } = await db.query<{ owner_id: string }>(
+    'SELECT owner_id FROM store_owners WHERE store_id = $1',
+    [storeId],
+  );
+  return rows[0]?.owner_id ?? storeId;
+}
+
+/** Stores someone received by a transfer (their own account's store is not among them). */
+export async function listTransferredStoresOf(
+  db: Queryable,
+  ownerId: string,
+): Promise<{ storeId: string; storeName: string }[]> {
+  const { rows } = await db.query<{ store_id: string; store_name: string }>(
+    `SELECT o.store_id, coalesce(nullif(p.full_name, ''), u.email) AS store_name
+     FROM store_owners o JOIN users u ON u.id = o.store_id JOIN profiles p ON p.id = o.store_id
+     WHERE o.owner_id = $1 ORDER BY store_name`,
+    [ownerId],
+  );
+  return rows.map((row) => ({ storeId: row.store_id, storeName: row.store_name }));
+}
+
+/** Hands the store to `ownerId`; back to the account it is means no row. */
+export async function setOwner(db: Queryable, storeId: string, ownerId: string): Promise<void> {
+  if (ownerId === storeId) {
+    await db.query('DELETE FROM store_owners WHERE store_id = $1', [storeId]);
+    return;
+  }
+  await db.query(
+    `INSERT INTO store_owners (store_id, owner_id) VALUES ($1, $2)
+     ON CONFLICT (store_id) DO UPDATE SET owner_id = $2, transferred_at = now()`,
+    [storeId, ownerId],
+  );
+}
+
+/** Members past the seats become read-only; returns whose access changed. */
+export async function markReadOnly(db: Queryable, membershipIds: string[]): Promise<Membership[]> {
+  if (membershipIds.length === 0) return [];
+  const { rows } = await db.query<MembershipRow>(
+    `UPDATE store_members SET read_only_since = now()
+     WHERE id = ANY($1::uuid[]) AND read_only_since IS NULL AND removed_at IS NULL RETURNING *`,
+    [membershipIds],
+  );
+  return rows.map(toMembership);
+}
+
+/** Gives read-only members (all of the store's, or one) their role back. */
+export async function restoreReadOnly(
+  db: Queryable,
+  storeId: string,
+  userId?: string,
+): Promise<Membership[]> {
+  const { rows } = await db.query<MembershipRow>(
+    `UPDATE store_members SET read_only_since = NULL
+     WHERE store_id = $1 AND removed_at IS NULL AND read_only_since IS NOT NULL
+       AND ($2::uuid IS NULL OR user_id = $2) RETURNING *`,
+    [storeId, userId ?? null],
+  );
+  return rows.map(toMembership);
+}
 
 export async function findLiveMembership(
   db: Queryable,
@@ -47,13 +113,13 @@ export async function listLiveMembers(db: Queryable, storeId: string): Promise<M
   const { rows } = await db.query<MembershipRow & { email: string; full_name: string }>(
     `SELECT m.*, u.email, p.full_name FROM store_members m
      JOIN users u ON u.id = m.user_id JOIN profiles p ON p.id = m.user_id
-     WHERE m.store_id = $1 AND m.removed_at IS NULL ORDER BY m.created_at`,
+     WHERE m.store_id = $1 AND m.removed_at IS NULL ORDER BY m.created_at, m.id`,
     [storeId],
   );
   return rows.map((row) => ({ ...toMembership(row), email: row.email, fullName: row.full_name }));
 }
 
-/** The stores a person belongs to, with the owner's name and e-mail to show. */
+/** The stores a person belongs to as a member (not their own account's), with its name to show. */
 export async function listStoresOf(
   db: Queryable,
   userId: string,
@@ -61,7 +127,7 @@ export async function listStoresOf(
   const { rows } = await db.query<MembershipRow & { store_name: string }>(
     `SELECT m.*, coalesce(nullif(p.full_name, ''), u.email) AS store_name FROM store_members m
      JOIN users u ON u.id = m.store_id JOIN profiles p ON p.id = m.store_id
-     WHERE m.user_id = $1 AND m.removed_at IS NULL ORDER BY store_name`,
+     WHERE m.user_id = $1 AND m.store_id <> $1 AND m.removed_at IS NULL ORDER BY store_name`,
     [userId],
   );
   return rows.map((row) => ({ ...toMembership(row), storeName: row.store_name }));
@@ -211,11 +277,15 @@ export interface AuditRecord {
   target: string | null;
   details: Record<string, unknown>;
   ip: string | null;
+  userAgent: string | null;
+  /** When it happened, if not now (an action another service reported over the bus). */
+  at?: Date;
 }
+/** Idempotent on the id: an action reported twice over the bus is one entry. */
 export async function insertAudit(db: Queryable, entry: AuditRecord): Promise<void> {
   await db.query(
-    `INSERT INTO audit_log (id, store_id, actor_id, action, target, details, ip)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO audit_log (id, store_id, actor_id, action, target, details, ip, user_agent, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now())) ON CONFLICT (id) DO NOTHING`,
     [
       entry.id,
       entry.storeId,
@@ -224,11 +294,29 @@ export async function insertAudit(db: Queryable, entry: AuditRecord): Promise<vo
       entry.target,
       JSON.stringify(entry.details),
       entry.ip,
+      entry.userAgent?.slice(0, 512) ?? null,
+      entry.at ?? null,
     ],
   );
 }
 
-export async function listAudit(db: Queryable, storeId: string, limit: number) {
+/**
+ * Where the previous page ended: its last entry's time in microseconds (a Date's milliseconds
+ * would skip entries written within the same millisecond) and id.
+ */
+export interface AuditCursor {
+  createdMicros: string;
+  id: string;
+}
+
+const MICROS = '(extract(epoch FROM a.created_at) * 1000000)::bigint';
+
+/** A page of the store's audit log, newest first, optionally one actor's entries only. */
+export async function listAudit(
+  db: Queryable,
+  storeId: string,
+  options: { limit: number; actorId?: string; before?: AuditCursor },
+) {
   const { rows } = await db.query<{
     id: string;
     actor_id: string | null;
@@ -237,11 +325,22 @@ export async function listAudit(db: Queryable, storeId: string, limit: number) {
     target: string | null;
     details: Record<string, unknown>;
     ip: string | null;
+    user_agent: string | null;
     created_at: Date;
+    created_micros: string;
   }>(
-    `SELECT a.*, u.email AS actor_email FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
-     WHERE a.store_id = $1 ORDER BY a.created_at DESC, a.id LIMIT $2`,
-    [storeId, limit],
+    `SELECT a.*, u.email AS actor_email, ${MICROS} AS created_micros
+     FROM audit_log a LEFT JOIN users u ON u.id = a.actor_id
+     WHERE a.store_id = $1 AND ($2::uuid IS NULL OR a.actor_id = $2)
+       AND ($3::bigint IS NULL OR (${MICROS}, a.id) < ($3::bigint, $4::uuid))
+     ORDER BY a.created_at DESC, a.id DESC LIMIT $5`,
+    [
+      storeId,
+      options.actorId ?? null,
+      options.before?.createdMicros ?? null,
+      options.before?.id ?? null,
+      options.limit,
+    ],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -251,6 +350,8 @@ export async function listAudit(db: Queryable, storeId: string, limit: number) {
     target: row.target,
     details: row.details,
     ip: row.ip,
+    userAgent: row.user_agent,
     createdAt: row.created_at,
+    cursor: { createdMicros: row.created_micros, id: row.id },
   }));
 }

@@ -108,6 +108,32 @@ export function createEmails(publicUrl: string) {
         }),
       };
     },
+    /** To both sides of an ownership transfer (issue 28), so a transfer nobody meant is noticed. */
+    ownershipTransferred(
+      to: string,
+      side: 'previous' | 'new',
+      store: { name: string; previousOwner: string; newOwner: string },
+    ): MailMessage {
+      return {
+        to,
+        ...renderEmail({
+          subject:
+            side === 'new'
+              ? `You now own ${store.name} on Lockdrop`
+              : `You handed ${store.name} to ${store.newOwner}`,
+          heading: `${store.name} has a new owner`,
+          paragraphs: [
+            `${store.previousOwner} transferred the ownership of ${store.name} to ${store.newOwner}.`,
+            side === 'new'
+              ? 'Billing, where payouts go and the team are now yours. Switch to the store from your dashboard to manage it.'
+              : 'You stay in the store as an admin. Billing, where payouts go and the team are now theirs.',
+          ],
+          action: { label: 'Open my dashboard', url: new URL('/dashboard', publicUrl).toString() },
+          footnote:
+            'If you did not expect this, sign in, change your password and contact us by replying to this e-mail.',
+        }),
+      };
+    },
     contact(to: string, sender: { name: string; email: string; message: string }): MailMessage {
       return {
         to,

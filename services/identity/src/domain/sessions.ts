@@ -6,7 +6,7 @@ import type { KeyRing } from '../keys/key-ring.js';
 import { requireAccount, type Account, type Client } from './account.js';
 import { authErrors } from './errors.js';
 import { hashToken, newToken } from './secrets.js';
-import { actingFor, roleIn, teamErrors } from './teams.js';
+import { accessIn, actingFor, roleIn, teamErrors } from './teams.js';
 
 /** "Remember me for 30 days" (ARCHITECTURE §4). */
 export const PERSISTENT_SESSION_SECONDS = 30 * 24 * 60 * 60;
@@ -76,12 +76,20 @@ export function createSessionService({
     const account = await requireAccount(tx, session.userId);
     // Acting for a store: checked again at every issue (refresh too), so a removed member's
     // session falls back to their own account instead of minting another acting token.
-    let acting: Acting | null = null;
-    if (session.actingStoreId) {
-      const role = await roleIn(tx, session.actingStoreId, session.userId);
-      if (role && role !== 'owner') acting = await actingFor(tx, session.actingStoreId, role);
-      else await sessions.setActingStore(tx, session.id, session.userId, null);
+    let storeId = session.actingStoreId ?? session.userId;
+    let storeAccess = await accessIn(tx, storeId, session.userId);
+    if (!storeAccess && storeId !== session.userId) {
+      await sessions.setActingStore(tx, session.id, session.userId, null);
+      storeId = session.userId;
+      storeAccess = await accessIn(tx, storeId, session.userId);
     }
+    // The account's own store speaks with a plain token while the account owns it; after a
+    // transfer, the former owner acts for it with their role there, as any member.
+    if (!storeAccess) throw teamErrors.notAMember();
+    const acting =
+      storeId === session.userId && storeAccess.role === 'owner'
+        ? null
+        : await actingFor(tx, storeId, storeAccess);
     const subject = acting ? await requireAccount(tx, acting.storeId) : account;
     const access = await keys.sign({
       userId: subject.user.id,

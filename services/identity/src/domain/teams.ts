@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { STORE_ROLE_RIGHTS } from '@lockdrop/auth';
+import { assertRecentAuth, STORE_ROLE_RIGHTS } from '@lockdrop/auth';
 import { enqueueEvent } from '@lockdrop/bus';
 import {
   createEvent,
   type Acting,
+  type AuditedAction,
+  type AuditLogQuery,
+  type DomainEvent,
   type MemberRole,
   type StoreRole,
   type Team,
@@ -15,7 +18,7 @@ import { planById } from '@lockdrop/plans';
 import { clearActingStore } from '../db/sessions.repo.js';
 import { markEmailVerified } from '../db/users.repo.js';
 import * as teams from '../db/teams.repo.js';
-import { normalizeEmail, requireAccount, type Client } from './account.js';
+import { loadAccount, normalizeEmail, requireAccount, type Client } from './account.js';
 import type { Emails } from './emails.js';
 import { enqueueProfileUpdated } from './profile-events.js';
 import { hashToken, newToken } from './secrets.js';
@@ -56,6 +59,28 @@ export const teamErrors = {
     ),
   inviteNotFound: () => new AppError('invite_not_found', 404, 'Invitation not found'),
   memberNotFound: () => new AppError('member_not_found', 404, 'Member not found'),
+  ownerOnly: () => new AppError('not_allowed_for_role', 403, 'Only the store owner can do this'),
+  transferTarget: () =>
+    new AppError(
+      'invalid_transfer',
+      409,
+      'Ownership can only go to an admin of this store with full access: make them an admin first',
+    ),
+  storeAccount: () =>
+    new AppError(
+      'store_account_member',
+      409,
+      'This is the account the store was created under: it stays in the store (change its role instead)',
+    ),
+  notReadOnly: () =>
+    new AppError('member_not_read_only', 409, 'This member already has full access'),
+  keptSeatsFull: (seats: number) =>
+    new AppError(
+      'seat_limit_reached',
+      403,
+      `Your plan has ${seats} team seat${seats === 1 ? '' : 's'} and all are kept: remove someone before keeping another member`,
+      { seats },
+    ),
 };
 
 /** Who is asking: the person (never the store they may be acting for) and where from. */
@@ -70,32 +95,113 @@ interface TeamDeps {
   pool: Pool;
   emails: Emails;
   mailRelay: Pick<MailRelay, 'wake'>;
+  /** How recent the owner's proof of identity must be to transfer the store. */
+  reauthMaxAgeSeconds: number;
 }
 
-/** The person's role in a store: `owner` for their own, their membership's, or null. */
+/** What a person may do in a store: the role they act with, and whether it is read-only. */
+export interface StoreAccess {
+  role: StoreRole;
+  /** Past the plan's seats after a downgrade: `role` is then the accountant's. */
+  readOnly: boolean;
+}
+
+/**
+ * The person's access to a store: `owner` for its owner (the account it is, unless transferred),
+ * their membership's role, the accountant's read rights while past the plan's seats, or null.
+ */
+export async function accessIn(
+  db: Queryable,
+  storeId: string,
+  userId: string,
+): Promise<StoreAccess | null> {
+  if ((await teams.ownerOf(db, storeId)) === userId) return { role: 'owner', readOnly: false };
+  const membership = await teams.findLiveMembership(db, storeId, userId);
+  if (!membership) return null;
+  return membership.readOnlySince
+    ? { role: READ_ONLY_ROLE, readOnly: true }
+    : { role: membership.role, readOnly: false };
+}
+
+/** Issue 28: a member past the seats keeps read-only access — the accountant's read rights. */
+export const READ_ONLY_ROLE = 'accountant' satisfies MemberRole;
+
 export async function roleIn(
   db: Queryable,
   storeId: string,
   userId: string,
 ): Promise<StoreRole | null> {
-  if (storeId === userId) return 'owner';
-  return (await teams.findLiveMembership(db, storeId, userId))?.role ?? null;
+  return (await accessIn(db, storeId, userId))?.role ?? null;
 }
 
 /** What a session acting for a store shows: the store, the role and the role's rights. */
-export async function actingFor(db: Queryable, storeId: string, role: StoreRole): Promise<Acting> {
-  const owner = await requireAccount(db, storeId);
+export async function actingFor(
+  db: Queryable,
+  storeId: string,
+  access: StoreAccess,
+): Promise<Acting> {
+  const store = await requireAccount(db, storeId);
   return {
     storeId,
-    storeName: storeNameOf(owner.profile.fullName, owner.user.email),
-    role,
-    rights: [...STORE_ROLE_RIGHTS[role]],
+    storeName: storeNameOf(store.profile.fullName, store.user.email),
+    role: access.role,
+    rights: [...STORE_ROLE_RIGHTS[access.role]],
+    readOnly: access.readOnly,
   };
+}
+
+/** Seats besides the owner on the store's plan (null = unlimited). */
+async function seatsOf(db: Queryable, storeId: string): Promise<number | null> {
+  return planById((await requireAccount(db, storeId)).profile.plan).teamSeats;
+}
+
+const roleChanged = (storeId: string, userId: string, role: StoreRole, correlationId: string) =>
+  createEvent('store.member_role_changed', { storeId, userId, role }, { correlationId });
+
+/**
+ * Seats after a plan change or a removal (issue 28): while the store has more members than its
+ * plan's seats, the most recently joined members past the limit keep read-only access (the
+ * accountant's read rights) until the owner keeps or removes them; more seats give the
+ * longest-standing read-only members their role back, and once the members fit, all have it. Emits a role change for each member whose access changed, so gateways
+ * refuse tokens carrying the old rights on the next request.
+ */
+export async function applySeatLimit(
+  tx: Queryable,
+  storeId: string,
+  correlationId: string,
+): Promise<void> {
+  const store = await loadAccount(tx, storeId);
+  // A plan change for an account deleted since: no store, no seats.
+  if (!store) return;
+  const seats = planById(store.profile.plan).teamSeats;
+  const members = await teams.listLiveMembers(tx, storeId);
+  if (seats === null || members.length <= seats) {
+    for (const restored of await teams.restoreReadOnly(tx, storeId))
+      await enqueueEvent(tx, roleChanged(storeId, restored.userId, restored.role, correlationId));
+    return;
+  }
+  const full = members.filter((member) => !member.readOnlySince);
+  const pastLimit = full.slice(seats).map((member) => member.id);
+  for (const limited of await teams.markReadOnly(tx, pastLimit))
+    await enqueueEvent(tx, roleChanged(storeId, limited.userId, READ_ONLY_ROLE, correlationId));
+  // More seats than before, still not enough for all: the longest-standing get theirs back.
+  const freeSeats = seats - full.length;
+  const waiting = members.filter((member) => member.readOnlySince).slice(0, Math.max(freeSeats, 0));
+  for (const member of waiting)
+    for (const restored of await teams.restoreReadOnly(tx, storeId, member.userId))
+      await enqueueEvent(tx, roleChanged(storeId, restored.userId, restored.role, correlationId));
 }
 
 const storeNameOf = (fullName: string, email: string) => fullName.trim() || email;
 
-export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
+const auditCursorPattern = /^(\d{1,20})_([0-9a-f-]{36})$/;
+function parseAuditCursor(cursor: string): teams.AuditCursor {
+  const match = auditCursorPattern.exec(cursor);
+  if (!match) throw new AppError('invalid_cursor', 400, 'This page link is not valid');
+  return { createdMicros: match[1]!, id: match[2]! };
+}
+
+export function createTeamService({ pool, emails, mailRelay, reauthMaxAgeSeconds }: TeamDeps) {
   const audit = (
     tx: Queryable,
     storeId: string,
@@ -112,6 +218,7 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
       target,
       details,
       ip: caller.client.ip,
+      userAgent: caller.client.userAgent,
     });
 
   /** Team management is the owner's, and an admin's (issue 28: admin = all but ownership, payouts). */
@@ -131,17 +238,19 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
   return {
     async team(storeId: string, caller: Caller): Promise<Team> {
       if (!(await roleIn(pool, storeId, caller.userId))) throw teamErrors.notAMember();
-      const owner = await requireAccount(pool, storeId);
+      const ownerId = await teams.ownerOf(pool, storeId);
+      const owner = await requireAccount(pool, ownerId);
       const members = await teams.listLiveMembers(pool, storeId);
       const invites = await teams.listPendingInvites(pool, storeId);
       return {
         members: [
           {
-            userId: storeId,
+            userId: ownerId,
             email: owner.user.email,
             fullName: owner.profile.fullName,
             role: 'owner',
             joinedAt: owner.profile.createdAt.toISOString(),
+            readOnly: false,
           },
           ...members.map((member) => ({
             userId: member.userId,
@@ -149,6 +258,7 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
             fullName: member.fullName,
             role: member.role,
             joinedAt: member.createdAt.toISOString(),
+            readOnly: member.readOnlySince !== null,
           })),
         ],
         invites: invites.map((invite) => ({
@@ -158,7 +268,7 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
           expiresAt: invite.expiresAt.toISOString(),
           createdAt: invite.createdAt.toISOString(),
         })),
-        seats: planById(owner.profile.plan).teamSeats,
+        seats: await seatsOf(pool, storeId),
         seatsUsed: members.length + invites.length,
       };
     },
@@ -171,7 +281,8 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
         // Serialises invites of one store, so two at once cannot both take the last seat.
         await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [storeId]);
         const owner = await requireAccount(tx, storeId);
-        if (email === owner.user.email) throw teamErrors.selfInvite();
+        const currentOwner = await requireAccount(tx, await teams.ownerOf(tx, storeId));
+        if (email === currentOwner.user.email) throw teamErrors.selfInvite();
         const already = await tx.query<{ id: string }>(
           `SELECT m.id FROM store_members m JOIN users u ON u.id = m.user_id
            WHERE m.store_id = $1 AND m.removed_at IS NULL AND u.email = $2`,
@@ -244,9 +355,15 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
             caller.correlationId,
           );
         }
-        if (invite.storeId === caller.userId) throw teamErrors.selfInvite();
+        if ((await teams.ownerOf(tx, invite.storeId)) === caller.userId)
+          throw teamErrors.selfInvite();
         if (await teams.findLiveMembership(tx, invite.storeId, caller.userId))
           throw teamErrors.alreadyMember();
+        // A pending invite held its seat, but a downgrade since may have taken it away.
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [invite.storeId]);
+        const seats = await seatsOf(tx, invite.storeId);
+        if (seats !== null && (await teams.listLiveMembers(tx, invite.storeId)).length >= seats)
+          throw teamErrors.seatLimit(seats);
         await teams.markAccepted(tx, invite.id, caller.userId);
         await teams.insertMembership(tx, {
           id: randomUUID(),
@@ -301,6 +418,8 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
         if (!leaving) await requireManager(tx, storeId, caller.userId);
         const member = await teams.findLiveMembership(tx, storeId, memberId, true);
         if (!member) throw leaving ? teamErrors.notAMember() : teamErrors.memberNotFound();
+        // Its sign-in is the store's: without a membership it could only act as the owner.
+        if (memberId === storeId) throw teamErrors.storeAccount();
         await teams.markRemoved(tx, member.id);
         await clearActingStore(tx, storeId, memberId);
         await enqueueEvent(
@@ -321,33 +440,137 @@ export function createTeamService({ pool, emails, mailRelay }: TeamDeps) {
             role: member.role,
           },
         );
+        // A removal may bring the store back within its seats: the read-only get their role back.
+        await applySeatLimit(tx, storeId, caller.correlationId);
+      });
+    },
+
+    /**
+     * The owner chooses who stays after a downgrade: a read-only member gets their role back
+     * while a seat is free among the members with full access.
+     */
+    async keep(storeId: string, caller: Caller, memberId: string) {
+      await inTransaction(async (tx) => {
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [storeId]);
+        if ((await roleIn(tx, storeId, caller.userId)) !== 'owner') throw teamErrors.ownerOnly();
+        const member = await teams.findLiveMembership(tx, storeId, memberId, true);
+        if (!member) throw teamErrors.memberNotFound();
+        if (!member.readOnlySince) throw teamErrors.notReadOnly();
+        const seats = await seatsOf(tx, storeId);
+        const full = (await teams.listLiveMembers(tx, storeId)).filter((m) => !m.readOnlySince);
+        if (seats !== null && full.length >= seats) throw teamErrors.keptSeatsFull(seats);
+        await teams.restoreReadOnly(tx, storeId, memberId);
+        await enqueueEvent(tx, roleChanged(storeId, memberId, member.role, caller.correlationId));
+        await audit(tx, storeId, caller, 'team.member_kept', memberId, { role: member.role });
+      });
+    },
+
+    /**
+     * Hands the store to one of its admins (issue 28): the owner proved who they are within the
+     * last minutes (`authTime`, the session's); the former owner stays as an admin. The store's
+     * id — and so every service's ownership column — does not change: only who owns it.
+     */
+    async transfer(storeId: string, caller: Caller, toUserId: string, authTime: Date) {
+      assertRecentAuth(Math.floor(authTime.getTime() / 1000), reauthMaxAgeSeconds);
+      await inTransaction(async (tx) => {
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [storeId]);
+        if ((await roleIn(tx, storeId, caller.userId)) !== 'owner') throw teamErrors.ownerOnly();
+        const target = await teams.findLiveMembership(tx, storeId, toUserId, true);
+        if (!target || target.role !== 'admin' || target.readOnlySince)
+          throw teamErrors.transferTarget();
+        await teams.markRemoved(tx, target.id);
+        await teams.setOwner(tx, storeId, toUserId);
+        await teams.insertMembership(tx, {
+          id: randomUUID(),
+          storeId,
+          userId: caller.userId,
+          role: 'admin',
+          invitedBy: null,
+        });
+        const { correlationId } = caller;
+        await enqueueEvent(tx, roleChanged(storeId, toUserId, 'owner', correlationId));
+        await enqueueEvent(tx, roleChanged(storeId, caller.userId, 'admin', correlationId));
+        await enqueueEvent(
+          tx,
+          createEvent(
+            'store.ownership_transferred',
+            { storeId, fromUserId: caller.userId, toUserId },
+            { correlationId },
+          ),
+        );
+        await audit(tx, storeId, caller, 'team.ownership_transferred', toUserId, {
+          from: caller.userId,
+        });
+        const store = await requireAccount(tx, storeId);
+        const previous = await requireAccount(tx, caller.userId);
+        const next = await requireAccount(tx, toUserId);
+        const names = {
+          name: storeNameOf(store.profile.fullName, store.user.email),
+          previousOwner: storeNameOf(previous.profile.fullName, previous.user.email),
+          newOwner: storeNameOf(next.profile.fullName, next.user.email),
+        };
+        await enqueueMail(tx, emails.ownershipTransferred(previous.user.email, 'previous', names));
+        await enqueueMail(tx, emails.ownershipTransferred(next.user.email, 'new', names));
       });
     },
 
     /** Stores the person belongs to: their own first. */
     async myStores(userId: string) {
       const own = await requireAccount(pool, userId);
+      const ownRole = await roleIn(pool, userId, userId);
+      const received = await teams.listTransferredStoresOf(pool, userId);
       const memberships = await teams.listStoresOf(pool, userId);
       return [
         {
           storeId: userId,
           storeName: storeNameOf(own.profile.fullName, own.user.email),
-          role: 'owner' as const,
+          // Another's since a transfer: the former owner works in it with their role there.
+          role: ownRole ?? ('owner' as const),
           own: true,
         },
+        ...received.map((store) => ({ ...store, role: 'owner' as const, own: false })),
         ...memberships.map((membership) => ({
           storeId: membership.storeId,
           storeName: membership.storeName,
-          role: membership.role,
+          role: membership.readOnlySince ? READ_ONLY_ROLE : membership.role,
           own: false,
         })),
       ];
     },
 
-    async auditLog(storeId: string, caller: Caller, limit = 100) {
+    /** A page of the store's activity (owner and admin), newest first, optionally one member's. */
+    async auditLog(storeId: string, caller: Caller, query: AuditLogQuery) {
       await requireManager(pool, storeId, caller.userId);
-      return teams.listAudit(pool, storeId, limit);
+      const before = query.cursor ? parseAuditCursor(query.cursor) : undefined;
+      const entries = await teams.listAudit(pool, storeId, {
+        limit: query.limit + 1,
+        ...(query.actorId ? { actorId: query.actorId } : {}),
+        ...(before ? { before } : {}),
+      });
+      const page = entries.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        entries: page.map(({ cursor: _cursor, ...entry }) => entry),
+        nextCursor:
+          entries.length > query.limit && last
+            ? `${last.cursor.createdMicros}_${last.cursor.id}`
+            : null,
+      };
     },
+
+    /** An action another service reported over the bus (`audit.*_action`), written once. */
+    recordReported: (tx: Queryable, event: DomainEvent, action: AuditedAction) =>
+      teams.insertAudit(tx, {
+        id: event.id,
+        storeId: action.storeId,
+        actorId: action.actorId,
+        action: action.action,
+        target: action.target,
+        details: action.details,
+        ip: action.ip,
+        userAgent: action.userAgent,
+        at: new Date(event.occurredAt),
+      }),
 
     /** The gateway's question (internal): is this person a live member, with which role? */
     async membership(storeId: string, userId: string) {

@@ -1,8 +1,12 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
 import type { Pool } from '@lockdrop/db';
 import type { ProfileService } from '../domain/profiles.js';
+import { applySeatLimit } from '../domain/teams.js';
 
-/** Billing owns plans; identity mirrors them into profiles (and so into access tokens). */
+/**
+ * Billing owns plans; identity mirrors them into profiles (and so into access tokens), and a
+ * store's seats follow its plan: members past a smaller plan's seats become read-only.
+ */
 export function subscribeToPlanChanges({
   bus,
   pool,
@@ -17,7 +21,9 @@ export function subscribeToPlanChanges({
     filter: 'plan.changed',
     pool,
     handler: async (event, tx) => {
-      if (event.type === 'plan.changed') await profiles.applyPlanChange(event, tx);
+      if (event.type !== 'plan.changed') return;
+      await profiles.applyPlanChange(event, tx);
+      await applySeatLimit(tx, event.data.userId, event.correlationId);
     },
   });
 }

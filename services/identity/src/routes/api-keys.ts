@@ -34,7 +34,8 @@ export function apiKeyRoutes(
   { apiKeys, guard }: { apiKeys: ApiKeyService; guard: SessionGuard },
 ): void {
   const tags = ['api-keys'];
-  const preHandler = guard.requireSession;
+  // A key speaks for the whole store: its owner's, on their own account (not a former owner).
+  const preHandler = guard.requireStoreOwner;
 
   app.get(
     '/api/auth/api-keys',

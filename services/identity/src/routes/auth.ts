@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { AccountService } from '../domain/accounts.js';
 import { requireAccount } from '../domain/account.js';
 import { authErrors } from '../domain/errors.js';
-import { actingFor } from '../domain/teams.js';
+import { accessIn, actingFor } from '../domain/teams.js';
 import type { SessionService } from '../domain/sessions.js';
 import type { SignInService } from '../domain/sign-in.js';
 import type { Pool } from '@lockdrop/db';
@@ -134,10 +134,10 @@ export function authRoutes(
           persistent: current.persistent,
         });
         if (!current.acting) return answer;
-        return {
-          ...answer,
-          acting: await actingFor(pool, current.acting.storeId, current.acting.role),
-        };
+        const { storeId, role } = current.acting;
+        // The token's role; whether it is read-only (past the seats) is the store's now.
+        const readOnly = (await accessIn(pool, storeId, current.userId))?.readOnly ?? false;
+        return { ...answer, acting: await actingFor(pool, storeId, { role, readOnly }) };
       }
       return refreshFromCookie(request, reply);
     },

@@ -41,7 +41,9 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
     // one minted before a switch back (or a removal) no longer stands for the session.
     const person = verified.actor ? verified.actor.id : verified.userId;
     if (session.userId !== person) return null;
-    if (verified.actor && session.actingStoreId !== verified.userId) return null;
+    // (A former owner's session acts for the account's own store without pointing at it.)
+    if (verified.actor && (session.actingStoreId ?? session.userId) !== verified.userId)
+      return null;
     return {
       userId: person,
       sessionId: verified.sessionId,
@@ -52,23 +54,34 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
     };
   };
 
+  const switchBack = (role: StoreRole) =>
+    new AppError(NOT_ALLOWED_FOR_ROLE, 403, 'Switch back to your own account to do this', {
+      role,
+    });
+
   return {
     resolve,
     /**
      * preHandler: 401 'Auth session missing!' unless a live session is presented. Identity's
-     * routes are the person's own (profile, password, MFA, keys, deletion): a token acting for
-     * a store is refused with 403, the default deny libs/auth applies elsewhere.
+     * routes are the person's own (profile, password, MFA): a token acting for another store is
+     * refused with 403, the default deny libs/auth applies elsewhere. A former owner working in
+     * the store their account is (after a transfer) is on their own account here.
      */
     async requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
       const current = await resolve(request);
       if (!current) throw authErrors.sessionMissing();
-      if (current.acting)
-        throw new AppError(
-          NOT_ALLOWED_FOR_ROLE,
-          403,
-          'Switch back to your own account to do this',
-          { role: current.acting.role },
-        );
+      if (current.acting && current.acting.storeId !== current.userId)
+        throw switchBack(current.acting.role);
+      request.currentSession = current;
+    },
+    /**
+     * preHandler of what speaks for the whole store although it lives in identity (API keys,
+     * deleting the account the store is): the store's owner on their own account only.
+     */
+    async requireStoreOwner(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      const current = await resolve(request);
+      if (!current) throw authErrors.sessionMissing();
+      if (current.acting) throw switchBack(current.acting.role);
       request.currentSession = current;
     },
     /** preHandler of the team routes: the person, acting for a store or not. */

@@ -40,7 +40,8 @@ export function profileRoutes(
         tags,
         body: z.object({ password: z.string().optional(), email: z.string().optional() }),
       },
-      preHandler,
+      // Deleting the account deletes the store it is: not for a former owner who handed it on.
+      preHandler: guard.requireStoreOwner,
     },
     async (request, reply) => {
       await accounts.deleteAccount(sessionOf(request).userId, request.body, request.id);

@@ -20,7 +20,9 @@ export function reauthenticateRoutes(
   { reauthentication, guard }: { reauthentication: ReauthenticationService; guard: SessionGuard },
 ): void {
   const tags = ['auth'];
-  const preHandler = guard.requireSession;
+  // The person proves who they are, whichever store their session acts for: an owner who
+  // received a store by transfer re-authenticates there before changing where payouts go.
+  const preHandler = guard.requirePerson;
 
   app.get(
     '/api/auth/reauthenticate',

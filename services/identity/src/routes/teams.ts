@@ -1,9 +1,11 @@
 import {
   acceptInviteRequestSchema,
   acceptedInviteSchema,
+  auditLogQuerySchema,
   auditLogSchema,
   inviteRequestSchema,
   myStoresSchema,
+  ownershipTransferRequestSchema,
   roleChangeSchema,
   sessionResponseSchema,
   storeInviteSchema,
@@ -139,25 +141,60 @@ export function teamRoutes(app: HttpServer, { teams, sessions, guard }: TeamRout
     },
   );
 
+  // The owner chooses who stays after a downgrade (issue 28): a read-only member gets their
+  // role back while a seat is free.
+  app.post(
+    '/api/auth/stores/:storeId/members/:userId/keep',
+    { schema: { tags, params: memberParams }, preHandler },
+    async (request, reply) => {
+      const { storeId, userId } = request.params;
+      await teams.keep(storeId, callerOf(request), userId);
+      return reply.status(204).send();
+    },
+  );
+
+  // Ownership to an admin, after a recent re-authentication (403 reauthentication_required
+  // otherwise). The caller's token is re-issued at once: they are the store's admin from now.
+  app.post(
+    '/api/auth/stores/:storeId/owner',
+    {
+      schema: {
+        tags,
+        params: storeParams,
+        body: ownershipTransferRequestSchema,
+        response: { 200: sessionResponseSchema },
+      },
+      preHandler,
+    },
+    async (request, reply) => {
+      const { storeId } = request.params;
+      const { userId, sessionId, authTime, acting } = sessionOf(request);
+      await teams.transfer(storeId, callerOf(request), request.body.userId, authTime);
+      const issued = await sessions.act(userId, sessionId, acting?.storeId ?? userId);
+      setSessionCookies(request, reply, issued);
+      return presentIssued(issued);
+    },
+  );
+
   app.get(
     '/api/auth/stores/:storeId/audit',
     {
       schema: {
         tags,
         params: storeParams,
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
+        querystring: auditLogQuerySchema,
         response: { 200: auditLogSchema },
       },
       preHandler,
     },
     async (request) => {
-      const entries = await teams.auditLog(
-        request.params.storeId,
-        callerOf(request),
-        request.query.limit,
-      );
+      const page = await teams.auditLog(request.params.storeId, callerOf(request), request.query);
       return {
-        entries: entries.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
+        entries: page.entries.map((entry) => ({
+          ...entry,
+          createdAt: entry.createdAt.toISOString(),
+        })),
+        nextCursor: page.nextCursor,
       };
     },
   );

@@ -3,7 +3,7 @@ import { PlanBillingSection } from '@/features/billing';
 import { BrandSection } from '@/features/brand';
 import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
-import { TeamSection } from '@/features/teams';
+import { ActivitySection, TeamSection } from '@/features/teams';
 import { WebhooksSection } from '@/features/webhooks';
 
 export default function SettingsRoute() {
@@ -19,6 +19,7 @@ export default function SettingsRoute() {
         webhooks={<WebhooksSection />}
         brand={<BrandSection />}
         team={<TeamSection />}
+        activity={<ActivitySection />}
       />
     </>
   );

@@ -6,6 +6,7 @@ import { apiKeys } from './0020_api_keys.js';
 import { reauthentication } from './0060_reauthentication.js';
 import { mfaRecoveryCodes } from './0070_mfa_recovery_codes.js';
 import { storeTeams } from './0080_store_teams.js';
+import { storeOwnershipAndSeats } from './0090_store_ownership_and_seats.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   reauthentication,
   mfaRecoveryCodes,
   storeTeams,
+  storeOwnershipAndSeats,
 ];

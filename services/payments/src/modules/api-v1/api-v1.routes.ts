@@ -1,3 +1,4 @@
+import { actionSourceOf, auditedBy } from '../audit/index.js';
 import {
   pageAfter,
   v1BalancesSchema,
@@ -145,6 +146,7 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
           request.user!,
           request.params.id,
           request.id,
+          actionSourceOf(request),
         ).catch(asNotFound(saleNotFound));
         return reply.code(sale.status === 'refunded' ? 200 : 202).send(toV1Sale(sale));
       },
@@ -286,7 +288,11 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
           .code(201)
           .send(
             toV1DiscountCode(
-              await deps.discounts.create(request.user!.id, discountInputOf(request.body)),
+              await deps.discounts.create(
+                request.user!.id,
+                discountInputOf(request.body),
+                auditedBy(request),
+              ),
             ),
           ),
     );
@@ -326,6 +332,7 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
             request.user!.id,
             request.params.id,
             discountChange(request.body),
+            auditedBy(request),
           ),
         ),
     );
@@ -343,7 +350,7 @@ export function apiV1MoneyRoutes(app: HttpServer, deps: ApiV1Deps): void {
         },
       },
       async (request) => {
-        await deps.discounts.remove(request.user!.id, request.params.id);
+        await deps.discounts.remove(request.user!.id, request.params.id, auditedBy(request));
         return { object: 'discount_code', id: request.params.id, deleted: true as const };
       },
     );

@@ -1,3 +1,4 @@
+import { auditedBy } from '../audit/index.js';
 import {
   discountCodeInputSchema,
   discountCodeListSchema,
@@ -44,7 +45,7 @@ export function discountRoutes(app: HttpServer, discounts: DiscountService): voi
     },
     async (request, reply) => {
       reply.code(201);
-      return discounts.create(request.user!.id, request.body);
+      return discounts.create(request.user!.id, request.body, auditedBy(request));
     },
   );
 
@@ -62,7 +63,8 @@ export function discountRoutes(app: HttpServer, discounts: DiscountService): voi
         response: { 200: discountCodeSchema, ...errorResponses },
       },
     },
-    async (request) => discounts.update(request.user!.id, request.params.id, request.body),
+    async (request) =>
+      discounts.update(request.user!.id, request.params.id, request.body, auditedBy(request)),
   );
 
   app.delete(
@@ -79,7 +81,7 @@ export function discountRoutes(app: HttpServer, discounts: DiscountService): voi
       },
     },
     async (request, reply) => {
-      await discounts.remove(request.user!.id, request.params.id);
+      await discounts.remove(request.user!.id, request.params.id, auditedBy(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,3 +1,4 @@
+import { recordAction, type AuditedBy } from '../audit/index.js';
 import { randomUUID } from 'node:crypto';
 import {
   DISCOUNT_CODE_PATTERN,
@@ -255,6 +256,25 @@ function inputOf(row: DiscountCodeRow): DiscountCodeInput {
 }
 
 /** A seller's discount codes: made, changed and removed by their owner only, with their figures. */
+const audited = (
+  tx: Queryable,
+  by: AuditedBy,
+  sellerId: string,
+  action: 'discount.created' | 'discount.updated' | 'discount.deleted',
+  code: DiscountCodeRow,
+) =>
+  recordAction(
+    tx,
+    by.source,
+    {
+      storeId: sellerId,
+      action,
+      target: code.id,
+      details: { code: code.code, label: discountLabel(code), active: code.active },
+    },
+    by.correlationId,
+  );
+
 export function createDiscountService({ pool, now }: DiscountDeps) {
   async function present(rows: DiscountCodeRow[]): Promise<PresentedDiscountCode[]> {
     const at = now();
@@ -310,10 +330,18 @@ export function createDiscountService({ pool, now }: DiscountDeps) {
       return (await present([row]))[0]!;
     },
 
-    async create(sellerId: string, input: DiscountCodeInput): Promise<PresentedDiscountCode> {
+    async create(
+      sellerId: string,
+      input: DiscountCodeInput,
+      by: AuditedBy,
+    ): Promise<PresentedDiscountCode> {
       const at = now();
-      const row = await rowFrom(pool, sellerId, input, { id: randomUUID(), createdAt: at }, at);
-      if (!(await insertDiscountCode(pool, row))) throw codeTaken(row.code);
+      const row = await withTransaction(pool, async (tx) => {
+        const created = await rowFrom(tx, sellerId, input, { id: randomUUID(), createdAt: at }, at);
+        if (!(await insertDiscountCode(tx, created))) throw codeTaken(created.code);
+        await audited(tx, by, sellerId, 'discount.created', created);
+        return created;
+      });
       return (await present([row]))[0]!;
     },
 
@@ -325,6 +353,7 @@ export function createDiscountService({ pool, now }: DiscountDeps) {
       sellerId: string,
       id: string,
       input: DiscountCodeInput | ((current: DiscountCodeInput) => DiscountCodeInput),
+      by: AuditedBy,
     ): Promise<PresentedDiscountCode> {
       const saved = await withTransaction(pool, async (tx) => {
         const current = await findOwnDiscountCode(tx, sellerId, id, { forUpdate: true });
@@ -334,13 +363,14 @@ export function createDiscountService({ pool, now }: DiscountDeps) {
         const clash = await findDiscountCodeByCode(tx, sellerId, next.code);
         if (clash && clash.id !== id) throw codeTaken(next.code);
         await saveDiscountCode(tx, next);
+        await audited(tx, by, sellerId, 'discount.updated', next);
         return next;
       });
       return (await present([saved]))[0]!;
     },
 
     /** Only a code nobody has used or is using: its figures are the seller's sales history. */
-    async remove(sellerId: string, id: string): Promise<void> {
+    async remove(sellerId: string, id: string, by: AuditedBy): Promise<void> {
       await withTransaction(pool, async (tx) => {
         const current = await findOwnDiscountCode(tx, sellerId, id, { forUpdate: true });
         if (!current) throw notFound();
@@ -348,6 +378,7 @@ export function createDiscountService({ pool, now }: DiscountDeps) {
         if (usage && usage.uses + usage.reserved > 0)
           throw errors.conflict('discount_in_use', 'This code has been used; turn it off instead');
         await deleteDiscountCode(tx, id);
+        await audited(tx, by, sellerId, 'discount.deleted', current);
       });
     },
   };

@@ -1,3 +1,4 @@
+import { recordAction, type ActionSource } from '../audit/index.js';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@lockdrop/auth';
 import type {
@@ -104,6 +105,8 @@ export async function saveDestination(
   deps: DestinationDeps,
   user: AuthUser,
   input: PayoutDestinationInput,
+  source: ActionSource,
+  correlationId: string,
 ): Promise<PayoutDestination> {
   const now = deps.now();
   const base = {
@@ -203,6 +206,20 @@ export async function saveDestination(
       );
     }
     await replaceDestination(tx, destination);
+    await recordAction(
+      tx,
+      source,
+      {
+        storeId: user.id,
+        action: previous ? 'payout_destination.changed' : 'payout_destination.added',
+        target: destination.label,
+        details: {
+          ...(previous ? { previous: previous.label } : {}),
+          heldUntil: destination.payoutsHeldUntil?.toISOString() ?? null,
+        },
+      },
+      correlationId,
+    );
   });
   deps.onMailQueued();
   return toDestinationView(destination, now);

@@ -1,3 +1,4 @@
+import { actionSourceOf } from '../audit/index.js';
 import {
   bankAccountSchema,
   bankListSchema,
@@ -67,11 +68,14 @@ export function payoutRoutes(
   deps: { destinations: DestinationDeps; payouts: PayoutDeps; reauthMaxAgeSeconds: number },
 ): void {
   const auth = { preHandler: app.authenticate };
+  // Where payouts go is the owner's alone (issue 28), also for an owner acting after a transfer.
+  const ownerOnly = { storeRight: 'store:owner' } as const;
 
   app.get(
     '/api/payouts/banks',
     {
       ...auth,
+      config: ownerOnly,
       schema: {
         tags: ['payouts'],
         summary: 'Banks a payout can be sent to (from the payment provider)',
@@ -86,6 +90,7 @@ export function payoutRoutes(
     '/api/payouts/resolve-account',
     {
       ...auth,
+      config: ownerOnly,
       schema: {
         tags: ['payouts'],
         summary: "The account holder's name as the bank knows it, for the seller to confirm",
@@ -101,6 +106,7 @@ export function payoutRoutes(
     '/api/payouts/destination',
     {
       ...auth,
+      config: ownerOnly,
       schema: {
         tags: ['payouts'],
         summary: "The seller's payout destination, masked",
@@ -120,6 +126,7 @@ export function payoutRoutes(
     '/api/payouts/destination',
     {
       ...auth,
+      config: ownerOnly,
       schema: {
         tags: ['payouts'],
         summary:
@@ -133,7 +140,13 @@ export function payoutRoutes(
       // The first destination too: a hijacked account with a balance must not be drained (issue 30).
       requireRecentAuth(request, deps.reauthMaxAgeSeconds);
       return {
-        destination: await saveDestination(deps.destinations, request.user!, request.body),
+        destination: await saveDestination(
+          deps.destinations,
+          request.user!,
+          request.body,
+          actionSourceOf(request),
+          request.id,
+        ),
       };
     },
   );
@@ -176,6 +189,7 @@ export function payoutRoutes(
     '/api/payouts/withdraw',
     {
       ...auth,
+      config: { storeRight: 'payouts:write' },
       schema: {
         tags: ['payouts'],
         summary: 'Withdraw now: pays out the available balance (once a day)',
@@ -184,7 +198,12 @@ export function payoutRoutes(
       },
     },
     async (request, reply) => {
-      const payouts = await withdrawNow(deps.payouts, request.user!.id, request.id);
+      const payouts = await withdrawNow(
+        deps.payouts,
+        request.user!.id,
+        request.id,
+        actionSourceOf(request),
+      );
       return reply.code(202).send({ payouts });
     },
   );

@@ -1,3 +1,4 @@
+import { recordAction, SCHEDULED, type ActionSource } from '../audit/index.js';
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent } from '@lockdrop/bus';
 import {
@@ -250,7 +251,7 @@ async function createSellerPayouts(
   tx: PoolClient,
   deps: PayoutDeps,
   sellerId: string,
-  run: { runId: string; trigger: Payout['trigger']; correlationId: string },
+  run: { runId: string; trigger: Payout['trigger']; correlationId: string; source: ActionSource },
 ): Promise<{
   payouts: StoredPayout[];
   skipped: SkipReason | null;
@@ -371,6 +372,25 @@ async function createSellerPayouts(
     payouts.push(payout);
   }
   const skipped = payouts.length > 0 ? null : belowMinimum ? 'below_minimum' : 'nothing_available';
+  if (payouts.length > 0)
+    await recordAction(
+      tx,
+      run.source,
+      {
+        storeId: sellerId,
+        action: run.trigger === 'withdraw' ? 'payout.withdrawn' : 'payout.scheduled',
+        target: destination.label,
+        details: {
+          runId: run.runId,
+          payouts: payouts.map((payout) => ({
+            id: payout.id,
+            amountMinor: payout.amountMinor,
+            currency: payout.currency,
+          })),
+        },
+      },
+      run.correlationId,
+    );
   return { payouts, skipped, destination };
 }
 
@@ -382,7 +402,7 @@ export async function runPayouts(
   let created = 0;
   for (const sellerId of await sellersWithDestinations(deps.pool)) {
     const result = await withTransaction(deps.pool, (tx) =>
-      createSellerPayouts(tx, deps, sellerId, { ...run, trigger: 'scheduled' }),
+      createSellerPayouts(tx, deps, sellerId, { ...run, trigger: 'scheduled', source: SCHEDULED }),
     );
     created += result.payouts.length;
   }
@@ -395,6 +415,7 @@ export async function withdrawNow(
   deps: PayoutDeps,
   sellerId: string,
   correlationId: string,
+  source: ActionSource,
 ): Promise<Payout[]> {
   const now = deps.now();
   return withTransaction(deps.pool, async (tx) => {
@@ -414,6 +435,7 @@ export async function withdrawNow(
       runId: `withdraw:${randomUUID()}`,
       trigger: 'withdraw',
       correlationId,
+      source,
     });
     switch (result.skipped) {
       case null:

@@ -1,3 +1,4 @@
+import { actionSourceOf } from '../audit/index.js';
 import { refundAnswerSchema } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { errors } from '@lockdrop/http';
@@ -92,6 +93,7 @@ export function refundRoutes(app: HttpServer, deps: RefundDeps): void {
         request.user!,
         request.params.purchaseId,
         request.id,
+        actionSourceOf(request),
       );
       return reply
         .code(purchase.status === 'refunded' ? 200 : 202)

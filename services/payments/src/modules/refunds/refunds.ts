@@ -1,3 +1,4 @@
+import { recordAction, type ActionSource } from '../audit/index.js';
 import {
   addChargeRefund,
   endRefundedSubscription,
@@ -93,6 +94,7 @@ export async function refundPurchase(
   user: AuthUser,
   purchaseId: string,
   correlationId: string,
+  source: ActionSource,
 ): Promise<Purchase> {
   const refundId = randomUUID();
   const purchase = await withTransaction(deps.pool, async (tx) => {
@@ -131,6 +133,21 @@ export async function refundPurchase(
       correlationId,
     });
     await setPurchaseStatus(tx, found.id, 'refunding');
+    await recordAction(
+      tx,
+      source,
+      {
+        storeId: found.sellerId,
+        action: 'refund.requested',
+        target: found.id,
+        details: {
+          amountMinor: found.amountMinor,
+          currency: found.currency,
+          buyerEmail: found.buyerEmail,
+        },
+      },
+      correlationId,
+    );
     return found;
   });
   const refund = (await findRefund(deps.pool, refundId))!;

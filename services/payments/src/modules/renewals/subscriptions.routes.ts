@@ -128,6 +128,8 @@ export function subscriptionRoutes(
     '/api/billing/plan',
     {
       preHandler: app.authenticate,
+      // The store's plan is its owner's to choose (an owner acting after a transfer too).
+      config: { storeRight: 'store:owner' },
       schema: {
         tags: ['billing'],
         summary: "The signed-in seller's plan, its renewal and any scheduled change",
@@ -142,6 +144,7 @@ export function subscriptionRoutes(
     '/api/billing/plan/change',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'store:owner' },
       schema: {
         tags: ['billing'],
         summary:
@@ -158,6 +161,7 @@ export function subscriptionRoutes(
     '/api/billing/plan/cancel',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'store:owner' },
       schema: {
         tags: ['billing'],
         summary:
@@ -183,6 +187,7 @@ export function subscriptionRoutes(
     '/api/billing/plan/resume',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'store:owner' },
       schema: {
         tags: ['billing'],
         summary: 'Take back a cancellation of the plan before its period ends',

@@ -21,27 +21,48 @@ export function SettingsPage({
   webhooks,
   brand,
   team,
+  activity,
 }: {
   payoutDestination: ReactNode;
   planBilling: ReactNode;
   webhooks: ReactNode;
   brand: ReactNode;
   team: ReactNode;
+  activity: ReactNode;
 }) {
   const acting = useActing();
   // Acting for another store: its settings (payouts, plan, brand, keys…) are the owner's alone,
-  // and the person's own ones wait until they switch back. Only the team is shown.
+  // and the person's own ones wait until they switch back. The team and its activity are shown,
+  // and to an owner who received the store by a transfer, its payouts and plan too.
   if (acting)
     return (
       <div className="bg-slate-50">
         <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
           <h1 className="text-3xl font-bold tracking-tight text-slate-900">Settings</h1>
           <p className="mt-4 text-sm text-slate-700" data-testid="acting-note">
-            You are working in <strong>{acting.storeName}</strong> as {acting.role}. Its payouts,
-            plan and account settings stay with its owner; switch back to your own store (in the
-            seller menu) for your own settings.
+            {acting.role === 'owner' ? (
+              <>
+                You own <strong>{acting.storeName}</strong>: its payouts, plan and team are yours
+                here; switch back to your own store (in the seller menu) for your own account.
+              </>
+            ) : (
+              <>
+                You are working in <strong>{acting.storeName}</strong> as {acting.role}. Its
+                payouts, plan and account settings stay with its owner; switch back to your own
+                store (in the seller menu) for your own settings.
+              </>
+            )}
           </p>
-          <div className="mt-10 space-y-8">{team}</div>
+          <div className="mt-10 space-y-8">
+            {acting.role === 'owner' && (
+              <>
+                <PayoutSection destination={payoutDestination} />
+                <PlanSection billing={planBilling} />
+              </>
+            )}
+            {team}
+            {activity}
+          </div>
         </div>
       </div>
     );
@@ -57,6 +78,7 @@ export function SettingsPage({
           <PayoutSection destination={payoutDestination} />
           <PlanSection billing={planBilling} />
           {team}
+          {activity}
           {brand}
           <SettingsCard
             id="webhooks"

@@ -1,14 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { useActing, useSession } from '@/features/auth';
+import {
+  REAUTHENTICATION_REQUIRED,
+  ReauthenticateDialog,
+  useActing,
+  useSession,
+} from '@/features/auth';
+import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
 import {
   MEMBER_ROLES,
   useInvite,
+  useKeepMember,
   useRemoveMember,
   useRevokeInvite,
   useTeam,
+  useTransferOwnership,
   type MemberRole,
+  type StoreMember,
 } from '../api/teams';
 
 const ROLE_HELP: Record<MemberRole, string> = {
@@ -27,13 +36,36 @@ export function TeamSection() {
   const { user } = useSession();
   const acting = useActing();
   const storeId = acting?.storeId ?? user?.id ?? null;
-  const canManage = !acting || acting.role === 'admin';
+  const isOwner = !acting || acting.role === 'owner';
+  const canManage = isOwner || acting?.role === 'admin';
   const team = useTeam(storeId);
   const invite = useInvite(storeId ?? '');
   const remove = useRemoveMember(storeId ?? '');
   const revoke = useRevokeInvite(storeId ?? '');
+  const keep = useKeepMember(storeId ?? '');
+  const transfer = useTransferOwnership(storeId ?? '');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MemberRole>('editor');
+  // The admin the owner is handing the store to, while they confirm it is them.
+  const [awaitingProof, setAwaitingProof] = useState<StoreMember | null>(null);
+
+  function handOver(member: StoreMember) {
+    transfer.mutate(member.userId, {
+      onSuccess: () => notify.success(`${member.email} now owns this store; you are an admin`),
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED)
+          return setAwaitingProof(member);
+        notify.error(error, 'Could not transfer the ownership');
+      },
+    });
+  }
+
+  function confirmHandOver(member: StoreMember) {
+    const sure = window.confirm(
+      `Make ${member.email} the owner of this store? Billing, where payouts go and the team become theirs; you stay as an admin.`,
+    );
+    if (sure) handOver(member);
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -50,6 +82,8 @@ export function TeamSection() {
   }
 
   const seats = team.data?.seats;
+  const readOnly = team.data?.members.filter((member) => member.readOnly) ?? [];
+  const overLimit = seats !== null && seats !== undefined && (team.data?.seatsUsed ?? 0) >= seats;
   return (
     <section
       aria-labelledby="settings-team"
@@ -68,6 +102,17 @@ export function TeamSection() {
               : `${team.data!.seatsUsed} of ${seats} seats used (pending invitations count).`}
       </p>
       {team.isError && <p className="mt-4 text-sm text-rose-700">{team.error.message}</p>}
+      {readOnly.length > 0 && (
+        <p
+          className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200"
+          data-testid="seat-review"
+        >
+          Your plan has {seats === 0 ? 'no team seats' : `${seats} team seats`} and more members.
+          Members past the limit keep read-only access — the accountant&apos;s read rights: sales,
+          payouts, exports and analytics — until {isOwner ? 'you choose' : 'the owner chooses'} who
+          stays: keep them, or remove them.
+        </p>
+      )}
       <ul className="mt-6 divide-y divide-slate-100" aria-label="Team members">
         {team.data?.members.map((member) => (
           <li
@@ -79,9 +124,38 @@ export function TeamSection() {
               <p className="font-medium text-slate-900">{member.fullName || member.email}</p>
               <p className="text-slate-500">
                 {member.email} · {member.role}
+                {member.readOnly && ' · read-only until kept'}
               </p>
             </div>
-            {canManage && member.role !== 'owner' && (
+            {isOwner && member.readOnly && (
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={`Keep ${member.email}`}
+                disabled={keep.isPending}
+                onClick={() =>
+                  keep.mutate(member.userId, {
+                    onSuccess: () =>
+                      notify.success(`${member.email} keeps their ${member.role} role`),
+                    onError: (error) => notify.error(error, 'Could not keep the member'),
+                  })
+                }
+              >
+                Keep
+              </Button>
+            )}
+            {isOwner && member.role === 'admin' && !member.readOnly && (
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Make ${member.email} the owner`}
+                disabled={transfer.isPending}
+                onClick={() => confirmHandOver(member)}
+              >
+                Make owner
+              </Button>
+            )}
+            {canManage && member.role !== 'owner' && member.userId !== storeId && (
               <Button
                 variant="ghost"
                 size="sm"
@@ -124,7 +198,7 @@ export function TeamSection() {
           </li>
         ))}
       </ul>
-      {canManage && seats !== 0 && (
+      {canManage && seats !== 0 && !overLimit && (
         <form className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end" onSubmit={submit}>
           <label className="flex-1 text-sm font-medium text-slate-700">
             E-mail
@@ -162,6 +236,16 @@ export function TeamSection() {
           {role}: {ROLE_HELP[role]}.
         </p>
       )}
+      <ReauthenticateDialog
+        open={awaitingProof !== null}
+        purpose="hand this store to another owner"
+        onCancel={() => setAwaitingProof(null)}
+        onConfirmed={() => {
+          const member = awaitingProof;
+          setAwaitingProof(null);
+          if (member) handOver(member);
+        }}
+      />
     </section>
   );
 }

@@ -1,0 +1,8 @@
+export {
+  actionSourceOf,
+  auditedBy,
+  recordAction,
+  SCHEDULED,
+  type ActionSource,
+  type AuditedBy,
+} from './audit.js';
