@@ -116,9 +116,10 @@ describe('payments the provider reports pending (issue 27, sale.pending)', () =>
     const [paid] = eventsOf('purchase.paid', txRef);
     expect(paid!.data.purchaseId).toBe(pending!.data.purchaseId);
     expect(eventsOf('purchase.pending', txRef)).toHaveLength(1);
-    const { rows } = await harness.pool.query('SELECT id, status FROM purchases WHERE tx_ref = $1', [
-      txRef,
-    ]);
+    const { rows } = await harness.pool.query(
+      'SELECT id, status FROM purchases WHERE tx_ref = $1',
+      [txRef],
+    );
     expect(rows).toEqual([{ id: pending!.data.purchaseId, status: 'paid' }]);
   });
 

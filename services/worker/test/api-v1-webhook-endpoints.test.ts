@@ -185,7 +185,11 @@ describe('/api/v1/webhook-endpoints', () => {
         const response = await call(key, method, `/api/v1/webhook-endpoints/${foreign.id}`, body);
         expect(response.statusCode, `${method} ${foreign.mode} endpoint`).toBe(404);
       }
-      const cursor = await call(key, 'GET', `/api/v1/webhook-endpoints?starting_after=${foreign.id}`);
+      const cursor = await call(
+        key,
+        'GET',
+        `/api/v1/webhook-endpoints?starting_after=${foreign.id}`,
+      );
       expect(cursor.statusCode).toBe(400);
     }
     // Nothing changed: the dashboard (both modes) still has both, enabled.

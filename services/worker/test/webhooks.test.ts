@@ -476,7 +476,7 @@ describe('sale.pending (issue 27)', () => {
 });
 
 describe('endpoints per mode (issue 27)', () => {
-  it("a test endpoint hears only test-mode money, a live one only live money; products reach both", async () => {
+  it('a test endpoint hears only test-mode money, a live one only live money; products reach both', async () => {
     const seller = await issuer.account();
     const liveHooks = await receiver();
     const testHooks = await receiver();

@@ -206,7 +206,7 @@ export const v1WebhookEndpointPageSchema = withExample(v1PageOf(v1WebhookEndpoin
 export const v1WebhookEndpointInputSchema = withExample(
   webhookEndpointInputSchema.omit({ mode: true }).strict(),
   {
-  url: 'https://example.com/hooks/lockdrop',
+    url: 'https://example.com/hooks/lockdrop',
     events: ['sale.created', 'sale.refunded'],
     description: 'Books',
   },

@@ -204,8 +204,7 @@ export function toWebhookEvent(event: DomainEvent): WebhookEvent | null {
     }
     case 'purchase.pending':
     case 'purchase.failed': {
-      const data = (event as DomainEvent<'purchase.pending'> | DomainEvent<'purchase.failed'>)
-        .data;
+      const data = (event as DomainEvent<'purchase.pending'> | DomainEvent<'purchase.failed'>).data;
       const [type, status] =
         event.type === 'purchase.pending'
           ? (['sale.pending', 'pending'] as const)

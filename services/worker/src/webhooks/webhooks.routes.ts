@@ -96,7 +96,8 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
       ...auth,
       schema: {
         tags,
-        summary: 'A new secret (shown in this answer); the old one keeps signing beside it for 24 hours',
+        summary:
+          'A new secret (shown in this answer); the old one keeps signing beside it for 24 hours',
         security,
         params: idParams,
         response: { 200: webhookEndpointWithSecretSchema, ...errorResponses },
