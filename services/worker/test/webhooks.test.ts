@@ -191,7 +191,11 @@ describe('deliveries', () => {
     });
     expect(() => verify(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, webhook!)).toThrow();
 
-    const [logged] = await deliveriesOf(seller, `?endpointId=${endpoint.id}`);
+    // The worker records the attempt once the receiver's answer is back, a moment after it arrived.
+    const logged = await waitFor(async () => {
+      const [row] = await deliveriesOf(seller, `?endpointId=${endpoint.id}`);
+      return row?.status === 'pending' ? null : row;
+    });
     expect(logged).toMatchObject({
       id: webhook!.id,
       status: 'succeeded',
@@ -437,6 +441,10 @@ describe('sale.pending (issue 27)', () => {
     await harness.bus.publish(announced);
     // The same announcement redelivered by the bus is still one delivery.
     await harness.bus.publish(announced);
+    // A bank transfer arrives minutes later. (Two worker replicas share the consumer: events about
+    // one sale published in the same instant may be sent in either order — README, "Webhooks for
+    // sellers" — which is why every payload carries the sale's state and updatedAt.)
+    await waitFor(async () => hooks.processed.length === 1);
     await harness.bus.publish(testEvent('purchase.paid', purchasePaidAfterPending(pending)));
 
     await waitFor(async () => hooks.processed.length === 2);
@@ -462,6 +470,7 @@ describe('sale.pending (issue 27)', () => {
     // A transfer that fails instead ends in sale.failed under the sale id sale.pending gave.
     const abandoned = purchasePendingData({ sellerId: seller.id, testMode: true });
     await harness.bus.publish(testEvent('purchase.pending', abandoned));
+    await waitFor(async () => hooks.processed.length === 3);
     await harness.bus.publish(
       testEvent('purchase.failed', { ...abandoned, failedAt: new Date().toISOString() }),
     );
