@@ -1751,7 +1751,7 @@ export interface paths {
         head?: never;
         /**
          * Update a product: only the fields sent change
-         * @description `files` is the whole new file list, in order (files uploaded with POST /api/v1/files); `fileId` names its preview source.
+         * @description `files` is the whole new file list, in order (files uploaded with POST /api/v1/files); `fileId` names its preview source. To add one file, upload it with POST /api/v1/files and `productId` instead: uploads added at the same time are all kept, where two PATCHes of `files` at once keep the last.
          */
         patch: {
             parameters: {
