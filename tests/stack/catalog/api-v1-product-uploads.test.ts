@@ -51,9 +51,7 @@ async function apiUpload(key: Seller, upload: Upload = {}) {
 
 const readProduct = async (key: Seller, id: string): Promise<Product> =>
   productSchema.parse(
-    (
-      await catalog.app.inject({ url: `/api/v1/products/${id}`, headers: key.auth })
-    ).json(),
+    (await catalog.app.inject({ url: `/api/v1/products/${id}`, headers: key.auth })).json(),
   );
 
 async function productOf(owner: Seller, key: Seller): Promise<Product> {
@@ -135,11 +133,18 @@ describe('POST /api/v1/files with productId', () => {
     const result = await apiUpload(key, { productId: product.id, fileName: 'bonus-track.txt' });
     expect(result.status, JSON.stringify(result.body)).toBe(201);
     const file = v1UploadedFileSchema.parse(result.body);
-    expect(file).toMatchObject({ object: 'file', fileName: 'bonus-track.txt', productId: product.id });
+    expect(file).toMatchObject({
+      object: 'file',
+      fileName: 'bonus-track.txt',
+      productId: product.id,
+    });
 
     const after = await readProduct(key, product.id);
     expect(after.files.map((f) => f.fileId)).toEqual([product.fileId, file.id]);
-    expect(after.files[1]).toMatchObject({ fileName: 'bonus-track.txt', sizeBytes: file.sizeBytes });
+    expect(after.files[1]).toMatchObject({
+      fileName: 'bonus-track.txt',
+      sizeBytes: file.sizeBytes,
+    });
     // The preview source stays the product's first file.
     expect(after.fileId).toBe(product.fileId);
     const added = await catalog.outbox('product.files_added', product.id);
@@ -216,7 +221,11 @@ describe('POST /api/v1/files with productId', () => {
     );
     expect(refused.message).toContain('products:write');
     const productsOnly = await catalog.apiKey(owner, ['products:write']);
-    expectError(await apiUpload(productsOnly, { productId: product.id }), 403, 'insufficient_scope');
+    expectError(
+      await apiUpload(productsOnly, { productId: product.id }),
+      403,
+      'insufficient_scope',
+    );
     expectError(await apiUpload(owner, { productId: product.id }), 401, 'api_key_required');
 
     expect(await uploadsUsed(owner)).toBe(1); // the product's own file

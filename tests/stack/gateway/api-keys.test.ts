@@ -360,7 +360,11 @@ describe('the /api/v1 door', () => {
         headers: { ...key.auth, 'idempotency-key': idempotencyKey },
         body: form,
       });
-      return { status: response.status, headers: response.headers, body: await response.json() };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as Json,
+      };
     };
     const first = await upload('the bonus chapter');
     expect(first.status, JSON.stringify(first.body)).toBe(201);

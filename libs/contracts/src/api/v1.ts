@@ -135,11 +135,14 @@ export type V1UploadedFile = z.infer<typeof v1UploadedFileSchema>;
  */
 export const v1FileUploadSchema = withExample(
   z.object({
-    productId: z.uuid().optional().meta({
-      description:
-        'Add the file to this product of yours (appended to its files). Send it before `file`: ' +
-        'it is checked before the upload is read.',
-    }),
+    productId: z
+      .uuid()
+      .optional()
+      .meta({
+        description:
+          'Add the file to this product of yours (appended to its files). Send it before `file`: ' +
+          'it is checked before the upload is read.',
+      }),
     file: z.string().meta({ format: 'binary', description: 'The file’s bytes' }),
   }),
   { productId: EXAMPLE_PRODUCT_ID, file: '(the bytes of presets-guide.pdf)' },
@@ -234,7 +237,7 @@ export const v1WebhookEndpointPageSchema = withExample(v1PageOf(v1WebhookEndpoin
 export const v1WebhookEndpointInputSchema = withExample(
   webhookEndpointInputSchema.omit({ mode: true }).strict(),
   {
-  url: 'https://example.com/hooks/lockdrop',
+    url: 'https://example.com/hooks/lockdrop',
     events: ['sale.created', 'sale.refunded'],
     description: 'Books',
   },
