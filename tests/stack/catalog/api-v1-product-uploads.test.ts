@@ -258,4 +258,47 @@ describe('POST /api/v1/files with productId', () => {
     expect(await uploadsUsed(owner)).toBe(used);
     expect((await readProduct(key, product.id)).files).toHaveLength(MAX_FILES_PER_PRODUCT);
   });
+
+  it("answers delivery's repeated ask for one file as done, changing nothing (an answer lost to a timeout)", async () => {
+    const owner = await catalog.seller({ plan: 'business' });
+    const key = await catalog.apiKey(owner, WRITER);
+    const product = await productOf(owner, key);
+    const loose = v1UploadedFileSchema.parse((await apiUpload(key)).body);
+    const bus = await catalog.connectBus();
+    const ask = () =>
+      bus.request('products.attach_file', {
+        sellerId: owner.id,
+        productId: product.id,
+        file: {
+          fileId: loose.id,
+          fileName: loose.fileName,
+          sizeBytes: loose.sizeBytes,
+          kind: loose.kind,
+        },
+        correlationId: randomUUID(),
+      });
+    expect(await ask()).toEqual({ ok: true });
+    expect(await ask()).toEqual({ ok: true });
+    expect((await readProduct(key, product.id)).files.map((f) => f.fileId)).toEqual([
+      product.fileId,
+      loose.id,
+    ]);
+    expect(await catalog.outbox('product.files_added', product.id)).toHaveLength(1);
+
+    // A product deleted between the check and the append takes no file.
+    const deleted = await catalog.app.inject({
+      method: 'DELETE',
+      url: `/api/products/${product.id}`,
+      headers: owner.auth,
+    });
+    expect(deleted.statusCode).toBe(204);
+    const other = v1UploadedFileSchema.parse((await apiUpload(key)).body);
+    const late = await bus.request('products.attach_file', {
+      sellerId: owner.id,
+      productId: product.id,
+      file: { fileId: other.id, fileName: other.fileName, sizeBytes: 1, kind: other.kind },
+      correlationId: randomUUID(),
+    });
+    expect(late).toEqual({ ok: false, reason: 'product_not_found' });
+  });
 });
