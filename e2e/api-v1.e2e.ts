@@ -121,15 +121,26 @@ describe('the public API, end to end', () => {
     });
     expect(hidden.response.status).toBe(404);
 
-    const bytes = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(8 * 1024)]);
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(bytes)]), 'presets.zip');
+    // The script: a product from a short guide, its main file uploaded into it, then published.
+    const upload = (fileName: string, bytes: Buffer, productId?: string) => {
+      const form = new FormData();
+      // productId goes before the file: delivery checks the product before reading the file.
+      if (productId) form.append('productId', productId);
+      form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
+      return { form, body: { file: fileName, ...(productId ? { productId } : {}) } };
+    };
+    const guideBytes = Buffer.from('%PDF-1.4 how to install the presets');
+    const guide = upload('read-me-first.pdf', guideBytes);
     const file = await api.POST('/api/v1/files', {
-      body: { file: 'presets.zip' },
-      bodySerializer: () => form,
+      body: guide.body,
+      bodySerializer: () => guide.form,
     });
     expect(file.response.status, JSON.stringify(file.error)).toBe(201);
-    expect(file.data).toMatchObject({ object: 'file', sizeBytes: bytes.length });
+    expect(file.data).toMatchObject({
+      object: 'file',
+      sizeBytes: guideBytes.length,
+      productId: null,
+    });
 
     const title = `API presets ${Date.now().toString(36)}`;
     const product = await api.POST('/api/v1/products', {
@@ -139,10 +150,36 @@ describe('the public API, end to end', () => {
     expect(product.response.status, JSON.stringify(product.error)).toBe(201);
     const productId = product.data!.id;
     expect(product.data!.status).toBe('draft');
+
+    const bytes = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(8 * 1024)]);
+    const presets = upload('presets.zip', bytes, productId);
+    const uploadKey = randomUUID();
+    const added = await api.POST('/api/v1/files', {
+      body: presets.body,
+      bodySerializer: () => presets.form,
+      headers: { 'idempotency-key': uploadKey },
+    });
+    expect(added.response.status, JSON.stringify(added.error)).toBe(201);
+    expect(added.data).toMatchObject({ object: 'file', sizeBytes: bytes.length, productId });
+    // A retry with the same Idempotency-Key (the script lost the answer) is the stored answer:
+    // no second upload, no second file on the product.
+    const again = await api.POST('/api/v1/files', {
+      body: presets.body,
+      bodySerializer: () => presets.form,
+      headers: { 'idempotency-key': uploadKey },
+    });
+    expect(again.response.status).toBe(201);
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.data!.id).toBe(added.data!.id);
+
     const published = await api.POST('/api/v1/products/{id}/publish', {
       params: { path: { id: productId } },
     });
     expect(published.data?.status).toBe('published');
+    expect(published.data!.files.map((f) => [f.fileName, f.sizeBytes])).toEqual([
+      ['read-me-first.pdf', guideBytes.length],
+      ['presets.zip', bytes.length],
+    ]);
 
     // A buyer pays by bank transfer in the sandbox: pending until the transfer arrives.
     const buyerEmail = `api-buyer-${Date.now()}@example.com`;

@@ -35,7 +35,10 @@ const unused = {} as never;
 /** Each `/api/v1` owner's routes, as its app registers them (apiV1Routes in the gateway's door). */
 const DOCUMENTED: [service: string, register: (app: HttpServer) => void][] = [
   ['catalog', (app) => apiV1ProductRoutes(app, unused)],
-  ['delivery', (app) => uploadRoutes(app, { uploads: unused, stampedCopies: unused })],
+  [
+    'delivery',
+    (app) => uploadRoutes(app, { uploads: unused, stampedCopies: unused, attachments: unused }),
+  ],
   [
     'payments',
     (app) =>

@@ -62,6 +62,24 @@ async function api(key: string, method: string, path: string, body?: unknown): P
   });
 }
 
+/** A script's upload naming a product (`productId` before the file), retried like `api`. */
+async function uploadTo(key: string, productId: string): Promise<number> {
+  return persistently(async () => {
+    const form = new FormData();
+    form.append('productId', productId);
+    form.append('file', new Blob([new Uint8Array(Buffer.from('not for you'))]), 'planted.txt');
+    const response = await fetch(`${cluster.baseUrl}/api/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (response.status === 502 || response.status === 503) throw new Error(`${response.status}`);
+    await response.arrayBuffer();
+    return response.status;
+  });
+}
+
 beforeAll(async () => {
   cluster = await startCluster();
   [a, b] = await Promise.all([openShop(cluster, 'access-a'), openShop(cluster, 'access-b')]);
@@ -118,9 +136,13 @@ describe("API keys against another seller's resources", () => {
     for (const path of reads) answers.push(`GET ${path} ${(await api(keyA, 'GET', path)).status}`);
     for (const [method, path, body] of writes)
       answers.push(`${method} ${path} ${(await api(keyA, method, path, body)).status}`);
+    // An upload into B's product (POST /api/v1/files with productId) is refused before the file.
+    const plant = `POST /api/v1/files productId=${b.productId}`;
+    answers.push(`${plant} ${await uploadTo(keyA, b.productId)}`);
     expect(answers).toEqual([
       ...reads.map((path) => `GET ${path} 404`),
       ...writes.map(([method, path]) => `${method} ${path} 404`),
+      `${plant} 404`,
     ]);
 
     // A product made from B's file is refused exactly as one made from a file that never existed.
@@ -170,7 +192,11 @@ describe("API keys against another seller's resources", () => {
       code: (await api(keyB, 'GET', `/api/v1/discount-codes/${codeB.body.id}`)).body,
       endpoint: (await api(keyB, 'GET', `/api/v1/webhook-endpoints/${endpointB.body.id}`)).body,
     };
-    expect(after.product).toMatchObject({ title: productB.body.title, status: 'published' });
+    expect(after.product).toMatchObject({
+      title: productB.body.title,
+      status: 'published',
+      files: productB.body.files,
+    });
     expect(after.sale).toMatchObject({ id: saleB.id, status: saleB.status });
     expect(after.code).toMatchObject({ id: codeB.body.id, active: true });
     expect(after.endpoint).toMatchObject({ id: endpointB.body.id, enabled: true });

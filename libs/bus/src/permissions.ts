@@ -78,6 +78,8 @@ export const busRoles = {
       'catalog.profiles': 'profile.updated',
       ...retention('catalog'),
     },
+    // An API upload naming a product: catalog checks the product, then appends the file.
+    serves: ['products.file_attachable', 'products.attach_file'],
     managesStreams: true,
   },
   payments: {
@@ -116,6 +118,7 @@ export const busRoles = {
       ...retention('delivery'),
     },
     serves: ['access.suspend_for_refund'],
+    requests: ['products.file_attachable', 'products.attach_file'],
     managesStreams: true,
   },
   analytics: {

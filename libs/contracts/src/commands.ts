@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { currencySchema } from './shared.js';
+import { currencySchema, fileKindSchema } from './shared.js';
+
+/** Why catalog will not take a file for a product: the key's seller has no such live product, or it is full. */
+const attachRefusalSchema = z.object({
+  ok: z.literal(false),
+  reason: z.enum(['product_not_found', 'too_many_files']),
+});
 
 /**
  * Requests one service answers for another while a person waits — the few places where an
@@ -22,6 +28,37 @@ export const commands = {
       refundId: z.uuid(),
     }),
     reply: z.object({ suspended: z.literal(true) }),
+  },
+  /**
+   * Before delivery reads a byte of an API upload naming a product (POST /api/v1/files with
+   * `productId`), it asks catalog whether that product is the seller's (the API key's, verified
+   * by delivery) and has room for one more file. Another seller's product, a deleted one and an
+   * unknown id are the same `product_not_found`: nothing about them is revealed.
+   */
+  'products.file_attachable': {
+    request: z.object({ productId: z.string().max(64), sellerId: z.uuid() }),
+    reply: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), attachRefusalSchema]),
+  },
+  /**
+   * Once the upload is stored, delivery has catalog append it to the product's files under the
+   * product's row lock (two uploads at once both end up listed). Idempotent: a file the product
+   * already lists is answered `ok` and changes nothing, so delivery may ask again after a
+   * timeout whose outcome it cannot know. Over the bus rather than HTTP with the key's token:
+   * that token lives minutes, an upload of a large file on a slow line longer.
+   */
+  'products.attach_file': {
+    request: z.object({
+      productId: z.string().max(64),
+      sellerId: z.uuid(),
+      file: z.object({
+        fileId: z.uuid(),
+        fileName: z.string().min(1),
+        sizeBytes: z.number().int().nonnegative(),
+        kind: fileKindSchema,
+      }),
+      correlationId: z.string().min(1).max(200),
+    }),
+    reply: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), attachRefusalSchema]),
   },
   /**
    * The worker asks payments, which keeps destinations encrypted, where to send a payout right

@@ -8,6 +8,7 @@ import { migrations } from './db/migrations/index.js';
 import { createProductCache } from './db/product-cache.js';
 import { createBrandService } from './domain/brands.js';
 import { createProductService } from './domain/products.js';
+import { serveFileAttachments } from './events/file-attachments.consumer.js';
 import { subscribeToFxRates } from './events/fx-rates.consumer.js';
 import { subscribeToSellerNames } from './events/seller-names.consumer.js';
 import { subscribeToStorefrontViews } from './events/storefront-views.consumer.js';
@@ -46,6 +47,7 @@ export async function buildApp(config: CatalogConfig, deps: CatalogDeps = {}): P
   brandRoutes(app, brands, infra.pool);
   apiV1ProductRoutes(app, products);
   currencyRoutes(app, infra.pool, now);
+  serveFileAttachments(infra.bus, products);
   await subscribeToFxRates(infra.bus, infra.pool);
   await subscribeToStorefrontViews(infra.bus, infra.pool);
   await subscribeToSellerNames(infra.bus, infra.pool);

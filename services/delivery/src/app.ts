@@ -7,6 +7,7 @@ import { migrations } from './db/migrations/index.js';
 import { createAvatars, createBrandLogos } from './domain/brand-logos.js';
 import { createDownloadService } from './domain/downloads.js';
 import { createPreviewService } from './domain/previews.js';
+import { createProductAttachments } from './domain/product-attachments.js';
 import { createReceiptSessionService } from './domain/receipt-sessions.js';
 import { createStampQueue } from './domain/stamp-queue.js';
 import { createStampedCopies } from './domain/stamped-copies.js';
@@ -21,6 +22,9 @@ import { previewRoutes } from './routes/previews.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { createStorage, type ObjectStorage } from './storage/index.js';
 import { pruneExpiredAccess } from './db/retention.repo.js';
+
+/** How long an API upload naming a product waits for catalog's word (it answers from one row). */
+const CATALOG_ANSWER_TIMEOUT_MS = 5_000;
 
 export interface DeliveryDependencies {
   /** Tests sign their own tokens; by default tokens are verified against identity's JWKS. */
@@ -69,6 +73,7 @@ export async function buildApp(
   uploadRoutes(app, {
     uploads: createUploadService({ pool, storage, logger: app.log }),
     stampedCopies,
+    attachments: createProductAttachments({ bus, timeoutMs: CATALOG_ANSWER_TIMEOUT_MS }),
   });
   previewRoutes(app, { previews: createPreviewService({ pool, storage }) });
   brandLogoRoutes(app, { logos: createBrandLogos({ pool, storage }) });

@@ -27,6 +27,8 @@ import { migrations } from '@lockdrop/catalog/src/db/migrations/index.js';
 
 export interface Seller {
   id: string;
+  /** The plan the seller's tokens (and their API keys' tokens) carry. */
+  plan: PlanId;
   token: string;
   auth: { authorization: string };
 }
@@ -38,6 +40,8 @@ export interface CatalogHarness {
   namespace: string;
   /** Env both catalog and delivery were built from; tests may build another catalog from it. */
   env: Record<string, string>;
+  /** The real delivery beside catalog, on the same bus (it asks catalog about API uploads). */
+  deliveryUrl: string;
   /** Moves the app's clock; `null` returns to real time. */
   setNow(at: Date | null): void;
   seller(options?: { plan?: PlanId; email?: string }): Promise<Seller>;
@@ -86,16 +90,21 @@ export async function createCatalogHarness(
     pool,
     namespace,
     env: catalogEnv,
+    deliveryUrl,
     setNow(at) {
       now = at;
     },
     async seller({ plan = 'free', email } = {}) {
       const { id, token, authorization } = await issuer.account({ plan, email });
-      return { id, token, auth: { authorization } };
+      return { id, plan, token, auth: { authorization } };
     },
     async apiKey(seller, scopes) {
-      const { token, authorization } = await issuer.account({ id: seller.id, apiKey: { scopes } });
-      return { id: seller.id, token, auth: { authorization } };
+      const { token, authorization } = await issuer.account({
+        id: seller.id,
+        plan: seller.plan,
+        apiKey: { scopes },
+      });
+      return { id: seller.id, plan: seller.plan, token, auth: { authorization } };
     },
     async upload(seller, file = {}) {
       const form = new FormData();

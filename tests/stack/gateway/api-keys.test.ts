@@ -345,4 +345,44 @@ describe('the /api/v1 door', () => {
     expect(mismatch.status).toBe(422);
     expect(mismatch.body.error.code).toBe('idempotency_key_reused');
   });
+
+  it('replays an upload into a product sent again with the same Idempotency-Key: one file, attached once', async () => {
+    const seller = await sellerWithProduct();
+    const key = await createKey(seller.session, ['files:write', 'products:write', 'products:read']);
+    const idempotencyKey = randomUUID();
+    // Each send serializes the form anew, with a boundary of its own, as a retrying script's does.
+    const upload = async (content: string, origin = replicaA) => {
+      const form = new FormData();
+      form.append('productId', seller.productId);
+      form.append('file', new Blob([new TextEncoder().encode(content)]), 'bonus.txt');
+      const response = await fetch(new URL('/api/v1/files', origin), {
+        method: 'POST',
+        headers: { ...key.auth, 'idempotency-key': idempotencyKey },
+        body: form,
+      });
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: (await response.json()) as Json,
+      };
+    };
+    const first = await upload('the bonus chapter');
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.productId).toBe(seller.productId);
+    const again = await upload('the bonus chapter', replicaB);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const other = await upload('another, longer file entirely');
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('idempotency_key_reused');
+
+    const product = await call(replicaA, `/api/v1/products/${seller.productId}`, {
+      headers: key.auth,
+    });
+    expect(product.body.files.map((file: { fileId: string }) => file.fileId)).toEqual([
+      product.body.fileId,
+      first.body.id,
+    ]);
+  });
 });

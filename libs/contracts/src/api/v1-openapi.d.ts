@@ -738,8 +738,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a file (multipart/form-data, one field named `file`)
-         * @description Streamed like the dashboard upload, under the same plan limits: the monthly upload quota and the largest file the plan allows (413). Give the returned `id` to POST /api/v1/products as `fileId`, or add it to a product with PATCH /api/v1/products/{id} `files`.
+         * Upload a file, optionally adding it to one of your products
+         * @description multipart/form-data: an optional `productId` part, then one part named `file`. Streamed like the dashboard upload, under the same plan limits: the monthly upload quota (403) and the largest file the plan allows (413). With `productId` (send it before `file`; it also needs the products:write scope) the product is checked before the file is read — 404 when it is not one of yours, 409 when it already holds 20 files — and the file is appended to its files: uploads to one product at once all end up in it. Without it, give the returned `id` to POST /api/v1/products as `fileId`.
          */
         post: {
             parameters: {
@@ -756,6 +756,11 @@ export interface paths {
                          * @description The file’s bytes
                          */
                         file: string;
+                        /**
+                         * Format: uuid
+                         * @description Add the file to this product of yours (appended to its files). Send it before `file`: it is checked before the upload is read.
+                         */
+                        productId?: string;
                     } | null;
                 };
             };
@@ -777,6 +782,8 @@ export interface paths {
                             kind: "image" | "pdf" | "video" | "audio" | "document";
                             /** @enum {string} */
                             object: "file";
+                            /** Format: uuid */
+                            productId: string | null;
                             sha256: string;
                             sizeBytes: number;
                         };
@@ -847,6 +854,22 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -864,6 +887,22 @@ export interface paths {
                 };
                 /** @description Default Response */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                details?: unknown;
+                                errorId?: string;
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1712,7 +1751,7 @@ export interface paths {
         head?: never;
         /**
          * Update a product: only the fields sent change
-         * @description `files` is the whole new file list, in order (files uploaded with POST /api/v1/files); `fileId` names its preview source.
+         * @description `files` is the whole new file list, in order (files uploaded with POST /api/v1/files); `fileId` names its preview source. To add one file, upload it with POST /api/v1/files and `productId` instead: uploads added at the same time are all kept, where two PATCHes of `files` at once keep the last.
          */
         patch: {
             parameters: {

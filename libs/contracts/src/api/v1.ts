@@ -109,12 +109,43 @@ export const v1FileSchema = withExample(uploadedFileSchema.extend({ object: z.li
 export type V1File = z.infer<typeof v1FileSchema>;
 
 /**
- * POST /api/v1/files, as documented: one multipart part named `file`. (Delivery streams it; the
- * schema allows none because no parsed body ever reaches validation: fastify sees null.)
+ * POST /api/v1/files: the stored file and the product it was added to (null when the upload
+ * named none). GET /api/v1/files/:fileId answers `v1FileSchema`.
+ */
+export const v1UploadedFileSchema = withExample(
+  uploadedFileSchema.extend({ object: z.literal('file'), productId: z.uuid().nullable() }),
+  {
+    object: 'file',
+    id: EXAMPLE_FILE_ID,
+    fileName: 'presets-guide.pdf',
+    sizeBytes: 482133,
+    contentType: 'application/pdf',
+    sha256: 'b1946ac92492d2347c6235b4d2611184b1946ac92492d2347c6235b4d2611184',
+    kind: 'pdf',
+    createdAt: EXAMPLE_TIME,
+    productId: EXAMPLE_PRODUCT_ID,
+  },
+);
+export type V1UploadedFile = z.infer<typeof v1UploadedFileSchema>;
+
+/**
+ * POST /api/v1/files, as documented: an optional `productId` part, then one part named `file`.
+ * (Delivery streams it; the schema allows none because no parsed body ever reaches validation:
+ * fastify sees null.)
  */
 export const v1FileUploadSchema = withExample(
-  z.object({ file: z.string().meta({ format: 'binary', description: 'The file’s bytes' }) }),
-  { file: '(the bytes of presets-guide.pdf)' },
+  z.object({
+    productId: z
+      .uuid()
+      .optional()
+      .meta({
+        description:
+          'Add the file to this product of yours (appended to its files). Send it before `file`: ' +
+          'it is checked before the upload is read.',
+      }),
+    file: z.string().meta({ format: 'binary', description: 'The file’s bytes' }),
+  }),
+  { productId: EXAMPLE_PRODUCT_ID, file: '(the bytes of presets-guide.pdf)' },
 ).nullish();
 
 const metricExample = { value: 42, previous: 30, changePercent: 40 };

@@ -1,5 +1,5 @@
 import type { AuthUser } from '@lockdrop/auth';
-import { withTransaction, type Pool } from '@lockdrop/db';
+import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
 import { AppError, errors } from '@lockdrop/http';
 import type { OwnUpload, UploadDirectory } from '../adapters/delivery-uploads.js';
 import {
@@ -26,6 +26,8 @@ import {
 import { minimumToMinor, priceToMinor, repriceInCurrency } from './price.js';
 import {
   BUYER_UPDATE_INTERVAL_MINUTES,
+  MAX_FILES_PER_PRODUCT,
+  type CommandReply,
   type CreateProductInput,
   type PriceDisplay,
   type UpdateProductInput,
@@ -50,6 +52,9 @@ export interface Seller {
   accessToken: string;
   requestId: string;
 }
+
+/** Catalog's answer to delivery about attaching a file to a product (libs/contracts commands). */
+export type AttachOutcome = CommandReply<'products.attach_file'>;
 
 export interface ProductDetail {
   product: Product;
@@ -239,6 +244,36 @@ export function createProductService({
     return new Map(found.map((upload) => [upload.id.toLowerCase(), asProductFile(upload)]));
   }
 
+  /**
+   * Saves `next` in place of `current` (locked by the caller's transaction) with its events:
+   * the snapshot event its status change calls for, and `product.files_added` when it gained
+   * files. A change that changes nothing saves and emits nothing.
+   */
+  async function commitChange(
+    tx: Queryable,
+    current: Product,
+    next: Product,
+    at: Date,
+    correlationId: string,
+  ): Promise<Product> {
+    if (JSON.stringify(snapshotOf(next)) === JSON.stringify(snapshotOf(current))) return current;
+    const saved = { ...next, updatedAt: at };
+    await saveProduct(tx, saved);
+    const type =
+      saved.status === current.status
+        ? 'product.updated'
+        : saved.status === 'published'
+          ? 'product.published'
+          : 'product.unpublished';
+    await enqueueProductEvent(tx, type, saved, correlationId);
+    const added = filesAdded(current, saved);
+    if (added.length > 0) {
+      const notifyBuyers = saved.buyersToldAt !== current.buyersToldAt;
+      await enqueueFilesAdded(tx, saved, added, notifyBuyers, correlationId);
+    }
+    return saved;
+  }
+
   /** Loads, authorises and locks a product, applies `change`, and commits it with its event. */
   async function changeOwned(
     seller: Seller,
@@ -248,27 +283,29 @@ export function createProductService({
     const changed = await withTransaction(pool, async (tx) => {
       const current = requireOwned(await findProduct(tx, id, { forUpdate: true }), seller.user.id);
       const at = now();
-      const next = change(current, at);
-      if (JSON.stringify(snapshotOf(next)) === JSON.stringify(snapshotOf(current))) return current;
-      const saved = { ...next, updatedAt: at };
-      await saveProduct(tx, saved);
-      const type =
-        saved.status === current.status
-          ? 'product.updated'
-          : saved.status === 'published'
-            ? 'product.published'
-            : 'product.unpublished';
-      await enqueueProductEvent(tx, type, saved, seller.requestId);
-      const added = filesAdded(current, saved);
-      if (added.length > 0) {
-        const notifyBuyers = saved.buyersToldAt !== current.buyersToldAt;
-        await enqueueFilesAdded(tx, saved, added, notifyBuyers, seller.requestId);
-      }
-      return saved;
+      return commitChange(tx, current, change(current, at), at, seller.requestId);
     });
     // This process reads its own write at once; the others hear the commit's notification.
     cache.forget(id);
     return changed;
+  }
+
+  /**
+   * Where a file stands with `product` for `sellerId`: `refused` for a product of someone
+   * else's, a deleted one or none at all alike (nothing about them is revealed), and for a full
+   * one; `listed` when the product already holds `fileId`; else `room`.
+   */
+  function attachmentTo(
+    product: Product | null,
+    sellerId: string,
+    fileId?: string,
+  ): { state: 'refused'; outcome: AttachOutcome } | { state: 'listed' | 'room' } {
+    if (!product || product.ownerId !== sellerId)
+      return { state: 'refused', outcome: { ok: false, reason: 'product_not_found' } };
+    if (product.files.some((file) => file.fileId === fileId)) return { state: 'listed' };
+    if (product.files.length >= MAX_FILES_PER_PRODUCT)
+      return { state: 'refused', outcome: { ok: false, reason: 'too_many_files' } };
+    return { state: 'room' };
   }
 
   /**
@@ -437,6 +474,38 @@ export function createProductService({
           ? product
           : { ...product, status, publishedAt: status === 'published' ? now : null },
       );
+    },
+
+    /** Asked by delivery before it reads an API upload that names `productId` (commands.ts). */
+    async fileAttachable(sellerId: string, productId: string): Promise<AttachOutcome> {
+      const attachment = attachmentTo(await findProduct(pool, productId), sellerId);
+      return attachment.state === 'refused' ? attachment.outcome : { ok: true };
+    },
+
+    /**
+     * Appends `file` (delivery's word: the seller's upload, just stored) to the product's files
+     * under the product's row lock, so uploads finishing together are all kept — the PATCH's
+     * whole-list replacement would let the last one win. A file already listed is a repeated
+     * ask (delivery retries after a timeout): answered ok, nothing saved or emitted.
+     */
+    async attachFile(
+      sellerId: string,
+      productId: string,
+      file: ProductFile,
+      correlationId: string,
+    ): Promise<AttachOutcome> {
+      const outcome = await withTransaction(pool, async (tx): Promise<AttachOutcome> => {
+        const current = await findProduct(tx, productId, { forUpdate: true });
+        const attachment = attachmentTo(current, sellerId, file.fileId);
+        if (attachment.state === 'refused') return attachment.outcome;
+        if (attachment.state === 'room' && current) {
+          const next = withFiles(current, [...current.files, file], current.fileId);
+          await commitChange(tx, current, next, now(), correlationId);
+        }
+        return { ok: true };
+      });
+      if (outcome.ok) cache.forget(productId);
+      return outcome;
     },
 
     async remove(seller: Seller, id: string): Promise<void> {

@@ -103,7 +103,9 @@ export function apiV1ProductRoutes(app: HttpServer, products: ProductService): v
         summary: 'Update a product: only the fields sent change',
         description:
           '`files` is the whole new file list, in order (files uploaded with POST /api/v1/files); ' +
-          '`fileId` names its preview source.',
+          '`fileId` names its preview source. To add one file, upload it with POST /api/v1/files ' +
+          'and `productId` instead: uploads added at the same time are all kept, where two ' +
+          'PATCHes of `files` at once keep the last.',
         tags,
         security,
         params: idParams,

@@ -1,12 +1,15 @@
 import multipart from '@fastify/multipart';
+import { assertScope } from '@lockdrop/auth';
 import {
   errorBodySchema,
+  MAX_FILES_PER_PRODUCT,
   pdfStampingSchema,
   type ApiKeyScope,
   uploadedFileSchema,
   uploadUsageSchema,
   v1FileSchema,
   v1FileUploadSchema,
+  v1UploadedFileSchema,
   type UploadedFile,
 } from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
@@ -14,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PLANS } from '@lockdrop/plans';
 import { z } from 'zod';
 import { previewStatusSchema } from '../domain/preview-status.js';
+import type { ProductAttachments } from '../domain/product-attachments.js';
 import type { StampedCopies } from '../domain/stamped-copies.js';
 import type { StoredFile, Uploads } from '../domain/uploads.js';
 
@@ -31,6 +35,8 @@ const fileDetailsSchema = uploadedFileSchema.extend({
 });
 
 const fileParams = z.object({ fileId: z.uuid() });
+/** The multipart part of an API upload naming the product the file is for. */
+const PRODUCT_ID_FIELD = 'productId';
 const largestPlanFileBytes = Math.max(...PLANS.map((plan) => plan.maxFileBytes));
 
 /** A preHandler passing a key that holds either scope (the last one's 403 otherwise). */
@@ -67,7 +73,15 @@ const v1ErrorResponses = {
  */
 export function uploadRoutes(
   app: HttpServer,
-  { uploads, stampedCopies }: { uploads: Uploads; stampedCopies: Pick<StampedCopies, 'statusOf'> },
+  {
+    uploads,
+    stampedCopies,
+    attachments,
+  }: {
+    uploads: Uploads;
+    stampedCopies: Pick<StampedCopies, 'statusOf'>;
+    attachments: ProductAttachments;
+  },
 ): void {
   app.register(async (scope: HttpServer) => {
     await scope.register(multipart, {
@@ -83,25 +97,44 @@ export function uploadRoutes(
     /**
      * The one upload path, for the dashboard's session and for an API key alike: the plan's
      * monthly quota and file-size limit first, then the body streamed to storage, never buffered.
+     * `beforeFile` sees the text parts sent before the file, before a byte of it is read (what it
+     * answers is `checked`); the parts after it are read once it is stored (`fieldsAfter`).
      */
-    const receiveUpload = async (request: FastifyRequest, reply: FastifyReply) => {
+    const receiveUpload = async <T = undefined>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      beforeFile?: (fields: Map<string, string>) => Promise<T>,
+    ): Promise<{ file: StoredFile; checked: T | undefined; fieldsAfter: Map<string, string> }> => {
       const user = request.user!;
       if (!request.isMultipart())
         throw new AppError('multipart_required', 400, 'Send the file as multipart/form-data');
       try {
         await uploads.assertUploadAllowed(user);
         // One byte over the plan's limit reaches the meter, which fails the stream mid-upload.
-        const part = await request.file({
+        const parts = request.parts({
           limits: { fileSize: (await uploads.maxBytesFor(user)) + 1 },
         });
-        if (!part || part.fieldname !== 'file')
-          throw new AppError('file_required', 400, 'Please upload a file');
-        const incoming = {
-          fileName: part.filename,
-          stream: part.file,
-          truncated: () => part.file.truncated,
-        };
-        return await uploads.store(user, incoming, request.id);
+        const fieldsBefore = new Map<string, string>();
+        const fieldsAfter = new Map<string, string>();
+        let file: StoredFile | null = null;
+        let checked: T | undefined;
+        for await (const part of parts) {
+          if (part.type === 'field') {
+            (file ? fieldsAfter : fieldsBefore).set(part.fieldname, String(part.value));
+            continue;
+          }
+          if (file || part.fieldname !== 'file')
+            throw new AppError('file_required', 400, 'Please upload a file');
+          checked = await beforeFile?.(fieldsBefore);
+          const incoming = {
+            fileName: part.filename,
+            stream: part.file,
+            truncated: () => part.file.truncated,
+          };
+          file = await uploads.store(user, incoming, request.id);
+        }
+        if (!file) throw new AppError('file_required', 400, 'Please upload a file');
+        return { file, checked, fieldsAfter };
       } catch (error) {
         // The rest of a refused body is of no use: close rather than make the client send it all.
         reply.header('connection', 'close');
@@ -127,7 +160,7 @@ export function uploadRoutes(
         },
       },
       async (request, reply) => {
-        const file = await receiveUpload(request, reply);
+        const { file } = await receiveUpload(request, reply);
         return reply.status(201).send(toUploadedFile(file));
       },
     );
@@ -137,24 +170,58 @@ export function uploadRoutes(
       {
         preHandler: scope.requireApiScope('files:write'),
         schema: {
-          summary: 'Upload a file (multipart/form-data, one field named `file`)',
+          summary: 'Upload a file, optionally adding it to one of your products',
           description:
+            'multipart/form-data: an optional `productId` part, then one part named `file`. ' +
             'Streamed like the dashboard upload, under the same plan limits: the monthly upload ' +
-            'quota and the largest file the plan allows (413). Give the returned `id` to ' +
-            'POST /api/v1/products as `fileId`, or add it to a product with ' +
-            'PATCH /api/v1/products/{id} `files`.',
+            'quota (403) and the largest file the plan allows (413). With `productId` (send it ' +
+            'before `file`; it also needs the products:write scope) the product is checked ' +
+            'before the file is read — 404 when it is not one of yours, 409 when it already ' +
+            `holds ${MAX_FILES_PER_PRODUCT} files — and the file is appended to its files: ` +
+            'uploads to one product at once all end up in it. Without it, give the returned ' +
+            '`id` to POST /api/v1/products as `fileId`.',
           tags: v1Tags,
           security: v1Security,
           consumes: ['multipart/form-data'],
-          // For the document only: the parts are read as a stream (request.file), never parsed
+          // For the document only: the parts are read as a stream (request.parts), never parsed
           // into a body, so the body this validates is always absent.
           body: v1FileUploadSchema,
-          response: { 201: v1FileSchema, ...v1ErrorResponses },
+          response: {
+            201: v1UploadedFileSchema,
+            ...v1ErrorResponses,
+            409: errorBodySchema,
+            503: errorBodySchema,
+          },
         },
       },
       async (request, reply) => {
-        const file = await receiveUpload(request, reply);
-        return reply.status(201).send({ object: 'file' as const, ...toUploadedFile(file) });
+        const user = request.user!;
+        const upload = await receiveUpload(request, reply, async (fields) => {
+          const named = fields.get(PRODUCT_ID_FIELD);
+          if (named === undefined) return null;
+          // Adding a file changes what the product's buyers get: a product write.
+          assertScope(user.apiKey!, 'products:write');
+          const id = z.uuid().safeParse(named.trim());
+          // A malformed id names no product: the same 404 as every /api/v1 product route.
+          if (!id.success) throw new AppError('product_not_found', 404, 'Product not found');
+          const productId = id.data.toLowerCase();
+          await attachments.assertAttachable(user.id, productId);
+          return productId;
+        });
+        const { file, fieldsAfter } = upload;
+        const productId = upload.checked ?? null;
+        if (fieldsAfter.has(PRODUCT_ID_FIELD))
+          throw new AppError(
+            'product_id_after_file',
+            400,
+            `Send productId before the file. Your file was kept in your files (id ${file.id}) ` +
+              'without a product',
+            { fileId: file.id },
+          );
+        if (productId) await attachments.attach(user.id, productId, file, request.id);
+        return reply
+          .status(201)
+          .send({ object: 'file' as const, ...toUploadedFile(file), productId });
       },
     );
 

@@ -177,10 +177,12 @@ export async function registerApiV1(app: HttpServer, options: ApiV1Options): Pro
       const idempotencyKey = request.headers['idempotency-key'];
       if (request.method !== 'POST' || typeof idempotencyKey !== 'string') return;
       // Uploads stream through unbuffered: their fingerprint is their declared size and type.
-      const multipart = request.headers['content-type']?.startsWith('multipart/form-data');
+      // Not the boundary: clients draw a new one for every send (fetch's FormData, curl), so a
+      // retry of the same upload would never match; its length is the same from one client.
+      const contentType = request.headers['content-type'];
       let body: Buffer | string;
-      if (multipart) {
-        body = `${request.headers['content-type']} ${request.headers['content-length'] ?? ''}`;
+      if (contentType?.startsWith('multipart/form-data')) {
+        body = `multipart/form-data ${request.headers['content-length'] ?? ''}`;
       } else {
         body = request.body
           ? await readBody(request.body as NodeJS.ReadableStream)
