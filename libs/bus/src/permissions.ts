@@ -71,6 +71,8 @@ export const busRoles = {
       // The seller's name on their product pages (seller-names.consumer.ts).
       'catalog.users': 'user.*',
       'catalog.profiles': 'profile.updated',
+      // The worker's clock: every custom domain's DNS is looked at again (domain-rechecks.consumer.ts).
+      'catalog.domain-rechecks': 'domains.recheck_due',
       ...retention('catalog'),
     },
     managesStreams: true,
@@ -168,6 +170,8 @@ export const busRoles = {
       // Team removals and role changes drop the membership cache at once (issue 28).
       'store.member_removed',
       'store.member_role_changed',
+      // A custom domain's new state serves on the next request (issue 28, http/custom-domains.ts).
+      'store.domain_updated',
     ],
     managesStreams: false,
   },

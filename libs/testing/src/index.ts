@@ -23,3 +23,9 @@ export {
   type ReceiverBehaviour,
   type WebhookReceiver,
 } from './webhook-receiver.js';
+export {
+  startFakeDns,
+  type FakeDns,
+  type FakeDnsBehaviour,
+  type FakeDnsRecord,
+} from './fake-dns.js';
