@@ -16,12 +16,14 @@ import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
+import { createDomainDirectory, hostnameOf } from './http/custom-domains.js';
 import { createMembershipCheck } from './http/store-members.js';
 import type { GatewayConfig } from './config.js';
 import { routeTable, upstreamUrls } from './route-table.js';
 import { isApiAnswer, securityHeaders } from './http/security-headers.js';
 import { registerSharePage } from './routes/share-page.js';
 import { clientRoutes, htmlFileFor, registerSpa } from './routes/spa.js';
+import { registerStoreDomains } from './routes/store-domains.js';
 import { registerStorefront } from './routes/storefront.js';
 import { createEarlyAnswers } from './storefront/early-answers.js';
 import { createReadBudget, rateLimitedError } from './storefront/read-budget.js';
@@ -41,9 +43,17 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   /** Set once the storefront is up; until then Fastify answers everything. */
   let earlyAnswer: EarlyAnswer | null = null;
   const isClientRoute = clientRoutes(config.WEB_DIST);
+  const domains = createDomainDirectory({
+    catalogUrl: config.CATALOG_URL,
+    ownHosts: [new URL(config.PUBLIC_URL).hostname, ...config.GATEWAY_HOSTS],
+    ttlMs: config.DOMAIN_CACHE_SECONDS * 1000,
+  });
   const app = await createHttpServer({
     name: GATEWAY,
-    answerEarly: (request, response) => earlyAnswer?.(request, response) ?? false,
+    // Our own hosts only: a store's domain needs the store's pages (routes/store-domains.ts).
+    answerEarly: (request, response) =>
+      (domains.isOwnHost(hostnameOf(request.headers.host)) && earlyAnswer?.(request, response)) ||
+      false,
     logLevel: config.LOG_LEVEL,
     // Keep-alive proxy connections would otherwise hold `close()` open (stack notes #7).
     forceCloseConnections: true,
@@ -107,6 +117,17 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         },
         onGap: () => memberships.forgetAll(),
       },
+      {
+        // A domain verified, paused or removed, or a plan without custom domains, serves so
+        // on the next request (http/custom-domains.ts).
+        filters: ['store.domain_updated', 'plan.changed'],
+        onEvent: (event) => {
+          const data = event.data as { host?: unknown; userId?: unknown };
+          if (typeof data.host === 'string') domains.forgetHost(data.host);
+          if (typeof data.userId === 'string') domains.forgetSeller(data.userId);
+        },
+        onGap: () => domains.forgetAll(),
+      },
     ],
   });
   // The replica that forwarded a revoke forgets the key at once, before the event comes round.
@@ -163,6 +184,21 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         ),
       );
     done();
+  });
+
+  // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
+  const sharePages = createSharePages({
+    webDist: config.WEB_DIST,
+    rendererPath: config.WEB_RENDERER,
+    reads: storefront.reads,
+    publicUrl: config.PUBLIC_URL,
+    logger: app.log,
+  });
+  // After the security headers: a store's domain answers some requests in this hook.
+  await registerStoreDomains(app, {
+    directory: domains,
+    pages: sharePages,
+    publicUrl: config.PUBLIC_URL,
   });
 
   const upstreams = upstreamUrls(config);
@@ -225,14 +261,6 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   });
   // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.
   await registerApiDocs(app, upstreams);
-  // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
-  const sharePages = createSharePages({
-    webDist: config.WEB_DIST,
-    rendererPath: config.WEB_RENDERER,
-    reads: storefront.reads,
-    publicUrl: config.PUBLIC_URL,
-    logger: app.log,
-  });
   await registerSharePage(app, sharePages);
   await registerSpa(app, config.WEB_DIST);
 

@@ -71,3 +71,17 @@ export const domainRouteSchema = z.object({
   serving: z.boolean(),
 });
 export type DomainRoute = z.infer<typeof domainRouteSchema>;
+
+/**
+ * Set by the gateway alone on requests that arrived on a verified custom domain (it drops any a
+ * client sends): the origin the buyer is on and the store it shows. Payments sends the
+ * provider's `redirect_url` back to that origin when the checkout is that store's.
+ */
+export const STORE_ORIGIN_HEADER = 'x-lockdrop-store-origin';
+export const STORE_SELLER_HEADER = 'x-lockdrop-store-seller';
+
+/**
+ * Meta tags the gateway writes into pages served on a custom domain: the store's handle (its
+ * page is the domain's `/`) and Lockdrop's own address (the "Sold with Lockdrop" link).
+ */
+export const STORE_DOMAIN_META = { store: 'lockdrop-store', site: 'lockdrop-site' } as const;
