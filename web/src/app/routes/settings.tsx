@@ -1,6 +1,7 @@
 import { Seo } from '@/components/seo/seo';
 import { PlanBillingSection } from '@/features/billing';
 import { BrandSection } from '@/features/brand';
+import { DomainSection } from '@/features/domain';
 import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { TeamSection } from '@/features/teams';
@@ -18,6 +19,7 @@ export default function SettingsRoute() {
         planBilling={<PlanBillingSection />}
         webhooks={<WebhooksSection />}
         brand={<BrandSection />}
+        domain={<DomainSection />}
         team={<TeamSection />}
       />
     </>

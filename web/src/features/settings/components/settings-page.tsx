@@ -20,12 +20,14 @@ export function SettingsPage({
   planBilling,
   webhooks,
   brand,
+  domain,
   team,
 }: {
   payoutDestination: ReactNode;
   planBilling: ReactNode;
   webhooks: ReactNode;
   brand: ReactNode;
+  domain: ReactNode;
   team: ReactNode;
 }) {
   const acting = useActing();
@@ -58,6 +60,7 @@ export function SettingsPage({
           <PlanSection billing={planBilling} />
           {team}
           {brand}
+          {domain}
           <SettingsCard
             id="webhooks"
             title="Webhooks"
