@@ -29,3 +29,4 @@ export {
   type FakeDnsBehaviour,
   type FakeDnsRecord,
 } from './fake-dns.js';
+export { caddyAvailable, startCaddyEdge, type CaddyEdge } from './caddy-edge.js';

@@ -199,6 +199,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     directory: domains,
     pages: sharePages,
     publicUrl: config.PUBLIC_URL,
+    httpsOnly: config.NODE_ENV === 'production',
   });
 
   const upstreams = upstreamUrls(config);

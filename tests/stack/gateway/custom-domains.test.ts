@@ -9,7 +9,16 @@ import { buildApp as buildGateway } from '@lockdrop/gateway/src/app.js';
 import { configSchema as gatewayConfig } from '@lockdrop/gateway/src/config.js';
 import { buildApp as buildPayments } from '@lockdrop/payments/src/app.js';
 import { configSchema as paymentsConfig } from '@lockdrop/payments/src/config.js';
-import { startFakeDns, testEnv, waitUntil, type FakeDns } from '@lockdrop/testing';
+import {
+  startCaddyEdge,
+  startFakeDns,
+  testEnv,
+  waitFor,
+  waitUntil,
+  type FakeDns,
+} from '@lockdrop/testing';
+import type { LookupFunction } from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCatalogHarness,
@@ -61,6 +70,8 @@ beforeAll(async () => {
       PUBLIC_URL,
       // Kept five minutes: only store.domain_updated can make a new state show within the test.
       DOMAIN_CACHE_SECONDS: '300',
+      // The edge (Caddy) on this machine is the one proxy whose X-Forwarded-Proto counts.
+      TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'silent',
     }),
   );
@@ -315,5 +326,46 @@ describe('hosts that are not a verified store domain', () => {
     expect(await ask(pending.host)).toBe(404);
     expect(await ask('nobody.example.net')).toBe(404);
     expect(await ask('lockdrop.example')).toBe(404);
+  });
+});
+
+describe('TLS for custom domains at the edge', () => {
+  it('Caddy asks the gateway, gets a certificate on demand and serves the product page over HTTPS', async () => {
+    const store = await storeWithDomain('verified');
+    const pending = await storeWithDomain('pending');
+    const edge = await startCaddyEdge({ gatewayUrl: `http://127.0.0.1:${gatewayPort}` });
+    try {
+      const ca = await waitFor(() => edge.rootCertificate().catch(() => null), 10_000);
+      // Every name resolves to this machine, as the seller's CNAME would bring buyers to the edge.
+      const lookup: LookupFunction = (_hostname, options, callback) =>
+        options.all
+          ? (callback as (error: null, addresses: { address: string; family: number }[]) => void)(
+              null,
+              [{ address: '127.0.0.1', family: 4 }],
+            )
+          : callback(null, '127.0.0.1', 4);
+      const dispatcher = new Agent({ connect: { ca, lookup } });
+      const site = `https://${store.host}:${edge.httpsPort}`;
+      const page = await undiciFetch(`${site}${productPath(store.product)}`, { dispatcher });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain(`<h1>${store.product.title}</h1>`);
+      // Through the edge the origin is https: canonical, OG and the way back from checkout.
+      expect(canonical(html)).toBe(`${site}${productPath(store.product)}`);
+
+      // No certificate for a host that is not a verified store domain: the handshake fails.
+      for (const host of [pending.host, 'nobody.example.net']) {
+        const refused = await undiciFetch(`https://${host}:${edge.httpsPort}/`, {
+          dispatcher,
+        }).then(
+          () => 'answered',
+          (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message),
+        );
+        expect([host, refused]).not.toEqual([host, 'answered']);
+      }
+      await dispatcher.close();
+    } finally {
+      await edge.stop();
+    }
   });
 });

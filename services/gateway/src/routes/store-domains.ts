@@ -79,7 +79,17 @@ export async function registerStoreDomains(
     directory,
     pages,
     publicUrl,
-  }: { directory: DomainDirectory; pages: SharePages; publicUrl: string },
+    httpsOnly,
+  }: {
+    directory: DomainDirectory;
+    pages: SharePages;
+    publicUrl: string;
+    /**
+     * In production a store's domain is reached through the edge alone, which always speaks
+     * TLS: its origin is https whatever the hop from the edge says.
+     */
+    httpsOnly: boolean;
+  },
 ): Promise<void> {
   const site = publicUrl.replace(/\/+$/, '');
   app.decorateRequest('storeHost', null);
@@ -174,7 +184,7 @@ export async function registerStoreDomains(
     }
     request.storeHost = {
       host: route.host,
-      origin: originOf(request.protocol, request.headers.host, route.host),
+      origin: originOf(httpsOnly ? 'https' : request.protocol, request.headers.host, route.host),
       sellerId: route.sellerId,
       handle: route.handle,
     };
