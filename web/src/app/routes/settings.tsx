@@ -1,7 +1,6 @@
 import { Seo } from '@/components/seo/seo';
 import { PlanBillingSection } from '@/features/billing';
-import { BrandSection } from '@/features/brand';
-import { DomainSection } from '@/features/domain';
+import { BrandSection, DomainSection } from '@/features/brand';
 import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { TeamSection } from '@/features/teams';

@@ -3,10 +3,12 @@ import type { AddDomainInput, DomainSettings } from '@lockdrop/contracts';
 import { useSession } from '@/features/auth';
 import { api } from '@/lib/api';
 
+export const DOMAIN_QUERY_ROOT = ['domain'] as const;
+
 /** Keyed by the session's plan: an upgrade to Business renews the session and unlocks it. */
 export const domainQueryOptions = (plan: string | undefined) =>
   queryOptions({
-    queryKey: ['domain', plan ?? null],
+    queryKey: [...DOMAIN_QUERY_ROOT, plan ?? null],
     queryFn: () => api<DomainSettings>('/api/domain'),
   });
 
@@ -17,7 +19,7 @@ function useDomainChange<Input>(request: (input: Input) => Promise<DomainSetting
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: request,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['domain'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: DOMAIN_QUERY_ROOT }),
   });
 }
 
