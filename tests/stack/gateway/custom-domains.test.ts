@@ -150,22 +150,22 @@ async function storeWithDomain(state: 'verified' | 'pending') {
   const product = await makeProduct(catalog, seller, { previewEnabled: false });
   await publish(catalog, seller, product.id);
   const host = `${fresh('shop')}.example.com`;
-  const added = await catalog.app.inject({
+  // The seller's settings go through the gateway, on Lockdrop's own host.
+  const added = await onHost('lockdrop.example', '/api/domain', {
     method: 'PUT',
-    url: '/api/domain',
     headers: seller.auth,
-    payload: { host },
+    body: { host },
   });
-  const token = String(added.json().domain.records[0].value);
+  expect(added.status).toBe(200);
+  const token = String(JSON.parse(added.body).domain.records[0].value);
   const verify = async () => {
     dns.set(`_lockdrop.${host}`, [{ type: 'TXT', name: `_lockdrop.${host}`, strings: [token] }]);
     dns.set(host, [{ type: 'CNAME', name: host, target: EDGE_HOST }]);
-    const verified = await catalog.app.inject({
+    const verified = await onHost('lockdrop.example', '/api/domain/verify', {
       method: 'POST',
-      url: '/api/domain/verify',
       headers: seller.auth,
     });
-    expect(verified.json().domain.status).toBe('verified');
+    expect(JSON.parse(verified.body).domain.status).toBe('verified');
   };
   if (state === 'verified') await verify();
   return { seller, handle, product, host, verify, site: `http://${host}:${gatewayPort}` };

@@ -22,7 +22,7 @@ const STORE_API_PREFIXES = [
   '/api/checkout',
   '/api/purchases/by-reference',
   '/api/purchases/payment-mode',
-  '/api/downloads/',
+  '/api/downloads',
   '/api/previews/',
   '/api/brand-logos/',
   '/api/currencies',

@@ -119,7 +119,12 @@ function ConnectedDomain({ domain }: { domain: StoreDomain }) {
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-center gap-3">
-        <span className="font-mono text-base font-semibold text-slate-900">{domain.host}</span>
+        <span
+          className="font-mono text-base font-semibold text-slate-900"
+          data-testid="domain-host"
+        >
+          {domain.host}
+        </span>
         <span
           data-testid="domain-status"
           className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ${STATUS_STYLE[domain.status]}`}
