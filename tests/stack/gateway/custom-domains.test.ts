@@ -230,6 +230,13 @@ describe('a verified custom domain', () => {
     expect(signIn.status).toBe(404);
     expect(JSON.parse(signIn.body).error.code).toBe('not_on_store_domain');
     expect(signIn.headers['set-cookie']).toBeUndefined();
+    // What the buyer's pages call is there: a download request reaches delivery (which wants a
+    // purchase), not the domain's refusal.
+    const download = await onHost(hostAt(store.host), '/api/downloads', {
+      method: 'POST',
+      body: {},
+    });
+    expect(JSON.parse(download.body).error.code).not.toBe('not_on_store_domain');
     const session = await onHost(hostAt(store.host), '/api/auth/session');
     expect([session.status, JSON.parse(session.body)]).toEqual([200, { user: null }]);
 
@@ -254,6 +261,7 @@ describe('a verified custom domain', () => {
       expect(started.status).toBe(200);
       const { link } = JSON.parse(started.body) as { link: string };
       const txRef = decodeURIComponent(link.split('/').pop()!);
+      const hosted = await onHost('lockdrop.example', new URL(link).pathname);
       const paid = await onHost(
         'lockdrop.example',
         `/sandbox/checkout/${encodeURIComponent(txRef)}/pay`,
@@ -262,6 +270,11 @@ describe('a verified custom domain', () => {
         },
       );
       expect(paid.status).toBe(303);
+      // The provider's page may send its form on to that way back (form-action follows redirects).
+      const back = new URL(String(paid.headers.location)).origin;
+      expect(String(hosted.headers['content-security-policy'])).toContain(
+        `form-action 'self' ${back}`,
+      );
       return {
         location: new URL(String(paid.headers.location)),
         cookies: started.headers['set-cookie'],
