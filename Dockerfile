@@ -46,6 +46,21 @@ RUN --mount=type=cache,target=/root/.npm,sharing=locked \
       $(for dir in services/*/; do printf -- '--workspace=%s ' "${dir%/}"; done) \
  && rm -rf node_modules/@lockdrop
 
+# The edge for stores' custom domains (issue 28): Debian's caddy with deploy/edge/Caddyfile,
+# on-demand certificates kept in /data (a volume). `docker build --target edge -t lockdrop-edge .`
+FROM debian:bookworm-slim AS edge
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends caddy ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY deploy/edge/Caddyfile /etc/caddy/Caddyfile
+# Caddy keeps certificates and ACME accounts under XDG_DATA_HOME; HOME for anything else it writes.
+ENV XDG_DATA_HOME=/data XDG_CONFIG_HOME=/config HOME=/data \
+    EDGE_HTTP_PORT=8080 EDGE_HTTPS_PORT=8443
+RUN mkdir -p /data /config && chown 1000:1000 /data /config
+USER 1000:1000
+EXPOSE 8080 8443
+ENTRYPOINT ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]
+
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE=gateway
 # HOST: services default to 127.0.0.1 for a laptop; in a container they must listen on all
@@ -73,3 +88,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "const port = process.env.PORT || { gateway: 8080, identity: 3001, catalog: 3002, payments: 3003, delivery: 3004, analytics: 3005, worker: 3006 }[process.env.SERVICE]; fetch('http://127.0.0.1:' + port + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `exec` makes node PID 1, so SIGTERM reaches its graceful shutdown (drains within 15 s).
 ENTRYPOINT ["/bin/sh", "-c", "main=\"services/$SERVICE/dist/main.js\"; if [ ! -f \"$main\" ]; then echo \"SERVICE must be one of: $(ls services | tr '\\n' ' ')(got '$SERVICE')\" >&2; exit 64; fi; exec node \"$main\" \"$@\"", "lockdrop"]
+

@@ -10,6 +10,9 @@ await prepareStack();
 
 const runId = randomBytes(4).toString('hex');
 const gatewayPort = Number(process.env.E2E_PORT ?? 18080);
+// The custom-domain journey's fake DNS server (libs/testing startFakeDns) listens here; catalog
+// asks it, as production asks the real DNS.
+const dnsPort = gatewayPort - 27;
 const env = {
   ...process.env,
   DATABASE_URL: withDatabaseName(
@@ -33,6 +36,9 @@ const env = {
   SANDBOX_PAYOUT_DELAY_MS: '2000',
   // The webhook journey's receiver listens on 127.0.0.1 (refused without this, as in production).
   WEBHOOK_ALLOW_LOOPBACK: 'true',
+  DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+  DNS_TIMEOUT_MS: '1000',
+  EDGE_HOST: 'edge.lockdrop.test',
 };
 
 let status = 1;
@@ -47,7 +53,11 @@ try {
     {
       cwd: root,
       stdio: 'inherit',
-      env: { ...env, E2E_BASE_URL: `http://localhost:${gatewayPort}` },
+      env: {
+        ...env,
+        E2E_BASE_URL: `http://localhost:${gatewayPort}`,
+        E2E_DNS_PORT: String(dnsPort),
+      },
     },
   );
   status = result.status ?? 1;

@@ -126,6 +126,9 @@ const BROWSER_FACING = new Set(['PUBLIC_URL', 'S3_PUBLIC_ENDPOINT']);
  */
 const PER_ENVIRONMENT = new Set([
   'PUBLIC_URL',
+  // Custom domains' edge: its name and load-balancer addresses differ per deployment.
+  'EDGE_HOST',
+  'EDGE_ADDRESSES',
   'TRUST_PROXY',
   'PAYMENT_PROVIDER',
   'ALLOW_TEST_PAYMENTS',
@@ -887,7 +890,7 @@ function seconds(duration = '10s') {
 describe('docker-compose.yml', () => {
   it('runs postgres, redis, NATS with JetStream, an S3 server, the six services and the gateway', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      [...NAMES, 'nats', 'postgres', 'redis', 's3'].sort(),
+      [...NAMES, 'edge', 'nats', 'postgres', 'redis', 's3'].sort(),
     );
     const nats = compose.services.nats!;
     // JetStream and the per-service users come from the mounted config (deploy/nats).
@@ -972,7 +975,7 @@ describe('docker-compose.yml', () => {
         const healthcheck = compose.services[dependency]!.healthcheck;
         expect(healthcheck, `${dependency} has a healthcheck`).toBeDefined();
       }
-      if (name !== 'gateway' && name !== 's3') expect(service.ports, name).toBeUndefined();
+      if (!['gateway', 's3', 'edge'].includes(name)) expect(service.ports, name).toBeUndefined();
     }
     for (const name of DOMAIN_SERVICES) {
       expect(Object.keys(compose.services[name]!.depends_on ?? {}), name).toEqual(
@@ -987,6 +990,23 @@ describe('docker-compose.yml', () => {
     // Browsers follow presigned download redirects to the bucket, at S3_PUBLIC_ENDPOINT.
     expect(compose.services.s3!.ports?.map(interpolate)).toEqual(['9000:9000']);
     expect(composeEnv('delivery').S3_PUBLIC_ENDPOINT).toBe('http://localhost:9000');
+    // Stores' custom domains: the edge takes 80 and 443 and passes everything to the gateway.
+    expect(compose.services.edge!.ports?.map(interpolate)).toEqual(['80:8080', '443:8443']);
+  });
+
+  it('runs Caddy from the Dockerfile’s edge target in front of the gateway, asking it before each certificate', () => {
+    const edge = compose.services.edge!;
+    expect(edge.build).toMatchObject({ target: 'edge' });
+    expect(edge.depends_on).toEqual({ gateway: { condition: 'service_healthy' } });
+    const env = (edge.environment ?? {}) as Record<string, string>;
+    expect(urlOf(env.LOCKDROP_GATEWAY!)).toMatchObject({
+      host: 'gateway',
+      port: Number(composeEnv('gateway').PORT),
+    });
+    const dockerfile = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/FROM debian:\S+ AS edge[\s\S]*apt-get install[^\n]*\bcaddy\b/);
+    expect(dockerfile).toContain('COPY deploy/edge/Caddyfile /etc/caddy/Caddyfile');
+    expect(compose.volumes).toHaveProperty('edge-data');
   });
 
   it('keeps delivery uploads in the S3 server bucket, on a named volume', () => {

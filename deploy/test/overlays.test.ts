@@ -204,10 +204,14 @@ describe('the overlays', () => {
       delivery: 2,
       analytics: 2,
       worker: 2,
+      // Its certificates live on one volume (domain-edge.yaml says why).
+      'domain-edge': 1,
     });
     for (const deployment of ofKind(prod, 'Deployment')) {
       expect(container(deployment).image).toMatch(
-        /^registry\.example\.com\/lockdrop:\d+\.\d+\.\d+$/,
+        deployment.metadata.name === 'domain-edge'
+          ? /^registry\.example\.com\/lockdrop-edge:\d+\.\d+\.\d+$/
+          : /^registry\.example\.com\/lockdrop:\d+\.\d+\.\d+$/,
       );
       expect(container(deployment).resources.requests).toBeDefined();
       expect(container(deployment).resources.limits).toBeDefined();
@@ -225,6 +229,40 @@ describe('the overlays', () => {
     expect(
       paths.map((p: { backend: { service: { name: string } } }) => p.backend.service.name),
     ).toEqual(['gateway']);
+  });
+
+  it('prod: custom domains reach the gateway through Caddy, which asks it before each certificate', () => {
+    const { prod } = environments;
+    const edge = named(prod, 'Deployment', 'domain-edge')!;
+    const env = envOf(edge);
+    const gateway = named(prod, 'Service', 'gateway')!;
+    expect(env.LOCKDROP_GATEWAY).toBe(`http://gateway:${gateway.spec!.ports[0].port}`);
+    expect(env.EDGE_TLS).toMatch(/^[^@\s]+@[^@\s]+$/);
+    // The Caddyfile the image carries asks the gateway's endpoint, on demand, for every host.
+    const caddyfile = readFileSync(path.join(deployDir, 'edge/Caddyfile'), 'utf8');
+    expect(caddyfile).toContain('ask {$LOCKDROP_GATEWAY}/internal/domains/ask');
+    expect(caddyfile).toMatch(/tls \{\$EDGE_TLS\} \{\s*on_demand\s*\}/);
+    const ports = container(edge).ports.map((p: { containerPort: number }) => p.containerPort);
+    const service = named(prod, 'Service', 'domain-edge')!;
+    expect(service.spec!.type).toBe('LoadBalancer');
+    expect(service.spec!.ports.map((p: { port: number }) => p.port)).toEqual([80, 443]);
+    expect(ports).toEqual([8080, 8443]);
+    // Certificates survive a restart: the data directory is a claimed volume.
+    const mount = container(edge).volumeMounts.find(
+      (m: { mountPath: string }) => m.mountPath === '/data',
+    );
+    const volume = edge.spec!.template.spec.volumes.find(
+      (v: { name: string }) => v.name === mount.name,
+    );
+    expect(
+      named(prod, 'PersistentVolumeClaim', volume.persistentVolumeClaim.claimName),
+    ).toBeDefined();
+    // The gateway's policy lets the edge in, on the gateway's port.
+    const policy = named(prod, 'NetworkPolicy', 'gateway')!;
+    expect(policy.spec!.ingress).toContainEqual({
+      from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'domain-edge' } } }],
+      ports: [{ port: 8080 }],
+    });
   });
 
   it('prod: the worker refreshes exchange rates from Flutterwave with the payments key', () => {

@@ -26,12 +26,22 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Chromium with a fresh profile, so no cookie or cache leaks between test files. */
-export async function launchBrowser({ javaScriptEnabled = true } = {}): Promise<Browser> {
+/**
+ * Chromium with a fresh profile, so no cookie or cache leaks between test files. `hostsAt127`:
+ * names (`*.example.test`) this browser resolves to 127.0.0.1, as a seller's DNS would send a
+ * buyer on their custom domain to Lockdrop's edge.
+ */
+export async function launchBrowser({
+  javaScriptEnabled = true,
+  hostsAt127 = [] as string[],
+} = {}): Promise<Browser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'lockdrop-e2e-'));
+  const resolverRules = hostsAt127.map((pattern) => `MAP ${pattern} 127.0.0.1`).join(',');
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: resolverRules
+      ? [...CHROMIUM_ARGS, `--host-resolver-rules=${resolverRules}`]
+      : CHROMIUM_ARGS,
     baseURL: baseUrl,
     viewport: DESKTOP,
     javaScriptEnabled,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { API_KEY_SCOPES } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@lockdrop/testing';
@@ -9,6 +9,7 @@ import {
   persistently,
   providerCharges,
   webhookStorm,
+  type Browser,
   type Shop,
 } from './support/shop';
 
@@ -216,6 +217,91 @@ describe("API keys against another seller's resources", () => {
     expect(asSession.status).toBe(401);
     expect(((await asSession.json()) as { error: { code: string } }).error.code).toBe(
       'api_key_required',
+    );
+  });
+});
+
+/** The plan bought as the dashboard's upgrade does: the change, then Subscribe in the sandbox. */
+async function becomeBusiness(shop: Shop): Promise<void> {
+  const { link } = await shop.seller.json<{ link: string }>('/api/billing/plan/change', {
+    plan: 'business',
+    interval: 'monthly',
+  });
+  const paid = await shop.seller.request(`${new URL(link).pathname}/pay`, { method: 'POST' });
+  expect(paid.status).toBe(303);
+  // Catalog learns the plan from billing's plan.changed.
+  await waitFor(
+    async () => ((await domainSettings(shop.seller)).domainIncluded === true ? true : null),
+    60_000,
+    'catalog to hear of the Business plan',
+  );
+}
+
+interface DomainSettingsAnswer {
+  domainIncluded: boolean;
+  domain: { host: string; status: string; records: { value: string }[] } | null;
+}
+const domainSettings = (seller: Browser) =>
+  persistently(() => seller.json<DomainSettingsAnswer>('/api/domain', undefined, 'GET'));
+
+describe("a store's custom domain against another seller", () => {
+  it("seller B neither reads, takes, verifies nor removes seller A's domain", async () => {
+    await Promise.all([becomeBusiness(a), becomeBusiness(b)]);
+    const host = `shop-${randomBytes(4).toString('hex')}.example.com`;
+    await persistently(() =>
+      a.seller.json(
+        '/api/brand',
+        { handle: `store-a-${randomBytes(3).toString('hex')}`, name: 'A' },
+        'PUT',
+      ),
+    );
+    await persistently(() => a.seller.json('/api/domain', { host }, 'PUT'));
+    const before = await domainSettings(a.seller);
+    expect(before.domain).toMatchObject({ host, status: 'pending' });
+
+    expect((await domainSettings(b.seller)).domain).toBeNull();
+    const answers: [string, number][] = [];
+    for (const [method, path, body] of [
+      ['PUT', '/api/domain', { host }],
+      ['PUT', '/api/domain', { host: host.toUpperCase() }],
+      ['POST', '/api/domain/verify', undefined],
+      ['DELETE', '/api/domain', undefined],
+    ] as const) {
+      const response = await persistently(async () => {
+        const answer = await b.seller.request(path, {
+          method,
+          headers: body ? { 'content-type': 'application/json' } : {},
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        if (answer.status >= 502) throw new Error(`${method} ${path}: ${answer.status} `);
+        return answer;
+      });
+      answers.push([`${method} ${path}`, response.status]);
+    }
+    // Taken (409 domain_taken), or B has no domain to verify or remove (404).
+    expect(answers).toEqual([
+      ['PUT /api/domain', 409],
+      ['PUT /api/domain', 409],
+      ['POST /api/domain/verify', 404],
+      ['DELETE /api/domain', 404],
+    ]);
+    expect(await domainSettings(a.seller)).toEqual(before);
+    for (const [method, path] of [
+      ['GET', '/api/domain'],
+      ['PUT', '/api/domain'],
+      ['POST', '/api/domain/verify'],
+      ['DELETE', '/api/domain'],
+    ] as const) {
+      const anonymous = await fetch(`${cluster.baseUrl}${path}`, {
+        method,
+        ...(method === 'PUT'
+          ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ host }) }
+          : {}),
+      });
+      expect([method, path, anonymous.status]).toEqual([method, path, 401]);
+    }
+    console.log(
+      `access matrix: seller B's ${answers.length} calls on seller A's domain were refused; A's domain unchanged`,
     );
   });
 });

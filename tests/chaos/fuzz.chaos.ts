@@ -77,6 +77,7 @@ const STATE_TABLES = [
   'identity.users',
   'catalog.products',
   'catalog.store_brands',
+  'catalog.store_domains',
   'payments.checkouts',
   'payments.purchases',
   'payments.ledger_entries',

@@ -76,6 +76,8 @@ export const busRoles = {
       // The seller's name on their product pages (seller-names.consumer.ts).
       'catalog.users': 'user.*',
       'catalog.profiles': 'profile.updated',
+      // The worker's clock: every custom domain's DNS is looked at again (domain-rechecks.consumer.ts).
+      'catalog.domain-rechecks': 'domains.recheck_due',
       ...retention('catalog'),
     },
     // An API upload naming a product: catalog checks the product, then appends the file.
@@ -178,6 +180,8 @@ export const busRoles = {
       'store.member_removed',
       'store.member_role_changed',
       'store.ownership_transferred',
+      // A custom domain's new state serves on the next request (issue 28, http/custom-domains.ts).
+      'store.domain_updated',
     ],
     managesStreams: false,
   },

@@ -37,6 +37,7 @@ export { previewImagePath } from './api/previews.js';
 export * from './api/product-links.js';
 export * from './api/products.js';
 export * from './api/brand.js';
+export * from './api/domains.js';
 export * from './api/uploads.js';
 export * from './api/identity.js';
 export * from './api/teams.js';

@@ -25,3 +25,10 @@ export {
   type ReceiverBehaviour,
   type WebhookReceiver,
 } from './webhook-receiver.js';
+export {
+  startFakeDns,
+  type FakeDns,
+  type FakeDnsBehaviour,
+  type FakeDnsRecord,
+} from './fake-dns.js';
+export { caddyAvailable, startCaddyEdge, type CaddyEdge } from './caddy-edge.js';

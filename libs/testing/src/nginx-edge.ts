@@ -104,7 +104,8 @@ export async function startNginxEdge({
   };
 }
 
-async function waitForPort(
+/** Resolves once something listens on `port`; throws if the process exits or 10 s pass. */
+export async function waitForPort(
   port: number,
   exited: Promise<number | null>,
   stderr: () => string,
@@ -113,7 +114,7 @@ async function waitForPort(
   void exited.then(() => (gone = true));
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (gone) throw new Error(`nginx exited: ${stderr()}`);
+    if (gone) throw new Error(`the server exited: ${stderr()}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = createConnection({ port, host: '127.0.0.1' });
       socket.once('connect', () => {
@@ -125,5 +126,5 @@ async function waitForPort(
     if (open) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`nginx did not listen on ${port}: ${stderr()}`);
+  throw new Error(`nothing listened on ${port}: ${stderr()}`);
 }

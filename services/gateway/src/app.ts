@@ -16,6 +16,7 @@ import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
+import { createDomainDirectory, hostnameOf } from './http/custom-domains.js';
 import { createMembershipCheck } from './http/store-members.js';
 import { createWebhookPassthrough } from './http/webhook-passthrough.js';
 import type { GatewayConfig } from './config.js';
@@ -23,6 +24,7 @@ import { routeTable, upstreamUrls, type ProxyRoute } from './route-table.js';
 import { isApiAnswer, securityHeaders } from './http/security-headers.js';
 import { registerSharePage } from './routes/share-page.js';
 import { clientRoutes, htmlFileFor, registerSpa } from './routes/spa.js';
+import { registerStoreDomains } from './routes/store-domains.js';
 import { registerStorefront } from './routes/storefront.js';
 import { createEarlyAnswers } from './storefront/early-answers.js';
 import { createReadBudget, rateLimitedError } from './storefront/read-budget.js';
@@ -44,10 +46,18 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   /** Provider notifications, piped to payments before Fastify (http/webhook-passthrough.ts). */
   let passWebhook: EarlyAnswer | null = null;
   const isClientRoute = clientRoutes(config.WEB_DIST);
+  const domains = createDomainDirectory({
+    catalogUrl: config.CATALOG_URL,
+    ownHosts: [new URL(config.PUBLIC_URL).hostname, ...config.GATEWAY_HOSTS],
+    ttlMs: config.DOMAIN_CACHE_SECONDS * 1000,
+  });
   const app = await createHttpServer({
     name: GATEWAY,
+    // Our own hosts only: a store's domain needs the store's pages (routes/store-domains.ts),
+    // and providers notify us at ours.
     answerEarly: (request, response) =>
-      (passWebhook?.(request, response) ?? false) || (earlyAnswer?.(request, response) ?? false),
+      domains.isOwnHost(hostnameOf(request.headers.host)) &&
+      ((passWebhook?.(request, response) ?? false) || (earlyAnswer?.(request, response) ?? false)),
     logLevel: config.LOG_LEVEL,
     // Keep-alive proxy connections would otherwise hold `close()` open (stack notes #7).
     forceCloseConnections: true,
@@ -124,6 +134,17 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         },
         onGap: () => memberships.forgetAll(),
       },
+      {
+        // A domain verified, paused or removed, or a plan without custom domains, serves so
+        // on the next request (http/custom-domains.ts).
+        filters: ['store.domain_updated', 'plan.changed'],
+        onEvent: (event) => {
+          const data = event.data as { host?: unknown; userId?: unknown };
+          if (typeof data.host === 'string') domains.forgetHost(data.host);
+          if (typeof data.userId === 'string') domains.forgetSeller(data.userId);
+        },
+        onGap: () => domains.forgetAll(),
+      },
     ],
   });
   // The replica that forwarded a revoke forgets the key at once, before the event comes round.
@@ -185,6 +206,22 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
         ),
       );
     done();
+  });
+
+  // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
+  const sharePages = createSharePages({
+    webDist: config.WEB_DIST,
+    rendererPath: config.WEB_RENDERER,
+    reads: storefront.reads,
+    publicUrl: config.PUBLIC_URL,
+    logger: app.log,
+  });
+  // After the security headers: a store's domain answers some requests in this hook.
+  await registerStoreDomains(app, {
+    directory: domains,
+    pages: sharePages,
+    publicUrl: config.PUBLIC_URL,
+    httpsOnly: config.NODE_ENV === 'production',
   });
 
   const upstreams = upstreamUrls(config);
@@ -263,14 +300,6 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
   });
   // Rate limiting hooks onto routes as they are added, so the plugin must see the proxy routes.
   await registerApiDocs(app, upstreams);
-  // Link previews for /product/:id (Open Graph / Twitter tags); see share-page.ts.
-  const sharePages = createSharePages({
-    webDist: config.WEB_DIST,
-    rendererPath: config.WEB_RENDERER,
-    reads: storefront.reads,
-    publicUrl: config.PUBLIC_URL,
-    logger: app.log,
-  });
   await registerSharePage(app, sharePages);
   await registerSpa(app, config.WEB_DIST);
 

@@ -96,6 +96,26 @@ export const configSchema = z.object({
    * holds their role (issue 28); a removal or role change ends it at once (http/store-members.ts).
    */
   TEAM_MEMBERSHIP_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /**
+   * Custom domains (issue 28): how long a replica keeps catalog's answer on which store a Host
+   * shows. A verification, pause or removal ends it at once (store.domain_updated), a plan
+   * change too; this bounds what an event missed while the bus was away can leave behind.
+   */
+  DOMAIN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  /**
+   * Our own host names besides PUBLIC_URL's (comma-separated, e.g. `www.lockdrop.app`): served
+   * as the main site. Any other name is a store's custom domain or a 404 page. IP addresses and
+   * `localhost` are always ours (probes, local development).
+   */
+  GATEWAY_HOSTS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Prefix of the gateway's Redis keys; tests give each run its own. */
   REDIS_KEY_PREFIX: z.string().min(1).default('lockdrop:gateway:'),
 });

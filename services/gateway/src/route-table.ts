@@ -33,6 +33,8 @@ export const routeTable: ProxyRoute[] = [
   { prefix: '/api/avatars', upstream: 'delivery', upload: true },
   { prefix: '/api/brand', upstream: 'catalog' },
   { prefix: '/api/stores', upstream: 'catalog' },
+  // A store's custom domain (issue 28): the settings and "Verify now".
+  { prefix: '/api/domain', upstream: 'catalog' },
   { prefix: '/api/uploads', upstream: 'delivery', upload: true },
   { prefix: '/api/previews', upstream: 'delivery' },
   { prefix: '/api/downloads', upstream: 'delivery' },

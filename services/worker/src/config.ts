@@ -60,6 +60,11 @@ export const configSchema = z
     RETENTION_CRON: z.string().min(9).default('30 3 * * *'),
     /** The subscription clock (renewals, grace periods, reminders): every minute. */
     SUBSCRIPTIONS_CRON: z.string().min(9).default('* * * * *'),
+    /**
+     * The custom-domain clock (issue 28): catalog looks every domain's DNS records up again;
+     * a verified domain missing them on DOMAIN_FAILED_CHECKS_BEFORE_PAUSE firings in a row pauses.
+     */
+    DOMAIN_RECHECK_CRON: z.string().min(9).default('17 * * * *'),
     /** Exchange-rate refresh: hourly. */
     FX_CRON: z.string().min(9).default('0 * * * *'),
     /**

@@ -7,6 +7,7 @@ import { loadConfig } from '@lockdrop/config';
 import type { ApiKeyScope, DomainEvent, EventType, PlanId } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
+import { mailboxSchema } from '@lockdrop/mailer';
 import { serviceSchemas } from '@lockdrop/service';
 import {
   createTestDatabase,
@@ -62,7 +63,7 @@ export async function createCatalogHarness(
 ): Promise<CatalogHarness> {
   const database: TestDatabase = await createTestDatabase({
     schemas: [
-      ...serviceSchemas({ name: 'catalog', migrations }),
+      ...serviceSchemas({ name: 'catalog', migrations, sharedSchemas: [mailboxSchema] }),
       ...serviceSchemas({ name: 'delivery', migrations: deliveryMigrations }),
     ],
   });

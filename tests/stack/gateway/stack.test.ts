@@ -111,6 +111,7 @@ describe('gateway routing', () => {
     ['/api/profile', 'identity'],
     ['/api/products/123', 'catalog'],
     ['/api/currencies', 'catalog'],
+    ['/api/domain', 'catalog'],
     ['/api/uploads', 'delivery'],
     ['/dl/some-token', 'delivery'],
     ['/api/purchases', 'payments'],

@@ -3,6 +3,7 @@ import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
 import { RequireAuth } from '@/features/auth/components/require-auth';
 import { lazyPage, type LazyPage } from '@/lib/lazy-page';
+import { storeDomain } from '@/lib/store-domain';
 
 const Landing = lazyPage(() => import('./routes/landing'));
 const Features = lazyPage(() => import('./routes/features'));
@@ -52,7 +53,8 @@ export const routes: RouteObject[] = [
   {
     element: <PublicLayout />,
     children: [
-      page(paths.home.path, Landing, {}),
+      // On a store's custom domain `/` is the store's page (the gateway marks those pages).
+      storeDomain() ? page(paths.home.path, Store, {}) : page(paths.home.path, Landing, {}),
       page(paths.brandHome.path, Landing, {}),
       page(paths.legacyHome.path, Landing, {}),
       page(paths.features.path, Features, {}),

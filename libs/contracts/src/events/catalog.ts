@@ -79,6 +79,18 @@ export const catalogEvents = {
       brand: publicBrandSchema,
     }),
   },
+  /**
+   * A store's custom domain was added, verified, paused, resumed or removed (issue 28). The
+   * gateway drops what it kept about that host, so a new state serves on the next request.
+   */
+  'store.domain_updated': {
+    version: 1,
+    schema: z.object({
+      sellerId: z.uuid(),
+      host: z.string(),
+      status: z.enum(['pending', 'verified', 'paused', 'removed']),
+    }),
+  },
   'product.viewed': {
     version: 1,
     schema: z.object({

@@ -27,6 +27,11 @@ export const workerEvents = {
     version: 1,
     schema: z.object({ dueAt: z.iso.datetime({ offset: true }) }),
   },
+  /** The custom-domain clock ticked: catalog looks up every domain's DNS records again. */
+  'domains.recheck_due': {
+    version: 1,
+    schema: z.object({ dueAt: z.iso.datetime({ offset: true }) }),
+  },
   /** The payout schedule fired: payments creates this run's payouts (once per `runId`). */
   'payout.run_due': {
     version: 1,

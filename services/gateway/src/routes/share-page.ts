@@ -76,11 +76,16 @@ export async function registerSharePage(app: HttpServer, pages: SharePages): Pro
       },
       async (request, reply) => {
         const key = (request.params as Record<string, string>)[param]!;
-        const answer = await pages.page(key, request.id).catch(async (error: unknown) => {
-          // Catalog down or slow: the page still works, only the rich preview is missing.
-          request.log.warn({ err: error }, 'share-page tags unavailable');
-          return { status: 200 as const, page: await pages.shell() };
-        });
+        const answer = await pages
+          .page(key, request.id, request.storeHost)
+          .catch(async (error: unknown) => {
+            // Catalog down or slow: the page still works, only the rich preview is missing.
+            request.log.warn({ err: error }, 'share-page tags unavailable');
+            const page = request.storeHost
+              ? await pages.storeShell(request.storeHost, null)
+              : await pages.shell();
+            return { status: 200 as const, page };
+          });
         const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
         const parts = pageAnswerParts(answer, search, request.headers['accept-encoding']);
         return reply.status(parts.statusCode).headers(parts.headers).send(parts.body);

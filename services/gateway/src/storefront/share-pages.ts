@@ -7,7 +7,9 @@ import {
   previewImagePath,
   productPath,
   productSlug,
+  STORE_DOMAIN_META,
 } from '@lockdrop/contracts';
+import type { StoreHost } from '../http/custom-domains.js';
 import type { ProductRead, ProductReads, PublicProduct } from './product-reads.js';
 import { UUID } from './product-answers.js';
 
@@ -88,6 +90,20 @@ export function withShareTags(shell: string, tags: string): string {
   return doctype
     ? `${doctype[0]}${tags}${stripped.slice(doctype[0].length)}`
     : `${tags}${stripped}`;
+}
+
+/** The tags that tell the app it is on `store`'s domain (web/src/lib/store-domain.ts reads them). */
+export function storeDomainTags(store: StoreHost, publicUrl: string): string {
+  return [
+    `<meta name="${STORE_DOMAIN_META.store}" content="${escapeHtml(store.handle)}" />`,
+    `<meta name="${STORE_DOMAIN_META.site}" content="${escapeHtml(publicUrl.replace(/\/+$/, ''))}" />`,
+  ].join('\n    ');
+}
+
+/** `tags` placed before `</head>` (or at the start), the page's own title kept. */
+function withTags(html: string, tags: string): string {
+  if (/<\/head>/i.test(html)) return html.replace(/<\/head>/i, () => `  ${tags}\n  </head>`);
+  return `${tags}${html}`;
 }
 
 /**
@@ -172,9 +188,15 @@ function sharePage(html: string): SharePage {
 export interface SharePages {
   /**
    * The page for `key`: a product id (`/product/:id`) or a readable address's `<slug>-<shortId>`
-   * (`/p/:slugId`).
+   * (`/p/:slugId`). On a custom domain (`store`), only that store's products, with their
+   * canonical and Open Graph URLs on the domain (issue 28).
    */
-  page(key: string, requestId: string): Promise<PageAnswer>;
+  page(key: string, requestId: string, store?: StoreHost | null): Promise<PageAnswer>;
+  /**
+   * The app's shell for a page on a custom domain (its `/`, payment and receipt pages): marked
+   * with the store, so the app shows the store's page at `/`; `canonicalPath` names the page.
+   */
+  storeShell(store: StoreHost, canonicalPath: string | null): Promise<SharePage>;
   /** The plain shell (the page when the product's read fails). */
   shell(): Promise<SharePage>;
   /**
@@ -259,9 +281,23 @@ export function createSharePages({
     if (made.size > MADE_PAGES) made.delete(made.keys().next().value!);
   };
 
-  /** The HTML of a published product's page, made in `inHtml`. */
-  const render = async (read: ProductRead, published: PublicProduct, inHtml: string) => {
-    const tags = shareTags(published, publicUrl);
+  /** Where a page is shown: our site, or a store's custom domain (its origin and markers). */
+  interface Site {
+    origin: string;
+    tags: string;
+  }
+  const ourSite: Site = { origin: publicUrl, tags: '' };
+  const siteOf = (store: StoreHost | null | undefined): Site =>
+    store ? { origin: store.origin, tags: `\n    ${storeDomainTags(store, publicUrl)}` } : ourSite;
+
+  /** The HTML of a published product's page, made in `inHtml`, for `site`. */
+  const render = async (
+    read: ProductRead,
+    published: PublicProduct,
+    inHtml: string,
+    site: Site,
+  ) => {
+    const tags = shareTags(published, site.origin) + site.tags;
     const module = await loadRenderer();
     if (!module || !inHtml.includes(module.PRODUCT_OUTLET))
       return withShareTags(await shell.load(), tags);
@@ -282,21 +318,43 @@ export function createSharePages({
     }
   };
 
-  const productPage = (read: ProductRead, inHtml: string): Promise<SharePage> => {
-    const kept = made.get(read.etag);
+  /** A made page's key: the read's content on one site (a custom domain's page differs). */
+  const madeKey = (read: ProductRead, site: Site) =>
+    site === ourSite ? read.etag : `${site.origin} ${read.etag}`;
+
+  const productPage = (read: ProductRead, inHtml: string, site: Site): Promise<SharePage> => {
+    const key = madeKey(read, site);
+    const kept = made.get(key);
     if (kept?.in === inHtml) return Promise.resolve(kept.page);
-    let pending = making.get(read.etag);
+    let pending = making.get(key);
     if (!pending) {
-      pending = render(read, read.published!, inHtml)
+      pending = render(read, read.published!, inHtml, site)
         .then((html) => {
           const page = sharePage(html);
-          keep(read.etag, { in: inHtml, page });
+          keep(key, { in: inHtml, page });
           return page;
         })
-        .finally(() => making.delete(read.etag));
-      making.set(read.etag, pending);
+        .finally(() => making.delete(key));
+      making.set(key, pending);
     }
     return pending;
+  };
+
+  /** Shells marked for a store's domain, by site and version of the shell. */
+  const storeShells = new Map<string, { in: string; page: SharePage }>();
+  const storeShell = async (store: StoreHost, canonicalPath: string | null) => {
+    const html = await shell.load();
+    const key = `${store.origin} ${store.handle} ${canonicalPath ?? ''}`;
+    const kept = storeShells.get(key);
+    if (kept?.in === html) return kept.page;
+    const canonical = canonicalPath
+      ? `\n    <link rel="canonical" href="${escapeHtml(`${store.origin}${canonicalPath}`)}" />`
+      : '';
+    const page = sharePage(withTags(html, storeDomainTags(store, publicUrl) + canonical));
+    storeShells.delete(key);
+    storeShells.set(key, { in: html, page });
+    if (storeShells.size > MADE_PAGES) storeShells.delete(storeShells.keys().next().value!);
+    return page;
   };
 
   /** The read's key for an address: a product id, or the short id of `<slug>-<shortId>`. */
@@ -313,26 +371,32 @@ export function createSharePages({
       : null;
 
   return {
-    async page(key, requestId) {
+    async page(key, requestId, store) {
       const html = await shell.load();
+      // On a custom domain the app's not-found screen shows in the store's frame.
+      const missing = async (): Promise<PageAnswer> =>
+        store ? { status: 404, page: await storeShell(store, null) } : notFound(html);
       const address = keyOf(key);
-      if (!address) return notFound(html);
+      if (!address) return missing();
       const read = await reads.get(address.id, null, requestId);
       if (!read.published) {
         // Catalog answered something other than "here it is" or "no such product" (an error):
         // the product may well exist, so the SPA decides, as when catalog is unreachable.
         return read.statusCode === 404 || read.statusCode === 200
-          ? notFound(html)
-          : { status: 200, page: plainPage(html) };
+          ? missing()
+          : { status: 200, page: store ? await storeShell(store, null) : plainPage(html) };
       }
+      // A store's domain shows that store's products only, never another seller's.
+      if (store && read.published.ownerId !== store.sellerId) return missing();
       return (
         moved(address.slug, read.published) ?? {
           status: 200,
-          page: await productPage(read, await base.load()),
+          page: await productPage(read, await base.load(), siteOf(store)),
         }
       );
     },
     shell: async () => plainPage(await shell.load()),
+    storeShell,
     keptPage(key) {
       const html = shell.current();
       const address = keyOf(key);
@@ -344,9 +408,9 @@ export function createSharePages({
       if (redirect) return redirect;
       const inHtml = base.current();
       if (inHtml === undefined) return undefined;
-      const kept = made.get(read.etag);
+      const kept = made.get(madeKey(read, ourSite));
       if (kept?.in === inHtml) return { status: 200, page: kept.page };
-      void productPage(read, inHtml).catch(() => undefined);
+      void productPage(read, inHtml, ourSite).catch(() => undefined);
       return undefined;
     },
   };

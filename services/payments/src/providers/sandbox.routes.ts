@@ -39,6 +39,23 @@ footer{text-align:center;font-size:12px;color:#64748b;margin-top:16px}
 `;
 
 /**
+ * The page's own policy (it replaces the gateway's on the way out): as strict, except that its
+ * forms may end on the checkout's way back. A form's redirect is held to `form-action` too, and
+ * a store's custom domain (issue 28) is another origin, as it is after a real provider's page.
+ */
+function sandboxPagePolicy(redirectUrl: string): string {
+  return [
+    "default-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action 'self' ${new URL(redirectUrl).origin}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
  * Plain HTML forms posting to same-origin paths: the gateway's CSP (`script-src 'self'`,
  * `form-action 'self'`) allows exactly this and no inline script is needed.
  */
@@ -119,6 +136,7 @@ export async function sandboxRoutes(app: HttpServer, sandbox: Sandbox): Promise<
         return reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
+          .header('content-security-policy', sandboxPagePolicy(payment.redirectUrl))
           .send(checkoutPage(payment));
       },
     );

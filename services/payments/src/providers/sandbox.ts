@@ -348,8 +348,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       const payment = await find(txRef);
       if (!payment) return null;
       const back = (status: string, transactionId: string | null) => {
+        // A cancel returns to the site the buyer came from, as the success does (a store's domain).
         const target = new URL(
-          status === 'cancelled' ? `${options.publicUrl}/payment/cancel` : payment.redirectUrl,
+          status === 'cancelled' ? '/payment/cancel' : payment.redirectUrl,
+          payment.redirectUrl,
         );
         target.searchParams.set('status', status);
         target.searchParams.set('tx_ref', txRef);

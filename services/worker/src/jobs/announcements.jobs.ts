@@ -6,6 +6,7 @@ import type { JobRuntime } from './runtime.js';
 
 export const RETENTION_QUEUE = 'retention';
 export const SUBSCRIPTIONS_QUEUE = 'subscriptions';
+export const DOMAINS_QUEUE = 'domain-rechecks';
 
 /**
  * Clocks the worker keeps for the services: on each firing it announces an event carrying the
@@ -19,7 +20,7 @@ async function announceOnSchedule(
     queue: string;
     pattern: string;
     tz: string;
-    event: 'retention.due' | 'subscriptions.due';
+    event: 'retention.due' | 'subscriptions.due' | 'domains.recheck_due';
   },
 ): Promise<void> {
   jobs.process(options.queue, async (job) => {
@@ -43,6 +44,7 @@ async function announceOnSchedule(
  * Nightly `retention.due`: each service prunes its own bookkeeping (processed event ids,
  * published outbox rows). Money records are never pruned (terms: kept at least 3 years).
  * Every minute `subscriptions.due`: payments renews, ends and reminds what is due.
+ * Hourly `domains.recheck_due`: catalog looks custom domains' DNS records up again.
  */
 export async function startAnnouncements(config: WorkerConfig, jobs: JobRuntime, pool: Pool) {
   await announceOnSchedule(jobs, pool, {
@@ -56,5 +58,11 @@ export async function startAnnouncements(config: WorkerConfig, jobs: JobRuntime,
     pattern: config.SUBSCRIPTIONS_CRON,
     tz: config.PAYOUT_TZ,
     event: 'subscriptions.due',
+  });
+  await announceOnSchedule(jobs, pool, {
+    queue: DOMAINS_QUEUE,
+    pattern: config.DOMAIN_RECHECK_CRON,
+    tz: config.PAYOUT_TZ,
+    event: 'domains.recheck_due',
   });
 }

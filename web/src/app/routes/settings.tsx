@@ -1,6 +1,6 @@
 import { Seo } from '@/components/seo/seo';
 import { PlanBillingSection } from '@/features/billing';
-import { BrandSection } from '@/features/brand';
+import { BrandSection, DomainSection } from '@/features/brand';
 import { PayoutDestinationCard } from '@/features/payouts';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { ActivitySection, TeamSection } from '@/features/teams';
@@ -18,6 +18,7 @@ export default function SettingsRoute() {
         planBilling={<PlanBillingSection />}
         webhooks={<WebhooksSection />}
         brand={<BrandSection />}
+        domain={<DomainSection />}
         team={<TeamSection />}
         activity={<ActivitySection />}
       />

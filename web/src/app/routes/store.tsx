@@ -4,9 +4,11 @@ import { StorePage, useStore } from '@/features/brand';
 import { PageSpinner } from '@/features/products/components/page-spinner';
 import NotFoundRoute from './not-found';
 import { usePageBrand } from '@/lib/page-brand';
+import { storeDomain } from '@/lib/store-domain';
 
 export default function StoreRoute() {
-  const { handle = '' } = useParams();
+  // `/s/:handle`, or a custom domain's `/`, which shows the store the domain belongs to.
+  const { handle = storeDomain()?.handle ?? '' } = useParams();
   const store = useStore(handle);
   usePageBrand(store.data?.brand);
   if (store.isPending) return <PageSpinner label="Loading store" />;

@@ -1,6 +1,7 @@
 import type { PublicBrand } from '@lockdrop/contracts';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { storeDomain } from '@/lib/store-domain';
 
 /** The seller's header on their buyers' pages: logo and store name, linking to the store page. */
 export function BrandedHeader({ brand }: { brand: PublicBrand }) {
@@ -11,7 +12,10 @@ export function BrandedHeader({ brand }: { brand: PublicBrand }) {
       style={brand.accentColour ? { borderTop: `4px solid ${brand.accentColour}` } : undefined}
     >
       <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-4 sm:px-6">
-        <Link to={paths.store.getHref(brand.handle)} className="flex items-center gap-3">
+        <Link
+          to={storeDomain() ? '/' : paths.store.getHref(brand.handle)}
+          className="flex items-center gap-3"
+        >
           {brand.logoUrl && (
             <img
               src={brand.logoUrl}
@@ -32,7 +36,11 @@ export function BrandedHeader({ brand }: { brand: PublicBrand }) {
 export function SoldWithLockdrop() {
   return (
     <footer className="border-t border-slate-200 bg-white py-4 text-center text-xs text-slate-500">
-      <a href="/" className="hover:underline" data-testid="sold-with-lockdrop">
+      <a
+        href={storeDomain()?.siteUrl ?? '/'}
+        className="hover:underline"
+        data-testid="sold-with-lockdrop"
+      >
         Sold with Lockdrop
       </a>
     </footer>

@@ -1,7 +1,10 @@
 import type { Migration } from '@lockdrop/db';
+import { mailOutboxMigrations } from '@lockdrop/mailer';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
+  // The mail outbox (libs/mailer): a paused domain's notice is queued with the pause (issue 28).
+  ...mailOutboxMigrations,
   {
     id: '0001_products',
     sql: `
@@ -140,6 +143,32 @@ export const migrations: Migration[] = [
         full_name text NOT NULL,
         changed_at timestamptz NOT NULL
       );
+    `,
+  },
+  {
+    id: '0130_store_domains',
+    sql: `
+      -- A store's custom domain (issue 28): one per store, and a host belongs to one store.
+      -- token is the TXT value proving ownership; seller_email is the owner's address when they
+      -- added or last verified it (a paused domain's notice goes there); plan_at_save is the
+      -- token's plan, used until billing announces one (seller_plans). failed_checks counts
+      -- definite failures in a row of a verified domain; it pauses at the configured number.
+      CREATE TABLE store_domains (
+        seller_id uuid PRIMARY KEY,
+        host text NOT NULL UNIQUE CHECK (host = lower(host)),
+        token text NOT NULL,
+        status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'verified', 'paused')),
+        seller_email text NOT NULL,
+        plan_at_save text NOT NULL,
+        ownership_check text CHECK (ownership_check IN ('ok', 'missing', 'wrong')),
+        routing_check text CHECK (routing_check IN ('ok', 'missing', 'wrong')),
+        check_message text,
+        last_checked_at timestamptz,
+        verified_at timestamptz,
+        failed_checks integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX store_domains_checked_idx ON store_domains (last_checked_at NULLS FIRST);
     `,
   },
 ];

@@ -11,6 +11,7 @@ import { quoteCheckout } from './pricing.js';
 import { startCheckout, type ProductCheckoutDeps } from './checkout.js';
 import { confirmClaimLink } from './free-claims.js';
 import { ensureBrowserKey } from '../../http/buyer-cookie.js';
+import { storeOriginOf } from '../../http/store-origin.js';
 import { errorResponses } from '../../http/error-schema.js';
 
 export function checkoutRoutes(
@@ -65,6 +66,7 @@ export function checkoutRoutes(
         amount: request.body.amount,
         browserKeyHash: ensureBrowserKey(request, reply, deps.secureCookies),
         verifiedAccountEmail: request.user?.emailVerified ? request.user.email : null,
+        storeOrigin: storeOriginOf(request),
         correlationId: request.id,
       }),
   );

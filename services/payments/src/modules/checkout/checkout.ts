@@ -19,6 +19,7 @@ import {
 } from '../sales/index.js';
 import { findSellerPlan, findShownBrand } from '../read-models/index.js';
 import { findSubscription, planPrice } from '../subscriptions/index.js';
+import type { StoreOrigin } from '../../http/store-origin.js';
 import type { PaymentProvider } from '../../providers/types.js';
 import { checkoutableProduct, currencyOf, isBlank, priceCheckout } from './pricing.js';
 import type { SaleDeps } from '../sales/index.js';
@@ -61,6 +62,11 @@ export interface CheckoutRequest {
   browserKeyHash: string | null;
   /** The signed-in buyer's account e-mail when identity has verified it: proven for a free claim. */
   verifiedAccountEmail: string | null;
+  /**
+   * The store's custom domain the buyer checks out on (the gateway's word, issue 28): the
+   * provider sends them back there when the product is that store's.
+   */
+  storeOrigin: StoreOrigin | null;
   correlationId: string;
 }
 
@@ -92,6 +98,9 @@ export async function startCheckout(
   const billingInterval = product.pricingType === 'one_time' ? null : product.billingInterval;
   const plan = planById(await findSellerPlan(deps.pool, product.ownerId));
   const now = deps.now();
+  // Another store's domain never becomes this product's way back: only its own store's does.
+  const returnOrigin =
+    request.storeOrigin?.sellerId === product.ownerId ? request.storeOrigin.origin : deps.publicUrl;
 
   const recorded = await withTransaction(
     deps.pool,
@@ -206,7 +215,7 @@ export async function startCheckout(
         return { checkout, link: null };
       }
       await recordFreeClaim(tx, deps.sale, { ...checkout, link: null });
-      return { checkout, link: successUrl(deps.publicUrl, checkout.txRef) };
+      return { checkout, link: successUrl(returnOrigin, checkout.txRef) };
     },
   );
   const { checkout, link } = recorded;
@@ -218,6 +227,7 @@ export async function startCheckout(
   return {
     ...(await requestPaymentLink(deps, checkout, {
       sessionMinutes: checkout.expiresAt ? deps.discountCheckoutMinutes : null,
+      returnOrigin,
     })),
     confirmEmail: false,
   };
@@ -246,7 +256,7 @@ export async function openCheckout(
     await requireCheckoutBudget(tx, deps, checkout.buyerEmail, checkout.createdAt);
     await insertCheckout(tx, checkout);
   });
-  return requestPaymentLink(deps, checkout, { sessionMinutes: null });
+  return requestPaymentLink(deps, checkout, { sessionMinutes: null, returnOrigin: deps.publicUrl });
 }
 
 /** Checkouts one e-mail may start per window, counted under a per-e-mail lock. */
@@ -269,7 +279,14 @@ async function requireCheckoutBudget(
 async function requestPaymentLink(
   deps: CheckoutDeps,
   checkout: NewCheckout,
-  { sessionMinutes }: { sessionMinutes: number | null },
+  {
+    sessionMinutes,
+    returnOrigin,
+  }: {
+    sessionMinutes: number | null;
+    /** Where the provider sends the buyer back: our site, or the store's custom domain. */
+    returnOrigin: string;
+  },
 ): Promise<{ link: string; txRef: string }> {
   const { buyerEmail, currency } = checkout;
   let link: string;
@@ -293,7 +310,7 @@ async function requestPaymentLink(
       redirectUrl:
         checkout.kind === 'plan'
           ? `${deps.publicUrl}/settings?plan_payment=1`
-          : `${deps.publicUrl}/payment/success`,
+          : `${returnOrigin}/payment/success`,
       recurring,
       sessionMinutes,
       brand: brand && {

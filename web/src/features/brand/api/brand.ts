@@ -3,6 +3,7 @@ import type { BrandLogo, BrandSettings, UpdateBrandInput } from '@lockdrop/contr
 import { useSession } from '@/features/auth';
 import { api } from '@/lib/api';
 import { uploadImage } from '@/lib/upload-image';
+import { DOMAIN_QUERY_ROOT } from './domain';
 
 /** Keyed by the session's plan: an upgrade renews the session, and the screen unlocks with it. */
 export const brandQueryOptions = (plan: string | undefined) =>
@@ -20,8 +21,12 @@ export function useSaveBrand() {
       api<BrandSettings>('/api/brand', { method: 'PUT', body: input }),
     onSuccess: (settings) => {
       queryClient.setQueryData(['brand', settings.plan], settings);
-      // Product pages carry the brand; the seller's own open ones show the new one.
-      return queryClient.invalidateQueries({ queryKey: ['products'] });
+      // Product pages carry the brand; the seller's own open ones show the new one. The domain
+      // section waits for a handle: with one saved it offers to add a domain.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['products'] }),
+        queryClient.invalidateQueries({ queryKey: DOMAIN_QUERY_ROOT }),
+      ]);
     },
   });
 }

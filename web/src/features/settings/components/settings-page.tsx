@@ -20,6 +20,7 @@ export function SettingsPage({
   planBilling,
   webhooks,
   brand,
+  domain,
   team,
   activity,
 }: {
@@ -27,6 +28,7 @@ export function SettingsPage({
   planBilling: ReactNode;
   webhooks: ReactNode;
   brand: ReactNode;
+  domain: ReactNode;
   team: ReactNode;
   activity: ReactNode;
 }) {
@@ -80,6 +82,7 @@ export function SettingsPage({
           {team}
           {activity}
           {brand}
+          {domain}
           <SettingsCard
             id="webhooks"
             title="Webhooks"
