@@ -11,6 +11,7 @@ import {
   persistently,
   publishProduct,
   verifiedAccount,
+  type Browser,
   type Shop,
 } from './support/shop';
 
@@ -25,9 +26,10 @@ let cluster: Cluster;
 
 beforeAll(async () => {
   cluster = await startCluster(
-    // Transfers are re-checked after 1 s (doubling) and a failed attempt retried after 1 s, so
-    // a scenario's provider misbehaviour plays out in seconds rather than production's minutes.
-    { PAYOUT_POLL_MS: '1000', PAYOUT_BACKOFF_MS: '1000' },
+    // Transfers are re-checked after 1 s (doubling) and a failed attempt retried after 1 s, and
+    // payments' reconciler (refunds the provider has not answered) runs every 2 s, so a
+    // scenario's provider misbehaviour plays out in seconds rather than production's minutes.
+    { PAYOUT_POLL_MS: '1000', PAYOUT_BACKOFF_MS: '1000', RECONCILE_INTERVAL_MS: '2000' },
     { flutterwave: true },
   );
 });
@@ -47,7 +49,16 @@ async function buy(productId: string, buyerEmail: string) {
     { alsoRetry: /product_not_published/ },
   );
   const { transaction, webhook } = await cluster.flutterwave!.pay(txRef);
-  return { txRef, transactionId: transaction.id, webhook };
+  return { txRef, transactionId: transaction.id, webhook, buyer };
+}
+
+/** The purchase a provider charge became. */
+async function purchaseOf(transactionId: number): Promise<{ id: string; status: string }> {
+  const { rows } = await cluster.db.query<{ id: string; status: string }>(
+    `SELECT id, status FROM payments.purchases WHERE provider = 'flutterwave' AND provider_transaction_id = $1`,
+    [String(transactionId)],
+  );
+  return rows[0]!;
 }
 
 /** Until each of these provider transactions is a purchase. */
@@ -394,6 +405,231 @@ describe('payout ambiguity: a 503 after the transfer was made, then a duplicate 
         `refusal; all ${payoutIds.length} unknown and in transit (0 failed, 0 back to available, a second Withdraw refused) ` +
         `until the provider's list showed them; 2 paid, 1 failed on the bank's FAILED; a seller with a negative naira ` +
         `balance and available dollars was refused (negative_balance), 0 new transfers`,
+    );
+  });
+});
+
+describe('refunds: an answer lost after the provider refunded, a lagging list read one per page, a provider duplicate', () => {
+  interface Answer {
+    status: number;
+    body: { purchase?: { status: string }; error?: { code: string } };
+  }
+  /** The seller's Refund button on the dashboard's sales list. */
+  async function refund(shop: Shop, purchaseId: string): Promise<Answer> {
+    const response = await shop.seller.request(`/api/purchases/${purchaseId}/refund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    return { status: response.status, body: (await response.json()) as Answer['body'] };
+  }
+  /** The buyer's browser asks for the file: the status, and the error code if refused. */
+  async function download(buyer: Browser, purchaseId: string) {
+    const response = await buyer.request('/api/downloads', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ purchaseId }),
+    });
+    const body = (await response.json()) as { error?: { code: string } };
+    return { status: response.status, code: body.error?.code ?? null };
+  }
+  async function refundsOf(purchaseId: string) {
+    const { rows } = await cluster.db.query<{
+      id: string;
+      kind: string;
+      status: string;
+      provider_refund_id: string | null;
+      last_checked_at: Date | null;
+    }>(
+      `SELECT id, kind, status, provider_refund_id, last_checked_at FROM payments.refunds
+       WHERE purchase_id = $1 ORDER BY requested_at`,
+      [purchaseId],
+    );
+    return rows;
+  }
+
+  it('refunds each sale once, as the provider did: never failed from a missing record, access held while unknown and revoked once refunded', async () => {
+    const provider = cluster.flutterwave!;
+    const shop = await openShop(cluster, 'refunds');
+    const sales = [];
+    for (let index = 0; index < 4; index += 1)
+      sales.push(await buy(shop.productId, `refund-buyer-${unique()}@example.com`));
+    await deliverNotifications(
+      cluster,
+      sales.map((sale) => sale.webhook),
+    );
+    await untilPurchased(sales.map((sale) => sale.transactionId));
+    const [answered, lost, doubled, kept] = await Promise.all(
+      sales.map(async (sale) => ({
+        ...sale,
+        purchaseId: (await purchaseOf(sale.transactionId)).id,
+      })),
+    );
+    expect((await download(answered!.buyer, answered!.purchaseId)).status).toBe(200);
+
+    // The provider answers at once: refunded, and the file is gone.
+    const first = await refund(shop, answered!.purchaseId);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.purchase!.status).toBe('refunded');
+    await waitFor(
+      async () => (await download(answered!.buyer, answered!.purchaseId)).status === 403,
+      30_000,
+      'delivery to revoke the refunded purchase',
+    );
+
+    // Flutterwave at its worst: it refunds, works on it two seconds and answers 503; its refund
+    // list lags behind (the refund is not shown yet), ignores its filters and gives one record
+    // a page, behind other merchants' refunds.
+    await provider.addOtherRefunds(12);
+    await provider.faults({
+      payments: { refund: 'late_503' },
+      lateMs: 2_000,
+      refundList: { lags: true, ignoreFilters: true, pageSize: 1 },
+    });
+    const unanswered = await refund(shop, lost!.purchaseId);
+    expect(unanswered.status, JSON.stringify(unanswered.body)).toBe(202);
+    expect(unanswered.body.purchase!.status).toBe('refunding');
+    const made = (await provider.state()).refunds.filter(
+      (record) => record.tx_id === lost!.transactionId,
+    );
+    expect(made.map((record) => record.status)).toEqual(['completed']);
+    // The buyer's access stays held; a second click asks nothing more of the provider.
+    expect(await download(lost!.buyer, lost!.purchaseId)).toEqual({
+      status: 403,
+      code: 'purchase_refunded',
+    });
+    const again = await refund(shop, lost!.purchaseId);
+    expect(again.status).toBe(409);
+    expect(again.body.error!.code).toBe('refund_in_progress');
+
+    // The provider's notification of its refund makes payments look now; the list does not show
+    // the refund yet. Watermark: the check was made (read to its last page) and found nothing —
+    // or concluded something, which the next lines judge.
+    const notice = await provider.refundNotice(made[0]!.id);
+    await deliverNotifications(cluster, [notice.webhook]);
+    const [looked] = await waitUntil(
+      () => refundsOf(lost!.purchaseId),
+      (rows) =>
+        rows[0]?.last_checked_at != null || !['requested', 'pending'].includes(rows[0]!.status),
+      60_000,
+    );
+    // Absence is not an answer: still requested, never failed, and the file still held.
+    expect(looked!.status).toBe('requested');
+    expect((await purchaseOf(lost!.transactionId)).status).toBe('refunding');
+    expect((await download(lost!.buyer, lost!.purchaseId)).status).toBe(403);
+
+    // The list catches up, and the backoff's wait passes: the refund is found on its page.
+    await provider.faults({ refundList: { lags: false } });
+    await cluster.db.query('UPDATE payments.refunds SET next_check_at = now() WHERE id = $1', [
+      looked!.id,
+    ]);
+    const [concluded] = await waitUntil(
+      () => refundsOf(lost!.purchaseId),
+      (rows) => rows[0]?.status !== 'requested' && rows[0]?.status !== 'pending',
+      60_000,
+    );
+    expect(concluded).toMatchObject({
+      status: 'succeeded',
+      provider_refund_id: String(made[0]!.id),
+    });
+
+    // The provider books one request's refund twice: ours is still one refund.
+    await provider.faults({ payments: { refund: 'duplicate' } });
+    const duplicated = await refund(shop, doubled!.purchaseId);
+    expect(duplicated.status, JSON.stringify(duplicated.body)).toBe(200);
+    expect(
+      (await provider.state()).refunds.filter((record) => record.tx_id === doubled!.transactionId),
+    ).toHaveLength(2);
+    await provider.faults({ payments: { refund: 'none' } });
+
+    // The buyer's bank then disputes the sale refunded first: the provider confirms the
+    // dispute, and a sale already refunded is not reversed again.
+    const dispute = await provider.dispute(answered!.transactionId, 'initiated');
+    await deliverNotifications(cluster, [dispute.webhook]);
+    expect((await refundsOf(answered!.purchaseId)).map((row) => [row.kind, row.status])).toEqual([
+      ['refund', 'succeeded'],
+    ]);
+    // The sale nobody refunded still opens.
+    expect((await download(kept!.buyer, kept!.purchaseId)).status).toBe(200);
+
+    const invariants = await expectProviderInvariants(cluster, {
+      label:
+        'refunds (an answer lost after the refund, a lagging list one per page, a provider duplicate)',
+    });
+    expect(invariants.refundedByProvider).toBe(3);
+    expect(invariants.providerRefundRecords).toBe(4);
+    expect(invariants.refundsUnderWay).toBe(0);
+    console.log(
+      `refunds: 3 sales refunded from the dashboard — one answered at once; one whose 503 came after the provider ` +
+        `refunded, checked against a lagging list (nothing found: still requested, never failed, the file held), then ` +
+        `found on its page among 12 other merchants' refunds; one the provider booked twice — each one refunded ` +
+        `purchase; a second click refused (refund_in_progress); a chargeback of a refunded sale reversed nothing`,
+    );
+  });
+});
+
+describe('a payment storm against the provider: duplicate notifications, a payments replica killed -9', () => {
+  it('credits every provider charge to exactly one purchase of its amount and currency', async () => {
+    const provider = cluster.flutterwave!;
+    const shop = await openShop(cluster, 'storm');
+    const dollars = await publishProduct(shop.seller, 'storm-usd', {
+      price: '20.00',
+      currency: 'USD',
+    });
+    // 30 buyers, one in three in dollars, five at a time open a checkout and pay on the hosted page.
+    const products = Array.from({ length: 30 }, (_, index) =>
+      index % 3 === 2 ? dollars.productId : shop.productId,
+    );
+    const sales: Array<Awaited<ReturnType<typeof buy>>> = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        while (next < products.length) {
+          const productId = products[next++]!;
+          sales.push(await buy(productId, `storm-buyer-${unique()}@example.com`));
+        }
+      }),
+    );
+    // Every notification, half of them twice, to both gateway replicas; payments-a is killed -9
+    // once the first is accepted, and the launcher brings it back while the rest arrive.
+    let settledAtKill = -1;
+    const storm = await deliverNotifications(
+      cluster,
+      sales.map((sale) => sale.webhook),
+      {
+        duplicateShare: 0.5,
+        bases: [cluster.replicaUrl('gateway', 'a'), cluster.replicaUrl('gateway', 'b')],
+        onFirstAccepted: async () => {
+          settledAtKill = (
+            await cluster.db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM payments.purchases WHERE provider = 'flutterwave'
+               AND provider_transaction_id = ANY($1)`,
+              [sales.map((sale) => String(sale.transactionId))],
+            )
+          ).rows[0]!.n;
+          await cluster.killReplica('payments', 'a');
+        },
+      },
+    );
+    expect(settledAtKill).toBeGreaterThanOrEqual(0);
+    expect(settledAtKill).toBeLessThan(sales.length);
+    await untilPurchased(sales.map((sale) => sale.transactionId));
+
+    const state = await provider.state();
+    const stormCharges = state.charges.filter((charge) =>
+      sales.some((sale) => sale.transactionId === charge.id),
+    );
+    expect(stormCharges.map((charge) => charge.status)).toEqual(sales.map(() => 'successful'));
+    expect(
+      stormCharges.filter((charge) => charge.currency === 'USD').map((charge) => charge.amount),
+    ).toEqual(Array.from({ length: 10 }, () => 20));
+    await expectProviderInvariants(cluster, {
+      label: 'a payment storm (30 charges, half delivered twice, payments-a killed -9)',
+    });
+    console.log(
+      `payment storm: ${sales.length} provider charges (20 in naira, 10 in dollars) in ${storm.deliveries} deliveries ` +
+        `to both gateways (${storm.retried} sent again), payments-a killed -9 with ${settledAtKill} settled: each charge ` +
+        `exactly one purchase of its amount and currency in the provider's own records`,
     );
   });
 });

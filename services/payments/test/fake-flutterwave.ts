@@ -20,12 +20,15 @@ export type RefundMode =
 /**
  * How `GET /v3/refunds` misbehaves: `ignoreFilters` answers every refund whatever `from`, `to`,
  * `status` or `currency` say; `pageSize` records per page, newest first, only the asked `page`
- * (page 1 when none is asked); `lookup: '5xx'` fails the list and `GET /v3/refunds/:id`.
+ * (page 1 when none is asked); `lookup: '5xx'` fails the list and `GET /v3/refunds/:id`;
+ * `lags`: refunds made while it is on are missing from the list and the lookup (the provider's
+ * read side behind its write side) until it is turned off — a refund made, and not yet shown.
  */
 export interface RefundListBehaviour {
   ignoreFilters: boolean;
   pageSize: number;
   lookup: 'none' | '5xx';
+  lags: boolean;
 }
 
 interface RefundRecord {
@@ -38,6 +41,9 @@ interface RefundRecord {
   meta: { source: string };
   created_at: string;
 }
+
+/** Made while the list lagged: not shown while it still lags (`RefundListBehaviour.lags`). */
+const laggingRecords = new WeakSet<RefundRecord>();
 
 export type VerifyFailure =
   'none' | '5xx' | 'timeout' | 'amount' | 'currency' | 'tx_ref' | 'pending';
@@ -225,7 +231,12 @@ export async function startFakeFlutterwave(
     lateMs: 100,
     verifyDelayMs: 0,
     verifyInFlight: { now: 0, max: 0 },
-    refundList: { ignoreFilters: false, pageSize: 100, lookup: 'none' } as RefundListBehaviour,
+    refundList: {
+      ignoreFilters: false,
+      pageSize: 100,
+      lookup: 'none',
+      lags: false,
+    } as RefundListBehaviour,
     refundListReads: [] as Array<{ page: number; query: string }>,
     requests: [] as string[],
     refunds: [] as Array<{ transactionId: number; amount: unknown }>,
@@ -429,7 +440,7 @@ export async function startFakeFlutterwave(
     if (request.method === 'GET' && oneRefund) {
       if (fake.refundList.lookup === '5xx') return error(response, 503, 'Service unavailable');
       const record = refundRecords.get(Number(oneRefund[1]));
-      return record
+      return record && shown(record)
         ? send(response, 200, { status: 'success', message: 'Refund fetched', data: record })
         : error(response, 404, 'Refund not found');
     }
@@ -442,6 +453,7 @@ export async function startFakeFlutterwave(
       const status = url.searchParams.get('status');
       const matching = [...refundRecords.values()]
         .reverse()
+        .filter(shown)
         .filter(
           (record) =>
             fake.refundList.ignoreFilters ||
@@ -537,7 +549,12 @@ export async function startFakeFlutterwave(
       created_at: new Date().toISOString(),
     };
     refundRecords.set(record.id, record);
+    if (fake.refundList.lags) laggingRecords.add(record);
     return record;
+  }
+  /** Whether the provider's read side shows this refund yet. */
+  function shown(record: RefundRecord): boolean {
+    return !(fake.refundList.lags && laggingRecords.has(record));
   }
   let nextRefundId = 8613;
   const chargebacks = new Map<

@@ -48,6 +48,7 @@ const faultsPatch = z.strictObject({
       ignoreFilters: z.boolean(),
       pageSize: z.number().int().min(1),
       lookup: z.enum(['none', '5xx']),
+      lags: z.boolean(),
     })
     .partial()
     .optional(),
@@ -80,6 +81,7 @@ const completeBody = z.strictObject({
   message: z.string().optional(),
 });
 const othersBody = z.strictObject({ count: z.number().int().min(1).max(10_000) });
+const refundNoticeBody = z.strictObject({ refundId: z.number().int() });
 
 /** A notification as Flutterwave would post it: the exact bytes and their signature headers. */
 function signed(body: unknown) {
@@ -106,6 +108,8 @@ async function control(method: string, pathname: string, body: unknown): Promise
       plans: [...payments.plans.values()],
       subscriptions: [...payments.subscriptions.values()],
       refunds: [...payments.refundRecords.values()],
+      // Each refund request that moved money (after the refusal switches), as asked of it.
+      refundRequests: payments.refunds,
       chargebacks: [...payments.chargebacks.values()],
       transfers: transfers.transfers,
       faults: faultsNow(),
@@ -145,6 +149,16 @@ async function control(method: string, pathname: string, body: unknown): Promise
     const transfer = transfers.transfers.find((candidate) => candidate.reference === reference)!;
     // What Flutterwave posts once the bank has answered (payments-contract §5).
     return { transfer, webhook: signed({ event: 'transfer.completed', data: transfer }) };
+  }
+  if (method === 'POST' && pathname === '/control/refunds/others') {
+    payments.addOtherRefunds(othersBody.parse(body).count);
+    return { refunds: payments.refundRecords.size };
+  }
+  if (method === 'POST' && pathname === '/control/refunds/notify') {
+    const record = payments.refundRecords.get(refundNoticeBody.parse(body).refundId);
+    if (!record) throw new Error('no such refund');
+    // [?] Not in the contract reference: the refund notification integrators report.
+    return { webhook: signed({ event: `refund.${record.status}`, data: record }) };
   }
   if (method === 'POST' && pathname === '/control/transfers/others') {
     transfers.addOthers(othersBody.parse(body).count);

@@ -35,7 +35,17 @@ export interface ProviderState {
   subscriptions: ProviderSubscription[];
   transfers: ProviderTransfer[];
   chargebacks: Array<{ id: number; tx_id: number; status: string }>;
-  refunds: Array<{ id: number; tx_id: number; status: string }>;
+  /** Every refund record the provider holds (ours and other merchants'). */
+  refunds: ProviderRefund[];
+  /** Each refund request the provider acted on (moved money for), in order. */
+  refundRequests: Array<{ transactionId: number; amount: unknown }>;
+}
+
+export interface ProviderRefund {
+  id: number;
+  tx_id: number;
+  amount_refunded: number;
+  status: 'completed' | 'pending' | 'failed';
 }
 
 /** A notification the provider sends: its exact bytes and signature headers. */
@@ -54,7 +64,13 @@ export interface ProviderFaults {
     subscriptionFilters?: 'honoured' | 'ignored';
   };
   subscriptionPageSize?: number;
-  refundList?: { ignoreFilters?: boolean; pageSize?: number; lookup?: 'none' | '5xx' };
+  refundList?: {
+    ignoreFilters?: boolean;
+    pageSize?: number;
+    lookup?: 'none' | '5xx';
+    /** Refunds made while on are missing from the list and the lookup until it is off. */
+    lags?: boolean;
+  };
   lateMs?: number;
   transfers?: {
     create?: TransferCreateFault;
@@ -101,6 +117,10 @@ export interface FlutterwaveProvider {
   ): Promise<{ webhook: ProviderWebhook }>;
   /** Transfers of other merchants, so a lookup has pages to read. */
   addOtherTransfers(count: number): Promise<void>;
+  /** Refunds of other merchants' transactions, so the refund list has pages to read. */
+  addOtherRefunds(count: number): Promise<void>;
+  /** The notification the provider sends about one of its refunds (`refund.<status>`). */
+  refundNotice(refundId: number): Promise<{ webhook: ProviderWebhook }>;
   state(): Promise<ProviderState>;
   stop(): Promise<void>;
 }
@@ -173,6 +193,10 @@ export async function startFlutterwaveProvider(): Promise<FlutterwaveProvider> {
     async addOtherTransfers(count) {
       await call('POST', '/control/transfers/others', { count });
     },
+    async addOtherRefunds(count) {
+      await call('POST', '/control/refunds/others', { count });
+    },
+    refundNotice: (refundId) => call('POST', '/control/refunds/notify', { refundId }),
     state: () => call('GET', '/control/state'),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

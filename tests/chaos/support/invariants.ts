@@ -3,7 +3,7 @@ import { openDeadLetters } from '@lockdrop/bus';
 import { toMinor } from '@lockdrop/money';
 import { waitUntil } from '@lockdrop/testing';
 import type { Cluster } from './cluster';
-import type { ProviderCharge } from './flutterwave';
+import type { ProviderCharge, ProviderState } from './flutterwave';
 
 export interface Invariants {
   checkouts: number;
@@ -204,6 +204,14 @@ export interface ProviderInvariants {
   transfers: number;
   paidPayouts: number;
   failedPayouts: number;
+  /** Our charges the provider refunded (one or more completed records each). */
+  refundedByProvider: number;
+  /** The provider's refund records of our charges (a provider duplicate is two for one request). */
+  providerRefundRecords: number;
+  /** Sales reversed by a chargeback. */
+  chargebacks: number;
+  /** Sales whose refund is still unknown (`refunding`, access held). */
+  refundsUnderWay: number;
 }
 
 /**
@@ -284,10 +292,11 @@ export async function expectProviderInvariants(
 
   const { rows: payouts } = await cluster.db.query<{
     id: string;
+    seller_id: string;
     status: string;
     amount_minor: string;
     currency: string;
-  }>('SELECT id, status, amount_minor, currency FROM payments.payouts');
+  }>('SELECT id, seller_id, status, amount_minor, currency FROM payments.payouts');
   const transfersOf = (payoutId: string) =>
     state.transfers.filter((transfer) => transfer.reference === payoutId);
   const ours = state.transfers.filter((transfer) => !transfer.reference.startsWith('other-'));
@@ -304,7 +313,9 @@ export async function expectProviderInvariants(
     expect(transfersOf(payout.id).map((transfer) => transfer.status)).toEqual(['SUCCESSFUL']);
   for (const payout of payouts.filter((candidate) => candidate.status === 'failed'))
     expect(transfersOf(payout.id).every((transfer) => transfer.status === 'FAILED')).toBe(true);
+  await expectTransferSums(cluster, state, payouts);
 
+  const refunds = await expectProviderRefunds(cluster, state, charges);
   await expectBooksBalanced(cluster);
   const invariants: ProviderInvariants = {
     charges: charges.length,
@@ -314,13 +325,224 @@ export async function expectProviderInvariants(
     transfers: ours.length,
     paidPayouts: payouts.filter((payout) => payout.status === 'paid').length,
     failedPayouts: payouts.filter((payout) => payout.status === 'failed').length,
+    ...refunds,
   };
   console.log(
     `invariants after ${label} (the provider's own records): ${invariants.charges} successful charges, ` +
       `each exactly one purchase of its amount (${invariants.purchases} purchases); ${invariants.renewals} renewals ` +
       `across ${invariants.subscriptions} provider subscriptions, each credited to the subscription it belongs to, 0 parked; ` +
       `${invariants.transfers} transfers, each exactly one payout (${invariants.paidPayouts} paid, ${invariants.failedPayouts} failed ` +
-      `on the provider's FAILED); balanced journals and balances, 0 unsent outbox rows, 0 dead letters`,
+      `on the provider's FAILED), the provider's SUCCESSFUL transfers per seller summing to that seller's paid payouts ` +
+      `and each failed one's amount back in available; ${invariants.refundedByProvider} sales refunded by the provider ` +
+      `(${invariants.providerRefundRecords} refund records), each exactly one refunded purchase with access revoked, ` +
+      `none asked of the provider twice, none failed while the provider refunded, ${invariants.refundsUnderWay} still unknown ` +
+      `with access held; ${invariants.chargebacks} chargebacks; balanced journals and balances, 0 unsent outbox rows, 0 dead letters`,
   );
   return invariants;
+}
+
+/**
+ * Transfers by sum, per seller and currency, from the provider's records: its SUCCESSFUL
+ * transfers add up to exactly the seller's paid payouts (a transfer made twice, or a payout
+ * booked paid that the provider never sent, shows as a difference). A failed payout's amount is
+ * back in the seller's available balance (the `payout_failed` journal credits exactly what the
+ * payout took), and what sits in transit is exactly the payouts not yet concluded.
+ */
+async function expectTransferSums(
+  cluster: Cluster,
+  state: ProviderState,
+  payouts: Array<{
+    id: string;
+    seller_id: string;
+    status: string;
+    amount_minor: string;
+    currency: string;
+  }>,
+): Promise<void> {
+  const sellerOf = new Map(payouts.map((payout) => [payout.id, payout.seller_id]));
+  const add = (sums: Record<string, number>, key: string, minor: number) => {
+    sums[key] = (sums[key] ?? 0) + minor;
+  };
+  const transferred: Record<string, number> = {};
+  for (const transfer of state.transfers.filter((candidate) => candidate.status === 'SUCCESSFUL')) {
+    const seller = sellerOf.get(transfer.reference);
+    if (transfer.reference.startsWith('other-')) continue;
+    add(
+      transferred,
+      `${seller ?? `no payout ${transfer.reference}`} ${transfer.currency}`,
+      toMinor(transfer.amount, transfer.currency),
+    );
+  }
+  const paid: Record<string, number> = {};
+  for (const payout of payouts.filter((candidate) => candidate.status === 'paid'))
+    add(paid, `${payout.seller_id} ${payout.currency}`, Number(payout.amount_minor));
+  expect(transferred, "the provider's transfers per seller against their paid payouts").toEqual(
+    paid,
+  );
+
+  const { rows: failed } = await cluster.db.query<{
+    id: string;
+    source_amount_minor: string;
+    returned: string | null;
+  }>(
+    `SELECT p.id, p.source_amount_minor,
+       (SELECT -sum(l.amount_minor) FROM payments.ledger_entries l WHERE l.payout_id = p.id
+        AND l.kind = 'payout_failed' AND l.account = 'seller_available') AS returned
+     FROM payments.payouts p WHERE p.status = 'failed'`,
+  );
+  for (const payout of failed)
+    expect(Number(payout.returned ?? 0), `failed payout ${payout.id} back in available`).toBe(
+      Number(payout.source_amount_minor),
+    );
+  const { rows: inTransit } = await cluster.db.query<{
+    seller_id: string;
+    currency: string;
+    held: string;
+    open: string;
+  }>(
+    `WITH held AS (
+       SELECT seller_id, currency, -sum(amount_minor) AS held FROM payments.ledger_entries
+       WHERE account = 'seller_in_transit' GROUP BY seller_id, currency),
+     open AS (
+       SELECT seller_id, currency, sum(amount_minor) AS open FROM payments.payouts
+       WHERE status NOT IN ('paid', 'failed') GROUP BY seller_id, currency)
+     SELECT seller_id, currency, coalesce(held.held, 0) AS held, coalesce(open.open, 0) AS open
+     FROM held FULL JOIN open USING (seller_id, currency)`,
+  );
+  for (const row of inTransit)
+    expect(Number(row.held), `in transit for ${row.seller_id} ${row.currency}`).toBe(
+      Number(row.open),
+    );
+}
+
+/**
+ * Refunds against the provider's own records, once each refund has an outcome on our side:
+ * every charge of ours the provider refunded is exactly one purchase, refunded, by one succeeded
+ * refund naming one of the provider's refund records of that charge, never a failed one (no
+ * "failed" concluded while the provider had refunded), with access revoked; the provider was
+ * asked at most once per charge, for the whole amount; every refund we booked is one the
+ * provider made, every chargeback one it holds; a refund still unknown keeps access held.
+ */
+async function expectProviderRefunds(
+  cluster: Cluster,
+  state: ProviderState,
+  charges: ProviderCharge[],
+): Promise<
+  Pick<
+    ProviderInvariants,
+    'refundedByProvider' | 'providerRefundRecords' | 'chargebacks' | 'refundsUnderWay'
+  >
+> {
+  const ours = new Map(charges.map((charge) => [charge.id, charge]));
+  const records = state.refunds.filter((record) => ours.has(record.tx_id));
+  const refundedAtProvider = [
+    ...new Set(records.filter((record) => record.status === 'completed').map((r) => r.tx_id)),
+  ];
+  const readPurchases = async () =>
+    (
+      await cluster.db.query<{
+        id: string;
+        provider_transaction_id: string;
+        status: string;
+        amount_minor: string;
+        revoked: boolean | null;
+        held: boolean | null;
+      }>(
+        `SELECT p.id, p.provider_transaction_id, p.status, p.amount_minor,
+           e.revoked_at IS NOT NULL AS revoked, e.refund_hold IS NOT NULL AS held
+         FROM payments.purchases p LEFT JOIN delivery.entitlements e ON e.purchase_id = p.id
+         WHERE p.provider = 'flutterwave'`,
+      )
+    ).rows;
+  // Caught up: each refund the provider made has an outcome on our side (whichever it is —
+  // the checks below say whether it is the right one), and delivery has acted on it.
+  const purchases = await waitUntil(
+    readPurchases,
+    (rows) =>
+      refundedAtProvider.every((transactionId) =>
+        rows.some(
+          (row) =>
+            row.provider_transaction_id === String(transactionId) &&
+            row.status !== 'refunding' &&
+            (row.status !== 'refunded' || row.revoked === true),
+        ),
+      ) && rows.every((row) => row.status !== 'refunded' || row.revoked === true),
+    120_000,
+  );
+  const purchaseOf = (transactionId: number) =>
+    purchases.find((row) => row.provider_transaction_id === String(transactionId))!;
+  const { rows: ourRefunds } = await cluster.db.query<{
+    purchase_id: string;
+    kind: 'refund' | 'chargeback';
+    status: string;
+    provider_refund_id: string | null;
+    failure_reason: string | null;
+  }>(
+    `SELECT r.purchase_id, r.kind, r.status, r.provider_refund_id, r.failure_reason
+     FROM payments.refunds r JOIN payments.purchases p ON p.id = r.purchase_id
+     WHERE p.provider = 'flutterwave'`,
+  );
+  for (const transactionId of refundedAtProvider) {
+    const purchase = purchaseOf(transactionId);
+    expect(purchase.status, `the purchase of refunded charge ${transactionId}`).toBe('refunded');
+    expect(purchase.revoked, `access to refunded charge ${transactionId}`).toBe(true);
+    const refundsOf = ourRefunds.filter((refund) => refund.purchase_id === purchase.id);
+    const providerIds = records
+      .filter((record) => record.tx_id === transactionId)
+      .map((record) => String(record.id));
+    expect(
+      refundsOf.filter((refund) => refund.status === 'succeeded'),
+      `our refund of charge ${transactionId}`,
+    ).toEqual([
+      expect.objectContaining({ kind: 'refund', provider_refund_id: expect.any(String) }),
+    ]);
+    expect(providerIds).toContain(
+      refundsOf.find((refund) => refund.status === 'succeeded')!.provider_refund_id,
+    );
+    expect(
+      refundsOf.filter((refund) => refund.status === 'failed'),
+      `a refund of charge ${transactionId} booked failed although the provider refunded`,
+    ).toEqual([]);
+  }
+  // Asked once per charge, for all of it: a retry, a second click or a second replica never
+  // made the provider refund again.
+  const asked = new Map<number, number>();
+  for (const request of state.refundRequests.filter((r) => ours.has(r.transactionId))) {
+    asked.set(request.transactionId, (asked.get(request.transactionId) ?? 0) + 1);
+    const charge = ours.get(request.transactionId)!;
+    expect(
+      toMinor(Number(request.amount), charge.currency),
+      `the refund asked for charge ${charge.id}`,
+    ).toBe(Number(purchaseOf(charge.id).amount_minor));
+  }
+  expect(
+    [...asked].filter(([, times]) => times > 1),
+    'charges the provider was asked to refund more than once',
+  ).toEqual([]);
+  // Nothing booked that the provider did not do.
+  for (const refund of ourRefunds.filter((candidate) => candidate.status === 'succeeded')) {
+    const transactionId = Number(
+      purchases.find((row) => row.id === refund.purchase_id)!.provider_transaction_id,
+    );
+    if (refund.kind === 'refund')
+      expect(refundedAtProvider, `refund of purchase ${refund.purchase_id}`).toContain(
+        transactionId,
+      );
+    else
+      expect(
+        state.chargebacks.map((chargeback) => chargeback.tx_id),
+        `chargeback of purchase ${refund.purchase_id}`,
+      ).toContain(transactionId);
+  }
+  const underWay = purchases.filter((row) => row.status === 'refunding');
+  for (const purchase of underWay)
+    expect(purchase.held, `access to ${purchase.id} while its refund is unknown`).toBe(true);
+  return {
+    refundedByProvider: refundedAtProvider.length,
+    providerRefundRecords: records.length,
+    chargebacks: ourRefunds.filter(
+      (refund) => refund.kind === 'chargeback' && refund.status === 'succeeded',
+    ).length,
+    refundsUnderWay: underWay.length,
+  };
 }
