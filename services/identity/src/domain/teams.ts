@@ -502,6 +502,8 @@ export function createTeamService({ pool, emails, mailRelay, reauthMaxAgeSeconds
           from: caller.userId,
         });
         const store = await requireAccount(tx, storeId);
+        // Payments' sale e-mails follow the store to its new owner's address.
+        await enqueueProfileUpdated(tx, store, correlationId);
         const previous = await requireAccount(tx, caller.userId);
         const next = await requireAccount(tx, toUserId);
         const names = {
