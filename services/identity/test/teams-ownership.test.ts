@@ -135,6 +135,16 @@ describe('ownership transfer', () => {
     const byAdmin = await transfer(admin, admin.userId);
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body.error.code).toBe('not_allowed_for_role');
+    // Someone outside the store learns nothing of it, as from its other team routes.
+    const outsider = await person();
+    for (const answer of [
+      await transfer(outsider, outsider.userId),
+      await outsider.client.post(`/api/auth/stores/${owner.userId}/members/${editor.userId}/keep`),
+    ])
+      expect({ status: answer.status, code: answer.body.error.code }).toEqual({
+        status: 404,
+        code: 'store_not_found',
+      });
 
     // A session whose proof of identity is old must prove it again.
     await staleAuth(owner);
