@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { API_KEY_SCOPES } from '@lockdrop/contracts';
+import { roleHasRight } from '@lockdrop/auth';
+import { API_KEY_SCOPES, type StoreRight, type StoreRole } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@lockdrop/testing';
 import { startCluster, type Cluster } from './support/cluster';
@@ -12,6 +13,7 @@ import {
   type Browser,
   type Shop,
 } from './support/shop';
+import { actFor, buyPlan, downgradeToFree, invite, member, type Person } from './support/team';
 
 /**
  * Issue 27's access matrix for API keys, on the production cluster (two replicas of everything
@@ -303,5 +305,421 @@ describe("a store's custom domain against another seller", () => {
     console.log(
       `access matrix: seller B's ${answers.length} calls on seller A's domain were refused; A's domain unchanged`,
     );
+  });
+});
+
+/**
+ * Issue 28's access matrix: members of every role, a read-only member (past the seats after a
+ * downgrade), a removed member and an invitee who has not accepted, against every store-scoped
+ * route family, through the gateway of the two-replica cluster. What each role may do comes
+ * from libs/auth's role table (`roleHasRight`); identity's team routes follow identity's own
+ * rule (owner and admin manage, the owner alone hands the store on or keeps a member).
+ */
+describe('team members against every store route family', () => {
+  /** What a route needs: a store right from the table, or one of identity's team rules. */
+  type Need = StoreRight | 'team:member' | 'team:manage' | 'team:owner';
+  interface Store {
+    id: string;
+    productId: string;
+  }
+  interface Route {
+    family: string;
+    method: string;
+    path: (store: Store) => string;
+    body?: unknown;
+    need: Need;
+    /** The answer once past the rights: the store's own data (200) or the route's own "no such thing". */
+    allowed: number;
+    /** A list whose answer must hold the store's product: the session really works for the store. */
+    holdsProduct?: true;
+  }
+  const random = () => randomUUID();
+  const ROUTES: Route[] = [
+    {
+      family: 'catalog products',
+      method: 'GET',
+      path: () => '/api/products/mine',
+      need: 'products:read',
+      allowed: 200,
+      holdsProduct: true,
+    },
+    {
+      family: 'catalog products',
+      method: 'POST',
+      path: () => `/api/products/${random()}/status`,
+      body: { status: 'draft' },
+      need: 'products:write',
+      allowed: 404,
+    },
+    {
+      family: 'delivery files',
+      method: 'GET',
+      path: () => '/api/uploads/usage',
+      need: 'files:read',
+      allowed: 200,
+    },
+    {
+      family: 'delivery files',
+      method: 'DELETE',
+      path: () => `/api/uploads/${random()}`,
+      need: 'files:write',
+      allowed: 404,
+    },
+    {
+      family: 'discounts',
+      method: 'GET',
+      path: () => '/api/discount-codes',
+      need: 'discounts:read',
+      allowed: 200,
+    },
+    {
+      family: 'discounts',
+      method: 'DELETE',
+      path: () => `/api/discount-codes/${random()}`,
+      need: 'discounts:write',
+      allowed: 404,
+    },
+    {
+      family: 'sales',
+      method: 'GET',
+      path: () => '/api/purchases/sales',
+      need: 'sales:read',
+      allowed: 200,
+    },
+    {
+      family: 'sales',
+      method: 'GET',
+      path: () => '/api/purchases/sales/export.csv',
+      need: 'exports:read',
+      allowed: 200,
+    },
+    {
+      family: 'refunds',
+      method: 'POST',
+      path: () => `/api/purchases/${random()}/refund`,
+      need: 'refunds:write',
+      allowed: 404,
+    },
+    {
+      family: 'payouts',
+      method: 'GET',
+      path: () => '/api/payouts/balances',
+      need: 'payouts:read',
+      allowed: 200,
+    },
+    {
+      family: 'payouts',
+      method: 'GET',
+      path: () => '/api/payouts/export.csv',
+      need: 'exports:read',
+      allowed: 200,
+    },
+    // No available balance (or a fresh destination's hold): refused for the money, not the role.
+    {
+      family: 'payouts',
+      method: 'POST',
+      path: () => '/api/payouts/withdraw',
+      need: 'payouts:write',
+      allowed: 409,
+    },
+    {
+      family: 'payout destination',
+      method: 'GET',
+      path: () => '/api/payouts/destination',
+      need: 'store:owner',
+      allowed: 200,
+    },
+    {
+      family: 'billing',
+      method: 'GET',
+      path: () => '/api/billing/plan',
+      need: 'store:owner',
+      allowed: 200,
+    },
+    { family: 'brand', method: 'GET', path: () => '/api/brand', need: 'store:owner', allowed: 200 },
+    {
+      family: 'analytics',
+      method: 'GET',
+      path: () => '/api/analytics/overview',
+      need: 'analytics:read',
+      allowed: 200,
+    },
+    {
+      family: 'worker webhook endpoints',
+      method: 'GET',
+      path: () => '/api/webhook-endpoints',
+      need: 'store:owner',
+      allowed: 200,
+    },
+    {
+      family: 'worker webhook endpoints',
+      method: 'DELETE',
+      path: () => `/api/webhook-endpoints/${random()}`,
+      need: 'store:owner',
+      allowed: 404,
+    },
+    {
+      family: 'identity API keys',
+      method: 'GET',
+      path: () => '/api/auth/api-keys',
+      need: 'store:owner',
+      allowed: 200,
+    },
+    {
+      family: 'identity team',
+      method: 'GET',
+      path: (store) => `/api/auth/stores/${store.id}/members`,
+      need: 'team:member',
+      allowed: 200,
+    },
+    {
+      family: 'identity audit',
+      method: 'GET',
+      path: (store) => `/api/auth/stores/${store.id}/audit`,
+      need: 'team:manage',
+      allowed: 200,
+    },
+    // To someone who is not an admin of the store: refused for the target, past the role check.
+    {
+      family: 'identity owner',
+      method: 'POST',
+      path: (store) => `/api/auth/stores/${store.id}/owner`,
+      body: { userId: random() },
+      need: 'team:owner',
+      allowed: 409,
+    },
+    {
+      family: 'identity keep',
+      method: 'POST',
+      path: (store) => `/api/auth/stores/${store.id}/members/${random()}/keep`,
+      need: 'team:owner',
+      allowed: 404,
+    },
+  ];
+
+  function roleMay(role: StoreRole, need: Need): boolean {
+    if (need === 'team:member') return true;
+    if (need === 'team:manage') return role === 'owner' || role === 'admin';
+    if (need === 'team:owner') return role === 'owner';
+    return roleHasRight(role, need);
+  }
+
+  interface Answer {
+    status: number;
+    code: string | undefined;
+    text: string;
+  }
+  async function call(who: Browser, route: Route, store: Store): Promise<Answer> {
+    return persistently(async () => {
+      const response = await who.request(route.path(store), {
+        method: route.method,
+        ...(route.body === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(route.body) }),
+      });
+      if (response.status === 502 || response.status === 503)
+        throw new Error(`${route.method} ${route.path(store)}: ${response.status} `);
+      const text = await response.text();
+      let code: string | undefined;
+      try {
+        code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
+      } catch {
+        code = undefined;
+      }
+      return { status: response.status, code, text };
+    });
+  }
+
+  let team: Store;
+  let readOnlyStore: Store;
+  const subjects: Array<{ name: string; role: StoreRole; who: Person; store: () => Store }> = [];
+  let exMember: Person;
+  let invitee: Person;
+
+  beforeAll(async () => {
+    // Store T on Business (unlimited seats), handed by its account to an admin, so the owner
+    // is one by transfer and the account that made it acts as its admin.
+    const [shopT, shopS] = await Promise.all([
+      openShop(cluster, 'team-t'),
+      openShop(cluster, 'team-s'),
+    ]);
+    team = { id: shopT.sellerId, productId: shopT.productId };
+    readOnlyStore = { id: shopS.sellerId, productId: shopS.productId };
+    await Promise.all([buyPlan(cluster, shopT, 'business'), buyPlan(cluster, shopS, 'pro')]);
+    const joined = await Promise.all([
+      member(cluster, team.id, shopT.seller, 'new-owner', 'admin'),
+      member(cluster, team.id, shopT.seller, 'editor', 'editor'),
+      member(cluster, team.id, shopT.seller, 'support', 'support'),
+      member(cluster, team.id, shopT.seller, 'accountant', 'accountant'),
+      member(cluster, team.id, shopT.seller, 'ex-member', 'editor'),
+      invite(cluster, team.id, shopT.seller, 'invitee', 'editor'),
+      member(cluster, readOnlyStore.id, shopS.seller, 'read-only', 'editor'),
+    ]);
+    const [newOwner, editor, support, accountant, removed, invited, readOnly] = joined;
+    exMember = removed!;
+    invitee = invited!;
+    const founder: Person = { browser: shopT.seller, userId: shopT.sellerId, email: '' };
+    // The account signed up minutes ago: its proof of identity is recent enough to transfer.
+    await founder.browser.json(`/api/auth/stores/${team.id}/owner`, { userId: newOwner!.userId });
+    expect(await actFor(newOwner!, team.id)).toBe('owner');
+    // The removed member's session still holds its acting token, well before its expiry.
+    const removal = await newOwner!.browser.request(
+      `/api/auth/stores/${team.id}/members/${exMember.userId}`,
+      { method: 'DELETE' },
+    );
+    expect(removal.status).toBe(204);
+    // Store S back to Free: its only member is past the seats, read-only.
+    await downgradeToFree(cluster, shopS);
+    await waitFor(
+      async () => (await actFor(readOnly!, readOnlyStore.id)) === 'accountant',
+      30_000,
+      'the member past the seats to act read-only',
+    );
+    subjects.push(
+      { name: 'owner (by transfer)', role: 'owner', who: newOwner!, store: () => team },
+      { name: 'admin (the founder)', role: 'admin', who: founder, store: () => team },
+      { name: 'editor', role: 'editor', who: editor!, store: () => team },
+      { name: 'support', role: 'support', who: support!, store: () => team },
+      { name: 'accountant', role: 'accountant', who: accountant!, store: () => team },
+      {
+        name: 'read-only (past the seats)',
+        role: 'accountant',
+        who: readOnly!,
+        store: () => readOnlyStore,
+      },
+    );
+  });
+
+  it('answers every member per the role table, refuses a removed member at once and an invitee everything', async () => {
+    const lines: string[] = [];
+    const failures: string[] = [];
+    let cells = 0;
+    // Each route's row: the status each member got, in the subjects' order.
+    const grid = new Map<string, number[]>(
+      ROUTES.map((route) => [
+        `${route.method} ${route.path(team).replace(/[0-9a-f-]{36}/g, ':id')}`,
+        [],
+      ]),
+    );
+    for (const subject of subjects) {
+      const store = subject.store();
+      let allowedCount = 0;
+      for (const route of ROUTES) {
+        cells += 1;
+        const may = roleMay(subject.role, route.need);
+        const answer = await call(subject.who.browser, route, store);
+        grid
+          .get(`${route.method} ${route.path(team).replace(/[0-9a-f-]{36}/g, ':id')}`)!
+          .push(answer.status);
+        const expected = may
+          ? { status: route.allowed }
+          : { status: 403, code: 'not_allowed_for_role' };
+        const got = may ? { status: answer.status } : { status: answer.status, code: answer.code };
+        const cell = `${subject.name} × ${route.method} ${route.path(store).replace(/[0-9a-f-]{36}/g, ':id')} (${route.need})`;
+        if (JSON.stringify(got) !== JSON.stringify(expected))
+          failures.push(
+            `${cell}: expected ${JSON.stringify(expected)}, got ${answer.status} ${answer.text.slice(0, 160)}`,
+          );
+        if (may && route.holdsProduct && !answer.text.includes(store.productId))
+          failures.push(`${cell}: the list does not hold the store's product`);
+        if (may) allowedCount += 1;
+      }
+      lines.push(`${subject.name.padEnd(28)} ${allowedCount}/${ROUTES.length} allowed`);
+    }
+
+    // Removed: refused on the very next request, with the token it still holds. The gateway
+    // refuses it before any service (403 store_membership_ended); identity's own routes check
+    // the session themselves, which no longer acts for the store: the token stands for nothing
+    // there (401), and refresh gives the person their own account back.
+    const identityRoute = (route: Route) => route.path(team).startsWith('/api/auth/');
+    const exRefusals = new Map<string, number>();
+    for (const route of ROUTES) {
+      cells += 1;
+      const answer = await call(exMember.browser, route, team);
+      const expected = identityRoute(route)
+        ? { status: 401, code: 'unauthorized' }
+        : { status: 403, code: 'store_membership_ended' };
+      if (answer.status === expected.status && answer.code === expected.code)
+        exRefusals.set(expected.code, (exRefusals.get(expected.code) ?? 0) + 1);
+      else
+        failures.push(
+          `ex-member × ${route.method} ${route.path(team)}: expected ${JSON.stringify(expected)}, got ${answer.status} ${answer.text.slice(0, 160)}`,
+        );
+    }
+    lines.push(
+      `${'ex-member (removed)'.padEnd(28)} 0/${ROUTES.length} allowed (${[...exRefusals].map(([code, count]) => `${count} ${code}`).join(', ')})`,
+    );
+
+    // Not accepted: cannot act for the store; their own session finds none of its things.
+    const act = await invitee.browser.request(`/api/auth/stores/${team.id}/act`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(act.status).toBe(404);
+    let inviteeChecked = 0;
+    // Another store's things by their ids: not found — catalog alone says the product is
+    // someone else's (403 forbidden), as it always has to a signed-in seller.
+    const foreign: Array<[string, string, unknown, number]> = [
+      ['POST', `/api/products/${team.productId}/status`, { status: 'draft' }, 403],
+      ['GET', `/api/auth/stores/${team.id}/members`, undefined, 404],
+      ['GET', `/api/auth/stores/${team.id}/audit`, undefined, 404],
+      ['POST', `/api/auth/stores/${team.id}/members/${invitee.userId}/keep`, undefined, 404],
+      ['POST', `/api/auth/stores/${team.id}/owner`, { userId: invitee.userId }, 404],
+    ];
+    for (const [method, path, body, expected] of foreign) {
+      cells += 1;
+      inviteeChecked += 1;
+      const answer = await call(
+        invitee.browser,
+        {
+          family: 'invitee',
+          method,
+          path: () => path,
+          body,
+          need: 'team:member',
+          allowed: expected,
+        },
+        team,
+      );
+      if (answer.status !== expected)
+        failures.push(
+          `invitee × ${method} ${path}: expected ${expected}, got ${answer.status} ${answer.text.slice(0, 160)}`,
+        );
+    }
+    for (const route of ROUTES.filter(
+      (candidate) => candidate.method === 'GET' && !candidate.path(team).includes(team.id),
+    )) {
+      cells += 1;
+      inviteeChecked += 1;
+      const answer = await call(invitee.browser, route, team);
+      if (
+        answer.status >= 500 ||
+        answer.text.includes(team.productId) ||
+        answer.text.includes(team.id)
+      )
+        failures.push(
+          `invitee × GET ${route.path(team)}: ${answer.status} shows the store's things`,
+        );
+    }
+    lines.push(
+      `${'invitee (not accepted)'.padEnd(28)} cannot act (404); ${inviteeChecked} own-session calls show none of the store`,
+    );
+
+    const width = Math.max(...[...grid.keys()].map((key) => key.length));
+    const header = subjects
+      .map((subject) => subject.name.split(' ')[0]!.slice(0, 10).padStart(12))
+      .join('');
+    const rows = [...grid].map(
+      ([key, statuses]) =>
+        `${key.padEnd(width)}${statuses.map((status) => String(status).padStart(12)).join('')}`,
+    );
+    console.log(
+      `team access matrix: ${cells} cells, ${ROUTES.length} routes in ${new Set(ROUTES.map((route) => route.family)).size} families\n  ` +
+        lines.join('\n  ') +
+        `\n  ${''.padEnd(width)}${header}\n  ` +
+        rows.join('\n  '),
+    );
+    expect(failures).toEqual([]);
   });
 });

@@ -3,14 +3,19 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICES, startCluster, type Cluster } from './support/cluster';
 import { openCheckouts, openShop, providerCharges, webhookStorm, type Shop } from './support/shop';
+import { buyPlan, member, type Person } from './support/team';
 
 /**
  * Every public endpoint (the union of the services' OpenAPI documents), called through the
  * gateway with malformed, oversized and hostile input by fast-check: never a 5xx, no replica
- * restarts, and a rejected request changes nothing that was stored.
+ * restarts, and a rejected request changes nothing that was stored. The fuzzing seller has a
+ * team (Business, one admin), and path parameters are now and then real ids (the store, the
+ * member, the product), so the team routes (`…/owner`, `…/keep`, the audit query) are reached
+ * past their validation too.
  */
 let cluster: Cluster;
 let shop: Shop;
+let teammate: Person;
 
 interface Operation {
   method: string;
@@ -23,6 +28,8 @@ interface Operation {
 beforeAll(async () => {
   cluster = await startCluster();
   shop = await openShop(cluster, 'fuzz');
+  await buyPlan(cluster, shop, 'business');
+  teammate = await member(cluster, shop.sellerId, shop.seller, 'fuzz-admin', 'admin');
   // A sale, so purchase, ledger and entitlement tables hold rows a bad request could touch.
   const { txRefs } = await openCheckouts(cluster, shop.productId, 2);
   await webhookStorm(cluster, await providerCharges(cluster, txRefs));
@@ -85,15 +92,23 @@ const STATE_TABLES = [
   'payments.payout_destinations',
   'delivery.files',
   'delivery.entitlements',
+  'identity.store_members',
+  'identity.store_owners',
+  'identity.store_invites',
+  'identity.audit_log',
 ];
+// One statement for every table (two per rejected request, thousands of requests): a round
+// trip per table was most of the suite's time.
+const DIGEST_QUERY = STATE_TABLES.map(
+  (table) =>
+    `SELECT '${table}' AS name, coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM ${table} t`,
+).join(' UNION ALL ');
 async function stateDigest(): Promise<string> {
   const hash = createHash('sha256');
-  for (const table of STATE_TABLES) {
-    const { rows } = await cluster.db.query(
-      `SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM ${table} t`,
-    );
-    hash.update(`${table}:${rows[0].digest};`);
-  }
+  const { rows } = await cluster.db.query<{ name: string; digest: string }>(DIGEST_QUERY);
+  // Named and sorted: a plan may append the branches in any order.
+  for (const { name, digest } of rows.sort((a, b) => a.name.localeCompare(b.name)))
+    hash.update(`${name}:${digest};`);
   return hash.digest('hex');
 }
 
@@ -188,7 +203,19 @@ function bodies(keys: string[] | null): fc.Arbitrary<Body> {
 }
 
 const queries = fc.dictionary(
-  fc.constantFrom('currency', 'tx_ref', 'code', 'page', 'limit', 'from', 'to', 'cursor', 'q', 'x'),
+  fc.constantFrom(
+    'currency',
+    'tx_ref',
+    'code',
+    'page',
+    'limit',
+    'from',
+    'to',
+    'cursor',
+    'actorId',
+    'q',
+    'x',
+  ),
   hostileText,
   { maxKeys: 3 },
 );
@@ -197,6 +224,20 @@ describe('every public endpoint under hostile input', () => {
   it('never answers 5xx, never crashes a replica, and a rejected request changes nothing', async () => {
     const operations = await publicOperations();
     expect(operations.length).toBeGreaterThan(60);
+    // Issue 28's routes are among them (a route missing from a service's document is not fuzzed).
+    const listed = new Set(operations.map((operation) => `${operation.method} ${operation.path}`));
+    for (const route of [
+      'POST /api/auth/stores/{storeId}/owner',
+      'POST /api/auth/stores/{storeId}/members/{userId}/keep',
+      'GET /api/auth/stores/{storeId}/audit',
+      'GET /api/purchases/sales/export.csv',
+    ])
+      expect(listed, route).toContain(route);
+    // Now and then a real id, so a request passes validation and meets the rights and the data.
+    const pathValue = fc.oneof(
+      { weight: 3, arbitrary: hostileText },
+      { weight: 1, arbitrary: fc.constantFrom(shop.sellerId, teammate.userId, shop.productId) },
+    );
     const pidsBefore = cluster.pids();
     const cookie = () =>
       [...shop.seller.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -205,7 +246,7 @@ describe('every public endpoint under hostile input', () => {
     for (const operation of operations) {
       await fc.assert(
         fc.asyncProperty(
-          fc.tuple(...operation.params.map(() => hostileText)),
+          fc.tuple(...operation.params.map(() => pathValue)),
           queries,
           bodies(operation.bodyKeys),
           fc.boolean(),

@@ -135,6 +135,16 @@ describe('ownership transfer', () => {
     const byAdmin = await transfer(admin, admin.userId);
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body.error.code).toBe('not_allowed_for_role');
+    // Someone outside the store learns nothing of it, as from its other team routes.
+    const outsider = await person();
+    for (const answer of [
+      await transfer(outsider, outsider.userId),
+      await outsider.client.post(`/api/auth/stores/${owner.userId}/members/${editor.userId}/keep`),
+    ])
+      expect({ status: answer.status, code: answer.body.error.code }).toEqual({
+        status: 404,
+        code: 'store_not_found',
+      });
 
     // A session whose proof of identity is old must prove it again.
     await staleAuth(owner);
@@ -186,6 +196,38 @@ describe('ownership transfer', () => {
     // The former owner is on their own account for their profile, not for store-wide keys.
     expect((await owner.client.get('/api/profile')).status).toBe(200);
     expect((await owner.client.get('/api/auth/api-keys')).status).toBe(403);
+    // The new owner manages the store's keys while acting for it: a key made there is the
+    // store's (its sales and products), not the new owner's own account's.
+    const made = await admin.client.post('/api/auth/api-keys', {
+      name: 'Store after transfer',
+      mode: 'test',
+      scopes: ['products:read'],
+    });
+    expect(made.status).toBe(201);
+    const introspected = await identity.app.inject({
+      method: 'POST',
+      url: '/internal/api-keys/introspect',
+      payload: { key: made.body.secret },
+    });
+    expect(introspected.json()).toMatchObject({ sellerId: owner.userId });
+    expect(
+      (await admin.client.get('/api/auth/api-keys')).body.apiKeys.map(
+        (key: { id: string }) => key.id,
+      ),
+    ).toEqual([made.body.apiKey.id]);
+    // Deleting the account the store is stays with nobody acting, the new owner included.
+    const deletion = await admin.client.request('DELETE', '/api/profile', {
+      password: admin.password,
+    });
+    expect(deletion.status).toBe(403);
+    // Payments' sale e-mails follow the store: its profile now names the new owner's address.
+    const { rows: profiles } = await identity.db.query(
+      `SELECT payload->'data' AS data FROM outbox
+       WHERE type = 'profile.updated' AND payload->'data'->>'userId' = $1
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [owner.userId],
+    );
+    expect(profiles[0].data).toMatchObject({ email: owner.email, contactEmail: admin.email });
     // The account the store is stays in it (its sign-in is the store's).
     const removeAccount = await admin.client.request(
       'DELETE',
@@ -215,6 +257,10 @@ describe('ownership transfer', () => {
       ip: '203.0.113.28',
       userAgent: 'TeamsTest/1.0',
     });
+
+    // An editor acting for the store is still refused them.
+    await actFor(editor, owner.userId);
+    expect((await editor.client.get('/api/auth/api-keys')).status).toBe(403);
 
     // And back: the new owner hands it to the former one, who is plain owner again.
     await admin.client.post('/api/auth/reauthenticate', { password: admin.password });

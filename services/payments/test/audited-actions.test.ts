@@ -28,7 +28,10 @@ const newStore = (): TestUser => {
   const id = randomUUID();
   return { id, email: `store-${id.slice(0, 8)}@example.com`, plan: 'pro' };
 };
-const actingFor = (store: TestUser, role: 'owner' | 'admin' | 'editor' | 'support'): TestUser => ({
+const actingFor = (
+  store: TestUser,
+  role: 'owner' | 'admin' | 'editor' | 'support' | 'accountant',
+): TestUser => ({
   ...store,
   actor: { id: randomUUID(), role },
 });
@@ -172,5 +175,41 @@ describe('money actions in the audit log', () => {
     expect(await auditedOnce(store.id, 'payout_destination.added')).toMatchObject({
       actorId: owner.actor!.id,
     });
+  });
+});
+
+describe("the store's sales export", () => {
+  it('an accountant downloads the sales as CSV but cannot refund; support refunds but cannot export', async () => {
+    const store = newStore();
+    const { purchaseId, buyerEmail, txRef } = await sell(harness, {
+      ownerId: store.id,
+      // A title a spreadsheet would run as a formula: exported as text.
+      title: '=HYPERLINK("https://evil.example")',
+    });
+    const accountant = actingFor(store, 'accountant');
+    const exported = await call(accountant, 'GET', '/api/purchases/sales/export.csv');
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toContain('text/csv');
+    expect(exported.headers.get('content-disposition')).toContain('lockdrop-sales.csv');
+    const [header, row, end] = (await exported.text()).split('\r\n');
+    expect(header).toBe(
+      '"paid_at","product","buyer_email","amount","currency","discount_code","platform_fee","processing_fee","earnings","status","refunded_at","test_mode","payment_reference","sale_id"',
+    );
+    expect(row).toContain(`"'=HYPERLINK(""https://evil.example"")","${buyerEmail}"`);
+    expect(row).toContain(`"paid","","yes","${txRef}","${purchaseId}"`);
+    expect(end).toBe('');
+
+    const refund = await call(accountant, 'POST', `/api/purchases/${purchaseId}/refund`);
+    expect(refund.status).toBe(403);
+    expect((await refund.json()).error).toMatchObject({
+      code: 'not_allowed_for_role',
+      details: { role: 'accountant', requiredRight: 'refunds:write' },
+    });
+    const support = actingFor(store, 'support');
+    const notExported = await call(support, 'GET', '/api/purchases/sales/export.csv');
+    expect(notExported.status).toBe(403);
+    // Another store's export holds none of this store's sales.
+    const other = await call(newStore(), 'GET', '/api/purchases/sales/export.csv');
+    expect(await other.text()).not.toContain(purchaseId);
   });
 });

@@ -11,8 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.close());
 
-/** A seller identity has told payments about (`profile.updated`), with one published product. */
-async function seller() {
+/**
+ * A seller identity has told payments about (`profile.updated`), with one published product;
+ * `contactEmail` when the store was handed to another owner (issue 28).
+ */
+async function seller({ contactEmail }: { contactEmail?: string } = {}) {
   const email = `seller-${randomUUID()}@example.com`;
   const product = await harness.publishProduct({ title: `Ebook ${randomUUID().slice(0, 6)}` });
   await harness.publish(
@@ -25,6 +28,7 @@ async function seller() {
         fullName: 'Ada Seller',
         avatarUrl: null,
         plan: 'free',
+        ...(contactEmail ? { contactEmail } : {}),
       },
       { correlationId: randomUUID() },
     ),
@@ -34,7 +38,7 @@ async function seller() {
       (
         await harness.pool.query('SELECT 1 FROM sellers WHERE user_id = $1 AND email = $2', [
           product.ownerId,
-          email,
+          contactEmail ?? email,
         ])
       ).rows.length === 1,
   );
@@ -108,6 +112,33 @@ describe('"You made a sale"', () => {
     await buy(harness, product.productId, buyerEmail);
     await waitFor(async () => (await mailTo(harness.pool, buyerEmail)).length > 0);
     expect(await saleMails(email)).toEqual([]);
+  });
+
+  it("goes to the store's current owner after a transfer, who alone chooses whether to get it", async () => {
+    const newOwner = `owner-${randomUUID()}@example.com`;
+    const { email, product } = await seller({ contactEmail: newOwner });
+    const buyerEmail = `buyer-${randomUUID()}@example.com`;
+    await buy(harness, product.productId, buyerEmail);
+    await waitFor(async () => (await saleMails(newOwner)).length > 0);
+    await waitFor(async () => (await mailTo(harness.pool, buyerEmail)).length > 0);
+    expect(await saleMails(email)).toEqual([]);
+
+    // The new owner acts for the store: the setting is theirs; the former owner (an admin now) not.
+    const actingAs = async (role: 'owner' | 'admin') => ({
+      authorization: `Bearer ${await harness.token({
+        id: product.ownerId,
+        email,
+        actor: { id: randomUUID(), role },
+      })}`,
+    });
+    const settingAs = async (role: 'owner' | 'admin') =>
+      (
+        await fetchJson(`${harness.url}/api/purchases/sale-emails`, {
+          headers: await actingAs(role),
+        })
+      ).status;
+    expect(await settingAs('owner')).toBe(200);
+    expect(await settingAs('admin')).toBe(403);
   });
 
   it('the setting is the signed-in seller’s own, and validated', async () => {

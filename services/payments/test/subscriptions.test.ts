@@ -194,6 +194,10 @@ describe('subscriptions to a product (sandbox)', () => {
     // Someone else cannot touch it.
     const stranger = await authed(buyerOf());
     expect((await stranger.post(`/api/subscriptions/${subscriptionId}/cancel`)).status).toBe(404);
+    // Nor does the owner of a store the buyer's account is, acting for it after a transfer
+    // (issue 28): the store's plan is theirs, the person's own subscriptions are not.
+    const storeOwner = await authed({ ...buyer, actor: { id: randomUUID(), role: 'owner' } });
+    expect((await storeOwner.post(`/api/subscriptions/${subscriptionId}/cancel`)).status).toBe(404);
 
     const cancelled = await client.post(`/api/subscriptions/${subscriptionId}/cancel`);
     expect(cancelled.status).toBe(200);
@@ -690,7 +694,7 @@ describe("a seller's own plan", () => {
   });
 
   it('a monthly plan is not refunded; cancelling keeps it to the period end', async () => {
-    const { client } = await sellerOnPlan('pro', 'monthly');
+    const { client, seller } = await sellerOnPlan('pro', 'monthly');
     const refused = await client.post('/api/billing/plan/cancel', { refund: true });
     expect(refused.status).toBe(409);
     expect((await refused.json()).error.code).toBe('refund_window_closed');
@@ -700,5 +704,15 @@ describe("a seller's own plan", () => {
       plan: 'pro',
       subscription: { cancelAtPeriodEnd: true, nextRenewalAt: null },
     });
+    // The plan card's Resume and Cancel act on the plan's subscription: an owner who received
+    // the store by a transfer (acting for it) may; the former owner, now its admin, may not.
+    const planId = (await (await client.get('/api/billing/plan')).json()).subscription.id;
+    const actingAs = (role: 'owner' | 'admin') =>
+      authed({ ...seller, actor: { id: randomUUID(), role } });
+    const byAdmin = await (await actingAs('admin')).post(`/api/subscriptions/${planId}/resume`);
+    expect(byAdmin.status).toBe(403);
+    const byOwner = await (await actingAs('owner')).post(`/api/subscriptions/${planId}/resume`);
+    expect(byOwner.status).toBe(200);
+    expect(await byOwner.json()).toMatchObject({ cancelAtPeriodEnd: false });
   });
 });

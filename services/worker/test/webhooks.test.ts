@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   publicSaleSchema,
   publicSubscriptionSchema,
@@ -138,6 +139,15 @@ describe('endpoints in the dashboard', () => {
     }
     const unchanged = await call(seller, 'GET', '/api/webhook-endpoints');
     expect(unchanged.json().endpoints[0]).toMatchObject({ enabled: true, mode: 'live' });
+    // Issue 28: an owner who received the store by a transfer (acting for it) manages its
+    // endpoints; its admin (the former owner, say) does not.
+    const actingAs = (role: 'owner' | 'admin') =>
+      issuer.account({ id: seller.id, actor: { id: randomUUID(), role } });
+    const byOwner = await call(await actingAs('owner'), 'GET', '/api/webhook-endpoints');
+    expect(byOwner.json().endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
+    const byAdmin = await call(await actingAs('admin'), 'GET', '/api/webhook-endpoints');
+    expect(byAdmin.statusCode).toBe(403);
+    expect(byAdmin.json().error.code).toBe('not_allowed_for_role');
     // The owner's explicit "Reveal secret" shows it again, uncached.
     const revealed = await call(
       seller,

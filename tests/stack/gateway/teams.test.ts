@@ -435,5 +435,25 @@ describe('a downgrade and a transfer, through the gateway', () => {
     expect(acting.body.acting).toMatchObject({ role: 'owner' });
     expect((await admin.call('/api/payouts/destination')).status).toBe(200);
     expect((await admin.call('/api/billing/plan')).status).toBe(200);
+    // Everything else that speaks for the store is the new owner's too, and no longer the
+    // former owner's (an admin now): the brand, its logo, the sale e-mails' setting.
+    const logo = new FormData();
+    logo.append('file', new Blob([Buffer.from('not an image')]), 'logo.png');
+    const answers: Array<[string, number, string | undefined]> = [];
+    for (const [pathname, init] of [
+      ['/api/brand', {}],
+      ['/api/purchases/sale-emails', {}],
+      ['/api/brand-logos', { form: logo }],
+    ] as const) {
+      const byNewOwner = await admin.call(pathname, init);
+      const byFormerOwner = await owner.call(pathname, init);
+      answers.push([pathname, byNewOwner.status, byFormerOwner.body.error?.code]);
+    }
+    expect(answers).toEqual([
+      ['/api/brand', 200, 'not_allowed_for_role'],
+      ['/api/purchases/sale-emails', 200, 'not_allowed_for_role'],
+      // Past the rights, refused for its bytes (not an image).
+      ['/api/brand-logos', 400, 'not_allowed_for_role'],
+    ]);
   });
 });

@@ -19,6 +19,12 @@ export const identityEvents = {
       fullName: z.string(),
       avatarUrl: z.string().nullable(),
       plan: planIdSchema,
+      /**
+       * Where e-mails about the store the account is go (sale notices): its current owner's
+       * address — `email` unless the store was transferred to a member (issue 28). Absent in
+       * events from before it existed: use `email`.
+       */
+      contactEmail: z.email().optional(),
     }),
   },
   /** The account and everything identity held about it are gone; other services drop or anonymise theirs. */

@@ -22,6 +22,8 @@ export function brandRoutes(app: HttpServer, brands: BrandService, pool: Pool): 
     '/api/brand',
     {
       preHandler: app.authenticate,
+      // The store's brand is its owner's, an owner who received the store by a transfer included.
+      config: { storeRight: 'store:owner' },
       schema: {
         summary: "The signed-in seller's store brand and whether their plan shows it",
         tags: ['brand'],
@@ -36,6 +38,8 @@ export function brandRoutes(app: HttpServer, brands: BrandService, pool: Pool): 
     '/api/brand',
     {
       preHandler: app.authenticate,
+      // The store's brand is its owner's, an owner who received the store by a transfer included.
+      config: { storeRight: 'store:owner' },
       schema: {
         summary: 'Save the store brand: handle, name, logo, accent colour (Pro and up)',
         tags: ['brand'],

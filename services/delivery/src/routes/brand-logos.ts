@@ -4,6 +4,7 @@ import {
   errorBodySchema,
   LOGO_ID_PATTERN,
   uploadedAvatarSchema,
+  type StoreRight,
 } from '@lockdrop/contracts';
 import type { AuthUser } from '@lockdrop/auth';
 import { AppError, errors, type HttpServer } from '@lockdrop/http';
@@ -19,6 +20,8 @@ interface ImageRoutes {
   summary: string;
   response: z.ZodType;
   store(user: AuthUser, upload: Buffer): Promise<unknown>;
+  /** Who of a store's team may upload it: nobody acting for a store unless it says (libs/auth). */
+  storeRight?: StoreRight;
   open(ownerId: string, imageId: string): Promise<{ body: Readable; sizeBytes: number } | null>;
   /** Sentences for people: no file chosen, too large, not found. */
   words: { choose: string; tooLarge: string; notFound: [code: string, message: string] };
@@ -38,6 +41,7 @@ function imageRoutes(app: HttpServer, image: ImageRoutes): void {
       image.path,
       {
         preHandler: scope.authenticate,
+        config: { storeRight: image.storeRight },
         schema: {
           summary: image.summary,
           consumes: ['multipart/form-data'],
@@ -97,6 +101,8 @@ export function brandLogoRoutes(app: HttpServer, { logos }: { logos: BrandLogos 
     path: '/api/brand-logos',
     summary: 'Upload a store logo (multipart/form-data, field `file`); resized and re-encoded',
     response: brandLogoSchema,
+    // The brand is the owner's, an owner who received the store by a transfer included.
+    storeRight: 'store:owner',
     store: (user, upload) => logos.store(user, upload),
     open: (ownerId, imageId) => logos.open(ownerId, imageId),
     words: {

@@ -1,15 +1,24 @@
 import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
+import { ownerOf } from '../db/teams.repo.js';
+import { findUserById } from '../db/users.repo.js';
 import type { Account } from './account.js';
 
-/** `profile.updated` carries the whole public profile, so consumers keep a read model without asking. */
-export function enqueueProfileUpdated(
+/**
+ * `profile.updated` carries the whole public profile, so consumers keep a read model without
+ * asking; `contactEmail` is the store's current owner's address (issue 28: after a transfer,
+ * sale e-mails go to the new owner, not to the account the store was created under).
+ */
+export async function enqueueProfileUpdated(
   tx: Queryable,
   { user, profile }: Account,
   correlationId: string,
 ): Promise<void> {
-  return enqueueEvent(
+  const ownerId = await ownerOf(tx, user.id);
+  const contactEmail =
+    ownerId === user.id ? user.email : ((await findUserById(tx, ownerId))?.email ?? user.email);
+  await enqueueEvent(
     tx,
     createEvent(
       'profile.updated',
@@ -20,6 +29,7 @@ export function enqueueProfileUpdated(
         fullName: profile.fullName,
         avatarUrl: profile.avatarUrl,
         plan: profile.plan,
+        contactEmail,
       },
       { correlationId },
     ),

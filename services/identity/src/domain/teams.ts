@@ -228,6 +228,13 @@ export function createTeamService({ pool, emails, mailRelay, reauthMaxAgeSeconds
     if (role !== 'owner' && role !== 'admin') throw teamErrors.ownerOrAdminOnly();
     return role;
   };
+  // Like requireManager: someone outside the store learns nothing of it (404), a member that
+  // only its owner may do this.
+  const requireOwner = async (db: Queryable, storeId: string, userId: string) => {
+    const role = await roleIn(db, storeId, userId);
+    if (!role) throw teamErrors.notAMember();
+    if (role !== 'owner') throw teamErrors.ownerOnly();
+  };
 
   const inTransaction = async <T>(work: (tx: PoolClient) => Promise<T>): Promise<T> => {
     const result = await withTransaction(pool, work);
@@ -452,7 +459,7 @@ export function createTeamService({ pool, emails, mailRelay, reauthMaxAgeSeconds
     async keep(storeId: string, caller: Caller, memberId: string) {
       await inTransaction(async (tx) => {
         await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [storeId]);
-        if ((await roleIn(tx, storeId, caller.userId)) !== 'owner') throw teamErrors.ownerOnly();
+        await requireOwner(tx, storeId, caller.userId);
         const member = await teams.findLiveMembership(tx, storeId, memberId, true);
         if (!member) throw teamErrors.memberNotFound();
         if (!member.readOnlySince) throw teamErrors.notReadOnly();
@@ -474,7 +481,7 @@ export function createTeamService({ pool, emails, mailRelay, reauthMaxAgeSeconds
       assertRecentAuth(Math.floor(authTime.getTime() / 1000), reauthMaxAgeSeconds);
       await inTransaction(async (tx) => {
         await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [storeId]);
-        if ((await roleIn(tx, storeId, caller.userId)) !== 'owner') throw teamErrors.ownerOnly();
+        await requireOwner(tx, storeId, caller.userId);
         const target = await teams.findLiveMembership(tx, storeId, toUserId, true);
         if (!target || target.role !== 'admin' || target.readOnlySince)
           throw teamErrors.transferTarget();
@@ -502,6 +509,8 @@ export function createTeamService({ pool, emails, mailRelay, reauthMaxAgeSeconds
           from: caller.userId,
         });
         const store = await requireAccount(tx, storeId);
+        // Payments' sale e-mails follow the store to its new owner's address.
+        await enqueueProfileUpdated(tx, store, correlationId);
         const previous = await requireAccount(tx, caller.userId);
         const next = await requireAccount(tx, toUserId);
         const names = {

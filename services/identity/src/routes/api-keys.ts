@@ -10,7 +10,7 @@ import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import type { ApiKeyRecord } from '../db/api-keys.repo.js';
 import type { ApiKeyService } from '../domain/api-keys.js';
-import { sessionOf, type SessionGuard } from './current-session.js';
+import { sessionOf, storeOf, type SessionGuard } from './current-session.js';
 import { clientOf } from './http.js';
 
 function presentApiKey(key: ApiKeyRecord): ApiKey {
@@ -34,14 +34,14 @@ export function apiKeyRoutes(
   { apiKeys, guard }: { apiKeys: ApiKeyService; guard: SessionGuard },
 ): void {
   const tags = ['api-keys'];
-  // A key speaks for the whole store: its owner's, on their own account (not a former owner).
+  // A key speaks for the whole store: its owner's (one who received it by a transfer acts for it).
   const preHandler = guard.requireStoreOwner;
 
   app.get(
     '/api/auth/api-keys',
     { schema: { tags, response: { 200: apiKeyListSchema } }, preHandler },
     async (request) => ({
-      apiKeys: (await apiKeys.list(sessionOf(request).userId)).map(presentApiKey),
+      apiKeys: (await apiKeys.list(storeOf(sessionOf(request)))).map(presentApiKey),
     }),
   );
 
@@ -52,7 +52,7 @@ export function apiKeyRoutes(
       preHandler,
     },
     async (request, reply) => {
-      const created = await apiKeys.create(sessionOf(request).userId, request.body);
+      const created = await apiKeys.create(storeOf(sessionOf(request)), request.body);
       return reply
         .status(201)
         .header('cache-control', 'no-store')
@@ -64,7 +64,7 @@ export function apiKeyRoutes(
     '/api/auth/api-keys/:keyId',
     { schema: { tags, params: z.object({ keyId: z.uuid() }) }, preHandler },
     async (request, reply) => {
-      await apiKeys.revoke(sessionOf(request).userId, request.params.keyId, request.id);
+      await apiKeys.revoke(storeOf(sessionOf(request)), request.params.keyId, request.id);
       return reply.status(204).send();
     },
   );

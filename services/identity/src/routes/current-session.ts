@@ -75,10 +75,21 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
       request.currentSession = current;
     },
     /**
-     * preHandler of what speaks for the whole store although it lives in identity (API keys,
-     * deleting the account the store is): the store's owner on their own account only.
+     * preHandler of what speaks for the whole store although it lives in identity (API keys):
+     * its owner — on the account the store is, or acting for it after receiving it by a
+     * transfer (issue 28). Routes act on `storeOf(session)`.
      */
     async requireStoreOwner(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+      const current = await resolve(request);
+      if (!current) throw authErrors.sessionMissing();
+      if (current.acting && current.acting.role !== 'owner') throw switchBack(current.acting.role);
+      request.currentSession = current;
+    },
+    /**
+     * preHandler of deleting the account the store is: its holder on their own account, never
+     * acting (a former owner acts as admin; a new owner's own account is another one).
+     */
+    async requireAccountHolder(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
       const current = await resolve(request);
       if (!current) throw authErrors.sessionMissing();
       if (current.acting) throw switchBack(current.acting.role);
@@ -94,6 +105,11 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
 }
 
 export type SessionGuard = ReturnType<typeof createSessionGuard>;
+
+/** The store a session works for: the one it acts for, or the person's own account. */
+export function storeOf(session: CurrentSession): string {
+  return session.acting?.storeId ?? session.userId;
+}
 
 /** The session a `requireSession` route runs under. */
 export function sessionOf(request: FastifyRequest): CurrentSession {

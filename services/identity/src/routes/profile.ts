@@ -41,7 +41,7 @@ export function profileRoutes(
         body: z.object({ password: z.string().optional(), email: z.string().optional() }),
       },
       // Deleting the account deletes the store it is: not for a former owner who handed it on.
-      preHandler: guard.requireStoreOwner,
+      preHandler: guard.requireAccountHolder,
     },
     async (request, reply) => {
       await accounts.deleteAccount(sessionOf(request).userId, request.body, request.id);

@@ -21,7 +21,8 @@ const tags = ['webhooks'];
 
 /** The dashboard's webhook settings (the signed-in seller's session; `/api/v1` is separate). */
 export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
-  const auth = { preHandler: app.authenticate };
+  // Where the store's events go is its owner's (issue 28), an owner by transfer included.
+  const auth = { preHandler: app.authenticate, config: { storeRight: 'store:owner' as const } };
 
   app.get(
     '/api/webhook-endpoints',

@@ -2,6 +2,7 @@
 export {
   useSession,
   useActing,
+  useMay,
   sessionQueryKey,
   sessionQueryOptions,
   switchedAccount,

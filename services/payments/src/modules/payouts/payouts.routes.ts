@@ -21,14 +21,8 @@ import {
 } from './destinations.js';
 import { getBalances, listSellerPayouts, withdrawNow, type PayoutDeps } from './payouts.js';
 import { errorResponses } from '../../http/error-schema.js';
+import { EXPORT_LIMIT, toCsv } from '../../http/csv.js';
 const security: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
-const EXPORT_LIMIT = 10_000;
-
-/** Spreadsheet-safe CSV cell: quoted, and never starting with a formula character. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
 
 export function payoutsCsv(payouts: Payout[]): string {
   const header = [
@@ -59,7 +53,7 @@ export function payoutsCsv(payouts: Payout[]): string {
     payout.completedAt ?? '',
     payout.id,
   ]);
-  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return toCsv(header, rows);
 }
 
 /** The signed-in seller's payout destination, balances and payouts. */

@@ -44,7 +44,9 @@ export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<
       handler: async (event, tx) => {
         const data = event.data;
         await upsertSellerPlan(tx, data.userId, data.plan, event.occurredAt);
-        await upsertSellerEmail(tx, data.userId, data.email, data.plan, event.occurredAt);
+        // The store's current owner's address (issue 28); older events name only the account's.
+        const contactEmail = data.contactEmail ?? data.email;
+        await upsertSellerEmail(tx, data.userId, contactEmail, data.plan, event.occurredAt);
       },
     }),
     bus.subscribe({

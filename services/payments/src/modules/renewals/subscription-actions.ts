@@ -57,9 +57,14 @@ export async function listMySubscriptions(
 
 const notFound = () => errors.notFound('subscription_not_found', 'Subscription not found');
 
-/** The subscription if this user holds it: a product's by verified e-mail, a plan's by account. */
+/**
+ * The subscription if this user holds it: a product's by verified e-mail, a plan's by account.
+ * Someone acting for a store (its owner after a transfer) holds its plan, never the product
+ * subscriptions the account's person bought as a buyer.
+ */
 export function isHolder(sub: Subscription, user: AuthUser): boolean {
   if (sub.kind === 'plan') return sub.userId === user.id;
+  if (user.actor) return false;
   return user.emailVerified && sub.buyerEmail.toLowerCase() === user.email.toLowerCase();
 }
 

@@ -71,6 +71,9 @@ export function subscriptionRoutes(
       `/api/subscriptions/:id/${action}`,
       {
         preHandler: app.authenticate,
+        // The store's plan is its owner's (an owner acting after a transfer too); a product
+        // subscription stays the person's own (isHolder refuses it to anyone acting).
+        config: { storeRight: 'store:owner' },
         schema: {
           tags: ['subscriptions'],
           summary,
@@ -87,6 +90,7 @@ export function subscriptionRoutes(
     '/api/subscriptions/:id/pay',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'store:owner' },
       schema: {
         tags: ['subscriptions'],
         summary: 'Pay the unpaid period of a past-due subscription (returns the hosted checkout)',

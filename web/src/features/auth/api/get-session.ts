@@ -1,4 +1,4 @@
-import type { SessionResponse } from '@lockdrop/contracts';
+import type { SessionResponse, StoreRight } from '@lockdrop/contracts';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, NETWORK_ERROR } from '@/lib/api';
 import { useHydrated } from '@/lib/use-hydrated';
@@ -80,6 +80,15 @@ export function useSession() {
  */
 export function useActing() {
   return useSession().account?.acting ?? null;
+}
+
+/**
+ * Whether this session may do `right` in the store it works for: always on the person's own
+ * account, otherwise as libs/auth's role table says (the session carries the role's rights).
+ */
+export function useMay(right: StoreRight): boolean {
+  const acting = useActing();
+  return !acting || acting.rights.includes(right);
 }
 
 /**

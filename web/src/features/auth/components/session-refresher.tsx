@@ -37,8 +37,9 @@ export function SessionRefresher() {
     };
   }, [queryClient]);
 
-  // Removed from the store this session acts for (issue 28: the gateway refuses the member's
-  // next request): back to the person's own account, which refresh now issues.
+  // Removed from the store this session acts for, or given another role there (issue 28: the
+  // gateway refuses the member's next request): refresh issues what the person now has — their
+  // own account, or the store with the new role (read-only after a downgrade, say).
   useEffect(() => {
     let switching = false;
     return queryClient.getQueryCache().subscribe((event) => {
@@ -48,11 +49,21 @@ export function SessionRefresher() {
       switching = true;
       void api<unknown>('/api/auth/refresh', { method: 'POST' })
         .then((body) => {
-          switchedAccount(queryClient, toAccount(body));
-          notify.error(
-            undefined,
-            'You are no longer a member of that store: back to your own account',
-          );
+          const account = toAccount(body);
+          switchedAccount(queryClient, account);
+          const acting = account.acting;
+          if (acting)
+            notify.error(
+              undefined,
+              acting.readOnly
+                ? `Your access to ${acting.storeName} is read-only now: its plan has fewer team seats than members`
+                : `Your role in ${acting.storeName} is now ${acting.role}`,
+            );
+          else
+            notify.error(
+              undefined,
+              'You are no longer a member of that store: back to your own account',
+            );
         })
         .catch(() => queryClient.setQueryData(sessionQueryKey, null))
         .finally(() => {

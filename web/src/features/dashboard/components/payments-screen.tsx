@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Table, type Column } from '@/components/ui/table';
 import { LoadError, Loading, Panel } from '@/components/ui/panel';
+import { useMay } from '@/features/auth';
 import { useSales, type Sale } from '../api/get-sales';
 import { formatDate, formatMoney } from '../lib/format';
 import { EmptyState } from './empty-state';
@@ -144,11 +145,25 @@ export function PaymentsScreen({
   onRefunded: () => void;
 }) {
   const sales = useSales(HISTORY_LIMIT);
+  const mayExport = useMay('exports:read');
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Payments</h1>
       {payouts}
-      <Panel title="Sales history">
+      <Panel
+        title="Sales history"
+        action={
+          mayExport && sales.data && sales.data.length > 0 ? (
+            <a
+              href="/api/purchases/sales/export.csv"
+              download
+              className="text-sm font-medium text-indigo-600 hover:underline"
+            >
+              Export CSV
+            </a>
+          ) : undefined
+        }
+      >
         {sales.isPending ? (
           <Loading label="Loading your sales" />
         ) : sales.isError ? (

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { useMay } from '@/features/auth';
 import type { Sale } from '../api/get-sales';
 import { useRefundSale } from '../api/refund-sale';
 import { formatMoney } from '../lib/format';
@@ -14,13 +15,15 @@ export function RefundControl({ sale, onRefunded }: { sale: Sale; onRefunded: ()
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const refund = useRefundSale();
+  // Refunding is support's and admin's (issue 28): an accountant reads sales, never refunds.
+  const mayRefund = useMay('refunds:write');
   useEffect(() => {
     const dialog = dialogRef.current;
     if (open && dialog && !dialog.open) dialog.showModal();
     if (!open && dialog?.open) dialog.close();
   }, [open]);
   // A free claim (a 100% code, pay what you want at zero) moved no money to give back.
-  if (sale.status !== 'paid' || sale.amountMinor === 0) return null;
+  if (!mayRefund || sale.status !== 'paid' || sale.amountMinor === 0) return null;
   const money = (minor: number) => formatMoney(minor, sale.currency);
   const cost = sale.sellerEarningsMinor + sale.feeProcessorMinor;
   return (

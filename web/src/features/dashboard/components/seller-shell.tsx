@@ -12,7 +12,7 @@ import {
 } from 'lucide-react';
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { StoreRight } from '@lockdrop/contracts';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { Link, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { SignOutButton, useActing, useSession } from '@/features/auth';
 import { planById } from '@lockdrop/plans';
@@ -64,6 +64,45 @@ const menu: {
   { label: 'Settings', to: paths.settings.getHref(), icon: Settings, end: false },
 ];
 
+/**
+ * What each dashboard screen needs from a member acting for the store: its menu entry's right
+ * (nested pages too), and creating a product. A screen typed in or bookmarked answers with the
+ * no-access screen rather than a page of refused requests.
+ */
+const screenRights: { prefix: string; right: StoreRight }[] = [
+  ...menu.flatMap(({ to, right }) => (right ? [{ prefix: to, right }] : [])),
+  { prefix: paths.products.create.getHref(), right: 'products:write' },
+];
+
+function rightForScreen(pathname: string): StoreRight | undefined {
+  return screenRights.find(({ prefix }) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+    ?.right;
+}
+
+function NoAccess({ storeName, role }: { storeName: string; role: string }) {
+  return (
+    <section
+      aria-labelledby="no-access-title"
+      data-testid="no-access"
+      className="rounded-xl bg-white p-8 shadow-sm ring-1 ring-slate-200"
+    >
+      <h1 id="no-access-title" className="text-2xl font-bold tracking-tight text-slate-900">
+        You don&apos;t have access to this page
+      </h1>
+      <p className="mt-2 text-sm text-slate-600">
+        Your role in {storeName} ({role}) does not include it. Ask the store&apos;s owner or an
+        admin if you need it.
+      </p>
+      <Link
+        to={paths.dashboard.root.getHref()}
+        className="mt-4 inline-block text-sm font-medium text-indigo-600 hover:underline"
+      >
+        Back to the dashboard
+      </Link>
+    </section>
+  );
+}
+
 function SellerIdentity() {
   const { user, profile } = useSession();
   const acting = useActing();
@@ -95,6 +134,8 @@ export function SellerShell({ storeSwitcher }: { storeSwitcher?: ReactNode }) {
   const visible = menu.filter(({ right }) => !acting || !right || acting.rights.includes(right));
   const { pathname } = useLocation();
   useEffect(() => setOpen(false), [pathname]);
+  const needed = rightForScreen(pathname);
+  const refused = acting && needed && !acting.rights.includes(needed) ? acting : null;
 
   return (
     <div className="mx-auto flex w-full max-w-7xl flex-col gap-6 px-4 py-6 sm:px-6 md:flex-row lg:px-8">
@@ -142,9 +183,13 @@ export function SellerShell({ storeSwitcher }: { storeSwitcher?: ReactNode }) {
         </SignOutButton>
       </aside>
       <div className="min-w-0 flex-1">
-        <Suspense fallback={<div className="min-h-[60vh]" aria-busy="true" />}>
-          <Outlet />
-        </Suspense>
+        {refused ? (
+          <NoAccess storeName={refused.storeName} role={refused.role} />
+        ) : (
+          <Suspense fallback={<div className="min-h-[60vh]" aria-busy="true" />}>
+            <Outlet />
+          </Suspense>
+        )}
       </div>
     </div>
   );

@@ -36,7 +36,8 @@ export const destinationQuery = queryOptions({
   queryFn: async () =>
     payoutDestinationAnswerSchema.parse(await api('/api/payouts/destination')).destination,
 });
-export const usePayoutDestination = () => useQuery(destinationQuery);
+/** `enabled` false where the session may not read it (a member: the owner's alone). */
+export const usePayoutDestination = (enabled = true) => useQuery({ ...destinationQuery, enabled });
 
 export const balancesQuery = queryOptions({
   queryKey: payoutKeys.balances,

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Table, type Column } from '@/components/ui/table';
 import { paths } from '@/config/paths';
+import { useMay } from '@/features/auth';
 import { paymentModeQueryOptions } from '@/lib/payment-mode';
 import { notify } from '@/lib/toast';
 import { LoadError, Loading, Panel } from '@/components/ui/panel';
@@ -137,13 +138,19 @@ const payoutColumns: Column<Payout>[] = [
 export function PayoutsPanel() {
   const balances = usePayoutBalances();
   const history = usePayoutHistory(HISTORY_LIMIT);
-  const destination = usePayoutDestination();
+  // A member sees what their role may (issue 28): where payouts go is the owner's alone,
+  // withdrawing an admin's too, the export an accountant's as well.
+  const ownsDestination = useMay('store:owner');
+  const mayWithdraw = useMay('payouts:write');
+  const mayExport = useMay('exports:read');
+  const destination = usePayoutDestination(ownsDestination);
   const withdraw = useWithdraw();
   // A deployment that takes test payments (sandbox, test keys) sends their money to no bank.
   const testMode = useQuery(paymentModeQueryOptions).data?.testMode ?? false;
   const blocker = withdrawBlocker({
     balances: balances.data,
-    hasDestination: Boolean(destination.data),
+    // A member cannot read the destination: payments refuses a withdrawal without one.
+    hasDestination: ownsDestination ? Boolean(destination.data) : true,
     heldUntil: destination.data?.payoutsHeldUntil ?? null,
     now: new Date(),
   });
@@ -163,12 +170,14 @@ export function PayoutsPanel() {
       <Panel
         title="Balance"
         action={
-          <div className="flex flex-col items-end gap-1">
-            <Button onClick={onWithdraw} disabled={blocker !== null || withdraw.isPending}>
-              {withdraw.isPending ? 'Withdrawing...' : 'Withdraw now'}
-            </Button>
-            {blocker && <p className="text-xs text-slate-500">{blocker}</p>}
-          </div>
+          mayWithdraw ? (
+            <div className="flex flex-col items-end gap-1">
+              <Button onClick={onWithdraw} disabled={blocker !== null || withdraw.isPending}>
+                {withdraw.isPending ? 'Withdrawing...' : 'Withdraw now'}
+              </Button>
+              {blocker && <p className="text-xs text-slate-500">{blocker}</p>}
+            </div>
+          ) : undefined
         }
       >
         {balances.isPending ? (
@@ -202,7 +211,15 @@ export function PayoutsPanel() {
               </p>
             )}
             <p className="text-sm text-slate-600">
-              {destination.data ? (
+              {!ownsDestination ? (
+                <>
+                  Next automatic payout:{' '}
+                  <strong className="text-slate-900">
+                    {balances.data.nextPayoutAt ? formatWhen(balances.data.nextPayoutAt) : '—'}
+                  </strong>
+                  , to the account the store&apos;s owner chose.
+                </>
+              ) : destination.data ? (
                 <>
                   Next automatic payout:{' '}
                   <strong className="text-slate-900">
@@ -229,7 +246,7 @@ export function PayoutsPanel() {
       <Panel
         title="Payouts"
         action={
-          history.data && history.data.length > 0 ? (
+          mayExport && history.data && history.data.length > 0 ? (
             <a
               href="/api/payouts/export.csv"
               download

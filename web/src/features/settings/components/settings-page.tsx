@@ -35,7 +35,8 @@ export function SettingsPage({
   const acting = useActing();
   // Acting for another store: its settings (payouts, plan, brand, keys…) are the owner's alone,
   // and the person's own ones wait until they switch back. The team and its activity are shown,
-  // and to an owner who received the store by a transfer, its payouts and plan too.
+  // and to an owner who received the store by a transfer, everything that speaks for the store:
+  // payouts, plan, brand, webhooks, sale e-mails and API keys (the servers declare `store:owner`).
   if (acting)
     return (
       <div className="bg-slate-50">
@@ -44,8 +45,9 @@ export function SettingsPage({
           <p className="mt-4 text-sm text-slate-700" data-testid="acting-note">
             {acting.role === 'owner' ? (
               <>
-                You own <strong>{acting.storeName}</strong>: its payouts, plan and team are yours
-                here; switch back to your own store (in the seller menu) for your own account.
+                You own <strong>{acting.storeName}</strong>: its payouts, plan, team, brand,
+                webhooks and API keys are yours here; switch back to your own store (in the seller
+                menu) for your own account.
               </>
             ) : (
               <>
@@ -64,6 +66,14 @@ export function SettingsPage({
             )}
             {team}
             {activity}
+            {acting.role === 'owner' && (
+              <>
+                {brand}
+                <WebhooksSection webhooks={webhooks} />
+                <NotificationsSection />
+                <ApiKeysSection />
+              </>
+            )}
           </div>
         </div>
       </div>
@@ -83,13 +93,7 @@ export function SettingsPage({
           {activity}
           {brand}
           {domain}
-          <SettingsCard
-            id="webhooks"
-            title="Webhooks"
-            description="Lockdrop sends signed events (Standard Webhooks) to your endpoints when a sale, subscription, product or payout changes."
-          >
-            {webhooks}
-          </SettingsCard>
+          <WebhooksSection webhooks={webhooks} />
           <NotificationsSection />
           <PasswordSection />
           <MfaSection />
@@ -99,5 +103,17 @@ export function SettingsPage({
         </div>
       </div>
     </div>
+  );
+}
+
+function WebhooksSection({ webhooks }: { webhooks: ReactNode }) {
+  return (
+    <SettingsCard
+      id="webhooks"
+      title="Webhooks"
+      description="Lockdrop sends signed events (Standard Webhooks) to your endpoints when a sale, subscription, product or payout changes."
+    >
+      {webhooks}
+    </SettingsCard>
   );
 }
