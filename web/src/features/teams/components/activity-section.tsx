@@ -55,7 +55,7 @@ export function ActivitySection() {
         <select
           value={actorId}
           onChange={(event) => setActorId(event.target.value)}
-          className="mt-1 block rounded-lg px-3 py-2 ring-1 ring-slate-300"
+          className="mt-1 block w-full max-w-md rounded-lg px-3 py-2 ring-1 ring-slate-300"
         >
           <option value="">Everyone</option>
           {team.data?.members.map((member) => (
