@@ -77,9 +77,9 @@ describe('two replicas of every service', () => {
     const invariants = await expectInvariants(cluster, { txRefs, label: 'two replicas' });
     expect(invariants.purchases).toBe(60);
     for (const replica of REPLICAS) {
-      expect(await requestsServed(cluster, 'gateway', replica, '/api/webhooks/*')).toBeGreaterThan(
-        0,
-      );
+      expect(
+        await requestsServed(cluster, 'gateway', replica, '/api/webhooks/:provider'),
+      ).toBeGreaterThan(0);
       expect(
         await requestsServed(cluster, 'payments', replica, '/api/webhooks/:provider'),
       ).toBeGreaterThan(0);
