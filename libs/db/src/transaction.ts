@@ -5,11 +5,9 @@ export async function withTransaction<T>(
   pool: Pool,
   work: (client: PoolClient) => Promise<T>,
 ): Promise<T> {
+  // A connection killed while checked out fails the next query; the client itself hears its
+  // 'error' event (pool.ts), so it cannot crash the process.
   const client = await pool.connect();
-  // A connection killed while checked out (database restart, DROP ... WITH (FORCE)) emits
-  // 'error' on the client; unheard, that crashes the process. The failed query rejects anyway.
-  const ignoreConnectionError = () => undefined;
-  client.on('error', ignoreConnectionError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -19,7 +17,6 @@ export async function withTransaction<T>(
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.off('error', ignoreConnectionError);
     client.release();
   }
 }

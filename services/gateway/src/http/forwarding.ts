@@ -65,10 +65,15 @@ export function sendUpstreamUnavailable(
   error: unknown,
 ): void {
   reply.log.warn({ err: error, upstream }, 'upstream unavailable');
-  void reply.status(502).send({
+  void reply.status(502).send(upstreamUnavailable(upstream));
+}
+
+/** The 502's body, in the shared error shape (also written before Fastify: webhook-passthrough.ts). */
+export function upstreamUnavailable(upstream: string) {
+  return {
     error: {
       code: 'service_unavailable',
       message: `The ${upstream} service is not reachable right now`,
     },
-  });
+  };
 }

@@ -1,6 +1,7 @@
 import {
   Agent,
   request as httpRequest,
+  type IncomingHttpHeaders,
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
@@ -13,13 +14,13 @@ import {
 import { Counter, type Histogram, type Registry } from 'prom-client';
 import { rateLimitedError, type ReadBudget } from '../storefront/read-budget.js';
 import type { Client } from './client.js';
-import { VISITOR_ID_HEADER } from './forwarding.js';
+import { forwardedHeaders, upstreamUnavailable } from './forwarding.js';
 
 export const WEBHOOK_PREFIX = '/api/webhooks/';
 const WEBHOOK_ROUTE = '/api/webhooks/:provider';
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) and what the gateway sets itself: never passed on. */
-const NOT_FORWARDED = new Set([
+/** Hop-by-hop headers (RFC 9110 §7.6.1) and the Host, which the upstream connection sets. */
+const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -28,11 +29,6 @@ const NOT_FORWARDED = new Set([
   'te',
   'trailer',
   'host',
-  REQUEST_ID_HEADER,
-  VISITOR_ID_HEADER,
-  'x-forwarded-for',
-  'x-forwarded-host',
-  'x-forwarded-proto',
 ]);
 
 /**
@@ -124,13 +120,20 @@ export function createWebhookPassthrough({
       return true;
     }
 
-    const forwarded: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(request.headers))
-      if (value !== undefined && !NOT_FORWARDED.has(name)) forwarded[name] = value;
-    forwarded[REQUEST_ID_HEADER] = requestId;
-    forwarded['x-forwarded-for'] = client.ip;
-    forwarded['x-forwarded-host'] = request.headers.host ?? '';
-    forwarded['x-forwarded-proto'] = client.protocol;
+    // The proxy's one rule for what goes upstream (forwarding.ts); only our own hosts get here.
+    const forwarded: IncomingHttpHeaders = {};
+    const withClient = forwardedHeaders(
+      {
+        id: requestId,
+        ip: client.ip,
+        protocol: client.protocol,
+        headers: request.headers,
+        storeHost: null,
+      },
+      request.headers,
+    );
+    for (const [name, value] of Object.entries(withClient))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) forwarded[name] = value;
 
     const outgoing = httpRequest(
       {
@@ -160,18 +163,7 @@ export function createWebhookPassthrough({
     outgoing.on('error', (error) => {
       if (response.headersSent) return void response.destroy();
       logger.warn({ err: error, upstream: 'payments', requestId }, 'upstream unavailable');
-      answer(
-        response,
-        requestId,
-        502,
-        {},
-        {
-          error: {
-            code: 'service_unavailable',
-            message: 'The payments service is not reachable right now',
-          },
-        },
-      );
+      answer(response, requestId, 502, {}, upstreamUnavailable('payments'));
     });
     // The provider gave up: payments' answer would go nowhere.
     response.once('close', () => {
