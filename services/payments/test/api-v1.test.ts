@@ -9,6 +9,7 @@ import {
   waitFor,
   type Harness,
   type TestUser,
+  newSeller,
 } from './support.js';
 
 /**
@@ -39,11 +40,6 @@ afterAll(() => harness?.close());
 beforeEach(() => {
   harness.clock.offsetMs = 0;
 });
-
-const newSeller = (email?: string): TestUser => {
-  const id = randomUUID();
-  return { id, email: email ?? `seller-${id.slice(0, 8)}@example.com` };
-};
 
 /** A client holding an API key of `seller` with these scopes and mode. */
 function keyOf(seller: TestUser, mode: ApiKeyMode = 'test', scopes = ALL_SCOPES) {

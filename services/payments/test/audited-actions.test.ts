@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  fetchJson,
   sell,
   startHarness,
   waitFor,
   type Harness,
   type SeenEvent,
   type TestUser,
+  callAs,
 } from './support.js';
 
 /**
@@ -36,18 +36,11 @@ const actingFor = (
   actor: { id: randomUUID(), role },
 });
 
-async function call(user: TestUser, method: string, path: string, body?: unknown) {
-  return fetchJson(`${harness.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await harness.token(user)}`,
-      'user-agent': 'AuditTest/2.0',
-      'x-forwarded-for': '198.51.100.44',
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+const call = (user: TestUser, method: string, path: string, body?: unknown) =>
+  callAs(harness, user, method, path, body, {
+    'user-agent': 'AuditTest/2.0',
+    'x-forwarded-for': '198.51.100.44',
   });
-}
 
 const audited = (storeId: string, action: string) =>
   harness.published.filter(

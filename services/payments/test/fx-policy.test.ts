@@ -3,12 +3,14 @@ import { createEvent } from '@lockdrop/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   browser,
-  fetchJson,
   sell,
   startHarness,
   waitFor,
   type Harness,
   type TestUser,
+  callAs,
+  newSeller,
+  saveBankDestination,
 } from './support.js';
 
 /**
@@ -50,39 +52,11 @@ async function quote(body: Record<string, unknown>) {
   return { status: response.status, body: await response.json() };
 }
 
-const newSeller = (): TestUser => {
-  const id = randomUUID();
-  return { id, email: `seller-${id.slice(0, 8)}@example.com` };
-};
-
-async function call(user: TestUser, method: string, path: string, body?: unknown) {
-  return fetchJson(`${harness.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await harness.token(user)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (user: TestUser, method: string, path: string, body?: unknown) =>
+  callAs(harness, user, method, path, body);
 
 /** A bank (NGN-only) destination, so a USD balance is converted at payout time. */
-async function setBank(seller: TestUser) {
-  const saved = await call(seller, 'PUT', '/api/payouts/destination', {
-    method: 'bank',
-    bankCode: '058',
-    accountNumber: '0123450000',
-    accountName: (
-      await (
-        await call(seller, 'POST', '/api/payouts/resolve-account', {
-          bankCode: '058',
-          accountNumber: '0123450000',
-        })
-      ).json()
-    ).accountName,
-  });
-  expect(saved.status).toBe(200);
-}
+const setBank = (seller: TestUser) => saveBankDestination(harness, seller, '0123450000');
 
 async function usdEarnings(seller: TestUser) {
   const sale = await sell(harness, { ownerId: seller.id, currency: 'USD', priceMinor: 5_000 });

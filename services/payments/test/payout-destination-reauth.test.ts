@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   fetchJson,
@@ -8,6 +7,8 @@ import {
   waitFor,
   type Harness,
   type TestUser,
+  callAs,
+  newSeller,
 } from './support.js';
 
 /**
@@ -31,26 +32,14 @@ beforeEach(() => {
   harness.clock.offsetMs = 0;
 });
 
-const newSeller = (): TestUser => {
-  const id = randomUUID();
-  return { id, email: `seller-${id.slice(0, 8)}@example.com` };
-};
 /** The same account behind a session whose last sign-in was an hour ago (a stolen cookie). */
 const stale = (seller: TestUser): TestUser => ({
   ...seller,
   authTime: new Date(Date.now() - HOUR),
 });
 
-async function call(user: TestUser, method: string, path: string, body?: unknown) {
-  return fetchJson(`${harness.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await harness.token(user)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (user: TestUser, method: string, path: string, body?: unknown) =>
+  callAs(harness, user, method, path, body);
 
 const wise = (accountId: string) => ({
   method: 'wise',

@@ -1,10 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEvent } from '@lockdrop/contracts';
 import { loadConfig } from '@lockdrop/config';
 import { configSchema } from '../src/config.js';
 import { newSellerRules } from '../src/modules/payouts/index.js';
-import { fetchJson, sell, startHarness, waitFor, type Harness, type TestUser } from './support.js';
+import {
+  sell,
+  startHarness,
+  waitFor,
+  type Harness,
+  type TestUser,
+  callAs,
+  newSeller,
+  saveBankDestination,
+} from './support.js';
 
 /**
  * Issue 30, item 3: fraud must not cash out before chargebacks can land. With the production
@@ -29,36 +37,16 @@ beforeEach(() => {
   harness.clock.offsetMs = 0;
 });
 
-async function call(user: TestUser, method: string, path: string, body?: unknown) {
-  return fetchJson(`${harness.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await harness.token(user)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (user: TestUser, method: string, path: string, body?: unknown) =>
+  callAs(harness, user, method, path, body);
 
 async function sellerWithBank(): Promise<TestUser> {
-  const id = randomUUID();
-  const seller = { id, email: `seller-${id.slice(0, 8)}@example.com` };
-  const resolved = await call(seller, 'POST', '/api/payouts/resolve-account', {
-    bankCode: '058',
-    accountNumber: '0123456789',
-  });
-  const { accountName } = await resolved.json();
-  const saved = await call(seller, 'PUT', '/api/payouts/destination', {
-    method: 'bank',
-    bankCode: '058',
-    accountNumber: '0123456789',
-    accountName,
-  });
-  expect(saved.status).toBe(200);
+  const seller = newSeller();
+  await saveBankDestination(harness, seller);
   // Destination changes hold payouts for 24 h; this seller's destination is old.
   await harness.pool.query(
     'UPDATE payout_destinations SET payouts_held_until = NULL WHERE seller_id = $1',
-    [id],
+    [seller.id],
   );
   return seller;
 }

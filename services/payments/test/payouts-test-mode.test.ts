@@ -1,6 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchJson, sell, startHarness, waitFor, type Harness, type TestUser } from './support.js';
+import {
+  sell,
+  startHarness,
+  waitFor,
+  type Harness,
+  type TestUser,
+  callAs,
+  newSeller,
+  saveBankDestination,
+} from './support.js';
 
 /**
  * Issue 30, item 5, payments' half: test-mode earnings are never summed into a live payout. A
@@ -15,37 +23,14 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.close());
 
-async function call(user: TestUser, method: string, path: string, body?: unknown) {
-  return fetchJson(`${harness.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await harness.token(user)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (user: TestUser, method: string, path: string, body?: unknown) =>
+  callAs(harness, user, method, path, body);
 
 describe('test-mode earnings', () => {
   it('are paid out apart from live earnings, in a payout marked testMode', async () => {
     harness.clock.offsetMs = 0;
-    const id = randomUUID();
-    const seller = { id, email: `seller-${id.slice(0, 8)}@example.com` };
-    const resolved = await call(seller, 'POST', '/api/payouts/resolve-account', {
-      bankCode: '058',
-      accountNumber: '0123456789',
-    });
-    const { accountName } = await resolved.json();
-    expect(
-      (
-        await call(seller, 'PUT', '/api/payouts/destination', {
-          method: 'bank',
-          bankCode: '058',
-          accountNumber: '0123456789',
-          accountName,
-        })
-      ).status,
-    ).toBe(200);
+    const seller = newSeller();
+    await saveBankDestination(harness, seller);
     const testSale = await sell(harness, { ownerId: seller.id });
     const liveSale = await sell(harness, { ownerId: seller.id });
     // The harness pays through the sandbox, so every sale is test money; the second stands

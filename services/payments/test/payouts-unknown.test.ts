@@ -1,10 +1,19 @@
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createEvent, type EventData } from '@lockdrop/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fetchJson, sell, startHarness, waitFor, type Harness, type TestUser } from './support.js';
+import {
+  fetchJson,
+  sell,
+  startHarness,
+  waitFor,
+  type Harness,
+  type TestUser,
+  callAs,
+  newSeller,
+  saveBankDestination,
+} from './support.js';
 
 /**
  * Issue 30, item 2, payments' half: money returns to a seller's balance only on the provider's
@@ -23,38 +32,14 @@ beforeEach(() => {
   harness.clock.offsetMs = 0;
 });
 
-const newSeller = (): TestUser => {
-  const id = randomUUID();
-  return { id, email: `seller-${id.slice(0, 8)}@example.com` };
-};
-
-async function call(user: TestUser, method: string, path: string, body?: unknown) {
-  return fetchJson(`${harness.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await harness.token(user)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (user: TestUser, method: string, path: string, body?: unknown) =>
+  callAs(harness, user, method, path, body);
 
 /** A seller with a bank account, one sale past its refund window, and a Withdraw now payout. */
 async function withdrawnSeller() {
   harness.clock.offsetMs = 0;
   const seller = newSeller();
-  const resolved = await call(seller, 'POST', '/api/payouts/resolve-account', {
-    bankCode: '058',
-    accountNumber: '0123456789',
-  });
-  const { accountName } = await resolved.json();
-  const saved = await call(seller, 'PUT', '/api/payouts/destination', {
-    method: 'bank',
-    bankCode: '058',
-    accountNumber: '0123456789',
-    accountName,
-  });
-  expect(saved.status).toBe(200);
+  await saveBankDestination(harness, seller);
   const sale = await sell(harness, { ownerId: seller.id });
   const { rows } = await harness.pool.query(
     'SELECT seller_earnings_minor AS e FROM purchases WHERE id = $1',

@@ -17,6 +17,9 @@ import {
   waitFor,
   type Harness,
   type TestUser,
+  callAs,
+  newSeller,
+  saveBankDestination,
 } from './support.js';
 import { configSchema } from '../src/config.js';
 import { resealDestinations } from '../src/modules/payouts/index.js';
@@ -44,38 +47,11 @@ beforeEach(() => {
   harness.clock.offsetMs = 0;
 });
 
-const newSeller = (): TestUser => {
-  const id = randomUUID();
-  return { id, email: `seller-${id.slice(0, 8)}@example.com` };
-};
+const call = (user: TestUser, method: string, path: string, body?: unknown) =>
+  callAs(harness, user, method, path, body);
 
-async function call(user: TestUser, method: string, path: string, body?: unknown) {
-  return fetchJson(`${harness.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${await harness.token(user)}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-async function setBank(seller: TestUser, accountNumber = '0123456789', bankCode = '058') {
-  const resolved = await call(seller, 'POST', '/api/payouts/resolve-account', {
-    bankCode,
-    accountNumber,
-  });
-  expect(resolved.status).toBe(200);
-  const { accountName } = await resolved.json();
-  const saved = await call(seller, 'PUT', '/api/payouts/destination', {
-    method: 'bank',
-    bankCode,
-    accountNumber,
-    accountName,
-  });
-  expect(saved.status).toBe(200);
-  return (await saved.json()).destination;
-}
+const setBank = (seller: TestUser, accountNumber?: string, bankCode?: string) =>
+  saveBankDestination(harness, seller, accountNumber, bankCode);
 
 async function balances(seller: TestUser) {
   const response = await call(seller, 'GET', '/api/payouts/balances');

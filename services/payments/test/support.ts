@@ -184,6 +184,55 @@ export const fetchJson = (url: string, init?: RequestInit): Promise<JsonResponse
 
 export { waitFor };
 
+/** A seller the tests act as: payments trusts identity's token and keeps no account row. */
+export function newSeller(email?: string): TestUser {
+  const id = randomUUID();
+  return { id, email: email ?? `seller-${id.slice(0, 8)}@example.com` };
+}
+
+/** `user` calls payments' HTTP API with a JSON body, as the gateway forwards a signed-in request. */
+export async function callAs(
+  harness: Harness,
+  user: TestUser,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
+  return fetchJson(`${harness.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${await harness.token(user)}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** Saves a Nigerian bank account as `seller`'s payout destination the way the screen does: resolve, then save. */
+export async function saveBankDestination(
+  harness: Harness,
+  seller: TestUser,
+  accountNumber = '0123456789',
+  bankCode = '058',
+) {
+  const resolved = await callAs(harness, seller, 'POST', '/api/payouts/resolve-account', {
+    bankCode,
+    accountNumber,
+  });
+  if (resolved.status !== 200) throw new Error(`resolve-account answered ${resolved.status}`);
+  const { accountName } = await resolved.json();
+  const saved = await callAs(harness, seller, 'PUT', '/api/payouts/destination', {
+    method: 'bank',
+    bankCode,
+    accountNumber,
+    accountName,
+  });
+  if (saved.status !== 200) throw new Error(`saving the destination answered ${saved.status}`);
+  return (await saved.json()).destination;
+}
+
 /** A tiny cookie-keeping HTTP client against the real listening server (like a browser). */
 export function browser(baseUrl: string) {
   const cookies = new Map<string, string>();
