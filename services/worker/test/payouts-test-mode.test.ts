@@ -4,12 +4,13 @@ import { createEvent, type PayoutInstruction } from '@lockdrop/contracts';
 import { serviceTestEnv } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../src/config.js';
-import { createFlutterwaveTransfers } from '../src/payouts/providers/flutterwave.js';
+import type { FakeFlutterwaveTransfers } from './fakes/flutterwave-transfers.js';
 import {
-  startFakeFlutterwaveTransfers,
-  type FakeFlutterwaveTransfers,
-} from './fakes/flutterwave-transfers.js';
-import { startWorkerHarness, waitFor, type WorkerHarness, answerAsPayments } from './support.js';
+  servePayoutInstructions,
+  startWorkerOnFakeFlutterwave,
+  waitFor,
+  type WorkerHarness,
+} from './support.js';
 
 /**
  * Issue 30, item 5: test money never becomes a real payout. The worker's live adapter is the
@@ -21,24 +22,12 @@ let fake: FakeFlutterwaveTransfers;
 const instructions = new Map<string, PayoutInstruction>();
 
 beforeAll(async () => {
-  fake = await startFakeFlutterwaveTransfers();
-  harness = await startWorkerHarness(
-    { PAYOUT_BACKOFF_MS: '100', PAYOUT_POLL_MS: '200', SANDBOX_PAYOUT_DELAY_MS: '0' },
-    ['payout.*'],
-    () => {
-      const live = createFlutterwaveTransfers({
-        baseUrl: fake.baseUrl,
-        secretKey: fake.secretKey,
-        timeoutMs: 2_000,
-      });
-      return { payoutAdapters: { for: () => live } };
-    },
-  );
-  harness.bus.serve('payouts.instruction', async ({ payoutId }) => {
-    const reply = instructions.get(payoutId);
-    if (!reply) throw new Error('payments is down');
-    return answerAsPayments(reply);
-  });
+  ({ harness, fake } = await startWorkerOnFakeFlutterwave({
+    PAYOUT_BACKOFF_MS: '100',
+    PAYOUT_POLL_MS: '200',
+    SANDBOX_PAYOUT_DELAY_MS: '0',
+  }));
+  servePayoutInstructions(harness, instructions);
 });
 afterAll(async () => {
   await harness?.close();

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type PayoutInstruction } from '@lockdrop/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createFlutterwaveTransfers } from '../src/payouts/providers/flutterwave.js';
+import type { FakeFlutterwaveTransfers } from './fakes/flutterwave-transfers.js';
 import {
-  startFakeFlutterwaveTransfers,
-  type FakeFlutterwaveTransfers,
-} from './fakes/flutterwave-transfers.js';
-import { startWorkerHarness, waitFor, type WorkerHarness, answerAsPayments } from './support.js';
+  servePayoutInstructions,
+  startWorkerOnFakeFlutterwave,
+  waitFor,
+  type WorkerHarness,
+} from './support.js';
 
 /**
  * Issue 30, item 2: an ambiguous provider answer must never pay a seller twice. The worker runs
@@ -19,24 +20,11 @@ let fake: FakeFlutterwaveTransfers;
 const instructions = new Map<string, PayoutInstruction>();
 
 beforeAll(async () => {
-  fake = await startFakeFlutterwaveTransfers();
-  harness = await startWorkerHarness(
-    { PAYOUT_BACKOFF_MS: '100', PAYOUT_POLL_MS: '200' },
-    ['payout.*'],
-    () => {
-      const flutterwave = createFlutterwaveTransfers({
-        baseUrl: fake.baseUrl,
-        secretKey: fake.secretKey,
-        timeoutMs: 2_000,
-      });
-      return { payoutAdapters: { for: () => flutterwave } };
-    },
-  );
-  harness.bus.serve('payouts.instruction', async ({ payoutId }) => {
-    const reply = instructions.get(payoutId);
-    if (!reply) throw new Error('payments is down');
-    return answerAsPayments(reply);
-  });
+  ({ harness, fake } = await startWorkerOnFakeFlutterwave({
+    PAYOUT_BACKOFF_MS: '100',
+    PAYOUT_POLL_MS: '200',
+  }));
+  servePayoutInstructions(harness, instructions);
 });
 afterAll(async () => {
   await harness?.close();

@@ -12,7 +12,13 @@ import {
   type Transfer,
 } from '../src/payouts/providers/types.js';
 import { processedBy, waitUntil } from '@lockdrop/testing';
-import { startWorkerHarness, waitFor, type WorkerHarness, answerAsPayments } from './support.js';
+import {
+  startWorkerHarness,
+  waitFor,
+  type WorkerHarness,
+  answerAsPayments,
+  servePayoutInstructions,
+} from './support.js';
 
 /**
  * The worker's half of payouts through the bus and BullMQ on real Redis. Payments is played by
@@ -252,11 +258,7 @@ describe('payout jobs when things go wrong', () => {
         return { payoutAdapters: { for: () => scripted.adapter } };
       },
     );
-    other.bus.serve('payouts.instruction', async ({ payoutId }) => {
-      const reply = otherInstructions.get(payoutId);
-      if (!reply) throw new Error('unknown');
-      return answerAsPayments(reply);
-    });
+    servePayoutInstructions(other, otherInstructions);
   });
   afterAll(async () => {
     await adapterPool?.end();

@@ -24,7 +24,9 @@ import {
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { buildApp, type WorkerDeps } from '../src/app.js';
+import { createFlutterwaveTransfers } from '../src/payouts/providers/flutterwave.js';
 import { PAYOUTS_QUEUE } from '../src/payouts/queues.js';
+import { startFakeFlutterwaveTransfers } from './fakes/flutterwave-transfers.js';
 import { configSchema, type WorkerConfig } from '../src/config.js';
 import { migrations } from '../src/db/migrations/index.js';
 
@@ -138,3 +140,32 @@ export function answerAsPayments(
   return reply.send ? sealPayoutInstruction(paymentsBox, reply) : reply;
 }
 const paymentsBox = createSecretBox(parseSecretKeys(DEV_PAYOUT_INSTRUCTION_KEYS));
+
+/**
+ * Plays payments' side of `payouts.instruction` from `instructions` (keyed by payout id); an id
+ * it does not hold is answered as payments being down.
+ */
+export function servePayoutInstructions(
+  harness: WorkerHarness,
+  instructions: Map<string, PayoutInstruction | { send: false; status: string }>,
+): void {
+  harness.bus.serve('payouts.instruction', async ({ payoutId }) => {
+    const reply = instructions.get(payoutId);
+    if (!reply) throw new Error('payments is down');
+    return answerAsPayments(reply);
+  });
+}
+
+/** A worker whose live payouts go to the Flutterwave transfers fake, with its switches. */
+export async function startWorkerOnFakeFlutterwave(env: Record<string, string>) {
+  const fake = await startFakeFlutterwaveTransfers();
+  const harness = await startWorkerHarness(env, ['payout.*'], () => {
+    const flutterwave = createFlutterwaveTransfers({
+      baseUrl: fake.baseUrl,
+      secretKey: fake.secretKey,
+      timeoutMs: 2_000,
+    });
+    return { payoutAdapters: { for: () => flutterwave } };
+  });
+  return { harness, fake };
+}
