@@ -192,63 +192,26 @@ export interface WebhookStorm {
 }
 
 /**
- * Posts every notification, plus 20% duplicates, `inFlight` at a time, to the given bases in
- * turn; a delivery that is not answered 200 is sent again after a pause until it is, as
- * Flutterwave retries a failed webhook. Returns once every charge is a purchase.
+ * Posts every sandbox notification, plus 25% duplicates, `inFlight` at a time, to the given bases
+ * in turn, as `deliverNotifications` does. Returns once every charge is a purchase.
  */
 export async function webhookStorm(
   cluster: Cluster,
   bodies: Buffer[],
-  {
-    inFlight = 10,
-    bases = [cluster.baseUrl],
-    onFirstAccepted,
-  }: {
+  options: {
     inFlight?: number;
     bases?: string[];
     /** Runs once the first delivery is accepted, while the rest are still on their way. */
     onFirstAccepted?: () => Promise<void>;
   } = {},
 ): Promise<WebhookStorm> {
-  const duplicates = Math.round(bodies.length * 0.25);
-  const deliveries = [
-    ...bodies,
-    ...Array.from({ length: duplicates }, (_, index) => bodies[(index * 7) % bodies.length]!),
-  ].sort(() => Math.random() - 0.5);
-  let cursor = 0;
-  let retried = 0;
-  let during: Promise<void> | undefined;
   const secret = cluster.sandboxWebhookSecret;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (cursor < deliveries.length) {
-        const index = cursor++;
-        const raw = deliveries[index]!;
-        const base = bases[index % bases.length];
-        await waitFor(
-          async () => {
-            const response = await fetch(`${base}/api/webhooks/sandbox`, {
-              method: 'POST',
-              headers: sandboxWebhookHeaders(secret, raw),
-              body: raw,
-              signal: AbortSignal.timeout(15_000),
-            }).catch(() => null);
-            await response?.arrayBuffer().catch(() => undefined);
-            if (response?.status === 200) {
-              during ??= onFirstAccepted?.() ?? Promise.resolve();
-              return true;
-            }
-            retried += 1;
-            await new Promise((resolve) => setTimeout(resolve, 300));
-            return false;
-          },
-          120_000,
-          'a webhook delivery to be accepted',
-        );
-      }
-    }),
+  const storm = await deliverUntilAccepted(
+    cluster,
+    '/api/webhooks/sandbox',
+    bodies.map((raw) => ({ raw, headers: sandboxWebhookHeaders(secret, raw) })),
+    { inFlight: 10, ...options },
   );
-  await during;
   // Payments acknowledges a delivery once stored and settles it right after (its event drain;
   // a replica killed mid-settlement leaves the event to another when the lease ends).
   const txRefs = [
@@ -269,7 +232,7 @@ export async function webhookStorm(
     120_000,
     'every accepted charge to be settled',
   );
-  return { deliveries: deliveries.length, retried };
+  return storm;
 }
 
 /**
@@ -278,20 +241,32 @@ export async function webhookStorm(
  * after a pause until it is, as Flutterwave retries a failed webhook. Settling is the caller's
  * to wait for (a renewal's, a dispute's outcome differ).
  */
-export async function deliverNotifications(
+export function deliverNotifications(
   cluster: Cluster,
   webhooks: ProviderWebhook[],
+  options: DeliveryOptions = {},
+): Promise<WebhookStorm> {
+  return deliverUntilAccepted(cluster, '/api/webhooks/flutterwave', webhooks, options);
+}
+
+interface DeliveryOptions {
+  inFlight?: number;
+  bases?: string[];
+  duplicateShare?: number;
+  onFirstAccepted?: () => Promise<void>;
+}
+
+/** The provider's side of a storm: shuffled deliveries with duplicates, each retried until answered 200. */
+async function deliverUntilAccepted(
+  cluster: Cluster,
+  path: string,
+  webhooks: { raw: string | Buffer; headers: Record<string, string> }[],
   {
     inFlight = 6,
     bases = [cluster.baseUrl],
     duplicateShare = 0.25,
     onFirstAccepted,
-  }: {
-    inFlight?: number;
-    bases?: string[];
-    duplicateShare?: number;
-    onFirstAccepted?: () => Promise<void>;
-  } = {},
+  }: DeliveryOptions,
 ): Promise<WebhookStorm> {
   const duplicates = Math.ceil(webhooks.length * duplicateShare);
   const deliveries = [
@@ -309,7 +284,7 @@ export async function deliverNotifications(
         const base = bases[index % bases.length];
         await waitFor(
           async () => {
-            const response = await fetch(`${base}/api/webhooks/flutterwave`, {
+            const response = await fetch(`${base}${path}`, {
               method: 'POST',
               headers,
               body: raw,
@@ -325,7 +300,7 @@ export async function deliverNotifications(
             return false;
           },
           120_000,
-          'a provider notification to be accepted',
+          `a delivery to ${path} to be accepted`,
         );
       }
     }),
