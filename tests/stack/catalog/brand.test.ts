@@ -300,6 +300,27 @@ describe("a store's team (issue 28)", () => {
     expect(answers).toEqual({ editor: refused, support: refused, accountant: refused });
     const unchanged = await harness.app.inject({ url: '/api/brand', headers: seller.auth });
     expect(unchanged.json().brand).toMatchObject({ handle, name: 'Team Store' });
+
+    // The store's audit log hears who saved it: the admin, not the store.
+    const audited = (await harness.outbox('audit.catalog_action')).filter(
+      (event) => event.data.storeId === seller.id,
+    );
+    expect(audited.map((event) => event.data)).toEqual([
+      {
+        storeId: seller.id,
+        actorId: admin.actorId,
+        action: 'brand.updated',
+        target: handle,
+        details: {
+          handle,
+          name: 'Team Store',
+          accentColour: '#1d4ed8',
+          logoId: logo.body.logoId,
+        },
+        ip: '127.0.0.1',
+        userAgent: 'lightMyRequest',
+      },
+    ]);
   });
 });
 

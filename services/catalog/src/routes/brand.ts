@@ -50,7 +50,14 @@ export function brandRoutes(app: HttpServer, brands: BrandService, pool: Pool): 
     },
     (request) => {
       const seller = sellerOf(request);
-      return brands.save({ user: seller.user, requestId: seller.requestId }, request.body);
+      return brands.save(
+        {
+          user: seller.user,
+          requestId: seller.requestId,
+          client: { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null },
+        },
+        request.body,
+      );
     },
   );
 

@@ -24,6 +24,7 @@ const ACTIONS: Record<string, string> = {
   'discount.deleted': 'deleted the discount code',
   'api_key.created': 'created the API key',
   'api_key.revoked': 'revoked the API key',
+  'brand.updated': 'saved the store brand',
   'webhook_endpoint.created': 'added the webhook endpoint',
   'webhook_endpoint.updated': 'changed the webhook endpoint',
   'webhook_endpoint.deleted': 'deleted the webhook endpoint',
