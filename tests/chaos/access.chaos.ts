@@ -334,6 +334,10 @@ describe('team members against every store route family', () => {
     holdsProduct?: true;
   }
   const random = () => randomUUID();
+  /** Store T's brand handle, saved by whoever may (the same each time: idempotent). */
+  const brandHandle = `chaos-team-${randomBytes(4).toString('hex')}`;
+  /** A delivery id no store has (the grid keys rows by path, so it stays the same). */
+  const missingDelivery = `msg_${randomBytes(16).toString('hex')}`;
   const ROUTES: Route[] = [
     {
       family: 'catalog products',
@@ -436,7 +440,30 @@ describe('team members against every store route family', () => {
       need: 'store:owner',
       allowed: 200,
     },
-    { family: 'brand', method: 'GET', path: () => '/api/brand', need: 'store:owner', allowed: 200 },
+    // What speaks for the store but is not ownership, billing or payouts: admin and owner.
+    {
+      family: 'brand',
+      method: 'GET',
+      path: () => '/api/brand',
+      need: 'brand:manage',
+      allowed: 200,
+    },
+    {
+      family: 'brand',
+      method: 'PUT',
+      path: () => '/api/brand',
+      body: { handle: brandHandle, name: 'Chaos Team Store' },
+      need: 'brand:manage',
+      allowed: 200,
+    },
+    // No image sent: refused for the missing file, past the role check.
+    {
+      family: 'delivery brand logo',
+      method: 'POST',
+      path: () => '/api/brand-logos',
+      need: 'brand:manage',
+      allowed: 400,
+    },
     {
       family: 'analytics',
       method: 'GET',
@@ -448,22 +475,66 @@ describe('team members against every store route family', () => {
       family: 'worker webhook endpoints',
       method: 'GET',
       path: () => '/api/webhook-endpoints',
-      need: 'store:owner',
+      need: 'webhooks:manage',
       allowed: 200,
     },
     {
       family: 'worker webhook endpoints',
       method: 'DELETE',
       path: () => `/api/webhook-endpoints/${random()}`,
-      need: 'store:owner',
+      need: 'webhooks:manage',
+      allowed: 404,
+    },
+    {
+      family: 'worker webhook endpoints',
+      method: 'POST',
+      path: () => `/api/webhook-endpoints/${random()}/rotate-secret`,
+      need: 'webhooks:manage',
+      allowed: 404,
+    },
+    {
+      family: 'worker webhook endpoints',
+      method: 'POST',
+      path: () => `/api/webhook-endpoints/${random()}/reveal-secret`,
+      need: 'webhooks:manage',
+      allowed: 404,
+    },
+    {
+      family: 'worker webhook endpoints',
+      method: 'GET',
+      path: () => '/api/webhook-deliveries',
+      need: 'webhooks:manage',
+      allowed: 200,
+    },
+    {
+      family: 'worker webhook endpoints',
+      method: 'POST',
+      path: () => `/api/webhook-deliveries/${missingDelivery}/redeliver`,
+      need: 'webhooks:manage',
       allowed: 404,
     },
     {
       family: 'identity API keys',
       method: 'GET',
       path: () => '/api/auth/api-keys',
-      need: 'store:owner',
+      need: 'api-keys:manage',
       allowed: 200,
+    },
+    // A test key (every plan has them), made for the store by whoever may.
+    {
+      family: 'identity API keys',
+      method: 'POST',
+      path: () => '/api/auth/api-keys',
+      body: { name: 'chaos team matrix', mode: 'test', scopes: ['products:read'] },
+      need: 'api-keys:manage',
+      allowed: 201,
+    },
+    {
+      family: 'identity API keys',
+      method: 'DELETE',
+      path: () => `/api/auth/api-keys/${random()}`,
+      need: 'api-keys:manage',
+      allowed: 404,
     },
     {
       family: 'identity team',

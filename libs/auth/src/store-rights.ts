@@ -4,9 +4,10 @@ import { AppError } from '@lockdrop/http';
 /**
  * The one table of what each store role may do (issue 28). A route that a member acting for a
  * store may use declares the right it needs (`config: { storeRight }`); the auth plugin allows an
- * acting token there only when the actor's role has it. Owner-only actions (billing, payout
- * destination, team management, account deletion, the owner's own buyer library and profile)
- * get no member right: billing and the payout destination declare `store:owner`,
+ * acting token there only when the actor's role has it. An admin also manages what speaks for
+ * the store (brand, webhook endpoints, API keys). Owner-only actions (billing and the plan,
+ * payout destination, sale e-mails, account deletion, the owner's own buyer library and
+ * profile) get no member right: billing and the payout destination declare `store:owner`,
  * which only an owner who received the store by a transfer (and so acts for it) holds; the
  * account holder's personal routes declare nothing, so nobody acting reaches them.
  */
@@ -26,9 +27,13 @@ const ACCOUNTANT: readonly StoreRight[] = [
   'analytics:read',
   'exports:read',
 ];
+// Issue 28: "admin: everything but ownership and payout destination".
 const ADMIN: readonly StoreRight[] = [
   ...new Set([...EDITOR, ...SUPPORT, ...ACCOUNTANT]),
   'payouts:write',
+  'brand:manage',
+  'webhooks:manage',
+  'api-keys:manage',
 ];
 
 export const STORE_ROLE_RIGHTS: Readonly<Record<StoreRole, readonly StoreRight[]>> = {

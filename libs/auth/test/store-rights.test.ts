@@ -139,4 +139,16 @@ describe('the role → rights table', () => {
     expect(roleHasRight('editor', 'refunds:write')).toBe(false);
     expect(roleHasRight('support', 'payouts:read')).toBe(false);
   });
+
+  it("gives admin (and owner) what speaks for the store but the owner's own: brand, webhooks, API keys", () => {
+    const storeWide = ['brand:manage', 'webhooks:manage', 'api-keys:manage'] as const;
+    const holders = (right: (typeof storeWide)[number] | 'store:owner') =>
+      (['owner', 'admin', 'editor', 'support', 'accountant'] as const).filter((role) =>
+        roleHasRight(role, right),
+      );
+    for (const right of storeWide)
+      expect([right, holders(right)]).toEqual([right, ['owner', 'admin']]);
+    // Ownership, billing, where payouts go: the owner's alone.
+    expect(holders('store:owner')).toEqual(['owner']);
+  });
 });

@@ -139,15 +139,17 @@ describe('endpoints in the dashboard', () => {
     }
     const unchanged = await call(seller, 'GET', '/api/webhook-endpoints');
     expect(unchanged.json().endpoints[0]).toMatchObject({ enabled: true, mode: 'live' });
-    // Issue 28: an owner who received the store by a transfer (acting for it) manages its
-    // endpoints; its admin (the former owner, say) does not.
-    const actingAs = (role: 'owner' | 'admin') =>
+    // Issue 28: an owner who received the store by a transfer (acting for it) and its admins
+    // (the former owner, say) manage its endpoints; an editor does not (see 'a store's team').
+    const actingAs = (role: 'owner' | 'admin' | 'editor') =>
       issuer.account({ id: seller.id, actor: { id: randomUUID(), role } });
     const byOwner = await call(await actingAs('owner'), 'GET', '/api/webhook-endpoints');
     expect(byOwner.json().endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
     const byAdmin = await call(await actingAs('admin'), 'GET', '/api/webhook-endpoints');
-    expect(byAdmin.statusCode).toBe(403);
-    expect(byAdmin.json().error.code).toBe('not_allowed_for_role');
+    expect(byAdmin.json().endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.id]);
+    const byEditor = await call(await actingAs('editor'), 'GET', '/api/webhook-endpoints');
+    expect(byEditor.statusCode).toBe(403);
+    expect(byEditor.json().error.code).toBe('not_allowed_for_role');
     // The owner's explicit "Reveal secret" shows it again, uncached.
     const revealed = await call(
       seller,
@@ -176,6 +178,110 @@ describe('endpoints in the dashboard', () => {
       204,
     );
     expect((await call(seller, 'GET', '/api/webhook-endpoints')).json().endpoints).toEqual([]);
+  });
+});
+
+describe("a store's team (issue 28)", () => {
+  it('lets an admin acting for the store do everything with its endpoints, audited, and refuses the other roles', async () => {
+    const seller = await issuer.account();
+    const adminId = randomUUID();
+    const admin = await issuer.account({ id: seller.id, actor: { id: adminId, role: 'admin' } });
+    const hooks = await receiver();
+
+    // Every dashboard webhook route, by the admin.
+    const made = await call(admin, 'POST', '/api/webhook-endpoints', {
+      url: hooks.url,
+      events: ['sale.created'],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const endpoint = webhookEndpointWithSecretSchema.parse(made.json());
+    // The store's endpoint (the seller account's), which its owner sees.
+    expect(
+      (await call(seller, 'GET', '/api/webhook-endpoints'))
+        .json()
+        .endpoints.map((e: { id: string }) => e.id),
+    ).toEqual([endpoint.id]);
+    const answers: Record<string, number> = {};
+    const run = async (
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      url: string,
+      payload?: unknown,
+    ) => {
+      const response = await call(admin, method, url, payload);
+      answers[`${method} ${url.replace(endpoint.id, ':id')}`] = response.statusCode;
+      return response;
+    };
+    await run('GET', '/api/webhook-endpoints');
+    await run('PATCH', `/api/webhook-endpoints/${endpoint.id}`, { description: 'Shop sync' });
+    const rotated = await run('POST', `/api/webhook-endpoints/${endpoint.id}/rotate-secret`);
+    const revealed = await run('POST', `/api/webhook-endpoints/${endpoint.id}/reveal-secret`);
+    expect(revealed.json().secret).toBe(rotated.json().secret);
+    await run('POST', `/api/webhook-endpoints/${endpoint.id}/test`);
+    await waitFor(async () => hooks.processed.length === 1);
+    await waitFor(async () => (await deliveriesOf(admin))[0]?.status === 'succeeded');
+    const [delivery] = await deliveriesOf(admin);
+    const redelivered = await call(
+      admin,
+      'POST',
+      `/api/webhook-deliveries/${delivery!.id}/redeliver`,
+    );
+    expect(redelivered.statusCode).toBe(202);
+    await waitFor(async () => hooks.requests.length === 2);
+
+    // The other roles (a read-only member acts as an accountant) are refused every route.
+    for (const role of ['editor', 'support', 'accountant'] as const) {
+      const member = await issuer.account({
+        id: seller.id,
+        actor: { id: randomUUID(), role },
+      });
+      for (const [method, url, body] of [
+        ['GET', '/api/webhook-endpoints', undefined],
+        ['POST', '/api/webhook-endpoints', { url: hooks.url, events: ['sale.created'] }],
+        ['PATCH', `/api/webhook-endpoints/${endpoint.id}`, { enabled: false }],
+        ['DELETE', `/api/webhook-endpoints/${endpoint.id}`, undefined],
+        ['POST', `/api/webhook-endpoints/${endpoint.id}/rotate-secret`, undefined],
+        ['POST', `/api/webhook-endpoints/${endpoint.id}/reveal-secret`, undefined],
+        ['POST', `/api/webhook-endpoints/${endpoint.id}/test`, undefined],
+        ['GET', '/api/webhook-deliveries', undefined],
+        ['POST', `/api/webhook-deliveries/${delivery!.id}/redeliver`, undefined],
+      ] as const) {
+        const response = await call(member, method, url, body);
+        expect(
+          [response.statusCode, response.json().error?.code],
+          `${role} ${method} ${url}`,
+        ).toEqual([403, 'not_allowed_for_role']);
+      }
+    }
+
+    await run('DELETE', `/api/webhook-endpoints/${endpoint.id}`);
+    expect(answers).toEqual({
+      'GET /api/webhook-endpoints': 200,
+      'PATCH /api/webhook-endpoints/:id': 200,
+      'POST /api/webhook-endpoints/:id/rotate-secret': 200,
+      'POST /api/webhook-endpoints/:id/reveal-secret': 200,
+      'POST /api/webhook-endpoints/:id/test': 202,
+      'DELETE /api/webhook-endpoints/:id': 204,
+    });
+
+    // The store's audit log hears each change, naming the admin (never a secret).
+    const { rows } = await harness.pool.query<{ payload: { data: Record<string, unknown> } }>(
+      `SELECT payload FROM outbox WHERE type = 'audit.worker_action'
+         AND payload->'data'->>'storeId' = $1 ORDER BY created_at, id`,
+      [seller.id],
+    );
+    expect(rows.map((row) => [row.payload.data.action, row.payload.data.actorId])).toEqual([
+      ['webhook_endpoint.created', adminId],
+      ['webhook_endpoint.updated', adminId],
+      ['webhook_endpoint.secret_rotated', adminId],
+      ['webhook_endpoint.secret_revealed', adminId],
+      ['webhook_endpoint.deleted', adminId],
+    ]);
+    expect(rows[0]!.payload.data).toMatchObject({
+      target: endpoint.id,
+      details: { url: hooks.url, mode: 'live' },
+    });
+    expect(JSON.stringify(rows)).not.toContain(endpoint.secret.slice('whsec_'.length));
+    expect(JSON.stringify(rows)).not.toContain(rotated.json().secret.slice('whsec_'.length));
   });
 });
 

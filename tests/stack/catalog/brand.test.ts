@@ -258,6 +258,72 @@ describe('who may touch a brand', () => {
   });
 });
 
+describe("a store's team (issue 28)", () => {
+  it('lets an admin acting for the store read and save its brand and upload its logo, and refuses the other roles', async () => {
+    const seller = await harness.seller({ plan: 'pro' });
+    const admin = await harness.member(seller, 'admin');
+    const logo = await uploadLogo(admin, png(300, 300));
+    expect(logo.status).toBe(201);
+    const handle = freshHandle();
+    const saved = await putBrand(admin, {
+      handle,
+      name: 'Team Store',
+      accentColour: '#1d4ed8',
+      logoId: logo.body.logoId,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // The store's brand (the seller account's), which its owner reads.
+    const owners = await harness.app.inject({ url: '/api/brand', headers: seller.auth });
+    expect(owners.json().brand).toMatchObject({
+      handle,
+      name: 'Team Store',
+      logoId: logo.body.logoId,
+    });
+    const admins = await harness.app.inject({ url: '/api/brand', headers: admin.auth });
+    expect(admins.statusCode).toBe(200);
+    expect(admins.json().brand).toEqual(owners.json().brand);
+
+    // The other roles (a read-only member acts as an accountant) reach none of it.
+    const answers: Record<string, [number, string][]> = {};
+    for (const role of ['editor', 'support', 'accountant'] as const) {
+      const member = await harness.member(seller, role);
+      const read = await harness.app.inject({ url: '/api/brand', headers: member.auth });
+      const save = await putBrand(member, { handle: freshHandle(), name: 'Not theirs' });
+      const upload = await uploadLogo(member, png(300, 300));
+      answers[role] = [
+        [read.statusCode, read.json().error?.code],
+        [save.statusCode, save.json().error?.code],
+        [upload.status, upload.body.error?.code],
+      ];
+    }
+    const refused = Array.from({ length: 3 }, () => [403, 'not_allowed_for_role']);
+    expect(answers).toEqual({ editor: refused, support: refused, accountant: refused });
+    const unchanged = await harness.app.inject({ url: '/api/brand', headers: seller.auth });
+    expect(unchanged.json().brand).toMatchObject({ handle, name: 'Team Store' });
+
+    // The store's audit log hears who saved it: the admin, not the store.
+    const audited = (await harness.outbox('audit.catalog_action')).filter(
+      (event) => event.data.storeId === seller.id,
+    );
+    expect(audited.map((event) => event.data)).toEqual([
+      {
+        storeId: seller.id,
+        actorId: admin.actorId,
+        action: 'brand.updated',
+        target: handle,
+        details: {
+          handle,
+          name: 'Team Store',
+          accentColour: '#1d4ed8',
+          logoId: logo.body.logoId,
+        },
+        ip: '127.0.0.1',
+        userAgent: 'lightMyRequest',
+      },
+    ]);
+  });
+});
+
 describe('the store page', () => {
   it('is a real 404 for an unknown or malformed handle', async () => {
     for (const handle of ['nobody-here-123', 'admin', 'a'.repeat(64)]) {

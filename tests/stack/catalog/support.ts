@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { loadConfig } from '@lockdrop/config';
-import type { ApiKeyScope, DomainEvent, EventType, PlanId } from '@lockdrop/contracts';
+import type { ApiKeyScope, DomainEvent, EventType, PlanId, StoreRole } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { mailboxSchema } from '@lockdrop/mailer';
@@ -48,6 +48,8 @@ export interface CatalogHarness {
   seller(options?: { plan?: PlanId; email?: string }): Promise<Seller>;
   /** The token the gateway's `/api/v1` door forwards for one of `seller`'s API keys. */
   apiKey(seller: Seller, scopes: ApiKeyScope[]): Promise<Seller>;
+  /** A team member's token acting for `seller`'s store with `role` (issue 28). */
+  member(seller: Seller, role: StoreRole): Promise<Seller & { actorId: string }>;
   /** Uploads a file through the real delivery service; returns its id. */
   upload(seller: Seller, file?: { fileName?: string; content?: Buffer }): Promise<string>;
   /** Outbox events of `type` (in commit order), optionally about one product. */
@@ -106,6 +108,15 @@ export async function createCatalogHarness(
         apiKey: { scopes },
       });
       return { id: seller.id, plan: seller.plan, token, auth: { authorization } };
+    },
+    async member(seller, role) {
+      const actorId = randomUUID();
+      const { token, authorization } = await issuer.account({
+        id: seller.id,
+        plan: seller.plan,
+        actor: { id: actorId, role },
+      });
+      return { id: seller.id, plan: seller.plan, token, auth: { authorization }, actorId };
     },
     async upload(seller, file = {}) {
       const form = new FormData();

@@ -28,6 +28,14 @@ export const storeRightSchema = z.enum([
   'exports:read',
   // Withdrawing the available balance now (to the owner's destination): admin and owner.
   'payouts:write',
+  // What speaks for the whole store but is not ownership, billing or where payouts go: admin
+  // and owner. Each covers reading and changing its settings (they hold no one else's data).
+  // The store's brand: handle, name, logo, accent colour.
+  'brand:manage',
+  // The store's outgoing webhook endpoints: secrets, tests, the delivery log, redeliveries.
+  'webhooks:manage',
+  // The store's API keys: made for the store (the seller account), never for the member.
+  'api-keys:manage',
   // The owner's alone (billing, where payouts go): what an owner who received the
   // store by a transfer, and so acts for it, needs; no member role has it.
   'store:owner',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { publicBrandSchema } from '../api/brand.js';
 import { pricingSchema } from '../api/products.js';
 import { currencySchema, productStatusSchema } from '../shared.js';
+import { auditedActionSchema } from './audited-action.js';
 
 /** Everything other services keep of a product: payments prices checkouts, delivery renders previews. */
 const productSnapshot = z.object({
@@ -101,4 +102,6 @@ export const catalogEvents = {
       referrer: z.string().nullable(),
     }),
   },
+  /** The store's brand saved (by its owner or an admin), for identity's audit log. */
+  'audit.catalog_action': { version: 1, schema: auditedActionSchema },
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currencySchema } from '../shared.js';
+import { auditedActionSchema } from './audited-action.js';
 
 const transferRef = {
   payoutId: z.uuid(),
@@ -91,4 +92,6 @@ export const workerEvents = {
       ),
     }),
   },
+  /** Webhook endpoint changes (made, changed, deleted, secret rotated or shown), for identity's audit log. */
+  'audit.worker_action': { version: 1, schema: auditedActionSchema },
 } as const;

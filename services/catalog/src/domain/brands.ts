@@ -18,7 +18,7 @@ import {
   sellerNameOf,
   type StoreBrandRow,
 } from '../db/brands.repo.js';
-import { enqueueBrandUpdated } from '../events/brands.producer.js';
+import { enqueueBrandSaved, enqueueBrandUpdated } from '../events/brands.producer.js';
 import { checkAccentColour, checkHandle } from './brand-rules.js';
 
 /** The cheapest plan whose table row includes branding (Pro today): the screen names it. */
@@ -37,8 +37,13 @@ const shownBrand = (row: StoreBrandRow | null): PublicBrand | null =>
 
 export interface BrandService {
   settings(user: AuthUser): Promise<BrandSettings>;
+  /** `client`: where the request came from, for the store's audit log (issue 28). */
   save(
-    seller: { user: AuthUser; requestId: string },
+    seller: {
+      user: AuthUser;
+      requestId: string;
+      client?: { ip: string | null; userAgent: string | null };
+    },
     input: UpdateBrandInput,
   ): Promise<BrandSettings>;
   /** What buyers see of `sellerId`'s brand on product, checkout and share pages. */
@@ -73,7 +78,7 @@ export function createBrandService({
   return {
     settings: settingsOf,
 
-    async save({ user, requestId }, input) {
+    async save({ user, requestId, client }, input) {
       const plan = await currentPlan(user);
       if (!plan.customBranding) {
         throw new AppError(
@@ -107,6 +112,7 @@ export function createBrandService({
         await withTransaction(pool, async (tx) => {
           await saveBrand(tx, { ...row, planAtSave: plan.id });
           await enqueueBrandUpdated(tx, user.id, toPublic({ ...row, plan: plan.id }), requestId);
+          await enqueueBrandSaved(tx, user, row, client ?? null, requestId);
         });
       } catch (error) {
         if ((error as { code?: string }).code === '23505') {

@@ -22,8 +22,8 @@ export function brandRoutes(app: HttpServer, brands: BrandService, pool: Pool): 
     '/api/brand',
     {
       preHandler: app.authenticate,
-      // The store's brand is its owner's, an owner who received the store by a transfer included.
-      config: { storeRight: 'store:owner' },
+      // The store's brand: its owner's and an admin's (issue 28), never another role's.
+      config: { storeRight: 'brand:manage' },
       schema: {
         summary: "The signed-in seller's store brand and whether their plan shows it",
         tags: ['brand'],
@@ -38,8 +38,8 @@ export function brandRoutes(app: HttpServer, brands: BrandService, pool: Pool): 
     '/api/brand',
     {
       preHandler: app.authenticate,
-      // The store's brand is its owner's, an owner who received the store by a transfer included.
-      config: { storeRight: 'store:owner' },
+      // The store's brand: its owner's and an admin's (issue 28), never another role's.
+      config: { storeRight: 'brand:manage' },
       schema: {
         summary: 'Save the store brand: handle, name, logo, accent colour (Pro and up)',
         tags: ['brand'],
@@ -50,7 +50,14 @@ export function brandRoutes(app: HttpServer, brands: BrandService, pool: Pool): 
     },
     (request) => {
       const seller = sellerOf(request);
-      return brands.save({ user: seller.user, requestId: seller.requestId }, request.body);
+      return brands.save(
+        {
+          user: seller.user,
+          requestId: seller.requestId,
+          client: { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null },
+        },
+        request.body,
+      );
     },
   );
 

@@ -101,8 +101,8 @@ export function brandLogoRoutes(app: HttpServer, { logos }: { logos: BrandLogos 
     path: '/api/brand-logos',
     summary: 'Upload a store logo (multipart/form-data, field `file`); resized and re-encoded',
     response: brandLogoSchema,
-    // The brand is the owner's, an owner who received the store by a transfer included.
-    storeRight: 'store:owner',
+    // The brand is the owner's and an admin's (issue 28), like catalog's /api/brand.
+    storeRight: 'brand:manage',
     store: (user, upload) => logos.store(user, upload),
     open: (ownerId, imageId) => logos.open(ownerId, imageId),
     words: {

@@ -12,8 +12,9 @@ import { withTransaction, type Pool } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
 import { planById } from '@lockdrop/plans';
 import * as apiKeys from '../db/api-keys.repo.js';
+import { insertAudit } from '../db/teams.repo.js';
 import type { KeyRing } from '../keys/key-ring.js';
-import { requireAccount } from './account.js';
+import { requireAccount, type Client } from './account.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 40;
@@ -49,13 +50,24 @@ function randomBase62(length: number): string {
   return out;
 }
 
+/**
+ * Who made or revoked a key, from where (the store's audit log, issue 28): the person — a member
+ * acting for the store is named, while the key itself is the store's.
+ */
+export interface KeyActor {
+  personId: string;
+  client: Client;
+}
+
 export interface ApiKeyService {
+  /** A key of the store `userId` (the seller account), whoever of its team made it. */
   create(
     userId: string,
     request: { name: string; mode: ApiKeyMode; scopes: ApiKeyScope[]; expiresAt?: string | null },
+    by: KeyActor,
   ): Promise<{ apiKey: apiKeys.ApiKeyRecord; secret: string }>;
   list(userId: string): Promise<apiKeys.ApiKeyRecord[]>;
-  revoke(userId: string, keyId: string, correlationId: string): Promise<void>;
+  revoke(userId: string, keyId: string, correlationId: string, by: KeyActor): Promise<void>;
   /** The gateway's question: which seller, scopes and mode does this key stand for, right now? */
   introspect(key: string, ip: string): Promise<ApiKeyIntrospection>;
 }
@@ -79,34 +91,64 @@ export function createApiKeyService({
    */
   const hashOf = (secret: string) => createHmac('sha256', hashSecret).update(secret).digest();
 
+  /** Into the store's one audit log, in the key's own transaction: logged iff it happened. */
+  const audit = (
+    tx: Parameters<typeof insertAudit>[0],
+    storeId: string,
+    by: KeyActor,
+    action: 'api_key.created' | 'api_key.revoked',
+    key: Pick<apiKeys.ApiKeyRecord, 'id' | 'name' | 'mode' | 'prefix'> & { scopes?: ApiKeyScope[] },
+  ) =>
+    insertAudit(tx, {
+      id: randomUUID(),
+      storeId,
+      actorId: by.personId,
+      action,
+      target: key.id,
+      // Never the secret: what tells the key apart in the list.
+      details: {
+        name: key.name,
+        mode: key.mode,
+        prefix: key.prefix,
+        ...(key.scopes ? { scopes: key.scopes } : {}),
+      },
+      ip: by.client.ip,
+      userAgent: by.client.userAgent,
+    });
+
   return {
-    async create(userId, request) {
+    async create(userId, request, by) {
       const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null;
       if (expiresAt && expiresAt.getTime() <= Date.now()) throw apiKeyErrors.expiryInPast();
       const account = await requireAccount(pool, userId);
       if (request.mode === 'live' && !planById(account.profile.plan).apiAccess)
         throw apiKeyErrors.planRequired();
       const secret = `ld_${request.mode}_${randomBase62(SECRET_LENGTH)}`;
-      const apiKey = await apiKeys.insertApiKey(pool, {
-        id: randomUUID(),
-        userId,
-        name: request.name,
-        mode: request.mode,
-        prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
-        secretHash: hashOf(secret),
-        scopes: request.scopes,
-        apiVersion: LATEST_API_VERSION,
-        expiresAt,
+      const apiKey = await withTransaction(pool, async (tx) => {
+        const inserted = await apiKeys.insertApiKey(tx, {
+          id: randomUUID(),
+          userId,
+          name: request.name,
+          mode: request.mode,
+          prefix: secret.slice(0, SHOWN_PREFIX_LENGTH),
+          secretHash: hashOf(secret),
+          scopes: request.scopes,
+          apiVersion: LATEST_API_VERSION,
+          expiresAt,
+        });
+        await audit(tx, userId, by, 'api_key.created', inserted);
+        return inserted;
       });
       return { apiKey, secret };
     },
 
     list: (userId) => apiKeys.listActiveApiKeys(pool, userId),
 
-    async revoke(userId, keyId, correlationId) {
+    async revoke(userId, keyId, correlationId, by) {
       await withTransaction(pool, async (tx) => {
         const revoked = await apiKeys.revokeApiKey(tx, userId, keyId);
         if (!revoked) throw apiKeyErrors.notFound();
+        await audit(tx, userId, by, 'api_key.revoked', revoked);
         await enqueueEvent(
           tx,
           createEvent('api_key.revoked', { keyId, userId }, { correlationId }),

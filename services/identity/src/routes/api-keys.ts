@@ -7,9 +7,10 @@ import {
   type ApiKey,
 } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApiKeyRecord } from '../db/api-keys.repo.js';
-import type { ApiKeyService } from '../domain/api-keys.js';
+import type { ApiKeyService, KeyActor } from '../domain/api-keys.js';
 import { sessionOf, storeOf, type SessionGuard } from './current-session.js';
 import { clientOf } from './http.js';
 
@@ -34,8 +35,13 @@ export function apiKeyRoutes(
   { apiKeys, guard }: { apiKeys: ApiKeyService; guard: SessionGuard },
 ): void {
   const tags = ['api-keys'];
-  // A key speaks for the whole store: its owner's (one who received it by a transfer acts for it).
-  const preHandler = guard.requireStoreOwner;
+  // A key speaks for the whole store: the store's owner and admins manage its keys (issue 28),
+  // and a key one of them makes is the store's (`storeOf`), listed and revoked by any of them.
+  const preHandler = guard.requireStoreRight('api-keys:manage');
+  const byOf = (request: FastifyRequest): KeyActor => ({
+    personId: sessionOf(request).userId,
+    client: clientOf(request),
+  });
 
   app.get(
     '/api/auth/api-keys',
@@ -52,7 +58,11 @@ export function apiKeyRoutes(
       preHandler,
     },
     async (request, reply) => {
-      const created = await apiKeys.create(storeOf(sessionOf(request)), request.body);
+      const created = await apiKeys.create(
+        storeOf(sessionOf(request)),
+        request.body,
+        byOf(request),
+      );
       return reply
         .status(201)
         .header('cache-control', 'no-store')
@@ -64,7 +74,12 @@ export function apiKeyRoutes(
     '/api/auth/api-keys/:keyId',
     { schema: { tags, params: z.object({ keyId: z.uuid() }) }, preHandler },
     async (request, reply) => {
-      await apiKeys.revoke(storeOf(sessionOf(request)), request.params.keyId, request.id);
+      await apiKeys.revoke(
+        storeOf(sessionOf(request)),
+        request.params.keyId,
+        request.id,
+        byOf(request),
+      );
       return reply.status(204).send();
     },
   );

@@ -1,5 +1,5 @@
-import { NOT_ALLOWED_FOR_ROLE } from '@lockdrop/auth';
-import type { StoreRole } from '@lockdrop/contracts';
+import { NOT_ALLOWED_FOR_ROLE, assertActorMay } from '@lockdrop/auth';
+import type { StoreRight, StoreRole } from '@lockdrop/contracts';
 import { AppError } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authErrors } from '../domain/errors.js';
@@ -76,14 +76,17 @@ export function createSessionGuard(keys: KeyRing, sessions: SessionService) {
     },
     /**
      * preHandler of what speaks for the whole store although it lives in identity (API keys):
-     * its owner — on the account the store is, or acting for it after receiving it by a
-     * transfer (issue 28). Routes act on `storeOf(session)`.
+     * the account the store is, or a person acting for it whose role has `right` (libs/auth's
+     * one table: admin and owner, issue 28) — refused like every service's default deny.
+     * Routes act on `storeOf(session)`, so what they make is the store's, not the member's.
      */
-    async requireStoreOwner(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-      const current = await resolve(request);
-      if (!current) throw authErrors.sessionMissing();
-      if (current.acting && current.acting.role !== 'owner') throw switchBack(current.acting.role);
-      request.currentSession = current;
+    requireStoreRight(right: StoreRight) {
+      return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+        const current = await resolve(request);
+        if (!current) throw authErrors.sessionMissing();
+        if (current.acting) assertActorMay(current.acting.role, right);
+        request.currentSession = current;
+      };
     },
     /**
      * preHandler of deleting the account the store is: its holder on their own account, never

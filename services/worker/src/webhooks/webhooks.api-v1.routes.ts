@@ -12,6 +12,7 @@ import {
 } from '@lockdrop/contracts';
 import { AppError, type HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
+import { changeSourceOf } from './audit.js';
 import type { WebhookService } from './webhooks.js';
 
 const errorResponses = {
@@ -83,7 +84,7 @@ export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): v
       },
     },
     async (request, reply) => {
-      const endpoint = await webhooks.create(request.user!, request.body);
+      const endpoint = await webhooks.create(request.user!, request.body, changeSourceOf(request));
       return reply.code(201).send({ object: 'webhook_endpoint' as const, ...endpoint });
     },
   );
@@ -117,7 +118,14 @@ export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): v
       },
     },
     async (request) =>
-      asResource(await webhooks.update(request.user!, request.params.id, request.body)),
+      asResource(
+        await webhooks.update(
+          request.user!,
+          request.params.id,
+          request.body,
+          changeSourceOf(request),
+        ),
+      ),
   );
 
   app.delete(
@@ -136,7 +144,7 @@ export function apiV1WebhookRoutes(app: HttpServer, webhooks: WebhookService): v
       },
     },
     async (request, reply) => {
-      await webhooks.remove(request.user!, request.params.id);
+      await webhooks.remove(request.user!, request.params.id, changeSourceOf(request));
       return reply.code(204).send(null);
     },
   );

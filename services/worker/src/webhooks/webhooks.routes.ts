@@ -11,6 +11,7 @@ import {
 } from '@lockdrop/contracts';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
+import { changeSourceOf } from './audit.js';
 import type { WebhookService } from './webhooks.js';
 
 const errorResponses = { '4xx': errorBodySchema, '5xx': errorBodySchema };
@@ -21,8 +22,11 @@ const tags = ['webhooks'];
 
 /** The dashboard's webhook settings (the signed-in seller's session; `/api/v1` is separate). */
 export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
-  // Where the store's events go is its owner's (issue 28), an owner by transfer included.
-  const auth = { preHandler: app.authenticate, config: { storeRight: 'store:owner' as const } };
+  // Where the store's events go is its owner's and an admin's (issue 28), not another role's.
+  const auth = {
+    preHandler: app.authenticate,
+    config: { storeRight: 'webhooks:manage' as const },
+  };
 
   app.get(
     '/api/webhook-endpoints',
@@ -53,7 +57,7 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
     },
     async (request, reply) => {
       reply.code(201);
-      return webhooks.create(request.user!, request.body);
+      return webhooks.create(request.user!, request.body, changeSourceOf(request));
     },
   );
 
@@ -70,7 +74,8 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
         response: { 200: webhookEndpointSchema, ...errorResponses },
       },
     },
-    async (request) => webhooks.update(request.user!, request.params.id, request.body),
+    async (request) =>
+      webhooks.update(request.user!, request.params.id, request.body, changeSourceOf(request)),
   );
 
   app.delete(
@@ -86,7 +91,7 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
       },
     },
     async (request, reply) => {
-      await webhooks.remove(request.user!, request.params.id);
+      await webhooks.remove(request.user!, request.params.id, changeSourceOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -104,7 +109,8 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
         response: { 200: webhookEndpointWithSecretSchema, ...errorResponses },
       },
     },
-    async (request) => webhooks.rotateSecret(request.user!, request.params.id),
+    async (request) =>
+      webhooks.rotateSecret(request.user!, request.params.id, changeSourceOf(request)),
   );
 
   // A POST, not a GET: showing a secret is an action the seller takes, never a page load, a
@@ -123,7 +129,7 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return webhooks.revealSecret(request.user!, request.params.id);
+      return webhooks.revealSecret(request.user!, request.params.id, changeSourceOf(request));
     },
   );
 

@@ -10,6 +10,7 @@ import type {
 } from '@lockdrop/contracts';
 import { withTransaction, type Pool } from '@lockdrop/db';
 import { errors } from '@lockdrop/http';
+import { recordEndpointAction, type EndpointChangeSource } from './audit.js';
 import type { DeliveryQueue } from './deliveries.jobs.js';
 import { endpointSealContext, newWebhookSecret } from './signing.js';
 import {
@@ -47,15 +48,30 @@ export interface WebhookService {
   list(seller: AuthUser): Promise<WebhookEndpoint[]>;
   get(seller: AuthUser, id: string): Promise<WebhookEndpoint>;
   /** The new endpoint with its secret: the one answer besides rotate and reveal that shows it. */
+  // The changes below (and showing a secret) join the store's audit log, said by `source`.
   create(
     seller: AuthUser,
     input: Omit<WebhookEndpointInput, 'mode'> & Partial<Pick<WebhookEndpointInput, 'mode'>>,
+    source: EndpointChangeSource,
   ): Promise<WebhookEndpointWithSecret>;
-  update(seller: AuthUser, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint>;
-  remove(seller: AuthUser, id: string): Promise<void>;
-  rotateSecret(seller: AuthUser, id: string): Promise<WebhookEndpointWithSecret>;
+  update(
+    seller: AuthUser,
+    id: string,
+    patch: WebhookEndpointPatch,
+    source: EndpointChangeSource,
+  ): Promise<WebhookEndpoint>;
+  remove(seller: AuthUser, id: string, source: EndpointChangeSource): Promise<void>;
+  rotateSecret(
+    seller: AuthUser,
+    id: string,
+    source: EndpointChangeSource,
+  ): Promise<WebhookEndpointWithSecret>;
   /** The seller asked to see the secret (Settings → Webhooks, "Reveal secret"). */
-  revealSecret(seller: AuthUser, id: string): Promise<WebhookEndpointWithSecret>;
+  revealSecret(
+    seller: AuthUser,
+    id: string,
+    source: EndpointChangeSource,
+  ): Promise<WebhookEndpointWithSecret>;
   sendTest(seller: AuthUser, id: string): Promise<WebhookDelivery>;
   deliveries(seller: AuthUser, query: WebhookDeliveryQuery): Promise<WebhookDelivery[]>;
   redeliver(seller: AuthUser, deliveryId: string): Promise<WebhookDelivery>;
@@ -98,26 +114,29 @@ export function createWebhookService(deps: {
     async get(seller, id) {
       return view(await owned(pool, seller, id, {}));
     },
-    async create(seller, input) {
+    async create(seller, input, source) {
       const id = randomUUID();
-      const row = await insertEndpoint(pool, {
-        id,
-        seller_id: seller.id,
-        seller_email: seller.email,
-        url: input.url,
-        description: input.description,
-        events: input.events,
-        enabled: input.enabled,
-        // A key's endpoints are of its mode, whatever was asked.
-        mode: seller.apiKey?.mode ?? input.mode ?? 'live',
-        secret_sealed: box.seal(
-          newWebhookSecret(),
-          endpointSealContext({ id, seller_id: seller.id }),
-        ),
+      return withTransaction(pool, async (tx) => {
+        const row = await insertEndpoint(tx, {
+          id,
+          seller_id: seller.id,
+          seller_email: seller.email,
+          url: input.url,
+          description: input.description,
+          events: input.events,
+          enabled: input.enabled,
+          // A key's endpoints are of its mode, whatever was asked.
+          mode: seller.apiKey?.mode ?? input.mode ?? 'live',
+          secret_sealed: box.seal(
+            newWebhookSecret(),
+            endpointSealContext({ id, seller_id: seller.id }),
+          ),
+        });
+        await recordEndpointAction(tx, seller, source, 'webhook_endpoint.created', row);
+        return withSecret(row);
       });
-      return withSecret(row);
     },
-    async update(seller, id, patch) {
+    async update(seller, id, patch, source) {
       return withTransaction(pool, async (tx) => {
         await owned(tx, seller, id);
         const row = await updateEndpoint(tx, id, {
@@ -127,14 +146,19 @@ export function createWebhookService(deps: {
           ...(patch.events !== undefined && { events: patch.events }),
           ...(patch.enabled !== undefined && { enabled: patch.enabled, disabled_reason: null }),
         });
+        await recordEndpointAction(tx, seller, source, 'webhook_endpoint.updated', row);
         return view(row);
       });
     },
-    async remove(seller, id) {
-      if (!(await deleteEndpoint(pool, scopeOf(seller), id)))
-        throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
+    async remove(seller, id, source) {
+      await withTransaction(pool, async (tx) => {
+        const endpoint = await owned(tx, seller, id);
+        if (!(await deleteEndpoint(tx, scopeOf(seller), id)))
+          throw errors.notFound('webhook_endpoint_not_found', 'Webhook endpoint not found');
+        await recordEndpointAction(tx, seller, source, 'webhook_endpoint.deleted', endpoint);
+      });
     },
-    async rotateSecret(seller, id) {
+    async rotateSecret(seller, id, source) {
       return withTransaction(pool, async (tx) => {
         const endpoint = await owned(tx, seller, id);
         const row = await updateEndpoint(tx, id, {
@@ -142,11 +166,22 @@ export function createWebhookService(deps: {
           previous_secret_sealed: endpoint.secret_sealed,
           previous_secret_expires_at: new Date(now().getTime() + ROTATION_OVERLAP_MS),
         });
+        await recordEndpointAction(tx, seller, source, 'webhook_endpoint.secret_rotated', row);
         return withSecret(row);
       });
     },
-    async revealSecret(seller, id) {
-      return withSecret(await owned(pool, seller, id, {}));
+    async revealSecret(seller, id, source) {
+      return withTransaction(pool, async (tx) => {
+        const endpoint = await owned(tx, seller, id, {});
+        await recordEndpointAction(
+          tx,
+          seller,
+          source,
+          'webhook_endpoint.secret_revealed',
+          endpoint,
+        );
+        return withSecret(endpoint);
+      });
     },
     async sendTest(seller, id) {
       const delivery = await withTransaction(pool, async (tx) => {

@@ -2,14 +2,17 @@ import { planById } from '@lockdrop/plans';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { useSession } from '@/features/auth';
+import { useActing, useSession } from '@/features/auth';
 import { notify } from '@/lib/toast';
 import { API_KEY_SCOPES, useCreateApiKey, type ApiKeyScope } from '../api/api-keys';
 
 /** Name, mode, scopes as checkboxes and an optional expiry; hands the one-time secret up. */
 export function CreateApiKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
   const { profile } = useSession();
-  const liveAllowed = profile ? planById(profile.plan).apiAccess : false;
+  const acting = useActing();
+  // The profile is the person's own; acting for a store, its plan is not known here, so live
+  // stays open and the server answers by the store's plan (plan_required, shown as an error).
+  const liveAllowed = acting ? true : profile ? planById(profile.plan).apiAccess : false;
   const create = useCreateApiKey();
   const [scopes, setScopes] = useState<ApiKeyScope[]>([]);
   const [error, setError] = useState<string | null>(null);

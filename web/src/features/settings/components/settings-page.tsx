@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useActing } from '@/features/auth';
+import { actingSections } from '../lib/acting-sections';
 import { ApiKeysSection } from './api-keys-section';
 import { DeleteAccountSection } from './delete-account-section';
 import { MfaSection } from './mfa-section';
@@ -33,11 +34,11 @@ export function SettingsPage({
   activity: ReactNode;
 }) {
   const acting = useActing();
-  // Acting for another store: its settings (payouts, plan, brand, keys…) are the owner's alone,
-  // and the person's own ones wait until they switch back. The team and its activity are shown,
-  // and to an owner who received the store by a transfer, everything that speaks for the store:
-  // payouts, plan, brand, webhooks, sale e-mails and API keys (the servers declare `store:owner`).
-  if (acting)
+  // Acting for another store: the person's own settings wait until they switch back. The team
+  // and its activity are shown; the rest follows the role's rights (actingSections).
+  if (acting) {
+    const sections = actingSections(acting.rights);
+    const speaksForStore = sections.brand || sections.webhooks || sections.apiKeys;
     return (
       <div className="bg-slate-50">
         <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
@@ -49,6 +50,13 @@ export function SettingsPage({
                 webhooks and API keys are yours here; switch back to your own store (in the seller
                 menu) for your own account.
               </>
+            ) : speaksForStore ? (
+              <>
+                You are working in <strong>{acting.storeName}</strong> as {acting.role}: its team,
+                brand, webhooks and API keys are yours to manage here. Its payouts, plan and account
+                settings stay with its owner; switch back to your own store (in the seller menu) for
+                your own settings.
+              </>
             ) : (
               <>
                 You are working in <strong>{acting.storeName}</strong> as {acting.role}. Its
@@ -58,26 +66,19 @@ export function SettingsPage({
             )}
           </p>
           <div className="mt-10 space-y-8">
-            {acting.role === 'owner' && (
-              <>
-                <PayoutSection destination={payoutDestination} />
-                <PlanSection billing={planBilling} />
-              </>
-            )}
+            {sections.payouts && <PayoutSection destination={payoutDestination} />}
+            {sections.plan && <PlanSection billing={planBilling} />}
             {team}
             {activity}
-            {acting.role === 'owner' && (
-              <>
-                {brand}
-                <WebhooksSection webhooks={webhooks} />
-                <NotificationsSection />
-                <ApiKeysSection />
-              </>
-            )}
+            {sections.brand && brand}
+            {sections.webhooks && <WebhooksSection webhooks={webhooks} />}
+            {sections.saleEmails && <NotificationsSection />}
+            {sections.apiKeys && <ApiKeysSection />}
           </div>
         </div>
       </div>
     );
+  }
   return (
     <div className="bg-slate-50">
       <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">

@@ -22,7 +22,27 @@ const ACTIONS: Record<string, string> = {
   'discount.created': 'created the discount code',
   'discount.updated': 'changed the discount code',
   'discount.deleted': 'deleted the discount code',
+  'api_key.created': 'created the API key',
+  'api_key.revoked': 'revoked the API key',
+  'brand.updated': 'saved the store brand',
+  'webhook_endpoint.created': 'added the webhook endpoint',
+  'webhook_endpoint.updated': 'changed the webhook endpoint',
+  'webhook_endpoint.deleted': 'deleted the webhook endpoint',
+  'webhook_endpoint.secret_rotated': 'rotated the signing secret of',
+  'webhook_endpoint.secret_revealed': 'revealed the signing secret of',
 };
+
+/** What an entry acted on, in words: a member's address, a key's name, an endpoint's URL. */
+function targetOf(entry: AuditEntry, people: Map<string, string>): string {
+  if (!entry.target) return '';
+  const member = people.get(entry.target);
+  if (member) return member;
+  const { name, prefix, url } = entry.details;
+  if (entry.action.startsWith('api_key.') && typeof name === 'string')
+    return typeof prefix === 'string' ? `${name} (${prefix}…)` : name;
+  if (entry.action.startsWith('webhook_endpoint.') && typeof url === 'string') return url;
+  return entry.target;
+}
 
 /**
  * Settings → Activity (issue 28): who did what to the store's money and team, when and from
@@ -91,7 +111,7 @@ export function ActivitySection() {
 
 function ActivityRow({ entry, people }: { entry: AuditEntry; people: Map<string, string> }) {
   const who = entry.actorEmail ?? (entry.actorId ? 'A former member' : 'Lockdrop (scheduled)');
-  const target = entry.target ? (people.get(entry.target) ?? entry.target) : '';
+  const target = targetOf(entry, people);
   return (
     <li className="py-3 text-sm" data-action={entry.action}>
       <p className="text-slate-900">

@@ -21,7 +21,8 @@ import {
 } from '../api/teams';
 
 const ROLE_HELP: Record<MemberRole, string> = {
-  admin: 'everything but payouts, billing and the team owner',
+  admin:
+    'everything (brand, webhooks and API keys too) but billing, where payouts go and ownership',
   editor: 'products, files, discounts and buyer updates',
   support: 'sales, refunds and buyers',
   accountant: 'read-only: sales, payouts, exports and analytics',
