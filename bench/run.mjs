@@ -1078,7 +1078,11 @@ function report(results, pages = []) {
   ].join('\n');
   const pageTable = pagesTable(pages);
   console.log(`\n${table}\n\n${pageTable}\n`);
-  if (options['no-write'] || options.smoke) return;
+  // BENCHMARKS.md holds one whole run: a smoke, a chosen subset (`--only`) or `--no-write` leaves it as it is.
+  if (options['no-write'] || options.smoke || options.only) {
+    console.log('BENCHMARKS.md left as it is (only a full run writes it)');
+    return;
+  }
   const document = `# Benchmarks
 
 Written by \`npm run bench\` (bench/run.mjs) — do not edit by hand; the analysis of what limits
