@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { createEvent } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchJson, sell, startHarness, waitFor, type Harness, type TestUser } from './support.js';
+import {
+  fetchJson,
+  mailTo,
+  sell,
+  startHarness,
+  waitFor,
+  type Harness,
+  type TestUser,
+} from './support.js';
 
 /**
  * Issue 30, item 5, payments' half: test-mode earnings are never summed into a live payout. A
@@ -81,5 +90,42 @@ describe('test-mode earnings', () => {
     );
     expect(rows.find((row) => row.id === byMode(true).payoutId)!.test_mode).toBe(true);
     expect(rows.find((row) => row.id === byMode(false).payoutId)!.test_mode).toBe(false);
+
+    // The payouts screen marks the test payout (issue 29: test money is marked everywhere).
+    const history = (await (await call(seller, 'GET', '/api/payouts')).json()) as {
+      payouts: { id: string; testMode: boolean }[];
+    };
+    const listed = (payoutId: string) => history.payouts.find((payout) => payout.id === payoutId);
+    expect(listed(byMode(true).payoutId)!.testMode).toBe(true);
+    expect(listed(byMode(false).payoutId)!.testMode).toBe(false);
+
+    // Both paid: the test payout's e-mail says nothing reached the bank, the live one's does.
+    for (const { payoutId } of [byMode(true), byMode(false)]) {
+      const transfer = { payoutId, provider: 'sandbox', providerTransferId: `T-${payoutId}` };
+      await harness.publish(
+        createEvent('payout.transfer_submitted', transfer, { correlationId: payoutId }),
+      );
+      await harness.publish(
+        createEvent(
+          'payout.transfer_completed',
+          { ...transfer, status: 'successful', reason: null, providerStatus: 'successful' },
+          { correlationId: payoutId },
+        ),
+      );
+    }
+    const mails = await waitFor(async () => {
+      const sent = (await mailTo(harness.pool, seller.email)).filter((mail) =>
+        mail.subject.includes('Payout sent'),
+      );
+      return sent.length === 2 && sent;
+    });
+    const testMail = mails.find((mail) => mail.subject.startsWith('[TEST] '));
+    const liveMail = mails.find((mail) => !mail.subject.startsWith('[TEST] '));
+    expect(testMail?.text_body).toContain(
+      'This was a test payout of test payments: the sandbox moved no real money and nothing was sent to',
+    );
+    expect(liveMail?.subject).toMatch(/^Payout sent: /);
+    expect(liveMail?.text_body).toContain('We sent');
+    expect(liveMail?.text_body).not.toContain('test payout');
   });
 });
