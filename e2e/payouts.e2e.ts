@@ -79,7 +79,7 @@ describe('getting paid', () => {
     const row = page.getByTestId('payout-row').first();
     expect(await row.innerText()).toContain('Guaranty Trust Bank •••• 6789');
     await row.getByText('In transit').waitFor();
-    await row.getByText('Paid').waitFor({ timeout: 20_000 });
+    await row.getByText('Paid', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await row.innerText()).toContain(available);
     // The e2e stack takes sandbox payments: the payout is test money, marked as such (issue 29.8).
     expect(await row.getByText('Test', { exact: true }).isVisible()).toBe(true);
