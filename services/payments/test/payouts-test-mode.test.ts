@@ -98,6 +98,14 @@ describe('test-mode earnings', () => {
     const listed = (payoutId: string) => history.payouts.find((payout) => payout.id === payoutId);
     expect(listed(byMode(true).payoutId)!.testMode).toBe(true);
     expect(listed(byMode(false).payoutId)!.testMode).toBe(false);
+    // So does the accountant's export.
+    const csv = (await (await call(seller, 'GET', '/api/payouts/export.csv')).text()).split('\r\n');
+    const column = csv[0]!.split(',').indexOf('"test_mode"');
+    expect(column).toBeGreaterThan(-1);
+    const csvMode = (payoutId: string) =>
+      csv.find((line) => line.includes(payoutId))!.split(',')[column];
+    expect(csvMode(byMode(true).payoutId)).toBe('"yes"');
+    expect(csvMode(byMode(false).payoutId)).toBe('"no"');
 
     // Both paid: the test payout's e-mail says nothing reached the bank, the live one's does.
     for (const { payoutId } of [byMode(true), byMode(false)]) {
