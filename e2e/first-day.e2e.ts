@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { productPath } from '@lockdrop/contracts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpSeller } from './support/accounts';
+import { signUpSeller, waitForMail } from './support/accounts';
 import { baseUrl, DESKTOP, launchBrowser, MOBILE, type Browser } from './support/browser';
 import { payInSandbox } from './support/checkout';
 import { publishProduct } from './support/products';
@@ -488,4 +488,44 @@ describe('a product of several files', () => {
     expect(await page.getByText('Unlock this file').count()).toBe(0);
     await page.close();
   });
+});
+
+describe('test mode, as a buyer meets it', () => {
+  it('marks a sandbox payment as a test on the product page, the success page, the receipt e-mail and /purchases', async () => {
+    await signUpSeller(seller.context);
+    const title = `Test-mode notes ${Date.now().toString(36)}`;
+    const id = await publishProduct(seller.context, { bytes: zip(), title });
+    const shopper = await launchBrowser();
+    try {
+      const account = await signUpSeller(shopper.context, { verified: true, prefix: 'buyer' });
+      const page = await shopper.open(`/product/${id}`);
+      await page.getByRole('button', { name: 'Buy now for $7.00' }).waitFor();
+      // The e2e stack takes sandbox payments: nobody may take the demo for a real charge.
+      expect(await page.getByTestId('test-mode-notice').innerText()).toBe(
+        'Test payment — no real money moves.',
+      );
+      await page.getByLabel('E-mail', { exact: true }).fill(account.email);
+      await page.getByRole('button', { name: 'Buy now for $7.00' }).click();
+      await payInSandbox(page, '$7.00');
+      expect(await page.getByTestId('test-mode-notice').innerText()).toBe(
+        'Test payment — no real money moves.',
+      );
+
+      const receipt = await waitForMail(shopper.context, {
+        to: account.email,
+        subject: `Your receipt for ${title}`,
+      });
+      expect(receipt.subject).toBe(`[TEST] Your receipt for ${title}`);
+      expect(receipt.text).toContain(
+        'This was a test payment: no money was charged, and the seller earned nothing from it.',
+      );
+
+      await page.goto('/purchases', { waitUntil: 'networkidle' });
+      const entry = page.getByRole('listitem').filter({ hasText: title });
+      await entry.getByText('Test payment', { exact: true }).waitFor();
+      await page.close();
+    } finally {
+      await shopper.close();
+    }
+  }, 60_000);
 });

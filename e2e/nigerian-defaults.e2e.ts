@@ -47,6 +47,10 @@ describe('Nigerian defaults', () => {
     const body = await product.locator('main').innerText();
     expect(body).toContain('₦2,500');
     expect(body).not.toContain('NGN 2,500');
+    // Shown in dollars, the original price says its currency once, by its sign.
+    await product.getByLabel('Show in').selectOption('USD');
+    await product.getByText('Originally ₦2,500', { exact: true }).waitFor();
+    expect(await product.getByText(/Originally .*\(NGN\)/).count()).toBe(0);
     await product.close();
 
     // Settings → Plan: Pro, paid in naira, charged in naira at the sandbox checkout.

@@ -79,18 +79,24 @@ describe('getting paid', () => {
     const row = page.getByTestId('payout-row').first();
     expect(await row.innerText()).toContain('Guaranty Trust Bank •••• 6789');
     await row.getByText('In transit').waitFor();
-    await row.getByText('Paid').waitFor({ timeout: 20_000 });
+    await row.getByText('Paid', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await row.innerText()).toContain(available);
+    // The e2e stack takes sandbox payments: the payout is test money, marked as such (issue 29.8).
+    expect(await row.getByText('Test', { exact: true }).isVisible()).toBe(true);
+    expect(await row.innerText()).toContain(
+      'Test money, paid out in the sandbox only: nothing was sent to this account.',
+    );
     await expect.poll(() => amount(page, 'available')).toMatch(/^₦0$/);
     await expect.poll(() => amount(page, 'in-transit')).toMatch(/^₦0$/);
     expect(await amount(page, 'paid-out')).toBe(available);
     // Once a day: the button now says when it can be used again.
     expect(await page.getByRole('button', { name: 'Withdraw now' }).isDisabled()).toBe(true);
     await page.getByText(/You can withdraw again on/).waitFor();
-    await waitForMailWhere(
+    const sent = await waitForMailWhere(
       seller.context,
-      (mail) => mail.to === account.email && mail.subject.startsWith('Payout sent'),
+      (mail) => mail.to === account.email && mail.subject.startsWith('[TEST] Payout sent'),
     );
+    expect(sent.text).toContain('the sandbox moved no real money');
     await page.close();
   }, 90_000);
 
@@ -104,7 +110,7 @@ describe('getting paid', () => {
     expect(await amount(page, 'paid-out')).toMatch(/^₦0$/);
     await waitForMailWhere(
       seller.context,
-      (mail) => mail.to === account.email && mail.subject.startsWith('Payout failed'),
+      (mail) => mail.to === account.email && mail.subject.startsWith('[TEST] Payout failed'),
     );
     await page.close();
   }, 90_000);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { renderEmail } from '@lockdrop/mailer';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
@@ -135,5 +136,31 @@ describe('a seller and a buyer on a 375 px phone', () => {
       await expectInsideViewport(page, text);
     }
     await page.close();
+  });
+
+  it('an e-mail fits the phone: no sideways scroll, long addresses and links wrap', async () => {
+    const longAddress = `a-rather-long-buyer-address-${Date.now().toString(36)}@example-company-domain.com`;
+    for (const brand of [undefined, { name: 'Dawn Recordings', accentColour: '#0f766e' }]) {
+      const { html } = renderEmail({
+        subject: `You made a sale: ${longTitle}`,
+        heading: 'You made a sale',
+        paragraphs: [`${longAddress} bought "${longTitle}" for ₦2,500.`],
+        action: {
+          label: 'See your sales',
+          url: `${baseUrl}/receipt/${randomBytes(32).toString('hex')}`,
+        },
+        footnote: 'You received this e-mail because you sell on Lockdrop.',
+        ...(brand ? { brand: { ...brand, logoUrl: null } } : {}),
+      });
+      const page = await buyer.context.newPage();
+      await page.setViewportSize(PHONE);
+      await page.setContent(html);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      const heading = await box(page.getByRole('heading', { name: 'You made a sale' }));
+      expect(heading.x + heading.width).toBeLessThanOrEqual(PHONE.width);
+      await page.close();
+    }
   });
 });

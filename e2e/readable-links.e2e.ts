@@ -90,24 +90,38 @@ describe('honest statuses', () => {
     expect(icon.status).toBe(200);
     expect(icon.headers.get('content-type')).toContain('image/svg+xml');
 
-    const page = await buyer.context.newPage();
-    const failures: string[] = [];
-    page.on('response', (response) => {
-      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
-    });
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    const sessionCheck = page.waitForResponse((response) =>
-      response.url().endsWith('/api/auth/session'),
+    // A visitor who never signed in: the pricing page, the home page and a product page.
+    // (The test before left the product a draft: published again, it has a page to visit.)
+    const published = await seller.context.request.post(
+      `${baseUrl}/api/products/${productId}/status`,
+      { data: { status: 'published' } },
     );
-    await page.goto('/pricing', { waitUntil: 'networkidle' });
-    const session = await sessionCheck;
-    expect(session.status()).toBe(200);
-    expect(await session.json()).toEqual({ user: null });
-    expect(failures).toEqual([]);
-    expect(errors).toEqual([]);
-    await page.close();
+    expect(published.ok()).toBe(true);
+    const visitor = await launchBrowser();
+    try {
+      for (const path of ['/pricing', '/', `/product/${productId}`]) {
+        const page = await visitor.context.newPage();
+        const failures: string[] = [];
+        page.on('response', (response) => {
+          if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+        });
+        const errors: string[] = [];
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        const sessionCheck = page.waitForResponse((response) =>
+          response.url().endsWith('/api/auth/session'),
+        );
+        await page.goto(path, { waitUntil: 'networkidle' });
+        const session = await sessionCheck;
+        expect(session.status(), path).toBe(200);
+        expect(await session.json()).toEqual({ user: null });
+        expect(failures, path).toEqual([]);
+        expect(errors, path).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await visitor.close();
+    }
   });
 });

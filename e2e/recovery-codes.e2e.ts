@@ -48,7 +48,7 @@ async function useRecoveryCode(page: Page, code: string) {
 }
 
 describe('MFA recovery codes', () => {
-  it('turn MFA on, save the codes, sign out, sign in with one; the same code is refused', async () => {
+  it('turn MFA on, save the codes, sign out, sign in with one; the same code is refused; a new set voids the old', async () => {
     const person = await signUpSeller(browser.context, { verified: true });
     const page = await browser.open('/settings');
     const mfa = section(page, 'Two-factor authentication');
@@ -109,6 +109,33 @@ describe('MFA recovery codes', () => {
     await useRecoveryCode(page, codes[0]!);
     await expectToast(page, 'Sign In Failed', 'Invalid verification code');
     expect(new URL(page.url()).pathname).toBe('/login');
+
+    // Regenerable: a new set (the sign-in just now is the proof of identity) voids the old one.
+    await passwordStep(page, person);
+    await useRecoveryCode(page, codes[1]!);
+    await page.waitForURL('**/settings');
+    const settings = section(page, 'Two-factor authentication');
+    await expect
+      .poll(() => settings.getByTestId('recovery-codes-remaining').innerText())
+      .toContain('8 of 10 recovery codes left');
+    await settings.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await settings.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
+    const fresh = await settings.getByTestId('recovery-code').allInnerTexts();
+    expect(fresh).toHaveLength(10);
+    expect(fresh.filter((code) => codes.includes(code))).toEqual([]);
+    await settings.getByRole('button', { name: "I've saved my codes" }).click();
+    expect(await settings.getByTestId('recovery-codes-remaining').innerText()).toContain(
+      '10 of 10 recovery codes left',
+    );
+
+    await signOut(page);
+    await passwordStep(page, person);
+    await useRecoveryCode(page, codes[2]!);
+    await expectToast(page, 'Sign In Failed', 'Invalid verification code');
+    await passwordStep(page, person);
+    await useRecoveryCode(page, fresh[0]!);
+    await page.waitForURL('**/settings');
+    await expectToast(page, 'Signed in with a recovery code', 'You have 9 recovery codes left.');
     await page.close();
-  }, 90_000);
+  }, 120_000);
 });

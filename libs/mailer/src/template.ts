@@ -38,7 +38,11 @@ function headerRow(brand: EmailContent['brand']): string {
   return `<tr><td style="background:#ffffff;border-top:4px solid ${escapeHtml(brand.accentColour ?? '#111827')};border-bottom:1px solid #e5e7eb;padding:16px 24px;color:#111827;font-size:20px;font-weight:700">${logo}${escapeHtml(brand.name)}</td></tr>`;
 }
 
-/** The same message as plain text and as branded HTML (inline styles only: mail clients drop the rest). */
+/**
+ * The same message as plain text and as branded HTML (inline styles only: mail clients drop the
+ * rest). The card is at most 560 px and as wide as a phone below that, long words and addresses
+ * wrap (issue 29: the e-mail fits a phone).
+ */
 export function renderEmail(content: EmailContent): RenderedEmail {
   const text = [
     content.heading,
@@ -57,12 +61,12 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 <p style="font-size:13px;color:#6b7280">Or paste this link into your browser:<br><a href="${escapeHtml(content.action.url)}" style="color:${escapeHtml(accent)};word-break:break-all">${escapeHtml(content.action.url)}</a></p>`
     : '';
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(content.subject)}</title></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>
 <body style="margin:0;padding:0;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111827">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 0"><tr><td align="center">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;overflow:hidden">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 0"><tr><td align="center" style="padding:0 8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="width:100%;max-width:560px;background:#ffffff;border-radius:8px;overflow:hidden">
 ${headerRow(content.brand)}
-<tr><td style="padding:24px">
+<tr><td style="padding:24px;overflow-wrap:anywhere;word-break:break-word">
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(content.heading)}</h1>
 ${content.paragraphs.map((paragraph) => `<p style="font-size:15px;line-height:1.5;margin:0 0 12px">${escapeHtml(paragraph)}</p>`).join('\n')}
 ${button}

@@ -1,5 +1,7 @@
+import { createEvent } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  mailTo,
   sell,
   startHarness,
   waitFor,
@@ -66,5 +68,50 @@ describe('test-mode earnings', () => {
     );
     expect(rows.find((row) => row.id === byMode(true).payoutId)!.test_mode).toBe(true);
     expect(rows.find((row) => row.id === byMode(false).payoutId)!.test_mode).toBe(false);
+
+    // The payouts screen marks the test payout (issue 29: test money is marked everywhere).
+    const history = (await (await call(seller, 'GET', '/api/payouts')).json()) as {
+      payouts: { id: string; testMode: boolean }[];
+    };
+    const listed = (payoutId: string) => history.payouts.find((payout) => payout.id === payoutId);
+    expect(listed(byMode(true).payoutId)!.testMode).toBe(true);
+    expect(listed(byMode(false).payoutId)!.testMode).toBe(false);
+    // So does the accountant's export.
+    const csv = (await (await call(seller, 'GET', '/api/payouts/export.csv')).text()).split('\r\n');
+    const column = csv[0]!.split(',').indexOf('"test_mode"');
+    expect(column).toBeGreaterThan(-1);
+    const csvMode = (payoutId: string) =>
+      csv.find((line) => line.includes(payoutId))!.split(',')[column];
+    expect(csvMode(byMode(true).payoutId)).toBe('"yes"');
+    expect(csvMode(byMode(false).payoutId)).toBe('"no"');
+
+    // Both paid: the test payout's e-mail says nothing reached the bank, the live one's does.
+    for (const { payoutId } of [byMode(true), byMode(false)]) {
+      const transfer = { payoutId, provider: 'sandbox', providerTransferId: `T-${payoutId}` };
+      await harness.publish(
+        createEvent('payout.transfer_submitted', transfer, { correlationId: payoutId }),
+      );
+      await harness.publish(
+        createEvent(
+          'payout.transfer_completed',
+          { ...transfer, status: 'successful', reason: null, providerStatus: 'successful' },
+          { correlationId: payoutId },
+        ),
+      );
+    }
+    const mails = await waitFor(async () => {
+      const sent = (await mailTo(harness.pool, seller.email)).filter((mail) =>
+        mail.subject.includes('Payout sent'),
+      );
+      return sent.length === 2 && sent;
+    });
+    const testMail = mails.find((mail) => mail.subject.startsWith('[TEST] '));
+    const liveMail = mails.find((mail) => !mail.subject.startsWith('[TEST] '));
+    expect(testMail?.text_body).toContain(
+      'This was a test payout of test payments: the sandbox moved no real money and nothing was sent to',
+    );
+    expect(liveMail?.subject).toMatch(/^Payout sent: /);
+    expect(liveMail?.text_body).toContain('We sent');
+    expect(liveMail?.text_body).not.toContain('test payout');
   });
 });

@@ -452,7 +452,10 @@ describe('withdraw now and the payout state machine', () => {
       harness.published.some((e) => e.type === 'payout.paid' && e.data.payoutId === payout.id),
     );
     await waitFor(async () =>
-      (await mailTo(harness.pool, seller.email)).some((m) => m.subject.startsWith('Payout sent')),
+      // The harness takes sandbox payments: test money, whose payout e-mail says so.
+      (await mailTo(harness.pool, seller.email)).some((m) =>
+        m.subject.startsWith('[TEST] Payout sent'),
+      ),
     );
     const done = await harness.bus.request(
       'payouts.instruction',
@@ -509,7 +512,8 @@ describe('withdraw now and the payout state machine', () => {
     await waitFor(async () =>
       (await mailTo(harness.pool, seller.email)).some(
         (m) =>
-          m.subject.startsWith('Payout failed') && m.text_body.includes('rejected the account'),
+          m.subject.startsWith('[TEST] Payout failed') &&
+          m.text_body.includes('rejected the account'),
       ),
     );
     await ledgerIsBalanced();

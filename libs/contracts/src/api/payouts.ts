@@ -124,6 +124,13 @@ export const payoutSchema = z.object({
 export type Payout = z.infer<typeof payoutSchema>;
 
 /**
+ * A payout on the seller's payouts screen, and whether it paid out test money (issue 29: test
+ * payments are marked everywhere; their payouts go to the sandbox, never to a bank).
+ */
+export const sellerPayoutSchema = payoutSchema.extend({ testMode: z.boolean() });
+export type SellerPayout = z.infer<typeof sellerPayoutSchema>;
+
+/**
  * When payout runs start unless PAYOUT_CRON/PAYOUT_TZ say otherwise: business days at 09:00 in
  * Lagos (terms: payouts arrive in 1–3 business days). The worker schedules it; payments tells
  * sellers when the next run is.
@@ -136,4 +143,4 @@ export const payoutDestinationAnswerSchema = z.object({
   destination: payoutDestinationSchema.nullable(),
 });
 export const savedPayoutDestinationSchema = z.object({ destination: payoutDestinationSchema });
-export const payoutListSchema = z.object({ payouts: z.array(payoutSchema) });
+export const payoutListSchema = z.object({ payouts: z.array(sellerPayoutSchema) });

@@ -63,19 +63,31 @@ interface PayoutMail {
   currency: string;
   destinationLabel: string;
   dashboardUrl: string;
+  /** Test money (sandbox, test keys): paid out in the sandbox only, never to a bank (issue 29). */
+  testMode: boolean;
 }
+
+const testPrefix = (testMode: boolean) => (testMode ? '[TEST] ' : '');
+const testLine = (input: PayoutMail) =>
+  input.testMode
+    ? [
+        `This was a test payout of test payments: the sandbox moved no real money and nothing was sent to ${input.destinationLabel}.`,
+      ]
+    : [];
 
 export function payoutSentEmail(input: PayoutMail): MailMessage {
   const amount = formatMoney(input.amountMinor, input.currency);
   return {
     to: input.to,
     ...renderEmail({
-      subject: `Payout sent: ${amount}`,
+      subject: `${testPrefix(input.testMode)}Payout sent: ${amount}`,
       heading: 'Your payout is on its way',
-      paragraphs: [
-        `We sent ${amount} to ${input.destinationLabel}.`,
-        'Depending on your bank it arrives within 1–3 business days.',
-      ],
+      paragraphs: input.testMode
+        ? testLine(input)
+        : [
+            `We sent ${amount} to ${input.destinationLabel}.`,
+            'Depending on your bank it arrives within 1–3 business days.',
+          ],
       action: { label: 'See your payouts', url: input.dashboardUrl },
       footnote: 'You received this e-mail because you sell on Lockdrop.',
     }),
@@ -87,10 +99,11 @@ export function payoutFailedEmail(input: PayoutMail & { reason: string }): MailM
   return {
     to: input.to,
     ...renderEmail({
-      subject: `Payout failed: ${amount}`,
+      subject: `${testPrefix(input.testMode)}Payout failed: ${amount}`,
       heading: 'We could not send your payout',
       paragraphs: [
         `Your payout of ${amount} to ${input.destinationLabel} failed: ${input.reason}`,
+        ...testLine(input),
         'The money is back in your available balance. Check your payout details in Settings (the account number, the bank, or the e-mail) and it goes out with the next payout, or press Withdraw now.',
       ],
       action: { label: 'Check your payout details', url: input.dashboardUrl },

@@ -7,7 +7,7 @@ import {
   payoutDestinationInputSchema,
   payoutListSchema,
   savedPayoutDestinationSchema,
-  type Payout,
+  type SellerPayout,
 } from '@lockdrop/contracts';
 import { requireRecentAuth } from '@lockdrop/auth';
 import type { HttpServer } from '@lockdrop/http';
@@ -24,7 +24,7 @@ import { errorResponses } from '../../http/error-schema.js';
 import { EXPORT_LIMIT, toCsv } from '../../http/csv.js';
 const security: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
-export function payoutsCsv(payouts: Payout[]): string {
+export function payoutsCsv(payouts: SellerPayout[]): string {
   const header = [
     'created_at',
     'status',
@@ -37,6 +37,8 @@ export function payoutsCsv(payouts: Payout[]): string {
     'destination',
     'failure_reason',
     'completed_at',
+    // Test money is paid out in the sandbox only (issue 29): an accountant must not count it.
+    'test_mode',
     'payout_id',
   ];
   const rows = payouts.map((payout) => [
@@ -51,6 +53,7 @@ export function payoutsCsv(payouts: Payout[]): string {
     payout.destinationLabel,
     payout.failureReason ?? '',
     payout.completedAt ?? '',
+    payout.testMode ? 'yes' : 'no',
     payout.id,
   ]);
   return toCsv(header, rows);

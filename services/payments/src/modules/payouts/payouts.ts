@@ -5,6 +5,7 @@ import {
   createEvent,
   type EventData,
   type Payout,
+  type SellerPayout,
   type PayoutBalances,
   sealPayoutInstruction,
   type SealedPayoutInstruction,
@@ -217,12 +218,18 @@ export function toPayoutView(payout: StoredPayout): Payout {
   };
 }
 
+/** The payouts screen's row: the payout and which mode's money it paid out. */
+export const toSellerPayoutView = (payout: StoredPayout): SellerPayout => ({
+  ...toPayoutView(payout),
+  testMode: payout.testMode,
+});
+
 export async function listSellerPayouts(
   deps: Pick<PayoutDeps, 'pool'>,
   sellerId: string,
   limit: number,
-): Promise<Payout[]> {
-  return (await listPayouts(deps.pool, sellerId, limit)).map(toPayoutView);
+): Promise<SellerPayout[]> {
+  return (await listPayouts(deps.pool, sellerId, limit)).map(toSellerPayoutView);
 }
 
 /** 6 significant decimals of a conversion ratio, for people (the amounts are computed exactly). */
@@ -416,7 +423,7 @@ export async function withdrawNow(
   sellerId: string,
   correlationId: string,
   source: ActionSource,
-): Promise<Payout[]> {
+): Promise<SellerPayout[]> {
   const now = deps.now();
   return withTransaction(deps.pool, async (tx) => {
     // Lock first, so two presses cannot both pass the once-a-day check.
@@ -439,7 +446,7 @@ export async function withdrawNow(
     });
     switch (result.skipped) {
       case null:
-        return result.payouts.map(toPayoutView);
+        return result.payouts.map(toSellerPayoutView);
       case 'no_destination':
         throw new AppError('no_destination', 409, 'Add your payout details in Settings first');
       case 'payouts_held':
@@ -602,6 +609,7 @@ export async function recordTransferCompleted(
     currency: payout.currency,
     destinationLabel: payout.destinationLabel,
     dashboardUrl: `${deps.publicUrl}/dashboard/payments`,
+    testMode: payout.testMode,
   };
   if (data.status === 'successful') {
     await completePayout(tx, payout.id, {

@@ -1,4 +1,4 @@
-import type { Payout, PayoutBalance, PayoutBalances } from '@lockdrop/contracts';
+import type { PayoutBalance, PayoutBalances, SellerPayout as Payout } from '@lockdrop/contracts';
 import { formatMoney } from '@lockdrop/money';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -119,6 +119,25 @@ function PayoutAmount({ payout }: { payout: Payout }) {
   );
 }
 
+/** Where it went; a test payout (sandbox money) says it never reached that account (issue 29). */
+function PayoutDestination({ payout }: { payout: Payout }) {
+  return (
+    <>
+      {payout.destinationLabel}
+      {payout.testMode && (
+        <>
+          <span className="ml-2 inline-block rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200">
+            Test
+          </span>
+          <span className="mt-1 block text-xs text-amber-800">
+            Test money, paid out in the sandbox only: nothing was sent to this account.
+          </span>
+        </>
+      )}
+    </>
+  );
+}
+
 const payoutColumns: Column<Payout>[] = [
   {
     header: 'Date',
@@ -130,7 +149,11 @@ const payoutColumns: Column<Payout>[] = [
     className: 'font-medium text-slate-900',
     cell: (payout) => <PayoutAmount payout={payout} />,
   },
-  { header: 'To', className: 'text-slate-600', cell: (payout) => payout.destinationLabel },
+  {
+    header: 'To',
+    className: 'text-slate-600',
+    cell: (payout) => <PayoutDestination payout={payout} />,
+  },
   { header: 'Status', cell: (payout) => <PayoutStatus payout={payout} /> },
 ];
 
