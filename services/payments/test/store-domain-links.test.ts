@@ -82,7 +82,7 @@ async function checkout(
 ) {
   const buyerEmail = `buyer-${randomUUID()}@example.com`;
   const buyer = browser(harness.url);
-  const headers = on
+  const headers: Record<string, string> = on
     ? { [STORE_ORIGIN_HEADER]: on.origin, [STORE_SELLER_HEADER]: on.sellerId }
     : {};
   const started = await buyer.postJson(
