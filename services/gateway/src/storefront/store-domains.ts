@@ -34,6 +34,7 @@ export function createStoreDomains({
   maxEntries?: number;
 }): StoreDomains {
   const kept = new Map<string, { host: string | null; until: number }>();
+  const asking = new Map<string, Promise<string | null>>();
   // Bumped by every forget: an answer asked for before an event is not kept after it.
   let generation = 0;
 
@@ -50,6 +51,8 @@ export function createStoreDomains({
   const forgetAll = () => {
     generation += 1;
     kept.clear();
+    // A question asked before the event must not answer the next visitor either.
+    asking.clear();
   };
 
   return {
@@ -58,14 +61,24 @@ export function createStoreDomains({
       if (!STORE_HANDLE_PATTERN.test(key)) return null;
       const entry = kept.get(key);
       if (entry && entry.until > Date.now()) return entry.host;
+      const pending = asking.get(key);
+      if (pending) return pending;
+      // One question per handle at a time, however many visitors wait on it.
       const askedIn = generation;
-      const host = await ask(key, requestId);
-      if (askedIn === generation) {
-        kept.delete(key);
-        kept.set(key, { host, until: Date.now() + ttlMs });
-        if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
-      }
-      return host;
+      const question: Promise<string | null> = ask(key, requestId)
+        .then((host) => {
+          if (askedIn === generation) {
+            kept.delete(key);
+            kept.set(key, { host, until: Date.now() + ttlMs });
+            if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
+          }
+          return host;
+        })
+        .finally(() => {
+          if (asking.get(key) === question) asking.delete(key);
+        });
+      asking.set(key, question);
+      return question;
     },
     onEvent: forgetAll,
     forgetAll,
