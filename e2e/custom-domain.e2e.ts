@@ -148,6 +148,7 @@ describe('a Business seller’s custom domain', () => {
     expect(receiptLink?.startsWith(`${site}/receipt/`)).toBe(true);
     const receiptPage = await buyer.open(receiptLink!);
     await receiptPage.getByRole('heading', { name: 'Your purchase' }).waitFor();
+    await receiptPage.getByTestId('brand-header').getByText('Dawn Recordings').waitFor();
     expect(new URL(receiptPage.url()).origin).toBe(site);
     await receiptPage.close();
 
