@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { startFakeDns, type FakeDns } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newAccount, signUpSeller } from './support/accounts';
+import { newAccount, signUpSeller, waitForMail } from './support/accounts';
 import { baseUrl, launchBrowser, type Browser } from './support/browser';
 import { publishProduct } from './support/products';
 import { expectToast } from './support/toasts';
@@ -109,7 +109,16 @@ describe('a Business seller’s custom domain', () => {
       new RegExp(`^${site.replaceAll('.', '\\.')}/p/`),
     );
 
-    await shop.getByLabel('E-mail', { exact: true }).fill(newAccount('buyer').email);
+    // On Lockdrop's own address the page still answers, naming the domain as canonical.
+    const productAddress = new URL(shop.url()).pathname;
+    const ours = await buyer.open(`${baseUrl}${productAddress}`);
+    expect(await ours.locator('link[rel="canonical"]').getAttribute('href')).toMatch(
+      new RegExp(`^${site.replaceAll('.', '\\.')}/p/`),
+    );
+    await ours.close();
+
+    const buyerEmail = newAccount('buyer').email;
+    await shop.getByLabel('E-mail', { exact: true }).fill(buyerEmail);
     await shop.getByRole('button', { name: 'Buy now for $7.00' }).click();
     await shop.waitForURL('**/sandbox/checkout/**');
     await shop.getByRole('button', { name: 'Pay $7.00' }).click();
@@ -128,6 +137,20 @@ describe('a Business seller’s custom domain', () => {
     ]);
     expect(download.url().startsWith(`${site}/`)).toBe(true);
     expect(sha256(await readFile(await download.path()))).toBe(sha256(file));
+
+    // The receipt e-mail, in the seller's brand, leads back to the seller's domain.
+    const receipt = await waitForMail(buyer.context, {
+      to: buyerEmail,
+      subject: `Your receipt for ${title}`,
+    });
+    expect(receipt.text).toContain('Dawn Recordings · Sold with Lockdrop');
+    const receiptLink = receipt.links.find((link) => link.includes('/receipt/'));
+    expect(receiptLink?.startsWith(`${site}/receipt/`)).toBe(true);
+    const receiptPage = await buyer.open(receiptLink!);
+    await receiptPage.getByRole('heading', { name: 'Your purchase' }).waitFor();
+    await receiptPage.getByTestId('brand-header').getByText('Dawn Recordings').waitFor();
+    expect(new URL(receiptPage.url()).origin).toBe(site);
+    await receiptPage.close();
 
     // The dashboard is not on the seller's domain: it sends the buyer to Lockdrop's own host.
     await shop.goto(`${site}/dashboard`);

@@ -145,6 +145,9 @@ const PER_ENVIRONMENT = new Set([
   'S3_REGION',
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
+  // SMTP: an optional key of each sender's Secret in Kubernetes (commented in the template), the
+  // operator's shell in compose; unset in both, e-mail lands in the development mailbox.
+  'SMTP_URL',
   // Compose runs offline on the seed rates and turns the rate-age bound off; Kubernetes keeps
   // production's default (the prod overlay refreshes rates from Flutterwave).
   'FX_MAX_RATE_AGE_HOURS',
@@ -710,6 +713,37 @@ describe('Kubernetes manifests', () => {
             else expect(podName(peer), policy.metadata.name).toBeDefined();
           }
     });
+
+    it('let every service that sends e-mail reach an SMTP server, with a Secret to name it in', () => {
+      // Catalog among them: it e-mails a seller whose custom domain was paused (issue 28).
+      const senders = NAMES.filter((name) => 'SMTP_URL' in schemas[name].shape);
+      expect(senders).toEqual(
+        expect.arrayContaining(['identity', 'catalog', 'payments', 'worker']),
+      );
+      // The template's documents as written: optional keys are comments an operator fills in.
+      const templateText = readFileSync(path.join(deployDir, 'secrets.example.yaml'), 'utf8');
+      const documentOf = (secret: string) =>
+        templateText
+          .split(/^---$/m)
+          .find((doc) => new RegExp(`^  name: ${secret}$`, 'm').test(doc));
+      for (const name of senders) {
+        const smtpOut = (policyOf(name)!.spec.egress ?? []).some(
+          (rule) =>
+            (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0') &&
+            // No ports listed: every port (the worker's rule for sellers' webhook endpoints).
+            (!rule.ports?.length ||
+              [465, 587].every((port) => rule.ports!.some((p) => p.port === port))),
+        );
+        expect(smtpOut, `${name} may send to SMTP (465/587)`).toBe(true);
+        const ownSecret = (containerOf(name).envFrom ?? []).find(
+          ({ secretRef }) => secretRef?.name === `${name}-secrets`,
+        );
+        expect(ownSecret, `${name} reads ${name}-secrets`).toBeDefined();
+        expect(documentOf(`${name}-secrets`), `${name}-secrets in the template`).toMatch(
+          /^ {2}(# )?SMTP_URL: /m,
+        );
+      }
+    });
   });
 
   it('routes the Ingress to the gateway Service (and /dl to the delivery edge), with a body limit that fits the largest upload', () => {
@@ -934,6 +968,13 @@ describe('docker-compose.yml', () => {
       expect(seconds(service.stop_grace_period)).toBeGreaterThanOrEqual(20);
       expect(service.read_only).toBe(true);
     });
+  });
+
+  it('passes SMTP_URL from the shell to every service that sends e-mail, catalog included', () => {
+    const senders = NAMES.filter((name) => 'SMTP_URL' in schemas[name].shape);
+    expect(senders).toContain('catalog');
+    for (const name of senders)
+      expect(compose.services[name]!.environment?.SMTP_URL, name).toBe('${SMTP_URL:-}');
   });
 
   it('connects services to the compose postgres, NATS and Redis, and identity JWKS', () => {

@@ -144,6 +144,29 @@ describe.each(Object.entries(environments))('deploy/%s', (name, objects) => {
           expect(secretNames, deployment.metadata.name).toContain(source.secretRef.name);
   });
 
+  it('lets every service that sends e-mail (catalog too: paused domains) read its SMTP Secret and reach SMTP', () => {
+    // The senders are the services whose config reads SMTP_URL (manifests.test.ts derives them).
+    for (const sender of ['identity', 'catalog', 'payments', 'worker']) {
+      const deployment = named(objects, 'Deployment', sender)!;
+      expect(
+        (container(deployment).envFrom ?? []).map(
+          (source: { secretRef?: { name: string } }) => source.secretRef?.name,
+        ),
+        sender,
+      ).toContain(`${sender}-secrets`);
+      const policy = ofKind(objects, 'NetworkPolicy').find(
+        (o) => o.spec!.podSelector.matchLabels?.['app.kubernetes.io/name'] === sender,
+      )!;
+      const smtpOut = (policy.spec!.egress ?? []).some(
+        (rule: { to?: { ipBlock?: { cidr: string } }[]; ports?: { port: number }[] }) =>
+          (rule.to ?? []).some((peer) => peer.ipBlock?.cidr === '0.0.0.0/0') &&
+          (!rule.ports?.length ||
+            [465, 587].every((port) => rule.ports!.some((p) => p.port === port))),
+      );
+      expect(smtpOut, `${sender} may send to SMTP (465/587)`).toBe(true);
+    }
+  });
+
   it('gives every Deployment with more than one replica a PodDisruptionBudget', () => {
     for (const deployment of ofKind(objects, 'Deployment')) {
       if (minimumReplicas(objects, deployment) < 2) continue;

@@ -92,6 +92,7 @@ export const busRoles = {
       'payments.sellers': 'profile.updated',
       'payments.plans': 'plan.changed',
       'payments.brands': 'store.brand_updated',
+      'payments.domains': 'store.domain_updated',
       'payments.fx': 'fx.rates.updated',
       'payments.products-files-added': 'product.files_added',
       'payments.payout-runs': 'payout.run_due',

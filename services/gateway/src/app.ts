@@ -16,7 +16,7 @@ import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
 import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
-import { createDomainDirectory, hostnameOf } from './http/custom-domains.js';
+import { createDomainDirectory, domainOriginOf, hostnameOf } from './http/custom-domains.js';
 import { createMembershipCheck } from './http/store-members.js';
 import { createWebhookPassthrough } from './http/webhook-passthrough.js';
 import type { GatewayConfig } from './config.js';
@@ -29,6 +29,7 @@ import { registerStorefront } from './routes/storefront.js';
 import { createEarlyAnswers } from './storefront/early-answers.js';
 import { createReadBudget, rateLimitedError } from './storefront/read-budget.js';
 import { createSharePages } from './storefront/share-pages.js';
+import { createStoreDomains, STORE_DOMAIN_CHANGES } from './storefront/store-domains.js';
 import { startStorefront } from './storefront/storefront.js';
 import { createVisitors } from './storefront/visitors.js';
 
@@ -92,6 +93,11 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     redis.disconnect();
   });
 
+  const storeDomains = createStoreDomains({
+    catalogUrl: config.CATALOG_URL,
+    ttlMs: config.DOMAIN_CACHE_SECONDS * 1000,
+  });
+  const httpsOnly = config.NODE_ENV === 'production';
   const keyCache = createKeyCache({ ttlMs: config.API_KEY_CACHE_SECONDS * 1000 });
   const memberships = createMembershipCheck({
     identityUrl: config.IDENTITY_URL,
@@ -144,6 +150,12 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
           if (typeof data.userId === 'string') domains.forgetSeller(data.userId);
         },
         onGap: () => domains.forgetAll(),
+      },
+      {
+        // `/s/:handle`'s canonical address follows its store's domain (storefront/store-domains.ts).
+        filters: [...STORE_DOMAIN_CHANGES],
+        onEvent: () => storeDomains.onEvent(),
+        onGap: () => storeDomains.forgetAll(),
       },
     ],
   });
@@ -213,7 +225,9 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     webDist: config.WEB_DIST,
     rendererPath: config.WEB_RENDERER,
     reads: storefront.reads,
+    stores: storeDomains,
     publicUrl: config.PUBLIC_URL,
+    domainOrigin: (host) => domainOriginOf(host, config.PUBLIC_URL, httpsOnly),
     logger: app.log,
   });
   // After the security headers: a store's domain answers some requests in this hook.
@@ -221,7 +235,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
     directory: domains,
     pages: sharePages,
     publicUrl: config.PUBLIC_URL,
-    httpsOnly: config.NODE_ENV === 'production',
+    httpsOnly,
   });
 
   const upstreams = upstreamUrls(config);

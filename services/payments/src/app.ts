@@ -128,6 +128,7 @@ export async function buildApp(
     refundWindowHours: config.REFUND_WINDOW_HOURS,
     processorFeeRefunded: config.PROCESSOR_FEE_REFUNDED,
     supportEmails: config.SUPPORT_EMAILS,
+    publicUrl,
     subscriptions: settlement.subscriptions,
     now,
     logger,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type PlanId, type PublicBrand } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browser, startHarness, waitFor, type Harness } from './support.js';
+import { browser, buy, startHarness, waitFor, type Harness } from './support.js';
 
 let harness: Harness;
 
@@ -93,5 +93,75 @@ describe("the seller's brand on checkout and receipts", () => {
     expect(result.brand).toBeNull();
     expect(receipt.html_body).toContain('🔒 Lockdrop');
     expect(receipt.html_body).not.toContain('Dawn Recordings');
+  });
+});
+
+describe("the seller's brand on the buyer's other e-mails", () => {
+  const refundMail = async (buyerEmail: string) =>
+    waitFor(async () => {
+      const { rows } = await harness.pool.query<{ text_body: string; html_body: string }>(
+        `SELECT text_body, html_body FROM mailbox.messages
+          WHERE recipient = $1 AND subject LIKE '%Your refund for %'`,
+        [buyerEmail],
+      );
+      return rows[0];
+    });
+  const refundOf = async (productOwner: string, purchaseId: string) => {
+    const token = await harness.token({ id: productOwner, email: 'seller@example.com' });
+    const response = await fetch(`${harness.url}/api/purchases/${purchaseId}/refund`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+  };
+
+  it('heads the refund e-mail of a Pro seller with their brand, and a Starter seller’s with Lockdrop', async () => {
+    const pro = await sellerWith('pro');
+    const buyerEmail = `buyer-${randomUUID()}@example.com`;
+    const sold = await buy(harness, pro.productId, buyerEmail);
+    await refundOf(pro.ownerId, sold.purchaseId);
+    const mail = await refundMail(buyerEmail);
+    expect(mail.html_body).toContain('Dawn Recordings');
+    expect(mail.html_body).toContain(`http://shop.test${brand.logoUrl}`);
+    expect(mail.html_body).not.toContain('🔒 Lockdrop');
+    expect(mail.html_body).toContain('Sold with Lockdrop');
+    expect(mail.text_body).toContain('a purchase from Dawn Recordings');
+
+    const starter = await sellerWith('starter');
+    const plainBuyer = `buyer-${randomUUID()}@example.com`;
+    const plain = await buy(harness, starter.productId, plainBuyer);
+    await refundOf(starter.ownerId, plain.purchaseId);
+    const lockdrop = await refundMail(plainBuyer);
+    expect(lockdrop.html_body).toContain('🔒 Lockdrop');
+    expect(lockdrop.html_body).not.toContain('Dawn Recordings');
+  });
+
+  it("heads the new-files e-mail to a Pro seller's buyers with the brand", async () => {
+    const pro = await sellerWith('pro');
+    const buyerEmail = `buyer-${randomUUID()}@example.com`;
+    await buy(harness, pro.productId, buyerEmail);
+    await harness.publish(
+      createEvent(
+        'product.files_added',
+        {
+          productId: pro.productId,
+          ownerId: pro.ownerId,
+          productTitle: pro.title,
+          files: [{ fileId: randomUUID(), fileName: 'bonus.pdf' }],
+          notifyBuyers: true,
+        },
+        { correlationId: randomUUID() },
+      ),
+    );
+    const mail = await waitFor(async () => {
+      const { rows } = await harness.pool.query<{ html_body: string }>(
+        `SELECT html_body FROM mailbox.messages WHERE recipient = $1 AND subject LIKE '%New in %'`,
+        [buyerEmail],
+      );
+      return rows[0];
+    });
+    expect(mail.html_body).toContain('Dawn Recordings');
+    expect(mail.html_body).not.toContain('🔒 Lockdrop');
+    expect(mail.html_body).toContain('Sold with Lockdrop');
   });
 });

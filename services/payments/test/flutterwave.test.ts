@@ -346,6 +346,7 @@ describe('Flutterwave adapter against the fake v3 API', () => {
       planBought: null,
       subscriptionId: null,
       renewsPeriodStart: null,
+      storeOrigin: null,
       productId: product.productId,
       sellerId: product.ownerId,
       productTitle: product.title,

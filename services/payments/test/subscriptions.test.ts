@@ -283,6 +283,55 @@ describe('subscriptions to a product (sandbox)', () => {
     expect(await ledgerTotal()).toMatchObject({ total: '0', unbalanced: 0 });
   });
 
+  it("a Pro seller's declined-renewal e-mail carries their brand, not Lockdrop's header", async () => {
+    const product = await harness.publishProduct({
+      pricing: { type: 'recurring', interval: 'monthly' },
+      priceMinor: 150_000,
+    });
+    const sellerId = product.ownerId;
+    await harness.publish(
+      createEvent(
+        'plan.changed',
+        { userId: sellerId, plan: 'pro', previousPlan: 'free' },
+        { correlationId: randomUUID() },
+      ),
+    );
+    await harness.publish(
+      createEvent(
+        'store.brand_updated',
+        {
+          sellerId,
+          brand: {
+            handle: 'dawn-recordings',
+            name: 'Dawn Recordings',
+            logoUrl: null,
+            accentColour: '#0f766e',
+          },
+        },
+        { correlationId: randomUUID() },
+      ),
+    );
+    await waitFor(async () => {
+      const { rows } = await harness.pool.query(
+        `SELECT 1 FROM seller_brands b JOIN sellers s ON s.user_id = b.seller_id
+          WHERE b.seller_id = $1 AND s.plan = 'pro'`,
+        [sellerId],
+      );
+      return rows.length === 1;
+    });
+    const buyer = buyerOf();
+    const { subscriptionId } = await subscribe(product.productId, buyer);
+    const client = await authed(buyer);
+    await client.post(`/api/subscriptions/${subscriptionId}/sandbox/fail-next-renewal`);
+    await client.post(`/api/subscriptions/${subscriptionId}/sandbox/renew-now`);
+    const mail = await waitFor(async () =>
+      (await mailTo(harness.pool, buyer.email)).find((m) => m.subject.includes('could not renew')),
+    );
+    expect(mail.text_body).toContain('Dawn Recordings · Sold with Lockdrop');
+    expect(mail.text_body).toContain('a subscription to Dawn Recordings');
+    expect(mail.text_body).not.toContain('Lockdrop · Sell files behind a secure payment link');
+  });
+
   it('refunding a charge ends the subscription, so older charges do not keep the file open', async () => {
     const product = await harness.publishProduct({
       pricing: { type: 'recurring', interval: 'monthly' },

@@ -1,7 +1,14 @@
 import { createEvent } from '@lockdrop/contracts';
 import { startFakeDns, type FakeDns } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogHarness, waitUntil, type CatalogHarness, type Seller } from './support.js';
+import {
+  createCatalogHarness,
+  makeProduct,
+  publish,
+  waitUntil,
+  type CatalogHarness,
+  type Seller,
+} from './support.js';
 
 const EDGE_HOST = 'edge.lockdrop.test';
 const EDGE_ADDRESS = '203.0.113.7';
@@ -329,9 +336,16 @@ describe('the periodic re-check', () => {
 
   it('stops serving when the seller’s plan no longer includes a custom domain', async () => {
     const seller = await businessStore();
+    const product = await makeProduct(harness, seller);
+    await publish(harness, seller, product.id);
     const { host, token } = await connectedDomain(seller);
+    // The product's and the store's public reads name the domain only while it serves.
+    const storeDomainOf = async () =>
+      (await harness.app.inject({ url: `/api/products/${product.id}` })).json().storeDomain;
+    expect(await storeDomainOf()).toBeNull();
     publishRecords(host, token);
     expect((await verifyNow(seller)).json().domain.status).toBe('verified');
+    expect(await storeDomainOf()).toBe(host);
     const bus = await harness.connectBus();
     await bus.publish(
       createEvent(
@@ -344,5 +358,6 @@ describe('the periodic re-check', () => {
       async () => (await routeOf(host)).json().serving,
       (serving) => serving === false,
     );
+    expect(await storeDomainOf()).toBeNull();
   });
 });

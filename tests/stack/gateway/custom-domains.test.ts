@@ -47,6 +47,7 @@ beforeAll(async () => {
     DNS_TIMEOUT_MS: '200',
     EDGE_HOST,
     PUBLIC_URL,
+    DOMAIN_FAILED_CHECKS_BEFORE_PAUSE: '2',
   });
   const catalogUrl = await catalog.app.listen({ port: 0, host: '127.0.0.1' });
   payments = await buildPayments(loadConfig(paymentsConfig, { ...catalog.env, PUBLIC_URL }));
@@ -190,10 +191,10 @@ describe('a verified custom domain', () => {
     expect(tag(page.body, 'og:site_name')).toBe('Dawn Recordings');
     expect(tag(page.body, 'lockdrop-store')).toBe(store.handle);
 
-    // The Lockdrop URLs keep working, and name Lockdrop.
+    // The Lockdrop URLs keep working, with the domain as their canonical address.
     const ours = await onHost('lockdrop.example', productPath(store.product));
     expect(ours.status).toBe(200);
-    expect(canonical(ours.body)).toBe(`${PUBLIC_URL}${productPath(store.product)}`);
+    expect(canonical(ours.body)).toBe(`https://${store.host}${productPath(store.product)}`);
     expect(tag(ours.body, 'lockdrop-store')).toBeUndefined();
 
     // The store page's own address on the domain is its root.
@@ -203,6 +204,65 @@ describe('a verified custom domain', () => {
     expect(JSON.parse(read.body).products.map((p: { id: string }) => p.id)).toEqual([
       store.product.id,
     ]);
+  });
+
+  it('is canonical on Lockdrop’s own addresses while it serves, and Lockdrop is again once it is paused', async () => {
+    const store = await storeWithDomain('verified');
+    const path = productPath(store.product);
+    const onDomain = `https://${store.host}`;
+    // A product read of the product was kept before (cached reads must follow the domain).
+    for (const address of [path, `/product/${store.product.id}`]) {
+      const page = await onHost('lockdrop.example', address);
+      expect([address, page.status]).toEqual([address, 200]);
+      expect(canonical(page.body)).toBe(`${onDomain}${path}`);
+      expect(tag(page.body, 'og:url')).toBe(`${onDomain}${path}`);
+      // Served from Lockdrop: the page's images come from here, and it is not the domain's frame.
+      expect(tag(page.body, 'og:image')).toMatch(new RegExp(`^${PUBLIC_URL}/`));
+      expect(tag(page.body, 'lockdrop-store')).toBeUndefined();
+    }
+    const read = JSON.parse(
+      (await onHost('lockdrop.example', `/api/products/${store.product.id}`)).body,
+    );
+    expect(read.storeDomain).toBe(store.host);
+    const storePage = await onHost('lockdrop.example', `/s/${store.handle}`);
+    expect(storePage.status).toBe(200);
+    expect(canonical(storePage.body)).toBe(`${onDomain}/`);
+    expect(tag(storePage.body, 'og:url')).toBe(`${onDomain}/`);
+    expect(
+      JSON.parse((await onHost('lockdrop.example', `/api/stores/${store.handle}`)).body).domain,
+    ).toBe(store.host);
+
+    // A store whose domain is only pending is canonical on Lockdrop.
+    const pending = await storeWithDomain('pending');
+    const pendingPage = await onHost('lockdrop.example', productPath(pending.product));
+    expect(canonical(pendingPage.body)).toBe(`${PUBLIC_URL}${productPath(pending.product)}`);
+    const pendingStore = await onHost('lockdrop.example', `/s/${pending.handle}`);
+    expect([pendingStore.status, canonical(pendingStore.body)]).toEqual([200, undefined]);
+
+    // The records go and two checks in a row miss them: paused. The store page's answer is kept
+    // five minutes (DOMAIN_CACHE_SECONDS), so only the event can bring Lockdrop back this soon.
+    dns.clear(`_lockdrop.${store.host}`);
+    for (let check = 0; check < 2; check++)
+      await onHost('lockdrop.example', '/api/domain/verify', {
+        method: 'POST',
+        headers: store.seller.auth,
+      });
+    const settings = await onHost('lockdrop.example', '/api/domain', {
+      headers: store.seller.auth,
+    });
+    expect(JSON.parse(settings.body).domain.status).toBe('paused');
+    await waitUntil(
+      async () => canonical((await onHost('lockdrop.example', path)).body),
+      (url) => url === `${PUBLIC_URL}${path}`,
+      5_000,
+    );
+    await waitUntil(
+      async () => canonical((await onHost('lockdrop.example', `/s/${store.handle}`)).body),
+      (url) => url === undefined,
+      5_000,
+    );
+    const paused = await onHost('lockdrop.example', path);
+    expect(tag(paused.body, 'og:url')).toBe(`${PUBLIC_URL}${path}`);
   });
 
   it('shows only its own store’s products', async () => {

@@ -59,6 +59,8 @@ export const storePageSchema = z.object({
   handle: z.string(),
   /** Null when the seller's plan does not include branding: the page uses the Lockdrop look. */
   brand: publicBrandSchema.nullable(),
+  /** The host of the store's verified custom domain (issue 28), or null: its canonical home. */
+  domain: z.string().nullable().default(null),
   products: z.array(
     z.object({
       id: z.uuid(),

@@ -153,5 +153,10 @@ export const productDetailSchema = productSchema.extend({
   brand: publicBrandSchema.nullable().default(null),
   /** Who sells it, as buyers see it: the store's name, else the seller's full name (issue 29). */
   sellerName: z.string().nullable().default(null),
+  /**
+   * The host of the seller's verified custom domain (Business, issue 28), or null: the product's
+   * canonical and Open Graph addresses name it, on Lockdrop's own host too.
+   */
+  storeDomain: z.string().nullable().default(null),
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;

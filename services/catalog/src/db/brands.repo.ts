@@ -8,13 +8,20 @@ export interface StoreBrandRow {
   accentColour: string | null;
   /** Billing's latest word on the seller's plan, else the plan their token named at save. */
   plan: string;
+  /**
+   * The store's verified custom domain and the plan it is judged by (as for `plan`), or null
+   * when it has none verified: read with the brand, so a product read costs no extra query.
+   */
+  verifiedDomain: { host: string; plan: string } | null;
 }
 
 const SELECT_BRAND = `
   SELECT b.seller_id, b.handle, b.name, b.logo_id, b.accent_colour,
-         coalesce(p.plan, b.plan_at_save) AS plan
+         coalesce(p.plan, b.plan_at_save) AS plan,
+         d.host AS domain_host, coalesce(p.plan, d.plan_at_save) AS domain_plan
     FROM store_brands b
-    LEFT JOIN seller_plans p ON p.user_id = b.seller_id AND NOT p.deleted`;
+    LEFT JOIN seller_plans p ON p.user_id = b.seller_id AND NOT p.deleted
+    LEFT JOIN store_domains d ON d.seller_id = b.seller_id AND d.status = 'verified'`;
 
 interface Row {
   seller_id: string;
@@ -23,6 +30,8 @@ interface Row {
   logo_id: string | null;
   accent_colour: string | null;
   plan: string;
+  domain_host: string | null;
+  domain_plan: string | null;
 }
 
 const toBrand = (row: Row): StoreBrandRow => ({
@@ -32,6 +41,8 @@ const toBrand = (row: Row): StoreBrandRow => ({
   logoId: row.logo_id,
   accentColour: row.accent_colour,
   plan: row.plan,
+  verifiedDomain:
+    row.domain_host && row.domain_plan ? { host: row.domain_host, plan: row.domain_plan } : null,
 });
 
 export async function findBrandOf(db: Queryable, sellerId: string): Promise<StoreBrandRow | null> {
@@ -50,7 +61,7 @@ export async function findBrandByHandle(
 /** Inserts or replaces the seller's brand; a handle another seller holds raises 23505. */
 export async function saveBrand(
   db: Queryable,
-  brand: Omit<StoreBrandRow, 'plan'> & { planAtSave: string },
+  brand: Omit<StoreBrandRow, 'plan' | 'verifiedDomain'> & { planAtSave: string },
 ): Promise<void> {
   await db.query(
     `INSERT INTO store_brands (seller_id, handle, name, logo_id, accent_colour, plan_at_save)

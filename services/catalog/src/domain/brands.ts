@@ -24,7 +24,9 @@ import { checkAccentColour, checkHandle } from './brand-rules.js';
 /** The cheapest plan whose table row includes branding (Pro today): the screen names it. */
 export const BRANDING_PLAN = PLANS.find((plan) => plan.customBranding)!.id;
 
-const toPublic = (row: StoreBrandRow): PublicBrand => ({
+const toPublic = (
+  row: Pick<StoreBrandRow, 'sellerId' | 'handle' | 'name' | 'logoId' | 'accentColour'>,
+): PublicBrand => ({
   handle: row.handle,
   name: row.name,
   logoUrl: row.logoId ? brandLogoPath(row.sellerId, row.logoId) : null,
@@ -34,6 +36,21 @@ const toPublic = (row: StoreBrandRow): PublicBrand => ({
 /** The brand buyers see, or null: none saved, or the seller's plan does not include branding. */
 const shownBrand = (row: StoreBrandRow | null): PublicBrand | null =>
   row && planById(row.plan).customBranding ? toPublic(row) : null;
+
+/**
+ * The host the store's pages call canonical: its verified custom domain while the plan serves
+ * one (as the gateway's routing decides, domains.ts `route`), else null (Lockdrop's address).
+ */
+const servedDomain = (row: StoreBrandRow | null): string | null =>
+  row?.verifiedDomain && planById(row.verifiedDomain.plan).customDomain
+    ? row.verifiedDomain.host
+    : null;
+
+/** What buyers see of a store on its pages: the brand, and the domain they are canonical on. */
+export interface ShownStore {
+  brand: PublicBrand | null;
+  domain: string | null;
+}
 
 export interface BrandService {
   settings(user: AuthUser): Promise<BrandSettings>;
@@ -46,12 +63,12 @@ export interface BrandService {
     },
     input: UpdateBrandInput,
   ): Promise<BrandSettings>;
-  /** What buyers see of `sellerId`'s brand on product, checkout and share pages. */
-  shownBrandOf(sellerId: string): Promise<PublicBrand | null>;
+  /** What buyers see of `sellerId`'s store on product, checkout and share pages. */
+  shownStoreOf(sellerId: string): Promise<ShownStore>;
   /** The name buyers see for the seller (store name, else full name), or null. */
   sellerNameOf(sellerId: string): Promise<string | null>;
   /** The store behind `/s/<handle>`, with its brand only when the plan shows it. */
-  storeByHandle(handle: string): Promise<{ sellerId: string; brand: PublicBrand | null } | null>;
+  storeByHandle(handle: string): Promise<({ sellerId: string } & ShownStore) | null>;
 }
 
 export function createBrandService({
@@ -111,7 +128,7 @@ export function createBrandService({
       try {
         await withTransaction(pool, async (tx) => {
           await saveBrand(tx, { ...row, planAtSave: plan.id });
-          await enqueueBrandUpdated(tx, user.id, toPublic({ ...row, plan: plan.id }), requestId);
+          await enqueueBrandUpdated(tx, user.id, toPublic(row), requestId);
           await enqueueBrandSaved(tx, user, row, client ?? null, requestId);
         });
       } catch (error) {
@@ -127,15 +144,18 @@ export function createBrandService({
       return settingsOf(user);
     },
 
-    async shownBrandOf(sellerId) {
-      return shownBrand(await findBrandOf(pool, sellerId));
+    async shownStoreOf(sellerId) {
+      const row = await findBrandOf(pool, sellerId);
+      return { brand: shownBrand(row), domain: servedDomain(row) };
     },
 
     sellerNameOf: (sellerId) => sellerNameOf(pool, sellerId),
 
     async storeByHandle(handle) {
       const row = await findBrandByHandle(pool, handle.toLowerCase());
-      return row ? { sellerId: row.sellerId, brand: shownBrand(row) } : null;
+      return row
+        ? { sellerId: row.sellerId, brand: shownBrand(row), domain: servedDomain(row) }
+        : null;
     },
   };
 }

@@ -80,6 +80,7 @@ export function brandRoutes(app: HttpServer, brands: BrandService, pool: Pool): 
       return {
         handle,
         brand: store.brand,
+        domain: store.domain,
         products: products.map((product) => ({
           id: product.id,
           title: product.title,

@@ -84,6 +84,7 @@ export function productRoutes(
         ...(currency ? { displayCurrency: currency } : {}),
         ...(visit ? { visit } : {}),
       });
+      const store = await brands.shownStoreOf(detail.product.ownerId);
       return {
         ...toProductDto(detail.product),
         // When the seller last e-mailed their buyers is theirs to know, not every visitor's.
@@ -91,8 +92,9 @@ export function productRoutes(
         viewerIsOwner: detail.viewerIsOwner,
         display: detail.display,
         displayMinimum: detail.displayMinimum,
-        brand: await brands.shownBrandOf(detail.product.ownerId),
+        brand: store.brand,
         sellerName: await brands.sellerNameOf(detail.product.ownerId),
+        storeDomain: store.domain,
       };
     },
   );

@@ -117,3 +117,15 @@ export function createDomainDirectory({
     },
   };
 }
+
+/**
+ * The origin a store's verified domain is reached at, for pages that name it from Lockdrop's
+ * own host (canonical and Open Graph URLs): in production always `https://<host>` (the edge
+ * speaks TLS for every domain); elsewhere the scheme and port of `PUBLIC_URL`, as a local
+ * gateway answers every name on its one port.
+ */
+export function domainOriginOf(host: string, publicUrl: string, httpsOnly: boolean): string {
+  if (httpsOnly) return `https://${host}`;
+  const ours = new URL(publicUrl);
+  return `${ours.protocol}//${host}${ours.port ? `:${ours.port}` : ''}`;
+}

@@ -58,11 +58,26 @@ export function pageAnswerParts(
   return { statusCode: answer.status, ...sharePageAnswer(answer.page, acceptEncoding) };
 }
 
+/** A store's page on Lockdrop's host; on its own domain the store lives at `/`. */
+export const STORE_PAGE_ROUTE = '/s/:handle';
+
 /**
- * `/product/:id` and `/p/:slugId` with the product's link-preview tags
- * (storefront/share-pages.ts).
+ * `/product/:id` and `/p/:slugId` with the product's link-preview tags, and `/s/:handle` naming
+ * the store's verified domain as canonical (storefront/share-pages.ts).
  */
 export async function registerSharePage(app: HttpServer, pages: SharePages): Promise<void> {
+  app.get(
+    STORE_PAGE_ROUTE,
+    {
+      logLevel: 'warn',
+      schema: { hide: true, params: z.object({ handle: z.string().max(200) }) },
+    },
+    async (request, reply) => {
+      const page = await pages.storePage(request.params.handle, request.id);
+      const { headers, body } = sharePageAnswer(page, request.headers['accept-encoding']);
+      return reply.status(200).headers(headers).send(body);
+    },
+  );
   for (const [route, param] of [
     [SHARE_PAGE_ROUTE, 'id'],
     [READABLE_PAGE_ROUTE, 'slugId'],

@@ -46,8 +46,10 @@ export const PRODUCT_READ_CHANGES = [
   'product.unpublished',
   'product.deleted',
   'fx.rates.updated',
-  // The read carries the seller's brand, shown only while their plan includes it.
+  // The read carries the seller's brand, shown only while their plan includes it, and their
+  // verified domain (the page's canonical address), named only while it serves.
   'store.brand_updated',
+  'store.domain_updated',
   'plan.changed',
 ] as const satisfies EventType[];
 const PRODUCT_CHANGES = new Set<EventType>(
@@ -147,7 +149,11 @@ export function createProductReads({
         const prefixes = [`${productId}|`];
         if (PRODUCT_ID.test(productId)) prefixes.push(`${shortIdOf(productId)}|`);
         forget((key) => prefixes.some((prefix) => key.startsWith(prefix)));
-      } else if (event.type === 'store.brand_updated' || event.type === 'plan.changed') {
+      } else if (
+        event.type === 'store.brand_updated' ||
+        event.type === 'store.domain_updated' ||
+        event.type === 'plan.changed'
+      ) {
         const data = event.data as { sellerId?: string; userId?: string };
         const sellerId = data.sellerId ?? data.userId;
         forget((key) => entries.get(key)?.read.published?.ownerId === sellerId);

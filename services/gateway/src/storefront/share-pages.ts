@@ -11,6 +11,7 @@ import {
 } from '@lockdrop/contracts';
 import type { StoreHost } from '../http/custom-domains.js';
 import type { ProductRead, ProductReads, PublicProduct } from './product-reads.js';
+import type { StoreDomains } from './store-domains.js';
 import { UUID } from './product-answers.js';
 
 const DESCRIPTION_MAX = 200;
@@ -36,11 +37,19 @@ function priceLabel(product: PublicProduct): string {
   return `${product.priceFormatted}/${product.pricing.interval === 'yearly' ? 'year' : 'month'}`;
 }
 
-/** The head tags for a published product, every value escaped. */
-export function shareTags(product: PublicProduct, publicUrl: string): string {
+/**
+ * The head tags for a published product, every value escaped. `canonicalOrigin` is where the
+ * page's canonical and `og:url` point (the store's verified domain, issue 28); images stay on
+ * `publicUrl`, the site the page is served from.
+ */
+export function shareTags(
+  product: PublicProduct,
+  publicUrl: string,
+  canonicalOrigin: string = publicUrl,
+): string {
   const origin = publicUrl.replace(/\/+$/, '');
   // Every address of the product (its uuid, an old slug) names the readable one as canonical.
-  const pageUrl = `${origin}${productPath(product)}`;
+  const pageUrl = `${canonicalOrigin.replace(/\/+$/, '')}${productPath(product)}`;
   // A seller's brand (Pro and up) names the site and, without a preview, gives the card its logo.
   const brand = product.brand;
   const siteName = brand?.name ?? 'Lockdrop';
@@ -97,6 +106,18 @@ export function storeDomainTags(store: StoreHost, publicUrl: string): string {
   return [
     `<meta name="${STORE_DOMAIN_META.store}" content="${escapeHtml(store.handle)}" />`,
     `<meta name="${STORE_DOMAIN_META.site}" content="${escapeHtml(publicUrl.replace(/\/+$/, ''))}" />`,
+  ].join('\n    ');
+}
+
+/**
+ * The tags of a store page (`/s/:handle`) on Lockdrop's host whose store has a verified
+ * domain: its canonical and Open Graph address is the domain's root, where the store lives.
+ */
+export function storeCanonicalTags(domainOrigin: string): string {
+  const url = `${domainOrigin.replace(/\/+$/, '')}/`;
+  return [
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    `<meta property="og:url" content="${escapeHtml(url)}" />`,
   ].join('\n    ');
 }
 
@@ -197,6 +218,11 @@ export interface SharePages {
    * with the store, so the app shows the store's page at `/`; `canonicalPath` names the page.
    */
   storeShell(store: StoreHost, canonicalPath: string | null): Promise<SharePage>;
+  /**
+   * `/s/:handle` on Lockdrop's host: the app's shell, naming the store's verified domain as
+   * canonical when it has one (the Lockdrop address keeps working, issue 28).
+   */
+  storePage(handle: string, requestId: string): Promise<SharePage>;
   /** The plain shell (the page when the product's read fails). */
   shell(): Promise<SharePage>;
   /**
@@ -222,7 +248,9 @@ export function createSharePages({
   webDist,
   rendererPath,
   reads,
+  stores,
   publicUrl,
+  domainOrigin,
   logger,
 }: {
   webDist: string;
@@ -230,8 +258,12 @@ export function createSharePages({
   rendererPath: string;
   /** The storefront's product reads (kept fresh by product events). */
   reads: ProductReads;
+  /** Which store handles have a verified domain (kept fresh by store events). */
+  stores: StoreDomains;
   /** Absolute origin the tags point at (og:url, og:image). */
   publicUrl: string;
+  /** The origin a store's verified domain is reached at (http/custom-domains.ts). */
+  domainOrigin: (host: string) => string;
   logger: Logger;
 }): SharePages {
   const dist = path.resolve(webDist);
@@ -297,7 +329,11 @@ export function createSharePages({
     inHtml: string,
     site: Site,
   ) => {
-    const tags = shareTags(published, site.origin) + site.tags;
+    // On Lockdrop's host too, a store with a verified domain is canonical there (Gumroad's
+    // canonical pointing at gumroad.com from a seller's domain is the bug this avoids).
+    const canonical =
+      site === ourSite && published.storeDomain ? domainOrigin(published.storeDomain) : site.origin;
+    const tags = shareTags(published, site.origin, canonical) + site.tags;
     const module = await loadRenderer();
     if (!module || !inHtml.includes(module.PRODUCT_OUTLET))
       return withShareTags(await shell.load(), tags);
@@ -397,6 +433,23 @@ export function createSharePages({
     },
     shell: async () => plainPage(await shell.load()),
     storeShell,
+    async storePage(handle, requestId) {
+      const html = await shell.load();
+      const host = await stores.domainOf(handle, requestId).catch((error: unknown) => {
+        // Catalog down or slow: the page still works, only the canonical hint is missing.
+        logger.warn({ err: (error as Error).message, handle }, 'store domain unavailable');
+        return null;
+      });
+      if (!host) return plainPage(html);
+      const key = `canonical ${host} ${handle}`;
+      const kept = storeShells.get(key);
+      if (kept?.in === html) return kept.page;
+      const page = sharePage(withTags(html, storeCanonicalTags(domainOrigin(host))));
+      storeShells.delete(key);
+      storeShells.set(key, { in: html, page });
+      if (storeShells.size > MADE_PAGES) storeShells.delete(storeShells.keys().next().value!);
+      return page;
+    },
     keptPage(key) {
       const html = shell.current();
       const address = keyOf(key);

@@ -22,6 +22,7 @@ import { apiV1Money } from './0070_api_v1_money.js';
 import { freeClaims } from './0090_free_claims.js';
 import { planRefundRecords } from './0100_plan_refund_records.js';
 import { pendingCharges } from './0120_pending_charges.js';
+import { storeOrigins } from './0140_store_origins.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   freeClaims,
   planRefundRecords,
   pendingCharges,
+  storeOrigins,
 ];

@@ -6,8 +6,10 @@ import {
   enqueueBulkMail,
   renderEmail,
   unsubscribeHeaders,
+  type EmailContent,
   type MailMessage,
 } from '@lockdrop/mailer';
+import { emailBrand, findShownBrand } from '../read-models/index.js';
 import {
   currentBuyersOf,
   findSubscriptionByToken,
@@ -42,6 +44,8 @@ export function newFilesEmail(input: {
   fileNames: string[];
   publicUrl: string;
   token: string;
+  /** The seller's brand (Pro and up). The links stay on Lockdrop: the library needs sign-in. */
+  brand?: EmailContent['brand'];
 }): MailMessage {
   const { page, oneClick } = unsubscribeUrls(input.publicUrl, input.token);
   const names = input.fileNames.map((name) => `"${name}"`).join(', ');
@@ -56,6 +60,7 @@ export function newFilesEmail(input: {
     action: { label: 'Open your library', url: `${input.publicUrl}/purchases` },
     footnote: `You received this e-mail because you bought "${input.productTitle}" with this address. You can stop e-mails about updates from this seller at any time.`,
     unsubscribeUrl: page,
+    brand: input.brand ?? null,
   });
   return { to: input.to, ...rendered, headers: unsubscribeHeaders(oneClick) };
 }
@@ -79,6 +84,7 @@ export async function tellBuyersAboutNewFiles(
     buyers,
     buyers.map(() => randomBytes(32).toString('base64url')),
   );
+  const brand = emailBrand(await findShownBrand(tx, update.ownerId), publicUrl);
   const messages = subscriptions
     .filter((subscription) => subscription.unsubscribedAt === null)
     .map((subscription) =>
@@ -88,6 +94,7 @@ export async function tellBuyersAboutNewFiles(
         fileNames: update.files.map((file) => file.fileName),
         publicUrl,
         token: subscription.token,
+        brand,
       }),
     );
   await enqueueBulkMail(tx, messages, { perMinute: bulkMailsPerMinute });

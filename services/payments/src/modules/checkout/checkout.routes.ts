@@ -84,7 +84,7 @@ export function checkoutRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-      return confirmClaimLink(deps, request.body.token);
+      return confirmClaimLink(deps, request.body.token, storeOriginOf(request));
     },
   );
 
@@ -104,7 +104,11 @@ export function checkoutRoutes(
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       const fallback = new URL('/claim-link', deps.publicUrl);
       try {
-        const { receiptUrl } = await confirmClaimLink(deps, request.query.token ?? '');
+        const { receiptUrl } = await confirmClaimLink(
+          deps,
+          request.query.token ?? '',
+          storeOriginOf(request),
+        );
         if (receiptUrl) return reply.redirect(receiptUrl, 303);
         fallback.searchParams.set('status', 'confirmed');
       } catch (error) {

@@ -99,8 +99,9 @@ export async function startCheckout(
   const plan = planById(await findSellerPlan(deps.pool, product.ownerId));
   const now = deps.now();
   // Another store's domain never becomes this product's way back: only its own store's does.
-  const returnOrigin =
-    request.storeOrigin?.sellerId === product.ownerId ? request.storeOrigin.origin : deps.publicUrl;
+  const storeOrigin =
+    request.storeOrigin?.sellerId === product.ownerId ? request.storeOrigin.origin : null;
+  const returnOrigin = storeOrigin ?? deps.publicUrl;
 
   const recorded = await withTransaction(
     deps.pool,
@@ -183,6 +184,7 @@ export async function startCheckout(
         planBought: null,
         subscriptionId: null,
         renewsPeriodStart: null,
+        storeOrigin,
         discountCodeId: priced.discount?.code.id ?? null,
         discountCode: priced.discount?.code.code ?? null,
         discountMinor: priced.discount?.offMinor ?? 0,
@@ -209,7 +211,14 @@ export async function startCheckout(
         await mailConfirmationLink(
           tx,
           deps,
-          { checkoutId: checkout.id, productTitle: product.title, buyerEmail, lastLinkAt: null },
+          {
+            checkoutId: checkout.id,
+            productTitle: product.title,
+            buyerEmail,
+            lastLinkAt: null,
+            sellerId: product.ownerId,
+            storeOrigin,
+          },
           now,
         );
         return { checkout, link: null };

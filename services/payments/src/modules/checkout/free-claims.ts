@@ -16,6 +16,8 @@ import {
   type ProductCheckout,
   type SaleDeps,
 } from '../sales/index.js';
+import { buyerLinkOrigin, findSellerDomain } from '../read-models/index.js';
+import type { StoreOrigin } from '../../http/store-origin.js';
 
 /**
  * Issue 30 item 10: a claim that costs nothing must not let anyone make Lockdrop mail any
@@ -103,18 +105,31 @@ export async function requireFreeClaimBudget(
 export async function mailConfirmationLink(
   tx: PoolClient,
   deps: Pick<FreeClaimDeps, 'publicUrl' | 'freeClaims'>,
-  claim: { checkoutId: string; productTitle: string; buyerEmail: string; lastLinkAt: Date | null },
+  claim: {
+    checkoutId: string;
+    productTitle: string;
+    buyerEmail: string;
+    lastLinkAt: Date | null;
+    sellerId: string;
+    /** The store's domain the claim was made on (issue 28): the link leads back there. */
+    storeOrigin: string | null;
+  },
   now: Date,
 ): Promise<boolean> {
   const cooledAt = now.getTime() - deps.freeClaims.mailCooldownSeconds * 1000;
   if (claim.lastLinkAt && claim.lastLinkAt.getTime() > cooledAt) return false;
   const { secret, hash } = newBearerSecret();
+  const origin = buyerLinkOrigin(
+    deps.publicUrl,
+    claim.storeOrigin,
+    claim.storeOrigin ? await findSellerDomain(tx, claim.sellerId) : null,
+  );
   await insertFreeClaimLink(tx, { tokenHash: hash, checkoutId: claim.checkoutId, createdAt: now });
   await enqueueMails(tx, [
     confirmClaimEmail({
       to: claim.buyerEmail,
       productTitle: claim.productTitle,
-      url: `${deps.publicUrl}/api/checkout/claims/confirm?token=${secret}`,
+      url: `${origin}/api/checkout/claims/confirm?token=${secret}`,
       validMinutes: deps.freeClaims.confirmMinutes,
     }),
   ]);
@@ -188,19 +203,23 @@ export async function recordFreeClaim(
  * answer is its receipt page. A second click of the same link lands there again; a link of a
  * claim confirmed through another link (a repeat claim's e-mail) gets `receiptUrl: null` (the
  * receipt e-mail has it). Unknown or altered links are invalid; a pending claim's link past its
- * time is expired.
+ * time is expired. A link opened on the product's store domain (`storeOrigin`, the gateway's
+ * word) lands on the receipt there.
  */
 export async function confirmClaimLink(
   deps: FreeClaimDeps & { pool: Pool },
   token: string,
+  storeOrigin: StoreOrigin | null = null,
 ): Promise<{ receiptUrl: string | null }> {
   const tokenHash = hashBrowserKey(token);
   if (!tokenHash) throw freeClaimErrors.linkInvalid();
   const receipt = receiptOfLink(token);
-  const receiptUrl = `${deps.publicUrl}/receipt/${receipt.token}`;
   const result = await withTransaction(deps.pool, async (tx) => {
     const claim = await lockFreeClaimByLink(tx, tokenHash);
     if (!claim) throw freeClaimErrors.linkInvalid();
+    const origin =
+      storeOrigin && storeOrigin.sellerId === claim.sellerId ? storeOrigin.origin : deps.publicUrl;
+    const receiptUrl = `${origin}/receipt/${receipt.token}`;
     if (claim.confirmedAt) {
       const purchase = await findPurchaseByCheckout(tx, claim.checkoutId);
       return {

@@ -7,13 +7,14 @@ import {
   upsertProduct,
   upsertSellerEmail,
   upsertSellerBrand,
+  upsertSellerDomain,
   upsertSellerPlan,
 } from './read-models.repository.js';
 
 /**
  * What checkout needs from other services, kept locally from their events so a buyer never
- * waits on catalog or identity: products (price, status, file), sellers' plans and brands, FX
- * rates.
+ * waits on catalog or identity: products (price, status, file), sellers' plans, brands and
+ * custom domains, FX rates.
  */
 export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<Subscription[]> {
   return Promise.all([
@@ -65,6 +66,15 @@ export async function subscribeToReadModelEvents(bus: Bus, pool: Pool): Promise<
       handler: async (event, tx) => {
         if (event.type === 'store.brand_updated')
           await upsertSellerBrand(tx, event.data, event.occurredAt);
+      },
+    }),
+    bus.subscribe({
+      consumer: 'payments.domains',
+      filter: 'store.domain_updated',
+      pool,
+      handler: async (event, tx) => {
+        if (event.type === 'store.domain_updated')
+          await upsertSellerDomain(tx, event.data, event.occurredAt);
       },
     }),
     bus.subscribe({

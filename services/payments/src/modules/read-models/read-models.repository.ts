@@ -181,11 +181,85 @@ export async function findShownBrand(db: Queryable, sellerId: string): Promise<P
   return shownBrand(rows[0]);
 }
 
+const SELLER_DOMAINS: ReadModelTable = {
+  table: 'seller_domains',
+  key: 'seller_id',
+  version: 'source_occurred_at',
+};
+
+/** Keeps catalog's newest `store.domain_updated` per seller (issue 28: where buyer links go). */
+export async function upsertSellerDomain(
+  db: Queryable,
+  data: EventData<'store.domain_updated'>,
+  occurredAt: string,
+): Promise<void> {
+  await applyNewestSnapshot(db, SELLER_DOMAINS, data.sellerId, occurredAt, {
+    host: data.host,
+    status: data.status,
+  });
+}
+
+/**
+ * A store's domain as last announced, with the seller's plan: select SELLER_DOMAIN_COLUMNS and
+ * `s.plan` (SAVED_BRAND_COLUMNS has it).
+ */
+export interface SellerDomain {
+  domainHost: string | null;
+  domainStatus: string | null;
+  plan: string | null;
+}
+/** `d` is seller_domains. */
+export const SELLER_DOMAIN_COLUMNS = `d.host AS "domainHost", d.status AS "domainStatus"`;
+
+/**
+ * Where a buyer's links lead (issue 28): back to the store's domain the checkout started on
+ * while that domain serves the store (verified, and the seller's plan includes a custom
+ * domain); otherwise — checked out on Lockdrop, or the domain paused, removed or replaced since
+ * — to Lockdrop's own address, which always works.
+ */
+export function buyerLinkOrigin(
+  publicUrl: string,
+  storeOrigin: string | null,
+  domain: SellerDomain | null | undefined,
+): string {
+  if (!storeOrigin || !domain?.domainHost) return publicUrl;
+  const serving = domain.domainStatus === 'verified' && planById(domain.plan).customDomain;
+  return serving && new URL(storeOrigin).hostname === domain.domainHost ? storeOrigin : publicUrl;
+}
+
+/** The domain of `sellerId` as last announced, with their plan (null when never announced). */
+export async function findSellerDomain(
+  db: Queryable,
+  sellerId: string,
+): Promise<SellerDomain | null> {
+  const { rows } = await db.query<SellerDomain>(
+    `SELECT ${SELLER_DOMAIN_COLUMNS}, s.plan
+       FROM seller_domains d LEFT JOIN sellers s ON s.user_id = d.seller_id
+      WHERE d.seller_id = $1 AND NOT d.deleted`,
+    [sellerId],
+  );
+  return rows[0] ?? null;
+}
+
 /** A saved brand with the plan it is shown under; select it with SAVED_BRAND_COLUMNS. */
 export type SavedBrand = PublicBrand & { plan: string | null };
 /** `b` is seller_brands (not deleted), `s` the seller's row in sellers. */
 export const SAVED_BRAND_COLUMNS = `b.handle, b.name, b.logo_url AS "logoUrl",
   b.accent_colour AS "accentColour", s.plan`;
+
+/** A shown brand as a buyer's e-mail carries it: the logo's URL absolute (mail has no base URL). */
+export function emailBrand(
+  brand: PublicBrand | null,
+  publicUrl: string,
+): { name: string; logoUrl: string | null; accentColour: string | null } | null {
+  return (
+    brand && {
+      name: brand.name,
+      logoUrl: brand.logoUrl && `${publicUrl}${brand.logoUrl}`,
+      accentColour: brand.accentColour,
+    }
+  );
+}
 
 /** The brand buyers see: none unless one was saved and the plan includes branding. */
 export function shownBrand(saved: SavedBrand | null | undefined): PublicBrand | null {

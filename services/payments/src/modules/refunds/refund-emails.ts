@@ -1,4 +1,4 @@
-import { renderEmail, type MailMessage } from '@lockdrop/mailer';
+import { renderEmail, type EmailContent, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
 
 /** The buyer's word that their money is on its way back (sent once the provider confirmed it). */
@@ -9,6 +9,8 @@ export function refundEmail(input: {
   currency: string;
   txRef: string;
   testMode: boolean;
+  /** The seller's brand when their plan includes it (logo URL absolute), as on the receipt. */
+  brand?: EmailContent['brand'];
 }): MailMessage {
   const amount = formatMoney(input.amountMinor, input.currency);
   return {
@@ -23,8 +25,8 @@ export function refundEmail(input: {
         'Your access to the files of this purchase has ended.',
         `Reference: ${input.txRef}`,
       ],
-      footnote:
-        'You received this e-mail because this address was used for a purchase on Lockdrop.',
+      footnote: `You received this e-mail because this address was used for a purchase ${input.brand ? `from ${input.brand.name}` : 'on Lockdrop'}.`,
+      brand: input.brand ?? null,
     }),
   };
 }

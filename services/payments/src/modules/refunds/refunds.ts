@@ -32,6 +32,7 @@ import {
 import { refundJournal } from '../ledger/index.js';
 import { enqueueMail } from '@lockdrop/mailer';
 import { refundEmail } from './refund-emails.js';
+import { emailBrand, findShownBrand } from '../read-models/index.js';
 
 export interface RefundDeps {
   pool: Pool;
@@ -42,6 +43,8 @@ export interface RefundDeps {
   /** Whether the provider gives its fee back on a refund (Flutterwave does not). */
   processorFeeRefunded: boolean;
   supportEmails: string[];
+  /** Lockdrop's address: a brand's logo in the buyer's e-mail is absolute. */
+  publicUrl: string;
   /** A refunded or charged-back charge of a subscription ends it (see reverseSale). */
   subscriptions: SubscriptionRules;
   now: () => Date;
@@ -332,6 +335,7 @@ async function settleRefund(deps: RefundDeps, refund: Refund, outcome: Settlemen
           currency: purchase.currency,
           txRef: purchase.txRef,
           testMode: purchase.testMode,
+          brand: emailBrand(await findShownBrand(tx, purchase.sellerId), deps.publicUrl),
         }),
       );
       return;

@@ -164,6 +164,7 @@ async function openPlanCheckout(
     planBought: plan.id,
     subscriptionId: replacing,
     renewsPeriodStart: null,
+    storeOrigin: null,
     discountCodeId: null,
     discountCode: null,
     discountMinor: 0,

@@ -1,7 +1,7 @@
 import { withTransaction } from '@lockdrop/db';
 import { enqueueMail } from '@lockdrop/mailer';
 import { findOpenRenewalCheckout, type Checkout } from '../sales/index.js';
-import { findProduct } from '../read-models/index.js';
+import { emailBrand, findProduct, findShownBrand } from '../read-models/index.js';
 import {
   findSubscription,
   listSubscriptionsDue,
@@ -169,6 +169,9 @@ async function advanceSubscription(deps: RenewalsDeps, id: string): Promise<Step
               ? `${deps.publicUrl}/settings#plan`
               : `${deps.publicUrl}/purchases#subscription-${sub.id}`,
           testMode: deps.provider.testMode,
+          brand: sub.sellerId
+            ? emailBrand(await findShownBrand(tx, sub.sellerId), deps.publicUrl)
+            : null,
         }),
       );
       await noteSubscription(tx, id, { remindedFor: sub.currentPeriodEnd });

@@ -36,6 +36,11 @@ interface CheckoutRecord {
   createdAt: Date;
   /** When the payment page stops taking payment (set for checkouts holding a code's use). */
   expiresAt: Date | null;
+  /**
+   * The seller's custom domain the buyer checked out on (`https://shop.example.com`, issue 28),
+   * or null (Lockdrop's own host): the receipt's links go there while the domain serves.
+   */
+  storeOrigin: string | null;
 }
 
 /** A buyer's checkout of a seller's product, bought once or subscribed to. */
@@ -82,7 +87,7 @@ const COLUMNS = `id, tx_ref AS "txRef", provider, status, product_id AS "product
   kind, billing_interval AS "billingInterval", user_id AS "userId", plan_bought AS "planBought",
   subscription_id AS "subscriptionId", renews_period_start AS "renewsPeriodStart",
   discount_code_id AS "discountCodeId", discount_code AS "discountCode", discount_minor AS "discountMinor",
-  expires_at AS "expiresAt"`;
+  expires_at AS "expiresAt", store_origin AS "storeOrigin"`;
 
 export async function insertCheckout(db: Queryable, checkout: NewCheckout): Promise<void> {
   await db.query(
@@ -90,9 +95,9 @@ export async function insertCheckout(db: Queryable, checkout: NewCheckout): Prom
        buyer_email, price_minor, price_currency, amount_minor, currency, fx_rate, plan, platform_fee_bps,
        platform_fee_minor, browser_key_hash, correlation_id, created_at, kind, billing_interval, user_id,
        plan_bought, subscription_id, renews_period_start, discount_code_id, discount_code, discount_minor,
-       expires_at)
+       expires_at, store_origin)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-       $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)`,
+       $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
     [
       checkout.id,
       checkout.txRef,
@@ -125,6 +130,7 @@ export async function insertCheckout(db: Queryable, checkout: NewCheckout): Prom
       checkout.discountCode,
       checkout.discountMinor,
       checkout.expiresAt,
+      checkout.storeOrigin,
     ],
   );
 }

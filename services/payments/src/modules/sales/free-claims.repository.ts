@@ -58,9 +58,13 @@ export interface PendingFreeClaim {
   expiresAt: Date;
   confirmedAt: Date | null;
   lastLinkAt: Date | null;
+  sellerId: string;
+  /** The store's domain the claim was made on (issue 28), or null. */
+  storeOrigin: string | null;
 }
 
 const PENDING_COLUMNS = `fc.checkout_id AS "checkoutId", c.tx_ref AS "txRef", fc.expires_at AS "expiresAt",
+  c.seller_id AS "sellerId", c.store_origin AS "storeOrigin",
   fc.confirmed_at AS "confirmedAt",
   (SELECT max(l.created_at) FROM free_claim_links l WHERE l.checkout_id = fc.checkout_id) AS "lastLinkAt"`;
 

@@ -8,6 +8,7 @@ import { postJournals, type NewJournal } from '../ledger/index.js';
 import { insertPurchases, type NewPurchase } from './purchases.repository.js';
 import type { PaymentProvider, VerifiedTransaction } from '../../providers/types.js';
 import { paymentJournal } from '../ledger/index.js';
+import { buyerLinkOrigin, emailBrand } from '../read-models/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
 import { findSellersForSales, saleEmailFor, type SellerForSale } from './sale-emails.js';
 
@@ -178,19 +179,17 @@ export async function recordSale(
   await loadSellersForSales(tx, gathered, [sellerId]);
   const seller = gathered.sellers.get(sellerId)!;
   const brand = seller.brand;
+  // The receipt leads back to the store's domain the checkout started on, while it serves.
+  const linkOrigin = buyerLinkOrigin(deps.publicUrl, checkout.storeOrigin, seller.domain);
   gathered.mails.push(
     receiptEmail({
       to: checkout.buyerEmail,
-      brand: brand && {
-        name: brand.name,
-        logoUrl: brand.logoUrl && `${deps.publicUrl}${brand.logoUrl}`,
-        accentColour: brand.accentColour,
-      },
+      brand: emailBrand(brand, deps.publicUrl),
       productTitle: checkout.productTitle,
       amountMinor: split.amountMinor,
       currency: checkout.currency,
       txRef: checkout.txRef,
-      receiptUrl: `${deps.publicUrl}/receipt/${receipt.token}`,
+      receiptUrl: `${linkOrigin}/receipt/${receipt.token}`,
       refundWindowHours: deps.refundWindowHours,
       testMode: deps.provider.testMode,
       discount: checkout.discountCode

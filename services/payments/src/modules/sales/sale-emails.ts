@@ -2,7 +2,13 @@ import type { PublicBrand } from '@lockdrop/contracts';
 import type { Queryable } from '@lockdrop/db';
 import { renderEmail, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
-import { SAVED_BRAND_COLUMNS, shownBrand, type SavedBrand } from '../read-models/index.js';
+import {
+  SAVED_BRAND_COLUMNS,
+  SELLER_DOMAIN_COLUMNS,
+  shownBrand,
+  type SavedBrand,
+  type SellerDomain,
+} from '../read-models/index.js';
 
 export const TEST_SALE_NOTICE =
   'This was a test payment: no money was charged, and it is not part of your earnings or payouts.';
@@ -75,6 +81,8 @@ export interface SellerForSale {
   email: string | null;
   saleEmails: boolean;
   brand: PublicBrand | null;
+  /** The store's custom domain as last announced (where its buyers' links may go), or null. */
+  domain: SellerDomain | null;
 }
 
 /**
@@ -86,20 +94,26 @@ export async function findSellersForSales(
   sellerIds: string[],
 ): Promise<Map<string, SellerForSale>> {
   const { rows } = await tx.query<
-    SavedBrand & { sellerId: string; email: string | null; saleEmails: boolean }
+    SavedBrand & SellerDomain & { sellerId: string; email: string | null; saleEmails: boolean }
   >(
     `SELECT ids.seller_id AS "sellerId", s.email, coalesce(m.sale_emails, true) AS "saleEmails",
-            ${SAVED_BRAND_COLUMNS}
+            ${SAVED_BRAND_COLUMNS}, ${SELLER_DOMAIN_COLUMNS}
        FROM unnest($1::uuid[]) AS ids (seller_id)
        LEFT JOIN sellers s ON s.user_id = ids.seller_id
        LEFT JOIN seller_mail_settings m ON m.seller_id = ids.seller_id
-       LEFT JOIN seller_brands b ON b.seller_id = ids.seller_id AND NOT b.deleted`,
+       LEFT JOIN seller_brands b ON b.seller_id = ids.seller_id AND NOT b.deleted
+       LEFT JOIN seller_domains d ON d.seller_id = ids.seller_id AND NOT d.deleted`,
     [[...new Set(sellerIds)]],
   );
   return new Map(
     rows.map((row) => [
       row.sellerId,
-      { email: row.email, saleEmails: row.saleEmails, brand: shownBrand(row) },
+      {
+        email: row.email,
+        saleEmails: row.saleEmails,
+        brand: shownBrand(row),
+        domain: row.domainHost ? row : null,
+      },
     ]),
   );
 }

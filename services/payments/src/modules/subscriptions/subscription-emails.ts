@@ -1,4 +1,4 @@
-import { renderEmail, type MailMessage } from '@lockdrop/mailer';
+import { renderEmail, type EmailContent, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
 import type { Subscription } from './subscriptions.repository.js';
 import { TEST_PAYMENT_NOTICE } from '../sales/index.js';
@@ -10,6 +10,9 @@ const per = (sub: Pick<Subscription, 'billingInterval'>) =>
   sub.billingInterval === 'yearly' ? 'per year' : 'per month';
 
 const testPrefix = (testMode: boolean) => (testMode ? '[TEST] ' : '');
+
+const subscriptionFootnote = (brand: EmailContent['brand']) =>
+  `You received this e-mail because this address holds a subscription ${brand ? `to ${brand.name}` : 'on Lockdrop'}.`;
 
 /** A seller paid for their Lockdrop plan (first charge, renewal or change). */
 export function planReceiptEmail(input: {
@@ -46,6 +49,8 @@ export function renewalFailedEmail(input: {
   graceUntil: Date;
   payUrl: string;
   testMode: boolean;
+  /** A product subscription's seller's brand (Pro and up); a Lockdrop plan has none. */
+  brand?: EmailContent['brand'];
 }): MailMessage {
   const { sub } = input;
   return {
@@ -58,7 +63,8 @@ export function renewalFailedEmail(input: {
         `You keep access until ${day(input.graceUntil)}. Pay before then to keep your subscription; after that it ends.`,
       ],
       action: { label: 'Pay now', url: input.payUrl },
-      footnote: 'You received this e-mail because this address holds a subscription on Lockdrop.',
+      footnote: subscriptionFootnote(input.brand),
+      brand: input.brand ?? null,
     }),
   };
 }
@@ -68,6 +74,8 @@ export function renewalReminderEmail(input: {
   sub: Subscription;
   manageUrl: string;
   testMode: boolean;
+  /** A product subscription's seller's brand (Pro and up); a Lockdrop plan has none. */
+  brand?: EmailContent['brand'];
 }): MailMessage {
   const { sub } = input;
   return {
@@ -80,7 +88,8 @@ export function renewalReminderEmail(input: {
         'Nothing to do if you want to keep it. To stop it, cancel before that day; you keep access until then.',
       ],
       action: { label: 'Manage subscription', url: input.manageUrl },
-      footnote: 'You received this e-mail because this address holds a subscription on Lockdrop.',
+      footnote: subscriptionFootnote(input.brand),
+      brand: input.brand ?? null,
     }),
   };
 }

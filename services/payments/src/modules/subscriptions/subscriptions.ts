@@ -21,7 +21,13 @@ import {
   type CheckoutStatus,
 } from '../sales/index.js';
 import { postJournal } from '../ledger/index.js';
-import { findProduct, findSellerPlan, upsertSellerPlan } from '../read-models/index.js';
+import {
+  emailBrand,
+  findProduct,
+  findSellerPlan,
+  findShownBrand,
+  upsertSellerPlan,
+} from '../read-models/index.js';
 import {
   findChargeForPeriod,
   findLivePlanSubscription,
@@ -208,6 +214,9 @@ export async function recordRenewalFailure(
           ? `${deps.publicUrl}/settings#plan`
           : `${deps.publicUrl}/purchases#subscription-${sub.id}`,
       testMode: deps.provider.testMode,
+      brand: sub.sellerId
+        ? emailBrand(await findShownBrand(tx, sub.sellerId), deps.publicUrl)
+        : null,
     }),
   );
   deps.onMailQueued();
@@ -445,6 +454,8 @@ export async function buildRenewalCheckout(
     billingInterval: interval,
     subscriptionId: sub.id,
     renewsPeriodStart: sub.currentPeriodEnd,
+    // A renewal starts on no page: its receipt links to Lockdrop's address.
+    storeOrigin: null,
     discountCodeId: null,
     discountCode: null,
     discountMinor: 0,

@@ -23,3 +23,19 @@ export const productQueryOptions = (id: string, currency?: string) =>
 
 export const useProduct = (id: string, currency?: string) =>
   useQuery(productQueryOptions(id, currency));
+
+/**
+ * The product's seller's brand for a page about an earlier purchase (the receipt): read without
+ * counting a view (`countView=false`), since nobody is looking at the product page itself.
+ */
+export const productBrandQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['products', id, { countView: false }],
+    queryFn: () => api<ProductDetail>(`/api/products/${encodeURIComponent(id)}?countView=false`),
+    select: (product) => product.brand,
+    enabled: id !== '',
+    retry: false,
+    staleTime: 60_000,
+  });
+
+export const useProductBrand = (id: string) => useQuery(productBrandQueryOptions(id));
