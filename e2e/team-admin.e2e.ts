@@ -6,7 +6,7 @@ import { expectToast } from './support/toasts';
 
 /**
  * Issue 28's admin has everything but ownership and the payout destination: acting for the
- * store, Settings shows them its brand, webhooks and API keys (not its payouts or plan), and a
+ * store, Settings shows them its brand, custom domain, webhooks and API keys (not its payouts or plan), and a
  * key or endpoint they add is the store's — its owner sees it, and the activity names the admin.
  */
 let owner: Browser;
@@ -58,12 +58,12 @@ describe('an admin acting for the store', () => {
     await page.getByTestId('open-store').click();
     await page.waitForURL('**/dashboard');
 
-    // The store's brand, webhooks and API keys; never its payouts or plan.
+    // The store's brand, domain, webhooks and API keys; never its payouts or plan.
     await page.goto('/settings', { waitUntil: 'networkidle' });
     expect(await page.getByTestId('acting-note').innerText()).toContain(
-      'brand, webhooks and API keys are yours to manage here',
+      'brand, domain, webhooks and API keys are yours to manage here',
     );
-    for (const name of ['Brand', 'Webhooks', 'API keys'])
+    for (const name of ['Brand', 'Custom domain', 'Webhooks', 'API keys'])
       await page.getByRole('region', { name, exact: true }).waitFor();
     expect(await page.getByRole('region', { name: 'Current plan' }).count()).toBe(0);
     expect(await page.getByRole('region', { name: /payout/i }).count()).toBe(0);

@@ -456,6 +456,13 @@ describe('team members against every store route family', () => {
       need: 'brand:manage',
       allowed: 200,
     },
+    {
+      family: 'custom domain',
+      method: 'GET',
+      path: () => '/api/domain',
+      need: 'domain:manage',
+      allowed: 200,
+    },
     // No image sent: refused for the missing file, past the role check.
     {
       family: 'delivery brand logo',

@@ -140,8 +140,13 @@ describe('the role → rights table', () => {
     expect(roleHasRight('support', 'payouts:read')).toBe(false);
   });
 
-  it("gives admin (and owner) what speaks for the store but the owner's own: brand, webhooks, API keys", () => {
-    const storeWide = ['brand:manage', 'webhooks:manage', 'api-keys:manage'] as const;
+  it("gives admin (and owner) what speaks for the store but the owner's own: brand, domain, webhooks, API keys", () => {
+    const storeWide = [
+      'brand:manage',
+      'domain:manage',
+      'webhooks:manage',
+      'api-keys:manage',
+    ] as const;
     const holders = (right: (typeof storeWide)[number] | 'store:owner') =>
       (['owner', 'admin', 'editor', 'support', 'accountant'] as const).filter((role) =>
         roleHasRight(role, right),

@@ -166,6 +166,44 @@ describe('adding a custom domain', () => {
   });
 });
 
+describe("a store's team (issue 28)", () => {
+  it('lets an admin acting for the store connect, verify and disconnect its domain, and refuses the other roles', async () => {
+    const seller = await businessStore();
+    const admin = await harness.member(seller, 'admin');
+    const host = `${fresh('team')}.example.com`;
+    const added = await addDomain(admin, host);
+    expect(added.statusCode, added.body).toBe(200);
+    // The store's domain (the seller account's): its owner sees what the admin connected.
+    expect((await settingsOf(seller)).domain).toMatchObject({ host, status: 'pending' });
+    expect((await verifyNow(admin)).statusCode).toBe(200);
+
+    const answers: Record<string, number[]> = {};
+    for (const role of ['editor', 'support', 'accountant'] as const) {
+      const member = await harness.member(seller, role);
+      const read = await harness.app.inject({ url: '/api/domain', headers: member.auth });
+      const change = await addDomain(member, `${fresh('not-theirs')}.example.com`);
+      const removal = await harness.app.inject({
+        method: 'DELETE',
+        url: '/api/domain',
+        headers: member.auth,
+      });
+      expect(read.json().error?.code).toBe('not_allowed_for_role');
+      answers[role] = [read.statusCode, change.statusCode, removal.statusCode];
+    }
+    const refused = [403, 403, 403];
+    expect(answers).toEqual({ editor: refused, support: refused, accountant: refused });
+    expect((await settingsOf(seller)).domain.host).toBe(host);
+
+    const removed = await harness.app.inject({
+      method: 'DELETE',
+      url: '/api/domain',
+      headers: admin.auth,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await settingsOf(seller)).domain).toBeNull();
+  });
+});
+
 describe('verifying against a DNS that misbehaves', () => {
   it('verifies a TXT split in several strings among other records, in another case, through a CNAME chain', async () => {
     const seller = await businessStore();

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * Team seats (issue 28). A store is a seller account (its id is the owner's user id); members
- * act for it with one of these roles. What each role may do is one table in `libs/auth`
- * (`STORE_ROLE_RIGHTS`); the web reads a member's rights from the session, never decides them.
+ * act for it with one of these roles. What each role may do is one table, `STORE_ROLE_RIGHTS`
+ * below: `libs/auth` enforces it on every server; the web reads a member's rights from the
+ * session (its tests read this table), never decides them.
  */
 export const storeRoleSchema = z.enum(['owner', 'admin', 'editor', 'support', 'accountant']);
 export type StoreRole = z.infer<typeof storeRoleSchema>;
@@ -32,6 +33,8 @@ export const storeRightSchema = z.enum([
   // and owner. Each covers reading and changing its settings (they hold no one else's data).
   // The store's brand: handle, name, logo, accent colour.
   'brand:manage',
+  // The store's custom domain (Business): connecting, verifying, disconnecting.
+  'domain:manage',
   // The store's outgoing webhook endpoints: secrets, tests, the delivery log, redeliveries.
   'webhooks:manage',
   // The store's API keys: made for the store (the seller account), never for the member.
@@ -41,6 +44,48 @@ export const storeRightSchema = z.enum([
   'store:owner',
 ]);
 export type StoreRight = z.infer<typeof storeRightSchema>;
+
+const EDITOR: readonly StoreRight[] = [
+  'products:read',
+  'products:write',
+  'files:read',
+  'files:write',
+  'discounts:read',
+  'discounts:write',
+  'buyer-updates:write',
+];
+const SUPPORT: readonly StoreRight[] = ['sales:read', 'refunds:write', 'buyers:read'];
+const ACCOUNTANT: readonly StoreRight[] = [
+  'sales:read',
+  'payouts:read',
+  'analytics:read',
+  'exports:read',
+];
+// Issue 28: "admin: everything but ownership and payout destination".
+const ADMIN: readonly StoreRight[] = [
+  ...new Set([...EDITOR, ...SUPPORT, ...ACCOUNTANT]),
+  'payouts:write',
+  'brand:manage',
+  'domain:manage',
+  'webhooks:manage',
+  'api-keys:manage',
+];
+
+/**
+ * The one table of what each store role may do. Owner-only actions (billing, payout destination,
+ * team management, account deletion, the owner's own buyer library and profile) get no member
+ * right: billing and the payout destination declare `store:owner`, which only an owner who
+ * received the store by a transfer (and so acts for it) holds.
+ */
+export const STORE_ROLE_RIGHTS: Readonly<Record<StoreRole, readonly StoreRight[]>> = {
+  // The store's own account acts with a plain token (no actor claim) and is never checked.
+  // An owner who received the store by a transfer acts for it, and needs the owner's own right.
+  owner: [...ADMIN, 'store:owner'],
+  admin: ADMIN,
+  editor: EDITOR,
+  support: SUPPORT,
+  accountant: ACCOUNTANT,
+};
 
 /** While a member acts for a store: `GET /api/auth/session`'s `acting`. */
 export const actingSchema = z.object({

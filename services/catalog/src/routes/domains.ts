@@ -9,8 +9,8 @@ import { errorResponses } from './schemas.js';
 const secured: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];
 
 /**
- * The seller's custom domain (issue 28, Business): owner only, like the brand (no store right,
- * so a member acting for the store is refused by libs/auth).
+ * The store's custom domain (issue 28, Business): its owner's and an admin's (`domain:manage`),
+ * never another role's; a member acting for the store works on the store's domain.
  */
 export function domainRoutes(app: HttpServer, domains: DomainService): void {
   const seller = (request: Parameters<typeof sellerOf>[0]) => {
@@ -22,6 +22,7 @@ export function domainRoutes(app: HttpServer, domains: DomainService): void {
     '/api/domain',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'domain:manage' },
       schema: {
         summary: "The signed-in seller's custom domain, the DNS records to create and its state",
         tags: ['domain'],
@@ -36,6 +37,7 @@ export function domainRoutes(app: HttpServer, domains: DomainService): void {
     '/api/domain',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'domain:manage' },
       schema: {
         summary: 'Connect a custom domain to the store (Business); a new host starts pending',
         tags: ['domain'],
@@ -51,6 +53,7 @@ export function domainRoutes(app: HttpServer, domains: DomainService): void {
     '/api/domain/verify',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'domain:manage' },
       schema: {
         summary: 'Look the domain\'s DNS records up now ("Verify now")',
         tags: ['domain'],
@@ -65,6 +68,7 @@ export function domainRoutes(app: HttpServer, domains: DomainService): void {
     '/api/domain',
     {
       preHandler: app.authenticate,
+      config: { storeRight: 'domain:manage' },
       schema: {
         summary: 'Disconnect the custom domain; the store stays at its Lockdrop addresses',
         tags: ['domain'],

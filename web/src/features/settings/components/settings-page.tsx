@@ -38,7 +38,8 @@ export function SettingsPage({
   // and its activity are shown; the rest follows the role's rights (actingSections).
   if (acting) {
     const sections = actingSections(acting.rights);
-    const speaksForStore = sections.brand || sections.webhooks || sections.apiKeys;
+    const speaksForStore =
+      sections.brand || sections.domain || sections.webhooks || sections.apiKeys;
     return (
       <div className="bg-slate-50">
         <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
@@ -46,16 +47,16 @@ export function SettingsPage({
           <p className="mt-4 text-sm text-slate-700" data-testid="acting-note">
             {acting.role === 'owner' ? (
               <>
-                You own <strong>{acting.storeName}</strong>: its payouts, plan, team, brand,
+                You own <strong>{acting.storeName}</strong>: its payouts, plan, team, brand, domain,
                 webhooks and API keys are yours here; switch back to your own store (in the seller
                 menu) for your own account.
               </>
             ) : speaksForStore ? (
               <>
                 You are working in <strong>{acting.storeName}</strong> as {acting.role}: its team,
-                brand, webhooks and API keys are yours to manage here. Its payouts, plan and account
-                settings stay with its owner; switch back to your own store (in the seller menu) for
-                your own settings.
+                brand, domain, webhooks and API keys are yours to manage here. Its payouts, plan and
+                account settings stay with its owner; switch back to your own store (in the seller
+                menu) for your own settings.
               </>
             ) : (
               <>
@@ -71,6 +72,7 @@ export function SettingsPage({
             {team}
             {activity}
             {sections.brand && brand}
+            {sections.domain && domain}
             {sections.webhooks && <WebhooksSection webhooks={webhooks} />}
             {sections.saleEmails && <NotificationsSection />}
             {sections.apiKeys && <ApiKeysSection />}

@@ -1,33 +1,9 @@
-import type { StoreRight, StoreRole } from '@lockdrop/contracts';
+import { STORE_ROLE_RIGHTS, type StoreRole } from '@lockdrop/contracts';
 import { describe, expect, it } from 'vitest';
 import { actingSections } from './acting-sections';
 
-/** The rights `GET /api/auth/session` lists per role (libs/auth's STORE_ROLE_RIGHTS, issue 28). */
-const EDITOR: StoreRight[] = [
-  'products:read',
-  'products:write',
-  'files:read',
-  'files:write',
-  'discounts:read',
-  'discounts:write',
-  'buyer-updates:write',
-];
-const SUPPORT: StoreRight[] = ['sales:read', 'refunds:write', 'buyers:read'];
-const ACCOUNTANT: StoreRight[] = ['sales:read', 'payouts:read', 'analytics:read', 'exports:read'];
-const ADMIN: StoreRight[] = [
-  ...new Set([...EDITOR, ...SUPPORT, ...ACCOUNTANT]),
-  'payouts:write',
-  'brand:manage',
-  'webhooks:manage',
-  'api-keys:manage',
-];
-const RIGHTS: Record<StoreRole, StoreRight[]> = {
-  owner: [...ADMIN, 'store:owner'],
-  admin: ADMIN,
-  editor: EDITOR,
-  support: SUPPORT,
-  accountant: ACCOUNTANT,
-};
+/** The rights `GET /api/auth/session` lists per role: the one table servers enforce (issue 28). */
+const RIGHTS = STORE_ROLE_RIGHTS;
 
 const shown = (role: StoreRole) =>
   Object.entries(actingSections(RIGHTS[role]))
@@ -35,8 +11,8 @@ const shown = (role: StoreRole) =>
     .map(([section]) => section);
 
 describe('Settings while acting for a store (issue 28)', () => {
-  it("shows an admin the store's brand, webhooks and API keys, but not its payouts, plan or sale e-mails", () => {
-    expect(shown('admin')).toEqual(['brand', 'webhooks', 'apiKeys']);
+  it("shows an admin the store's brand, domain, webhooks and API keys, but not its payouts, plan or sale e-mails", () => {
+    expect(shown('admin')).toEqual(['brand', 'domain', 'webhooks', 'apiKeys']);
   });
 
   it('shows an owner by transfer everything that speaks for the store', () => {
@@ -44,6 +20,7 @@ describe('Settings while acting for a store (issue 28)', () => {
       'payouts',
       'plan',
       'brand',
+      'domain',
       'webhooks',
       'saleEmails',
       'apiKeys',

@@ -22,7 +22,7 @@ import {
 
 const ROLE_HELP: Record<MemberRole, string> = {
   admin:
-    'everything (brand, webhooks and API keys too) but billing, where payouts go and ownership',
+    'everything (brand, domain, webhooks and API keys too) but billing, where payouts go and ownership',
   editor: 'products, files, discounts and buyer updates',
   support: 'sales, refunds and buyers',
   accountant: 'read-only: sales, payouts, exports and analytics',
