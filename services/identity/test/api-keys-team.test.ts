@@ -4,12 +4,11 @@ import { createEvent, type PlanId } from '@lockdrop/contracts';
 import { testEnv } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Browser,
-  latestMail,
-  linkIn,
-  makeSignUp,
   startIdentity,
   type TestIdentity,
+  verifiedPerson,
+  joinedMember,
+  type Person,
 } from './support.js';
 
 /**
@@ -30,40 +29,12 @@ afterAll(async () => {
   await identity?.close();
 });
 
-interface Person {
-  client: Browser;
-  userId: string;
-  email: string;
-}
-
-async function person(plan: PlanId = 'free'): Promise<Person> {
-  const client = new Browser(identity.app, {
-    'x-forwarded-for': '203.0.113.44',
-    'user-agent': 'KeysTest/1.0',
-  });
-  const details = makeSignUp();
-  const response = await client.post('/api/auth/sign-up', details);
-  expect(response.status).toBe(201);
-  const userId = response.body.user.id as string;
-  await identity.db.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [userId]);
-  await identity.db.query('UPDATE profiles SET plan = $2 WHERE id = $1', [userId, plan]);
-  await client.post('/api/auth/refresh');
-  return { client, userId, email: details.email };
-}
+const KEYS_CLIENT = { 'x-forwarded-for': '203.0.113.44', 'user-agent': 'KeysTest/1.0' };
+const person = (plan: PlanId = 'free') => verifiedPerson(identity, plan, KEYS_CLIENT);
 
 /** Invited with `role`, accepted, and acting for the owner's store. */
 async function member(owner: Person, role: string): Promise<Person> {
-  const joined = await person();
-  const sent = await owner.client.post(`/api/auth/stores/${owner.userId}/invites`, {
-    email: joined.email,
-    role,
-  });
-  expect(sent.status).toBe(201);
-  const link = linkIn(await latestMail(identity.db, joined.email, /invited you/));
-  const accepted = await joined.client.post('/api/auth/invites/accept', {
-    token: link.searchParams.get('token'),
-  });
-  expect(accepted.status).toBe(200);
+  const joined = await joinedMember(identity, owner, role, KEYS_CLIENT);
   expect((await joined.client.post(`/api/auth/stores/${owner.userId}/act`)).status).toBe(200);
   return joined;
 }

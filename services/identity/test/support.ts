@@ -1,3 +1,4 @@
+import type { PlanId } from '@lockdrop/contracts';
 import { loadConfig } from '@lockdrop/config';
 import { createPool, type Pool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
@@ -181,4 +182,53 @@ export function linkIn(mail: StoredMail): URL {
   const match = /https?:\/\/\S+token=[\w-]+/.exec(mail.text);
   if (!match) throw new Error(`no link in ${mail.text}`);
   return new URL(match[0]);
+}
+
+/** A person in the team tests: their browser-like client, account and password. */
+export interface Person {
+  client: Browser;
+  userId: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * A signed-up account with a verified e-mail on `plan` (set in the table: the plan consumer is
+ * tested elsewhere), holding a fresh access token that says both.
+ */
+export async function verifiedPerson(
+  identity: TestIdentity,
+  plan: PlanId = 'free',
+  headers: Record<string, string> = { 'x-forwarded-for': '203.0.113.9' },
+): Promise<Person> {
+  const client = new Browser(identity.app, headers);
+  const details = makeSignUp();
+  const response = await client.post('/api/auth/sign-up', details);
+  expect(response.status).toBe(201);
+  const userId = response.body.user.id as string;
+  await identity.db.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [userId]);
+  await identity.db.query('UPDATE profiles SET plan = $2 WHERE id = $1', [userId, plan]);
+  await client.post('/api/auth/refresh');
+  return { client, userId, email: details.email, password: details.password };
+}
+
+/** A new person `owner` invites with `role`, who accepts from the e-mailed link. */
+export async function joinedMember(
+  identity: TestIdentity,
+  owner: Person,
+  role: string,
+  headers?: Record<string, string>,
+): Promise<Person> {
+  const member = await verifiedPerson(identity, 'free', headers);
+  const sent = await owner.client.post(`/api/auth/stores/${owner.userId}/invites`, {
+    email: member.email,
+    role,
+  });
+  expect(sent.status).toBe(201);
+  const link = linkIn(await latestMail(identity.db, member.email, /invited you/));
+  const accepted = await member.client.post('/api/auth/invites/accept', {
+    token: link.searchParams.get('token'),
+  });
+  expect(accepted.status).toBe(200);
+  return member;
 }

@@ -6,12 +6,13 @@ import { testEnv } from '@lockdrop/testing';
 import { decodeJwt, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Browser,
   latestMail,
   linkIn,
-  makeSignUp,
   startIdentity,
   type TestIdentity,
+  verifiedPerson,
+  joinedMember,
+  type Person,
 } from './support.js';
 
 /**
@@ -42,42 +43,13 @@ afterAll(async () => {
   await identity?.close();
 });
 
-interface Person {
-  client: Browser;
-  userId: string;
-  email: string;
-  password: string;
-}
-
-async function person(plan: PlanId = 'free', userAgent = 'TeamsTest/1.0'): Promise<Person> {
-  const client = new Browser(identity.app, {
+const person = (plan: PlanId = 'free', userAgent = 'TeamsTest/1.0') =>
+  verifiedPerson(identity, plan, { 'x-forwarded-for': '203.0.113.28', 'user-agent': userAgent });
+const join = (owner: Person, role: string) =>
+  joinedMember(identity, owner, role, {
     'x-forwarded-for': '203.0.113.28',
-    'user-agent': userAgent,
+    'user-agent': 'TeamsTest/1.0',
   });
-  const details = makeSignUp();
-  const response = await client.post('/api/auth/sign-up', details);
-  expect(response.status).toBe(201);
-  const userId = response.body.user.id as string;
-  await identity.db.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [userId]);
-  await identity.db.query('UPDATE profiles SET plan = $2 WHERE id = $1', [userId, plan]);
-  await client.post('/api/auth/refresh');
-  return { client, userId, email: details.email, password: details.password };
-}
-
-async function join(owner: Person, role: string): Promise<Person> {
-  const member = await person();
-  const sent = await owner.client.post(`/api/auth/stores/${owner.userId}/invites`, {
-    email: member.email,
-    role,
-  });
-  expect(sent.status).toBe(201);
-  const link = linkIn(await latestMail(identity.db, member.email, /invited you/));
-  const accepted = await member.client.post('/api/auth/invites/accept', {
-    token: link.searchParams.get('token'),
-  });
-  expect(accepted.status).toBe(200);
-  return member;
-}
 
 const actFor = (member: Person, storeId: string) =>
   member.client.post(`/api/auth/stores/${storeId}/act`);

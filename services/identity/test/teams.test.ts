@@ -1,16 +1,17 @@
 import { createTokenVerifier } from '@lockdrop/auth';
 import { connectBus, type Bus, type Subscription } from '@lockdrop/bus';
-import type { DomainEvent } from '@lockdrop/contracts';
+import type { DomainEvent, PlanId } from '@lockdrop/contracts';
 import { testEnv } from '@lockdrop/testing';
 import { decodeJwt, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Browser,
   latestMail,
   linkIn,
-  makeSignUp,
   startIdentity,
   type TestIdentity,
+  verifiedPerson,
+  joinedMember,
+  type Person,
 } from './support.js';
 
 let identity: TestIdentity;
@@ -36,25 +37,7 @@ afterAll(async () => {
   await identity?.close();
 });
 
-interface Person {
-  client: Browser;
-  userId: string;
-  email: string;
-}
-
-/** A signed-up, e-mail-verified account on `plan` (set in the table: the plan consumer is tested elsewhere). */
-async function person(plan: 'free' | 'starter' | 'pro' | 'business' = 'free'): Promise<Person> {
-  const client = new Browser(identity.app, { 'x-forwarded-for': '203.0.113.9' });
-  const details = makeSignUp();
-  const response = await client.post('/api/auth/sign-up', details);
-  expect(response.status).toBe(201);
-  const userId = response.body.user.id as string;
-  await identity.db.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [userId]);
-  await identity.db.query('UPDATE profiles SET plan = $2 WHERE id = $1', [userId, plan]);
-  // A fresh access token with the verified e-mail and the plan.
-  await client.post('/api/auth/refresh');
-  return { client, userId, email: details.email };
-}
+const person = (plan: PlanId = 'free') => verifiedPerson(identity, plan);
 
 const invite = (owner: Person, email: string, role = 'editor') =>
   owner.client.post(`/api/auth/stores/${owner.userId}/invites`, { email, role });
@@ -67,15 +50,7 @@ async function inviteToken(email: string): Promise<string> {
   return link.searchParams.get('token')!;
 }
 
-async function join(owner: Person, role = 'editor'): Promise<Person> {
-  const member = await person();
-  expect((await invite(owner, member.email, role)).status).toBe(201);
-  const accepted = await member.client.post('/api/auth/invites/accept', {
-    token: await inviteToken(member.email),
-  });
-  expect(accepted.status).toBe(200);
-  return member;
-}
+const join = (owner: Person, role = 'editor') => joinedMember(identity, owner, role);
 
 const verifier = () => createTokenVerifier({ jwks: { keys: identity.signingKeys.map(publicOf) } });
 const publicOf = ({ kty, crv, x, kid }: JWK) => ({ kty, crv, x, kid });
