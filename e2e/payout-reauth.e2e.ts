@@ -1,44 +1,27 @@
-import { createPool } from '@lockdrop/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller, waitForMailWhere } from './support/accounts';
 import { launchBrowser, type Browser } from './support/browser';
+import { makeSessionStale } from './support/sessions';
 import { expectToast } from './support/toasts';
 
 /**
  * Issue 30, item 4, as a seller meets it: saving payout details from a session whose sign-in is
  * old opens a "Confirm it's you" dialog; the password there saves the details without typing
- * them again. The stale session is made the way a stolen refresh cookie would give it: the
- * session's last proof of identity is an hour old and the access token is minted by a refresh.
+ * them again. The stale session is made the way a stolen refresh cookie would give it
+ * (support/sessions.ts).
  */
 let browser: Browser;
-const identityDb = createPool({
-  connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lockdrop',
-  schema: 'identity',
-  max: 1,
-});
-
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await identityDb.end();
 });
-
-async function makeSessionStale(email: string) {
-  const { rowCount } = await identityDb.query(
-    `UPDATE sessions SET auth_time = now() - interval '1 hour'
-     WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
-    [email],
-  );
-  expect(rowCount).toBeGreaterThan(0);
-  await browser.context.clearCookies({ name: 'ld_access' });
-}
 
 describe('payout details need a recent sign-in', () => {
   it('asks for the password in a dialog, then saves the details the seller typed', async () => {
     const account = await signUpSeller(browser.context);
-    await makeSessionStale(account.email);
+    await makeSessionStale(browser.context, account.email);
     const page = await browser.open('/settings');
     const payouts = page.getByRole('region', { name: 'Payouts' });
     await payouts.getByRole('radio', { name: /Wise/ }).check();
@@ -72,7 +55,7 @@ describe('payout details need a recent sign-in', () => {
 
   it('cancelling the dialog saves nothing', async () => {
     const account = await signUpSeller(browser.context);
-    await makeSessionStale(account.email);
+    await makeSessionStale(browser.context, account.email);
     const page = await browser.open('/settings');
     const payouts = page.getByRole('region', { name: 'Payouts' });
     await payouts.getByRole('radio', { name: /Wise/ }).check();

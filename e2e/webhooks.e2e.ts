@@ -6,6 +6,7 @@ import { signUpSeller } from './support/accounts';
 import { launchBrowser, type Browser } from './support/browser';
 import { payInSandbox } from './support/checkout';
 import { publishProduct } from './support/products';
+import { makeSessionStale } from './support/sessions';
 import { expectToast } from './support/toasts';
 
 let seller: Browser;
@@ -14,11 +15,12 @@ let receiver: WebhookReceiver;
 const file = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(16 * 1024)]);
 const title = `Webhook presets ${Date.now().toString(36)}`;
 let productId = '';
+let account: Awaited<ReturnType<typeof signUpSeller>>;
 
 beforeAll(async () => {
   [seller, buyer] = await Promise.all([launchBrowser(), launchBrowser()]);
   receiver = await startWebhookReceiver();
-  await signUpSeller(seller.context);
+  account = await signUpSeller(seller.context);
   productId = await publishProduct(seller.context, { bytes: file, title, price: '7.00' });
 });
 afterAll(async () => {
@@ -76,4 +78,20 @@ describe('webhooks in /settings', () => {
     expect(receiver.requests[1]!.id).toBe(delivery!.id);
     new Webhook(secret).verify(receiver.requests[1]!.body, receiver.requests[1]!.headers);
   }, 120_000);
+
+  it('shows a secret to a stale session only after the password, in a dialog', async () => {
+    const page = await seller.open('/settings');
+    const endpoint = page.locator(`li[data-endpoint="${receiver.url}"]`);
+    await endpoint.getByRole('button', { name: 'Reveal secret' }).waitFor();
+    await makeSessionStale(seller.context, account.email);
+    await page.reload();
+    await endpoint.getByRole('button', { name: 'Reveal secret' }).click();
+    const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+    await dialog.getByText("To see this endpoint's secret, confirm who you are.").waitFor();
+    expect(await endpoint.getByLabel('Signing secret').count()).toBe(0);
+    await dialog.getByLabel('Password', { exact: true }).fill(account.password);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await endpoint.getByLabel('Signing secret').innerText()).trim()).toMatch(/^whsec_/);
+  }, 60_000);
 });

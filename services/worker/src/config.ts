@@ -111,6 +111,12 @@ export const configSchema = z
      */
     WEBHOOK_ENCRYPTION_KEYS: secretKeysEnv(DEV_WEBHOOK_ENCRYPTION_KEYS),
     /**
+     * Showing or rotating an endpoint's signing secret needs a proof of identity (password,
+     * authenticator code, or an e-mailed code) this recent: a stolen session must not learn the
+     * secret that lets it forge the store's webhooks. As payments' REAUTH_MAX_AGE_SECONDS.
+     */
+    REAUTH_MAX_AGE_SECONDS: positiveInt(600),
+    /**
      * The keys payments seals `payouts.instruction` answers with (payments' PAYOUT_INSTRUCTION_KEYS,
      * the same value): the worker opens each for the payout it asked about (issue 30).
      * Required in production.

@@ -179,6 +179,34 @@ describe('endpoints in the dashboard', () => {
     );
     expect((await call(seller, 'GET', '/api/webhook-endpoints')).json().endpoints).toEqual([]);
   });
+
+  it('shows or rotates a secret only to a session that proved who it is recently', async () => {
+    const seller = await issuer.account();
+    const endpoint = await createEndpoint(seller, 'https://hooks.example.com/lockdrop');
+    // The same account behind a session whose last sign-in was an hour ago (a stolen cookie).
+    const stale = await issuer.account({
+      id: seller.id,
+      authTime: new Date(Date.now() - 3_600_000),
+    });
+    for (const action of ['reveal-secret', 'rotate-secret']) {
+      const refused = await call(stale, 'POST', `/api/webhook-endpoints/${endpoint.id}/${action}`);
+      expect([action, refused.statusCode, refused.json().error.code]).toEqual([
+        action,
+        403,
+        'reauthentication_required',
+      ]);
+      expect(refused.body).not.toContain(endpoint.secret);
+    }
+    // Nothing changed: the old secret still signs alone, and a fresh proof shows it.
+    const [stored] = (await call(seller, 'GET', '/api/webhook-endpoints')).json().endpoints;
+    expect(stored.previousSecretExpiresAt).toBeNull();
+    const revealed = await call(
+      seller,
+      'POST',
+      `/api/webhook-endpoints/${endpoint.id}/reveal-secret`,
+    );
+    expect(revealed.json().secret).toBe(endpoint.secret);
+  });
 });
 
 describe("a store's team (issue 28)", () => {

@@ -40,7 +40,7 @@ export async function startWebhooks(deps: {
   const queue = startDeliveryJobs({ config, jobs, pool, box, onMailQueued: deps.onMailQueued });
   const deliveries = deliveryQueue(queue, config);
   const webhooks = createWebhookService({ pool, box, deliveries });
-  webhookRoutes(app, webhooks);
+  webhookRoutes(app, webhooks, { reauthMaxAgeSeconds: config.REAUTH_MAX_AGE_SECONDS });
   apiV1WebhookRoutes(app, webhooks);
   const subscriptions = await subscribeToWebhookEvents({ bus, pool, deliveries });
   return {

@@ -9,6 +9,7 @@ import {
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
 } from '@lockdrop/contracts';
+import { requireRecentAuth } from '@lockdrop/auth';
 import type { HttpServer } from '@lockdrop/http';
 import { z } from 'zod';
 import { changeSourceOf } from './audit.js';
@@ -20,8 +21,17 @@ const idParams = z.object({ id: z.uuid() });
 const deliveryParams = z.object({ id: z.string().regex(/^msg_[a-f0-9]{32}$/) });
 const tags = ['webhooks'];
 
-/** The dashboard's webhook settings (the signed-in seller's session; `/api/v1` is separate). */
-export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
+/**
+ * The dashboard's webhook settings (the signed-in seller's session; `/api/v1` is separate).
+ * Showing or rotating a signing secret needs a recent proof of identity (`reauthMaxAgeSeconds`):
+ * the secret lets whoever holds it sign the store's webhooks, which a stolen session alone
+ * cannot; creating an endpoint shows only the new endpoint's own secret and needs none.
+ */
+export function webhookRoutes(
+  app: HttpServer,
+  webhooks: WebhookService,
+  { reauthMaxAgeSeconds }: { reauthMaxAgeSeconds: number },
+): void {
   // Where the store's events go is its owner's and an admin's (issue 28), not another role's.
   const auth = {
     preHandler: app.authenticate,
@@ -109,8 +119,10 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
         response: { 200: webhookEndpointWithSecretSchema, ...errorResponses },
       },
     },
-    async (request) =>
-      webhooks.rotateSecret(request.user!, request.params.id, changeSourceOf(request)),
+    async (request) => {
+      requireRecentAuth(request, reauthMaxAgeSeconds);
+      return webhooks.rotateSecret(request.user!, request.params.id, changeSourceOf(request));
+    },
   );
 
   // A POST, not a GET: showing a secret is an action the seller takes, never a page load, a
@@ -128,6 +140,7 @@ export function webhookRoutes(app: HttpServer, webhooks: WebhookService): void {
       },
     },
     async (request, reply) => {
+      requireRecentAuth(request, reauthMaxAgeSeconds);
       reply.header('cache-control', 'no-store');
       return webhooks.revealSecret(request.user!, request.params.id, changeSourceOf(request));
     },

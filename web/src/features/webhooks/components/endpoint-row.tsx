@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { REAUTHENTICATION_REQUIRED, ReauthenticateDialog } from '@/features/auth';
+import { ApiError } from '@/lib/api';
 import { notify } from '@/lib/toast';
 import {
   useDeleteWebhookEndpoint,
@@ -13,7 +15,9 @@ import { SigningSecret } from './signing-secret';
 
 /**
  * One endpoint: its mode, on/off, reveal or rotate its secret, test, delete. The list never
- * carries secrets; one shows here only after the seller asked for it.
+ * carries secrets; one shows here only after the seller asked for it, and only to a session that
+ * proved who it is recently (the worker answers 403 `reauthentication_required`: the dialog asks
+ * for the password or code, then the action runs again).
  */
 export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
   const update = useUpdateWebhookEndpoint();
@@ -22,7 +26,26 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
   const test = useSendTestWebhook();
   const remove = useDeleteWebhookEndpoint();
   const [secret, setSecret] = useState<string | null>(null);
+  const [awaitingProof, setAwaitingProof] = useState<'reveal' | 'rotate' | null>(null);
   const onError = (error: Error) => notify.error(error);
+  const needsProof = (action: 'reveal' | 'rotate') => (error: Error) =>
+    error instanceof ApiError && error.code === REAUTHENTICATION_REQUIRED
+      ? setAwaitingProof(action)
+      : notify.error(error);
+
+  const revealSecret = () =>
+    reveal.mutate(endpoint.id, {
+      onSuccess: (revealed) => setSecret(revealed.secret),
+      onError: needsProof('reveal'),
+    });
+  const rotateSecret = () =>
+    rotate.mutate(endpoint.id, {
+      onSuccess: (rotated) => {
+        setSecret(rotated.secret);
+        notify.success('Secret rotated');
+      },
+      onError: needsProof('rotate'),
+    });
 
   return (
     <li className="space-y-3 py-4" data-endpoint={endpoint.url}>
@@ -78,14 +101,7 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
           variant="secondary"
           size="sm"
           disabled={reveal.isPending}
-          onClick={() =>
-            secret
-              ? setSecret(null)
-              : reveal.mutate(endpoint.id, {
-                  onSuccess: (revealed) => setSecret(revealed.secret),
-                  onError,
-                })
-          }
+          onClick={() => (secret ? setSecret(null) : revealSecret())}
         >
           {secret ? 'Hide secret' : 'Reveal secret'}
         </Button>
@@ -96,13 +112,7 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
           onClick={() => {
             if (!window.confirm('Rotate the secret? The old one keeps signing for 24 hours.'))
               return;
-            rotate.mutate(endpoint.id, {
-              onSuccess: (rotated) => {
-                setSecret(rotated.secret);
-                notify.success('Secret rotated');
-              },
-              onError,
-            });
+            rotateSecret();
           }}
         >
           Rotate secret
@@ -120,6 +130,21 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
           Delete
         </Button>
       </div>
+      <ReauthenticateDialog
+        open={awaitingProof !== null}
+        purpose={
+          awaitingProof === 'rotate'
+            ? "rotate this endpoint's secret"
+            : "see this endpoint's secret"
+        }
+        onCancel={() => setAwaitingProof(null)}
+        onConfirmed={() => {
+          const action = awaitingProof;
+          setAwaitingProof(null);
+          if (action === 'rotate') rotateSecret();
+          if (action === 'reveal') revealSecret();
+        }}
+      />
     </li>
   );
 }
