@@ -2,6 +2,7 @@ import { API_KEY_PATTERN } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
 import { baseUrl, launchBrowser, type Browser } from './support/browser';
+import { makeSessionStale } from './support/sessions';
 import { expectToast } from './support/toasts';
 
 let browser: Browser;
@@ -65,4 +66,25 @@ describe('/settings API keys', () => {
     await expect.poll(() => section.locator('li[data-api-key]').count()).toBe(0);
     await page.close();
   }, 90_000);
+
+  it('asks a stale session for the password before it makes a key, then makes the key asked for', async () => {
+    const account = await signUpSeller(browser.context);
+    await makeSessionStale(browser.context, account.email);
+    const page = await browser.open('/settings');
+    const section = page.getByRole('region', { name: 'API keys' });
+    await section.getByLabel('Key name').fill('Stale sync');
+    await section.getByLabel('sales:read').check();
+    await section.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+    await dialog.getByText('To create an API key, confirm who you are.').waitFor();
+    expect(await section.getByLabel('New API key').count()).toBe(0);
+    await dialog.getByLabel('Password', { exact: true }).fill(account.password);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    expect(await section.getByLabel('New API key').inputValue()).toMatch(API_KEY_PATTERN);
+    await section.getByRole('button', { name: 'Done' }).click();
+    expect(await section.locator('li[data-api-key="Stale sync"]').innerText()).toContain(
+      'sales:read',
+    );
+    await page.close();
+  }, 60_000);
 });

@@ -162,7 +162,7 @@ async function registerIdentity(
 
   authRoutes(app, { pool, accounts, signIn, sessions, guard, publicUrl: config.PUBLIC_URL });
   sessionRoutes(app, { sessions, guard });
-  apiKeyRoutes(app, { apiKeys, guard });
+  apiKeyRoutes(app, { apiKeys, guard, reauthMaxAgeSeconds: config.REAUTH_MAX_AGE_SECONDS });
   apiKeyIntrospectionRoutes(app, { apiKeys });
   teamRoutes(app, { teams, sessions, guard });
   teamInternalRoutes(app, { teams });

@@ -162,6 +162,21 @@ describe('API keys', () => {
       .toEqual({ keyId, userId });
   });
 
+  it('asks a session that has not proved who it is recently to do so before it makes a key', async () => {
+    const { client, userId } = await seller();
+    // The session's last sign-in an hour ago (a stolen refresh cookie): no key comes of it.
+    await identity.db.query(
+      "UPDATE sessions SET auth_time = now() - interval '1 hour' WHERE user_id = $1",
+      [userId],
+    );
+    await client.post('/api/auth/refresh');
+    const refused = await createKey(client);
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'reauthentication_required']);
+    expect((await client.get('/api/auth/api-keys')).body.apiKeys).toEqual([]);
+    // Listing and revoking stay open: they grant nothing a session does not already have.
+    expect((await client.get('/api/auth/api-keys')).status).toBe(200);
+  });
+
   it('records last use and its IP at most once a minute', async () => {
     const { client } = await seller();
     const created = await createKey(client);

@@ -6,6 +6,7 @@ import {
   createdApiKeySchema,
   type ApiKey,
 } from '@lockdrop/contracts';
+import { assertRecentAuth } from '@lockdrop/auth';
 import type { HttpServer } from '@lockdrop/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -32,7 +33,11 @@ function presentApiKey(key: ApiKeyRecord): ApiKey {
 /** The seller's keys, managed from a signed-in session (settings), never with a key. */
 export function apiKeyRoutes(
   app: HttpServer,
-  { apiKeys, guard }: { apiKeys: ApiKeyService; guard: SessionGuard },
+  {
+    apiKeys,
+    guard,
+    reauthMaxAgeSeconds,
+  }: { apiKeys: ApiKeyService; guard: SessionGuard; reauthMaxAgeSeconds: number },
 ): void {
   const tags = ['api-keys'];
   // A key speaks for the whole store: the store's owner and admins manage its keys (issue 28),
@@ -58,6 +63,8 @@ export function apiKeyRoutes(
       preHandler,
     },
     async (request, reply) => {
+      // A key outlives the session that makes it: a stolen session must not turn itself into one.
+      assertRecentAuth(sessionOf(request).authTime.getTime() / 1000, reauthMaxAgeSeconds);
       const created = await apiKeys.create(
         storeOf(sessionOf(request)),
         request.body,
