@@ -4,7 +4,7 @@ import type { Pool, PoolClient } from '@lockdrop/db';
 import type { DeliveryQueue } from './deliveries.jobs.js';
 import { toWebhookEvent } from './payloads.js';
 import { newDeliveryId } from './webhooks.js';
-import { insertDelivery, subscribedEndpoints } from './webhooks.repository.js';
+import { enabledEndpointsBySeller, hears, insertDelivery } from './webhooks.repository.js';
 
 /**
  * One durable per event family (nats-server 2.9 takes one filter per consumer). Products use a
@@ -21,7 +21,9 @@ const FILTERS: EventFilter[] = [
 
 /**
  * Domain events become deliveries: one row per (endpoint, event id) — a redelivered event
- * finds its rows and adds none — then a job per new row.
+ * finds its rows and adds none — then a job per new row. Events come in the bus's batches (a
+ * flash sale's `purchase.paid` arrive together): one statement reads the endpoints of every
+ * seller in the batch, so a sale to a seller without endpoints costs no statement of its own.
  */
 export function subscribeToWebhookEvents({
   bus,
@@ -32,26 +34,30 @@ export function subscribeToWebhookEvents({
   pool: Pool;
   deliveries: DeliveryQueue;
 }): Promise<Subscription[]> {
-  const handler = async (event: DomainEvent, tx: PoolClient) => {
-    const webhookEvent = toWebhookEvent(event);
-    if (!webhookEvent) return;
-    const endpoints = await subscribedEndpoints(
-      tx,
-      webhookEvent.sellerId,
-      webhookEvent.type,
-      webhookEvent.mode,
-    );
-    for (const endpoint of endpoints) {
-      const delivery = await insertDelivery(tx, {
-        id: newDeliveryId(),
-        endpoint_id: endpoint.id,
-        seller_id: webhookEvent.sellerId,
-        event_id: event.id,
-        event_type: webhookEvent.type,
-        resource_id: webhookEvent.resourceId,
-        payload: webhookEvent.payload,
-      });
-      if (delivery) await deliveries.enqueue(delivery);
+  const batchHandler = async (events: DomainEvent[], tx: PoolClient) => {
+    const webhookEvents = events.flatMap((event) => {
+      const webhookEvent = toWebhookEvent(event);
+      return webhookEvent ? [{ event, webhookEvent }] : [];
+    });
+    if (webhookEvents.length === 0) return;
+    const endpointsBySeller = await enabledEndpointsBySeller(tx, [
+      ...new Set(webhookEvents.map(({ webhookEvent }) => webhookEvent.sellerId)),
+    ]);
+    // In the batch's order, so deliveries of one resource keep the order of its events.
+    for (const { event, webhookEvent } of webhookEvents) {
+      for (const endpoint of endpointsBySeller.get(webhookEvent.sellerId) ?? []) {
+        if (!hears(endpoint, webhookEvent.type, webhookEvent.mode)) continue;
+        const delivery = await insertDelivery(tx, {
+          id: newDeliveryId(),
+          endpoint_id: endpoint.id,
+          seller_id: webhookEvent.sellerId,
+          event_id: event.id,
+          event_type: webhookEvent.type,
+          resource_id: webhookEvent.resourceId,
+          payload: webhookEvent.payload,
+        });
+        if (delivery) await deliveries.enqueue(delivery);
+      }
     }
   };
   return Promise.all(
@@ -60,7 +66,7 @@ export function subscribeToWebhookEvents({
         consumer: `worker.webhooks-${filter.replace('.*', '').replaceAll('.', '-').replaceAll('_', '-')}`,
         filter,
         pool,
-        handler: handler as (event: DomainEvent, tx: PoolClient) => Promise<void>,
+        batchHandler: batchHandler as (events: DomainEvent[], tx: PoolClient) => Promise<void>,
       }),
     ),
   );

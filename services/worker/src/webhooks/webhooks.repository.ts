@@ -164,19 +164,27 @@ export async function deleteEndpoint(
  * The seller's enabled endpoints that listen to `type` in the event's mode (`mode` null: an
  * event about no money, a product's, which endpoints of both modes hear).
  */
-export async function subscribedEndpoints(
+/** The enabled endpoints of each of these sellers (one statement for a whole batch of events). */
+export async function enabledEndpointsBySeller(
   tx: Queryable,
-  sellerId: string,
+  sellerIds: readonly string[],
+): Promise<Map<string, EndpointRow[]>> {
+  const { rows } = await tx.query<EndpointRow>(
+    'SELECT * FROM webhook_endpoints WHERE seller_id = ANY($1::uuid[]) AND enabled ORDER BY created_at, id',
+    [sellerIds],
+  );
+  const bySeller = new Map<string, EndpointRow[]>();
+  for (const row of rows)
+    bySeller.set(row.seller_id, [...(bySeller.get(row.seller_id) ?? []), row]);
+  return bySeller;
+}
+
+/** Whether `endpoint` hears this event: it chose the type, and money reaches only its own mode. */
+export const hears = (
+  endpoint: Pick<EndpointRow, 'events' | 'mode'>,
   type: WebhookEventType,
   mode: WebhookEndpointMode | null,
-): Promise<EndpointRow[]> {
-  const { rows } = await tx.query<EndpointRow>(
-    `SELECT * FROM webhook_endpoints
-      WHERE seller_id = $1 AND enabled AND $2 = ANY(events) AND ($3::text IS NULL OR mode = $3)`,
-    [sellerId, type, mode],
-  );
-  return rows;
-}
+): boolean => endpoint.events.includes(type) && (mode === null || endpoint.mode === mode);
 
 /** A new delivery; nothing when this endpoint already has one for this event (a redelivered event). */
 export async function insertDelivery(
