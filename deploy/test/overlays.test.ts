@@ -43,13 +43,82 @@ function render(directory: string): K8sObject[] {
 }
 
 /**
+ * The fields a custom resource (or a chart's values) may use: `true` a value, `'*'` a Kubernetes
+ * or free-form object not looked into (resources, a PVC spec, postgresql.conf parameters), a
+ * nested list the fields of an object. The operators' CRDs are structural: the API server drops
+ * a field their schema does not know without a word, so a misspelt `dataDurabilty` would leave
+ * commits asynchronous. Only the fields the overlay uses are listed, each as CloudNativePG's
+ * (ClusterSpec, 1.25), the Spotahome redis-operator's (RedisFailoverSpec) and the NATS chart's
+ * (1.x values.yaml) references name it; one not listed fails here until it is checked against
+ * its reference and added.
+ */
+type Fields = { [field: string]: true | '*' | Fields };
+
+function unknownFields(value: unknown, allowed: Fields, at = ''): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([field, inner]) => {
+    const rule = allowed[field];
+    const where = `${at}${field}`;
+    if (rule === undefined) return [where];
+    return typeof rule === 'object' ? unknownFields(inner, rule, `${where}.`) : [];
+  });
+}
+
+const CNPG_CLUSTER_FIELDS: Fields = {
+  instances: true,
+  imageName: true,
+  primaryUpdateStrategy: true,
+  postgresql: {
+    synchronous: { method: true, number: true, dataDurability: true },
+    parameters: '*',
+  },
+  bootstrap: { initdb: { database: true, owner: true, secret: { name: true } } },
+  storage: { size: true },
+  walStorage: { size: true },
+  resources: '*',
+  affinity: { enablePodAntiAffinity: true, topologyKey: true, podAntiAffinityType: true },
+  monitoring: { enablePodMonitor: true },
+};
+
+const REDIS_FAILOVER_FIELDS: Fields = {
+  sentinel: { replicas: true, resources: '*' },
+  redis: {
+    replicas: true,
+    customConfig: true,
+    resources: '*',
+    storage: { keepAfterDeletion: true, persistentVolumeClaim: '*' },
+  },
+  auth: { secretPath: true },
+};
+
+/** nats-values.yaml and the generated nats-auth-values.yaml together. */
+const NATS_CHART_VALUES: Fields = {
+  config: {
+    cluster: { enabled: true, replicas: true },
+    jetstream: {
+      enabled: true,
+      fileStore: { enabled: true, pvc: { enabled: true, size: true } },
+      memoryStore: { enabled: true },
+    },
+    monitor: { enabled: true },
+    // nats.conf itself (the authorization block of libs/bus's users).
+    merge: '*',
+  },
+  podTemplate: { topologySpreadConstraints: '*' },
+  container: { merge: '*', env: '*' },
+  natsBox: { enabled: true },
+};
+
+/**
  * The operators' custom resources in the prod overlay (engines/). kubernetes-models has no
  * schemas for them (and npm none we could install), so each is checked here against the fields
- * its operator requires and the ones Lockdrop's guarantees rest on; a misspelt field among those
- * fails, any other is the operator's admission webhook's to catch at apply time.
+ * its operator requires and the ones Lockdrop's guarantees rest on, and every field it uses
+ * against the list above; the values themselves are the operator's admission webhook's to
+ * refuse at apply time.
  */
 const OPERATOR_RESOURCES: Record<string, (object: K8sObject) => void> = {
   'postgresql.cnpg.io/v1 Cluster': ({ spec }) => {
+    expect(unknownFields(spec, CNPG_CLUSTER_FIELDS)).toEqual([]);
     expect(spec!.instances).toBeGreaterThanOrEqual(3);
     expect(spec!.postgresql.synchronous).toMatchObject({
       method: expect.stringMatching(/^(any|first)$/),
@@ -63,6 +132,7 @@ const OPERATOR_RESOURCES: Record<string, (object: K8sObject) => void> = {
     expect(spec!.imageName).toMatch(/postgresql:1[5-9]/);
   },
   'databases.spotahome.com/v1 RedisFailover': ({ spec }) => {
+    expect(unknownFields(spec, REDIS_FAILOVER_FIELDS)).toEqual([]);
     expect(spec!.sentinel.replicas).toBeGreaterThanOrEqual(3);
     expect(spec!.redis.replicas).toBeGreaterThanOrEqual(2);
     expect(spec!.redis.customConfig).toContain('appendonly yes');
@@ -175,6 +245,26 @@ describe.each(Object.entries(environments))('deploy/%s', (name, objects) => {
           pdb.spec!.selector.matchLabels['app.kubernetes.io/name'] === deployment.metadata.name,
       );
       expect(budget, deployment.metadata.name).toBeDefined();
+    }
+  });
+
+  it('spreads each Deployment’s replicas across nodes, so losing a node loses one of them', () => {
+    for (const deployment of ofKind(objects, 'Deployment')) {
+      if (minimumReplicas(objects, deployment) < 2) continue;
+      const podLabels = deployment.spec!.template.metadata.labels as Record<string, string>;
+      const spread = (
+        (deployment.spec!.template.spec.topologySpreadConstraints ?? []) as {
+          topologyKey: string;
+          maxSkew: number;
+          labelSelector: { matchLabels: Record<string, string> };
+        }[]
+      ).find((constraint) => constraint.topologyKey === 'kubernetes.io/hostname');
+      expect(spread, deployment.metadata.name).toBeDefined();
+      expect(spread!.maxSkew).toBe(1);
+      expect(podLabels).toMatchObject(spread!.labelSelector.matchLabels);
+      expect(spread!.labelSelector.matchLabels['app.kubernetes.io/name']).toBe(
+        deployment.metadata.name,
+      );
     }
   });
 
@@ -348,5 +438,40 @@ describe('the overlays', () => {
       enabled: true,
       fileStore: { enabled: true, pvc: { enabled: true } },
     });
+    const natsAuth = parse(
+      readFileSync(path.join(deployDir, 'overlays/prod/engines/nats-auth-values.yaml'), 'utf8'),
+    );
+    expect(unknownFields(nats, NATS_CHART_VALUES)).toEqual([]);
+    expect(unknownFields(natsAuth, NATS_CHART_VALUES)).toEqual([]);
+
+    // The owner's password is the operator's, chosen before the Cluster (deploy/README.md).
+    const postgres = named(prod, 'Cluster', 'lockdrop-db')!;
+    expect(postgres.spec!.bootstrap.initdb.secret).toEqual({ name: 'lockdrop-db-owner' });
+  });
+
+  it('prod: analytics reads its dashboards from a standby, writes through the primary', () => {
+    const analytics = named(environments.prod, 'Deployment', 'analytics')!;
+    const read = (container(analytics).env as { name: string; valueFrom?: unknown }[]).find(
+      (variable) => variable.name === 'DATABASE_READ_URL',
+    );
+    // Required: a prod analytics without its standby URL does not start (CreateContainerConfigError).
+    expect(read?.valueFrom).toEqual({
+      secretKeyRef: { name: 'analytics-secrets', key: 'DATABASE_READ_URL' },
+    });
+    // The walkthrough writes it with CloudNativePG's read-only Service as its host.
+    const guide = readFileSync(path.join(deployDir, 'README.md'), 'utf8');
+    expect(guide).toMatch(
+      /DATABASE_READ_URL=postgres:\/\/lockdrop:[^@\s]*@lockdrop-db-ro\.lockdrop-data:5432\/lockdrop/,
+    );
+    expect(guide).toMatch(
+      /DATABASE_URL=postgres:\/\/lockdrop:[^@\s]*@lockdrop-db-rw\.lockdrop-data:5432\/lockdrop/,
+    );
+    // Dev and the base have no standby: analytics reads the primary there.
+    for (const env of ['base', 'dev'] as const)
+      expect(
+        (container(named(environments[env], 'Deployment', 'analytics')!).env ?? []).map(
+          (variable: { name: string }) => variable.name,
+        ),
+      ).not.toContain('DATABASE_READ_URL');
   });
 });

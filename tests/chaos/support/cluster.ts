@@ -94,8 +94,9 @@ export interface ClusterOptions {
    */
   databaseUrl?: (database: string) => string;
   /**
-   * Redis as a primary, a replica and three Sentinels; the worker finds the primary through the
-   * Sentinels (REDIS_SENTINELS). The gateway keeps REDIS_URL, the first primary.
+   * Redis as a primary, a replica and three Sentinels; the worker and the gateway find the
+   * primary through the Sentinels (REDIS_SENTINELS; REDIS_URL's host, the first primary, is
+   * then not used).
    */
   redisSentinel?: boolean;
   /**
