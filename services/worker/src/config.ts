@@ -41,6 +41,15 @@ export const configSchema = z
     /** Attempts of a payout job before it is kept as failed for an operator (exponential backoff). */
     PAYOUT_JOB_ATTEMPTS: positiveInt(8),
     PAYOUT_BACKOFF_MS: positiveInt(10_000),
+    /**
+     * Redis replicas that must hold a new payout job before its `payout.requested` counts as
+     * handled (Redis's WAIT; 1 in the prod overlay, which runs Redis with Sentinel). Replication
+     * is asynchronous: a job only on a primary that dies before passing it on would vanish, and
+     * nothing would ask for that payout again. Unheld, the event is handled again later (the job
+     * id is the payout's, so the same job). 0: one Redis, nothing to wait for.
+     */
+    PAYOUT_JOB_REPLICAS: z.coerce.number().int().min(0).max(5).default(0),
+    PAYOUT_JOB_REPLICA_TIMEOUT_MS: positiveInt(2_000),
     /** How long the worker waits for payments to answer `payouts.instruction`. */
     INSTRUCTION_TIMEOUT_MS: positiveInt(5_000),
     PROVIDER_TIMEOUT_MS: positiveInt(15_000),

@@ -214,7 +214,12 @@ export async function startCluster(
     NATS_URL: nats.url,
     REDIS_URL: redisPrimary.url,
     ...(redisGroup
-      ? { REDIS_SENTINELS: redisGroup.sentinelList, REDIS_SENTINEL_NAME: redisGroup.masterName }
+      ? {
+          REDIS_SENTINELS: redisGroup.sentinelList,
+          REDIS_SENTINEL_NAME: redisGroup.masterName,
+          // As in production: a payout request is handled once the replica holds its job.
+          PAYOUT_JOB_REPLICAS: '1',
+        }
       : {}),
     BUS_NAMESPACE: namespace,
     REDIS_KEY_PREFIX: `lockdrop-chaos-${runId}:`,
