@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { createEvent, type PayoutInstruction } from '@lockdrop/contracts';
+import type { PayoutInstruction } from '@lockdrop/contracts';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +8,8 @@ import {
   startWorkerHarness,
   waitFor,
   type WorkerHarness,
+  payoutInstruction,
+  payoutRequested,
 } from './support.js';
 
 /**
@@ -77,27 +78,10 @@ const handled = async (eventId: string) =>
 
 describe('a payout job on a replicated Redis', () => {
   it('counts payout.requested as handled only once a replica holds the job', async () => {
-    const payoutId = randomUUID();
-    instructions.set(payoutId, {
-      send: true,
-      payoutId,
-      sellerId: randomUUID(),
-      amountMinor: 500_000,
-      currency: 'NGN',
-      narration: `Lockdrop payout ${payoutId.slice(0, 8)}`,
-      providerTransferId: null,
-      destination: {
-        method: 'bank',
-        bankCode: '058',
-        accountNumber: '0123456789',
-        accountName: 'ADA OKAFOR',
-      },
-    });
-    const requested = createEvent(
-      'payout.requested',
-      { payoutId, sellerId: randomUUID(), amountMinor: 500_000, currency: 'NGN', method: 'bank' },
-      { correlationId: payoutId },
-    );
+    const instruction = payoutInstruction();
+    const payoutId = instruction.payoutId;
+    instructions.set(payoutId, instruction);
+    const requested = payoutRequested(instruction);
     await harness.bus.publish(requested);
 
     // The primary holds the job (the handler made it), but no replica does: not handled, though

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createEvent, type PayoutInstruction } from '@lockdrop/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeFlutterwaveTransfers } from './fakes/flutterwave-transfers.js';
@@ -7,6 +6,8 @@ import {
   startWorkerOnFakeFlutterwave,
   waitFor,
   type WorkerHarness,
+  payoutInstruction,
+  payoutRequested,
 } from './support.js';
 
 /**
@@ -43,15 +44,7 @@ beforeEach(() => {
 });
 
 function instructionFor(overrides: Partial<PayoutInstruction> = {}): PayoutInstruction {
-  const payoutId = randomUUID();
-  const instruction: PayoutInstruction = {
-    send: true,
-    payoutId,
-    sellerId: randomUUID(),
-    amountMinor: 1_250_000,
-    currency: 'NGN',
-    narration: `Lockdrop payout ${payoutId.slice(0, 8)}`,
-    providerTransferId: null,
+  const instruction = payoutInstruction({
     destination: {
       method: 'bank',
       bankCode: '044',
@@ -59,25 +52,13 @@ function instructionFor(overrides: Partial<PayoutInstruction> = {}): PayoutInstr
       accountName: 'ADA OKAFOR',
     },
     ...overrides,
-  };
-  instructions.set(payoutId, instruction);
+  });
+  instructions.set(instruction.payoutId, instruction);
   return instruction;
 }
 
 const requestPayout = (instruction: PayoutInstruction) =>
-  harness.bus.publish(
-    createEvent(
-      'payout.requested',
-      {
-        payoutId: instruction.payoutId,
-        sellerId: instruction.sellerId,
-        amountMinor: instruction.amountMinor,
-        currency: instruction.currency,
-        method: 'bank',
-      },
-      { correlationId: instruction.payoutId },
-    ),
-  );
+  harness.bus.publish(payoutRequested(instruction));
 
 const reported = (payoutId: string) =>
   harness.bus.publish(

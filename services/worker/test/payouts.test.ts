@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createEvent, type PayoutInstruction } from '@lockdrop/contracts';
 import { createPool, type Pool } from '@lockdrop/db';
 import { Queue } from 'bullmq';
@@ -18,6 +17,8 @@ import {
   type WorkerHarness,
   answerAsPayments,
   servePayoutInstructions,
+  payoutInstruction,
+  payoutRequested,
 } from './support.js';
 
 /**
@@ -47,34 +48,16 @@ beforeEach(() => {
 });
 
 function instructionFor(accountNumber = '0123456789'): PayoutInstruction {
-  const payoutId = randomUUID();
-  const instruction: PayoutInstruction = {
-    send: true,
-    payoutId,
-    sellerId: randomUUID(),
-    amountMinor: 1_250_000,
-    currency: 'NGN',
-    narration: `Lockdrop payout ${payoutId.slice(0, 8)}`,
-    providerTransferId: null,
+  const instruction = payoutInstruction({
     destination: { method: 'bank', bankCode: '058', accountNumber, accountName: 'ADA OKAFOR' },
-  };
-  instructions.set(payoutId, instruction);
+  });
+  instructions.set(instruction.payoutId, instruction);
   return instruction;
 }
 
 /** Payments asks for the payout (`payout.requested`); returns the event's id. */
 async function requestPayout(instruction: PayoutInstruction): Promise<string> {
-  const requested = createEvent(
-    'payout.requested',
-    {
-      payoutId: instruction.payoutId,
-      sellerId: instruction.sellerId,
-      amountMinor: instruction.amountMinor,
-      currency: instruction.currency,
-      method: instruction.destination.method,
-    },
-    { correlationId: instruction.payoutId },
-  );
+  const requested = payoutRequested(instruction);
   await harness.bus.publish(requested);
   return requested.id;
 }

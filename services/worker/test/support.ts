@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createSecretBox, parseSecretKeys } from '@lockdrop/auth';
 import {
+  createEvent,
   DEV_PAYOUT_INSTRUCTION_KEYS,
   sealPayoutInstruction,
   type CommandReply,
@@ -169,3 +171,38 @@ export async function startWorkerOnFakeFlutterwave(env: Record<string, string>) 
   });
   return { harness, fake };
 }
+
+/** An NGN bank payout as payments would instruct it (a new payout id each time). */
+export function payoutInstruction(overrides: Partial<PayoutInstruction> = {}): PayoutInstruction {
+  const payoutId = overrides.payoutId ?? randomUUID();
+  return {
+    send: true,
+    payoutId,
+    sellerId: randomUUID(),
+    amountMinor: 1_250_000,
+    currency: 'NGN',
+    narration: `Lockdrop payout ${payoutId.slice(0, 8)}`,
+    providerTransferId: null,
+    destination: {
+      method: 'bank',
+      bankCode: '058',
+      accountNumber: '0123456789',
+      accountName: 'ADA OKAFOR',
+    },
+    ...overrides,
+  };
+}
+
+/** Payments' `payout.requested` for this instruction's payout. */
+export const payoutRequested = (instruction: PayoutInstruction) =>
+  createEvent(
+    'payout.requested',
+    {
+      payoutId: instruction.payoutId,
+      sellerId: instruction.sellerId,
+      amountMinor: instruction.amountMinor,
+      currency: instruction.currency,
+      method: instruction.destination.method,
+    },
+    { correlationId: instruction.payoutId },
+  );

@@ -413,6 +413,9 @@ describe('deliveries', () => {
     await hooks.down();
     const first = await sell(seller);
     const second = await sell(seller);
+    // Events as they happen: a refund or a dispute comes after its sale was recorded (two worker
+    // replicas may record events of one instant in either order; receivers order by updatedAt).
+    await waitFor(async () => (await deliveriesOf(seller)).length === 2);
     await harness.bus.publish(testEvent('purchase.refunded', purchaseRefundedData(first)));
     await harness.bus.publish(
       testEvent('purchase.refunded', purchaseRefundedData(second, { reason: 'chargeback' })),
