@@ -6,6 +6,7 @@ import { newAccount, signUpSeller, waitForMail } from './support/accounts';
 import { launchBrowser, type Browser } from './support/browser';
 import { publishProduct } from './support/products';
 import { expectToast } from './support/toasts';
+import { upgradeToPro } from './support/plans';
 
 /**
  * A Pro seller's own brand (issue 28): set in /settings, shown to a buyer on the product page,
@@ -44,16 +45,6 @@ function logoPng(): Buffer {
     chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-async function upgradeToPro(page: Page) {
-  const card = page.getByRole('region', { name: 'Current plan' });
-  await card.getByText('Free', { exact: true }).waitFor();
-  await card.getByRole('button', { name: 'Upgrade to Pro' }).click();
-  await page.waitForURL('**/sandbox/checkout/**');
-  await page.getByRole('button', { name: /^Subscribe — / }).click();
-  await page.waitForURL('**/settings?plan_payment=1**');
-  await expectToast(page, 'You are now on the Pro plan.');
 }
 
 const brandSection = (page: Page) => page.getByRole('region', { name: 'Brand' });

@@ -1,8 +1,8 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, signUpSeller, waitForMail } from './support/accounts';
 import { launchBrowser, type Browser } from './support/browser';
 import { expectToast } from './support/toasts';
+import { upgradeToPro } from './support/plans';
 
 /**
  * Issue 28's admin has everything but ownership and the payout destination: acting for the
@@ -18,16 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([owner?.close(), admin?.close()]);
 });
-
-async function upgradeToPro(page: Page) {
-  const card = page.getByRole('region', { name: 'Current plan' });
-  await card.getByText('Free', { exact: true }).waitFor();
-  await card.getByRole('button', { name: 'Upgrade to Pro' }).click();
-  await page.waitForURL('**/sandbox/checkout/**');
-  await page.getByRole('button', { name: /^Subscribe — / }).click();
-  await page.waitForURL('**/settings?plan_payment=1**');
-  await expectToast(page, 'You are now on the Pro plan.');
-}
 
 describe('an admin acting for the store', () => {
   it("manages the store's API keys and webhooks from Settings; the owner sees what they made", async () => {

@@ -6,6 +6,7 @@ import { linkIn, newAccount, signUpSeller, waitForMail } from './support/account
 import { launchBrowser, type Browser } from './support/browser';
 import { publishProduct } from './support/products';
 import { expectToast } from './support/toasts';
+import { upgradeToPro } from './support/plans';
 
 /**
  * Team seats (issue 28): a Pro owner invites an editor from Settings → Team, the invitee accepts
@@ -30,16 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([owner?.close(), invitee?.close(), accountant?.close(), buyer?.close()]);
 });
-
-async function upgradeToPro(page: Page) {
-  const card = page.getByRole('region', { name: 'Current plan' });
-  await card.getByText('Free', { exact: true }).waitFor();
-  await card.getByRole('button', { name: 'Upgrade to Pro' }).click();
-  await page.waitForURL('**/sandbox/checkout/**');
-  await page.getByRole('button', { name: /^Subscribe — / }).click();
-  await page.waitForURL('**/settings?plan_payment=1**');
-  await expectToast(page, 'You are now on the Pro plan.');
-}
 
 describe('a team member', () => {
   it('is invited by e-mail, accepts from the link, switches to the store and edits its products only', async () => {
