@@ -1,4 +1,4 @@
-// Sums vitest JSON reports into CI's closing line.
+// Sums vitest JSON reports into CI's closing line, naming each failed test just above it.
 // Usage: ci-summary.mjs "<step>=<report.json>"… -- [failed step…]
 // A failed step without its own test counts (lint, build…) and a test command that left no
 // report each count as one failure, so neither can go unnoticed.
@@ -32,6 +32,7 @@ for (const [step, file] of Object.entries(reports)) {
     failed += 1;
   }
   failed += failures;
+  for (const name of failedTestNames(report)) console.log(`FAILED in ${step}: ${name}`);
 }
 for (const step of failedSteps) {
   if (step in reports) continue;
@@ -40,6 +41,19 @@ for (const step of failedSteps) {
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || failedSteps.length > 0 ? 1 : 0);
+
+// Printed just above the closing line: the tail of a CI log is often all that survives of it.
+function failedTestNames(report) {
+  return (report.testResults ?? []).flatMap((suite) => {
+    const file = String(suite.name ?? '').replace(`${process.cwd()}/`, '');
+    const tests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
+    if (tests.length === 0) return suite.status === 'failed' ? [`${file} (the file itself)`] : [];
+    return tests.map((test) => {
+      const reason = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      return `${file} > ${test.fullName ?? test.title}${reason ? ` — ${reason}` : ''}`;
+    });
+  });
+}
 
 // A file that fails to load (or errors outside a test) fails its suite with no failed test.
 function suitesFailedWithoutFailedTests(report) {
