@@ -49,7 +49,9 @@ function failedTestNames(report) {
     const tests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
     if (tests.length === 0) return suite.status === 'failed' ? [`${file} (the file itself)`] : [];
     return tests.map((test) => {
-      const reason = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      const reason = String(test.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 300);
       return `${file} > ${test.fullName ?? test.title}${reason ? ` — ${reason}` : ''}`;
     });
   });
