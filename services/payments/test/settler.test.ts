@@ -486,5 +486,32 @@ describe('the ledger balance check (issue 31)', () => {
       await count('SELECT count(*)::int AS n FROM ledger_entries WHERE journal_id = $1', [journal]),
     ).toBe(2);
     expect(await count('SELECT count(*)::int AS n FROM ledger_journals_to_check', [])).toBe(0);
+    expect(await count('SELECT count(*)::int AS n FROM ledger_checks_due', [])).toBe(0);
+  });
+
+  it('still refuses a journal written after the check already ran early in the transaction', async () => {
+    const purchase = await purchaseId();
+    const client = await harness.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO ledger_entries (journal_id, purchase_id, kind, account, seller_id, amount_minor, currency)
+         VALUES ($1, $2, 'refund', 'buyer_payments', NULL, -100, 'NGN'),
+                ($1, $2, 'refund', 'platform_fees', NULL, 100, 'NGN')`,
+        [randomUUID(), purchase],
+      );
+      // The deferred check runs here, for the journal so far (one check per transaction)…
+      await client.query('SET CONSTRAINTS ALL IMMEDIATE');
+      await client.query('SET CONSTRAINTS ALL DEFERRED');
+      // …and a journal written after it must arm the check again.
+      await client.query(
+        `INSERT INTO ledger_entries (journal_id, purchase_id, kind, account, seller_id, amount_minor, currency)
+         VALUES ($1, $2, 'release', 'processor_fees', NULL, 7, 'NGN')`,
+        [randomUUID(), purchase],
+      );
+      await expect(client.query('COMMIT')).rejects.toThrow(/is not balanced in one currency/);
+    } finally {
+      client.release();
+    }
   });
 });

@@ -23,6 +23,7 @@ import { freeClaims } from './0090_free_claims.js';
 import { planRefundRecords } from './0100_plan_refund_records.js';
 import { pendingCharges } from './0120_pending_charges.js';
 import { storeOrigins } from './0140_store_origins.js';
+import { ledgerCheckOnce } from './0150_ledger_check_once.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   planRefundRecords,
   pendingCharges,
   storeOrigins,
+  ledgerCheckOnce,
 ];
