@@ -38,6 +38,15 @@ const opened = (payoutId: string, reply: CommandReply<'payouts.instruction'>) =>
  */
 let harness: Harness;
 const HOUR = 3_600_000;
+// Changes one byte of the ciphertext itself. Changing the text's last character is not enough:
+// in unpadded base64url its low bits can be padding that decodes to the same bytes.
+const withCiphertextByteFlipped = (sealed: string) => {
+  const parts = sealed.split('.');
+  const ciphertext = Buffer.from(parts[parts.length - 1]!, 'base64url');
+  ciphertext.writeUInt8(ciphertext.readUInt8(0) ^ 0x01, 0);
+  parts[parts.length - 1] = ciphertext.toString('base64url');
+  return parts.join('.');
+};
 
 beforeAll(async () => {
   harness = await startHarness({ PUBLIC_URL: 'http://shop.test' });
@@ -350,7 +359,7 @@ describe('sealed payout details (issue 30)', () => {
     expect(() => opened(payoutB.id, replyA)).toThrow(/does not open/);
     expect(() => opened(payoutB.id, { ...replyA, payoutId: payoutB.id })).toThrow(/does not open/);
     // Sealed text with one byte changed, or opened with the at-rest key, opens to nothing.
-    const flipped = replyA.sealed.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    const flipped = withCiphertextByteFlipped(replyA.sealed);
     expect(() => opened(payoutA.id, { ...replyA, sealed: flipped })).toThrow(/does not open/);
     const atRest = createSecretBox(configSchema.parse({}).PAYOUT_ENCRYPTION_KEYS);
     expect(() => openPayoutInstruction(atRest, payoutA.id, replyA)).toThrow(/does not open/);
@@ -362,7 +371,7 @@ describe('sealed payout details (issue 30)', () => {
     await setBank(seller, '0123456789');
     await setBank(tampered, '0111111111');
     const tamperedRow = await sealedOf(tampered);
-    const broken = tamperedRow.sealed_secret.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    const broken = withCiphertextByteFlipped(tamperedRow.sealed_secret);
     await harness.pool.query('UPDATE payout_destinations SET sealed_secret = $2 WHERE id = $1', [
       tamperedRow.id,
       broken,
