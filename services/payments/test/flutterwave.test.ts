@@ -381,8 +381,10 @@ describe('Flutterwave adapter against the fake v3 API', () => {
     const { txRef } = await checkout();
     const transaction = fake.pay(txRef);
     await harness.pool.query(
-      `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, received_at)
-       VALUES ('flutterwave', $1, 'charge.completed', $2, $3, '{}', now() - interval '3 minutes')`,
+      `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload,
+         received_at, next_attempt_at)
+       VALUES ('flutterwave', $1, 'charge.completed', $2, $3, '{}',
+         now() - interval '3 minutes', now() - interval '3 minutes')`,
       [`charge.completed:${transaction.id}:successful`, String(transaction.id), txRef],
     );
     await waitFor(async () => (await purchasesOf(txRef)).length === 1);

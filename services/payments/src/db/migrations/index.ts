@@ -24,6 +24,7 @@ import { planRefundRecords } from './0100_plan_refund_records.js';
 import { pendingCharges } from './0120_pending_charges.js';
 import { storeOrigins } from './0140_store_origins.js';
 import { ledgerCheckOnce } from './0150_ledger_check_once.js';
+import { providerEventsAlwaysDue } from './0160_provider_events_always_due.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   pendingCharges,
   storeOrigins,
   ledgerCheckOnce,
+  providerEventsAlwaysDue,
 ];

@@ -24,7 +24,7 @@ const COLUMNS = `id, provider, status, transaction_id AS "transactionId", tx_ref
 /**
  * Stores the raw notification once per (provider, event key). Returns the stored row and
  * whether this call created it. A charge notification is due at `dueAt` (now: the event drain
- * settles it right after the provider has its answer).
+ * settles it right after the provider has its answer), or in two minutes when none is given.
  */
 export async function storeProviderEvent(
   db: Queryable,
@@ -36,7 +36,8 @@ export async function storeProviderEvent(
   const inserted = await db.query<ProviderEvent>(
     `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, status,
        next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $7 = 'received' THEN $8::timestamptz END)
+     VALUES ($1, $2, $3, $4, $5, $6, $7,
+       CASE WHEN $7 = 'received' THEN COALESCE($8::timestamptz, now() + interval '2 minutes') END)
      ON CONFLICT (provider, event_key) DO NOTHING
      RETURNING ${COLUMNS}`,
     [
@@ -112,8 +113,8 @@ export const leaseEnd = (now: Date, leaseSeconds: number): Date =>
  * ones); a process that dies holding one leaves it due again when the lease ends. Claiming counts
  * the attempt, so an event whose settlement crashes its process every time (a poison event) uses
  * up its attempts and stops coming back, and the oldest due come first, so it never blocks the
- * rest. Also takes events stored without a due time (before acknowledging on store) and left for
- * minutes.
+ * rest. Every waiting event has a due time (payments 0160), so this walks the pending index in
+ * its own order: a plain index scan, cheap however many settled events the index still holds.
  */
 /** A charge notification on its way into the store. */
 export interface IncomingCharge {
@@ -165,10 +166,8 @@ export async function claimDueEvents(
     `UPDATE provider_events SET next_attempt_at = $4, attempts = attempts + 1
      WHERE id IN (
        SELECT id FROM provider_events
-       WHERE status IN ('parked', 'retry', 'received') AND attempts < $3
-         AND (next_attempt_at <= $1
-              OR (next_attempt_at IS NULL AND received_at <= $1::timestamptz - interval '2 minutes'))
-       ORDER BY next_attempt_at NULLS FIRST LIMIT $2 FOR UPDATE SKIP LOCKED)
+       WHERE status IN ('parked', 'retry', 'received') AND attempts < $3 AND next_attempt_at <= $1
+       ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
     [now, limit, PROVIDER_EVENT_MAX_ATTEMPTS, leaseEnd(now, leaseSeconds)],
   );
