@@ -87,6 +87,8 @@ export interface MailRelay {
 }
 
 const BATCH_SIZE = 20;
+/** Messages of a batch in flight at once (nodemailer's pool keeps up to five connections). */
+const SEND_LANES = 4;
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 2_000;
 
@@ -128,22 +130,33 @@ export function startMailRelay({
          ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [MAX_ATTEMPTS, BATCH_SIZE],
       );
+      // A few at a time: an SMTP mailer spreads them over its pooled connections, one after
+      // another each waited a round trip per message on the previous one.
       const sent: string[] = [];
-      for (const row of rows) {
-        try {
-          await mailer.send(row.message);
-          sent.push(row.id);
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          const log = row.attempts + 1 >= MAX_ATTEMPTS ? logger.error : logger.warn;
-          log.call(logger, { mailId: row.id, to: row.message.to, err: reason }, 'e-mail not sent');
-          await tx.query(
-            `UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2,
-               next_attempt_at = now() + make_interval(secs => power(2, attempts + 1) * 5)
-             WHERE id = $1`,
-            [row.id, reason],
-          );
+      const failed: Array<{ row: (typeof rows)[number]; error: unknown }> = [];
+      let next = 0;
+      const lane = async () => {
+        while (next < rows.length) {
+          const row = rows[next++]!;
+          try {
+            await mailer.send(row.message);
+            sent.push(row.id);
+          } catch (error) {
+            failed.push({ row, error });
+          }
         }
+      };
+      await Promise.all(Array.from({ length: Math.min(SEND_LANES, rows.length) }, lane));
+      for (const { row, error } of failed) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const log = row.attempts + 1 >= MAX_ATTEMPTS ? logger.error : logger.warn;
+        log.call(logger, { mailId: row.id, to: row.message.to, err: reason }, 'e-mail not sent');
+        await tx.query(
+          `UPDATE mail_outbox SET attempts = attempts + 1, last_error = $2,
+             next_attempt_at = now() + make_interval(secs => power(2, attempts + 1) * 5)
+           WHERE id = $1`,
+          [row.id, reason],
+        );
       }
       if (sent.length > 0)
         await tx.query('DELETE FROM mail_outbox WHERE id = ANY($1::bigint[])', [sent]);

@@ -26,8 +26,13 @@ interface Received {
 
 async function startSmtp(port = 0) {
   const received: Received[] = [];
+  const connections = { count: 0 };
   const server = new SMTPServer({
     authOptional: true,
+    onConnect(_session, callback) {
+      connections.count += 1;
+      callback();
+    },
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(address, _session, callback) {
@@ -51,6 +56,7 @@ async function startSmtp(port = 0) {
     url: `smtp://127.0.0.1:${bound}`,
     port: bound,
     received,
+    connections,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -104,6 +110,28 @@ describe('e-mail through SMTP', () => {
       'List-Unsubscribe: <https://lockdrop.test/api/buyer-updates/tok_9/unsubscribe>',
     );
     expect(unfolded).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+  });
+
+  it('sends one message after another over one kept connection, unless the URL says pool=false', async () => {
+    const smtp = await startSmtp();
+    const connectionsFor = async (smtpUrl: string) => {
+      const before = smtp.connections.count;
+      const mailer = await createMailer({ smtpUrl, from: 'receipts@lockdrop.test', pool });
+      try {
+        for (const n of [1, 2, 3, 4])
+          await mailer.send({ to: `buyer${n}@example.com`, ...receipt });
+      } finally {
+        await mailer.close();
+      }
+      return smtp.connections.count - before;
+    };
+    try {
+      expect(await connectionsFor(smtp.url)).toBe(1);
+      expect(await connectionsFor(`${smtp.url}?pool=false`)).toBe(4);
+    } finally {
+      await smtp.stop();
+    }
+    expect(smtp.received).toHaveLength(8);
   });
 
   it('is signed with DKIM when the three SMTP_DKIM_* settings are given', async () => {
@@ -172,6 +200,8 @@ describe('e-mail through SMTP', () => {
         expect(refused!.message.to).toBe('refused@example.com');
         expect(refused!.last_error).toMatch(/550/);
       } finally {
+        await relay.stop();
+        await mailer.close();
         await smtp.stop();
       }
     } finally {
