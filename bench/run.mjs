@@ -348,30 +348,62 @@ async function cpuAndRss(pid) {
 }
 
 /**
- * CPU milliseconds every process on the machine but the load generator has spent, by who spent
- * it: the stack's services by name, the rest by program (postgres, nats-server, redis-server),
- * for "what does one payment cost in all, and where". The load generator is this process and
- * `benchBackends`, the Postgres backends serving this process's own polls.
+ * CPU milliseconds every process on the machine but the load generator spends from now until
+ * `stop()`, by who spent it: the stack's services by name, the rest by program (postgres,
+ * nats-server, redis-server), for "what does one payment cost in all, and where". The load
+ * generator is this process and `benchBackends`, the Postgres backends serving its own polls.
+ * Counted per process and sampled every 250 ms: a process that ends in between (a Postgres
+ * backend its pool closed) keeps what it spent until its last sample. Totals of two snapshots
+ * took such a backend's whole life out of the sum, and a burst once showed no Postgres at all.
  */
-async function machineCpuMsButOurs(servicePids, benchBackends = []) {
+async function watchMachineCpu(servicePids, benchBackends = []) {
   const serviceOf = new Map(Object.entries(servicePids).map(([name, pid]) => [String(pid), name]));
   const ours = new Set([process.pid, ...benchBackends].map(String));
-  const spent = {};
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry) || ours.has(entry)) continue;
-    const program = (await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => 'gone')).trim();
-    // The kernel's workers (disk writeback for the WAL, mostly) under one name, not one per thread.
-    const who =
-      serviceOf.get(entry) ?? (program.startsWith('kworker') ? 'kernel workers' : program);
-    spent[who] = (spent[who] ?? 0) + (await cpuAndRss(entry)).cpuMs;
-  }
-  return spent;
+  /** pid → { who, atStart, latest }; a process started meanwhile starts at 0. */
+  const seen = new Map();
+  const ended = {};
+  const sample = async (initial) => {
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry) || ours.has(entry)) continue;
+      const program = (await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => null))?.trim();
+      if (!program) continue;
+      const { cpuMs } = await cpuAndRss(entry);
+      // The kernel's workers (disk writeback for the WAL, mostly) under one name, not one per thread.
+      const who =
+        serviceOf.get(entry) ?? (program.startsWith('kworker') ? 'kernel workers' : program);
+      const known = seen.get(entry);
+      if (known && (known.who !== who || cpuMs < known.latest)) {
+        // The pid was reused: bank what the process before spent.
+        ended[known.who] = (ended[known.who] ?? 0) + known.latest - known.atStart;
+        seen.delete(entry);
+      }
+      const entryNow = seen.get(entry) ?? { who, atStart: initial ? cpuMs : 0, latest: cpuMs };
+      entryNow.latest = cpuMs;
+      seen.set(entry, entryNow);
+    }
+  };
+  await sample(true);
+  let sampling = Promise.resolve();
+  const timer = setInterval(() => {
+    sampling = sampling.then(() => sample(false));
+  }, 250);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await sampling;
+      await sample(false);
+      const spent = { ...ended };
+      for (const { who, atStart, latest } of seen.values())
+        spent[who] = (spent[who] ?? 0) + latest - atStart;
+      return spent;
+    },
+  };
 }
 
 /** Per payment, largest first: "postgres 2.1, payments 1.6, …" and the total. */
-function cpuPerPayment(before, after, payments) {
-  const shares = Object.keys(after)
-    .map((who) => [who, (after[who] - (before[who] ?? 0)) / payments])
+function cpuPerPayment(spent, payments) {
+  const shares = Object.entries(spent)
+    .map(([who, ms]) => [who, ms / payments])
     .filter(([, ms]) => ms >= 0.05)
     .sort((a, b) => b[1] - a[1]);
   const total = shares.reduce((sum, [, ms]) => sum + ms, 0);
@@ -1020,6 +1052,23 @@ const backendPid = async (db) => (await db.query('SELECT pg_backend_pid() AS pid
 const latencies = (usableAt, firstSent) =>
   [...usableAt].map(([txRef, at]) => at - firstSent.get(txRef)).sort((a, b) => a - b);
 
+/** The provider's notifications plus 20 % duplicates (a quarter as many again), shuffled. */
+const withDuplicates = (bodies) =>
+  [
+    ...bodies,
+    ...Array.from(
+      { length: Math.round(bodies.length * 0.25) },
+      () => bodies[Math.floor(Math.random() * bodies.length)],
+    ),
+  ].sort(() => Math.random() - 0.5);
+
+const purchasesOf = async (db, txRefs) =>
+  (
+    await db.query('SELECT count(*)::int AS n FROM payments.purchases WHERE tx_ref = ANY($1)', [
+      txRefs,
+    ])
+  ).rows[0].n;
+
 const percentile = (sorted, share) =>
   Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0);
 
@@ -1052,15 +1101,7 @@ async function webhookScenario({ productId }) {
     const prepare = async (size) => {
       const txRefs = await openCheckouts(productId, size);
       const bodies = await chargeInSandbox(db, txRefs);
-      const duplicates = Math.round(bodies.length * 0.25); // 20 % of all deliveries
-      const deliveries = [
-        ...bodies,
-        ...Array.from(
-          { length: duplicates },
-          () => bodies[Math.floor(Math.random() * bodies.length)],
-        ),
-      ].sort(() => Math.random() - 0.5);
-      return { txRefs, bodies, deliveries, usedBy: new Set() };
+      return { txRefs, bodies, deliveries: withDuplicates(bodies), usedBy: new Set() };
     };
     // Both sides of a round post the same notifications; whichever goes first prepares them.
     const roundFor = async (side, size) => {
@@ -1071,22 +1112,15 @@ async function webhookScenario({ productId }) {
     const target = async ({ warmUp } = {}) => {
       const round = await roundFor('target', warmUp ? Math.ceil(count / 5) : count);
       const firstSent = new Map();
-      const cpuBefore = await machineCpuMsButOurs(pids, [pollBackend]);
+      const machineCpu = await watchMachineCpu(pids, [pollBackend]);
       const started = Date.now();
       const figures = await profiled({ gateway: pids.gateway, payments: pids.payments }, () =>
         postNotifications(`${baseUrl}/api/webhooks/sandbox`, round.deliveries, firstSent),
       );
       const usableAt = await watchUsable(db, firstSent, round.bodies.length, 180_000);
       const settledSeconds = (Date.now() - started) / 1000;
-      const cpu = cpuPerPayment(
-        cpuBefore,
-        await machineCpuMsButOurs(pids, [pollBackend]),
-        round.bodies.length,
-      );
-      const { rows } = await db.query(
-        'SELECT count(*)::int AS n FROM payments.purchases WHERE tx_ref = ANY($1)',
-        [round.txRefs],
-      );
+      const cpu = cpuPerPayment(await machineCpu.stop(), round.bodies.length);
+      const purchased = await purchasesOf(db, round.txRefs);
       const toEntitlement = latencies(usableAt, firstSent);
       const outcome = {
         ...figures,
@@ -1096,12 +1130,12 @@ async function webhookScenario({ productId }) {
         cpuPerPayment: cpu,
       };
       process.stdout.write(
-        `  webhooks ${warmUp ? 'warm-up' : 'round'}: ${outcome.answeredPerSecond.toFixed(0)} deliveries answered/s; ${rows[0].n} purchases for ${round.bodies.length} payments; settled ${outcome.settledPerSecond.toFixed(0)} payments/s (all usable ${settledSeconds.toFixed(1)} s after the first webhook); webhook → entitlement p50 ${outcome.toEntitlementP50} ms, p99 ${outcome.toEntitlementP99} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n`,
+        `  webhooks ${warmUp ? 'warm-up' : 'round'}: ${outcome.answeredPerSecond.toFixed(0)} deliveries answered/s; ${purchased} purchases for ${round.bodies.length} payments; settled ${outcome.settledPerSecond.toFixed(0)} payments/s (all usable ${settledSeconds.toFixed(1)} s after the first webhook); webhook → entitlement p50 ${outcome.toEntitlementP50} ms, p99 ${outcome.toEntitlementP99} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n`,
       );
       if (!warmUp) {
         settled.push(outcome);
         payments += round.bodies.length;
-        purchases += rows[0].n;
+        purchases += purchased;
       }
       return outcome;
     };
@@ -1133,7 +1167,7 @@ async function webhookScenario({ productId }) {
  * Payments at a steady offered rate (issue 31: 300 payments/s for 60 s, webhook → entitlement
  * p99 under a second): a provider sending charges as they happen, not a burst. The checkouts
  * are opened and charged first; their notifications plus 20 % duplicates then leave at a fixed
- * rate whatever the answers (autocannon's overall rate), and each payment's latency runs from
+ * rate whatever the answers (`postAtRate`), and each payment's latency runs from
  * its first notification to its entitlement becoming usable in delivery. The baseline is the
  * offered rate itself: the ratio says whether settlement kept up.
  */
@@ -1148,15 +1182,9 @@ async function steadyWebhookScenario({ productId }) {
   try {
     const txRefs = await openCheckouts(productId, count);
     const bodies = await chargeInSandbox(db, txRefs);
-    const deliveries = [
-      ...bodies,
-      ...Array.from(
-        { length: Math.round(count * 0.25) },
-        () => bodies[Math.floor(Math.random() * bodies.length)],
-      ),
-    ].sort(() => Math.random() - 0.5);
+    const deliveries = withDuplicates(bodies);
     const firstSent = new Map();
-    const cpuBefore = await machineCpuMsButOurs(pids, [pollBackend]);
+    const machineCpu = await watchMachineCpu(pids, [pollBackend]);
     const started = Date.now();
     // Watched while they are sent: the pending payments stay as few as settlement keeps them.
     const usable = watchUsable(db, firstSent, bodies.length, duration * 1000 + 180_000);
@@ -1169,15 +1197,8 @@ async function steadyWebhookScenario({ productId }) {
     );
     const usableAt = await usable;
     const settledSeconds = (Date.now() - started) / 1000;
-    const cpu = cpuPerPayment(
-      cpuBefore,
-      await machineCpuMsButOurs(pids, [pollBackend]),
-      bodies.length,
-    );
-    const { rows } = await db.query(
-      'SELECT count(*)::int AS n FROM payments.purchases WHERE tx_ref = ANY($1)',
-      [txRefs],
-    );
+    const cpu = cpuPerPayment(await machineCpu.stop(), bodies.length);
+    const purchased = await purchasesOf(db, txRefs);
     const toEntitlement = latencies(usableAt, firstSent);
     const figures = {
       requests: bodies.length,
@@ -1188,12 +1209,12 @@ async function steadyWebhookScenario({ productId }) {
       mbps: 0,
     };
     process.stdout.write(
-      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; answer p99 ${answers.p99} ms; ${rows[0].n} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n`,
+      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; answer p99 ${answers.p99} ms; ${purchased} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n`,
     );
     return [
       {
         key: 'webhooks-steady',
-        label: `payment webhooks at a steady offered ${perSecond} payments/s + 20 % duplicates for ${duration} s, through the gateway: payments settled per second, **webhook → entitlement** p50 and p99 (answer p99 ${answers.p99} ms; ${rows[0].n} purchases for ${bodies.length} payments; ${cpu.total.toFixed(1)} ms CPU per payment)`,
+        label: `payment webhooks at a steady offered ${perSecond} payments/s + 20 % duplicates for ${duration} s, through the gateway: payments settled per second, **webhook → entitlement** p50 and p99 (answer p99 ${answers.p99} ms; ${purchased} purchases for ${bodies.length} payments; ${cpu.total.toFixed(1)} ms CPU per payment)`,
         baselineText: `the offered rate: ${perSecond} payments/s; target webhook → entitlement p99 < 1000 ms`,
         ratioOverride: figures.rps / perSecond,
         runs: { target: [figures], baseline: [] },
