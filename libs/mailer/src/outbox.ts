@@ -87,8 +87,8 @@ export interface MailRelay {
 }
 
 const BATCH_SIZE = 20;
-/** Messages of a batch in flight at once (nodemailer's pool keeps up to five connections). */
-const SEND_LANES = 4;
+/** Messages of a batch in flight at once (the SMTP mailer keeps up to eight connections). */
+const SEND_LANES = 8;
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 2_000;
 
