@@ -106,6 +106,7 @@ describe("a Pro seller's brand", () => {
       .waitFor({ timeout: 20_000 });
     await product.getByTestId('brand-header').getByText('Dawn Recordings').waitFor();
     expect(await product.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    await expect.poll(() => product.title()).toBe('Payment — Dawn Recordings');
 
     const receipt = await waitForMail(buyer.context, { to: buyerEmail, subject: title });
     expect(receipt.text).toContain('a purchase from Dawn Recordings');

@@ -149,6 +149,8 @@ describe('a Business seller’s custom domain', () => {
     const receiptPage = await buyer.open(receiptLink!);
     await receiptPage.getByRole('heading', { name: 'Your purchase' }).waitFor();
     await receiptPage.getByTestId('brand-header').getByText('Dawn Recordings').waitFor();
+    // The tab names the seller too, never Lockdrop.
+    await expect.poll(() => receiptPage.title()).toBe('Your receipt — Dawn Recordings');
     expect(new URL(receiptPage.url()).origin).toBe(site);
     await receiptPage.close();
 

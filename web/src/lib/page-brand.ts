@@ -37,6 +37,10 @@ export const useCurrentPageBrand = () =>
     () => null,
   );
 
+/** A page's title under the brand on screen: "Your receipt — Dawn Recordings", else "— Lockdrop". */
+export const useBrandedTitle = (page: string) =>
+  `${page} — ${useCurrentPageBrand()?.name ?? 'Lockdrop'}`;
+
 /** CSS custom property the branded pages' buttons and links use (`--brand-accent`). */
 export const brandAccentStyle = (brand: PublicBrand | null) =>
   brand?.accentColour
