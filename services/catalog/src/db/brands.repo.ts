@@ -93,16 +93,25 @@ export async function forgetSellerName(db: Queryable, sellerId: string): Promise
 }
 
 /**
- * The name buyers see for a seller: their store's name when they named one (on any plan: a
- * name is not branding), else their full name; null when neither is known or both are blank.
+ * A seller's brand row (or null) and the name buyers see for them, in one statement (a product
+ * read asks for both): their store's name when they named one (on any plan: a name is not
+ * branding), else their full name; null when neither is known or both are blank.
  */
-export async function sellerNameOf(db: Queryable, sellerId: string): Promise<string | null> {
-  const { rows } = await db.query<{ name: string | null }>(
-    `SELECT COALESCE(
-       (SELECT NULLIF(btrim(name), '') FROM store_brands WHERE seller_id = $1),
-       (SELECT NULLIF(btrim(full_name), '') FROM seller_names WHERE seller_id = $1)
-     ) AS name`,
+export async function findBrandAndNameOf(
+  db: Queryable,
+  sellerId: string,
+): Promise<{ brand: StoreBrandRow | null; sellerName: string | null }> {
+  const { rows } = await db.query<Partial<Row> & { seller_name: string | null }>(
+    `SELECT brand.*, COALESCE(NULLIF(btrim(brand.name), ''), NULLIF(btrim(n.full_name), ''))
+              AS seller_name
+       FROM (SELECT $1::uuid AS id) seller
+       LEFT JOIN LATERAL (${SELECT_BRAND} WHERE b.seller_id = seller.id) brand ON true
+       LEFT JOIN seller_names n ON n.seller_id = seller.id`,
     [sellerId],
   );
-  return rows[0]?.name ?? null;
+  const row = rows[0];
+  return {
+    brand: row?.seller_id ? toBrand(row as Row) : null,
+    sellerName: row?.seller_name ?? null,
+  };
 }

@@ -15,7 +15,7 @@ import {
   findBrandByHandle,
   findBrandOf,
   saveBrand,
-  sellerNameOf,
+  findBrandAndNameOf,
   type StoreBrandRow,
 } from '../db/brands.repo.js';
 import { enqueueBrandSaved, enqueueBrandUpdated } from '../events/brands.producer.js';
@@ -63,10 +63,11 @@ export interface BrandService {
     },
     input: UpdateBrandInput,
   ): Promise<BrandSettings>;
-  /** What buyers see of `sellerId`'s store on product, checkout and share pages. */
-  shownStoreOf(sellerId: string): Promise<ShownStore>;
-  /** The name buyers see for the seller (store name, else full name), or null. */
-  sellerNameOf(sellerId: string): Promise<string | null>;
+  /**
+   * What buyers see of `sellerId`'s store on product, checkout and share pages, and the name
+   * they see for the seller (store name, else full name, or null).
+   */
+  shownStoreOf(sellerId: string): Promise<ShownStore & { sellerName: string | null }>;
   /** The store behind `/s/<handle>`, with its brand only when the plan shows it. */
   storeByHandle(handle: string): Promise<({ sellerId: string } & ShownStore) | null>;
 }
@@ -145,11 +146,9 @@ export function createBrandService({
     },
 
     async shownStoreOf(sellerId) {
-      const row = await findBrandOf(pool, sellerId);
-      return { brand: shownBrand(row), domain: servedDomain(row) };
+      const { brand: row, sellerName } = await findBrandAndNameOf(pool, sellerId);
+      return { brand: shownBrand(row), domain: servedDomain(row), sellerName };
     },
-
-    sellerNameOf: (sellerId) => sellerNameOf(pool, sellerId),
 
     async storeByHandle(handle) {
       const row = await findBrandByHandle(pool, handle.toLowerCase());

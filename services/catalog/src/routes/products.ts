@@ -93,7 +93,7 @@ export function productRoutes(
         display: detail.display,
         displayMinimum: detail.displayMinimum,
         brand: store.brand,
-        sellerName: await brands.sellerNameOf(detail.product.ownerId),
+        sellerName: store.sellerName,
         storeDomain: store.domain,
       };
     },
