@@ -134,7 +134,8 @@ export async function buildApp(
     logger,
   };
   const webhookDeps = {
-    settleSoon: () => reconciler.wake(),
+    settleSoon: (deliveries: number, storedNew: boolean) =>
+      reconciler.stored(deliveries, storedNew),
     ...settlement,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     onEventExhausted: () => exhaustedEvents.inc(),
@@ -182,6 +183,13 @@ export async function buildApp(
   const reconciler = startReconciler(webhookDeps, {
     intervalMs: config.RECONCILE_INTERVAL_MS,
     settlerPollMs: config.SETTLER_POLL_MS,
+    pacing:
+      config.WEBHOOK_STORM_HOLD_MS > 0
+        ? {
+            stormBatch: config.WEBHOOK_STORM_BATCH,
+            maxHoldMs: config.WEBHOOK_STORM_HOLD_MS,
+          }
+        : undefined,
     settler: {
       batchSize: config.SETTLER_BATCH_SIZE,
       verifyConcurrency: config.SETTLER_VERIFY_CONCURRENCY,

@@ -156,6 +156,13 @@ export const configSchema = z
     SETTLER_VERIFY_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
     /** How often each replica looks for notifications another replica stored. */
     SETTLER_POLL_MS: positiveInt(1_000),
+    /**
+     * A webhook storm (settle-pacing.ts): a group commit of this many charge notifications or
+     * more means they queue for the database, and the settler holds off for up to
+     * WEBHOOK_STORM_HOLD_MS (0: never) so the provider's deliveries are answered first.
+     */
+    WEBHOOK_STORM_BATCH: positiveInt(16),
+    WEBHOOK_STORM_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
     /** First retry delay of a parked webhook; doubles per attempt, capped at 30 minutes. */
     WEBHOOK_RETRY_BASE_MS: positiveInt(5_000),
     /**

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createPool, type Pool, type PoolClient } from '@lockdrop/db';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  createSettlePacer,
   createSettler,
   storeChargeEvents,
+  type SettlePacer,
   type SettlerDeps,
 } from '../src/modules/settlement/index.js';
 import { createFlutterwaveProvider } from '../src/providers/flutterwave.js';
@@ -117,6 +119,7 @@ function aheadSettler(
     verifyConcurrency?: number;
     leaseSeconds?: number;
     laterMs?: number;
+    pacer?: SettlePacer;
   } = {},
 ) {
   const deps: SettlerDeps = {
@@ -140,6 +143,7 @@ function aheadSettler(
     batchSize: options.batchSize ?? 10,
     verifyConcurrency: options.verifyConcurrency ?? 4,
     leaseSeconds: options.leaseSeconds ?? 1,
+    pacer: options.pacer,
   });
 }
 
@@ -309,6 +313,38 @@ describe('the settler (issue 31)', () => {
     await waitFor(async () => (await purchasesOf(txRefs)) === 10);
     for (const row of await creditsOf(txRefs))
       expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+  });
+
+  it('a webhook storm holds the settler off; what it stored settles once the storm goes quiet', async () => {
+    const txRefs = await checkouts(6);
+    await storeAhead(txRefs, 1);
+    let drained: Promise<void> | undefined;
+    const pacer = createSettlePacer(() => void (drained = settler.drain()), {
+      stormBatch: 16,
+      quietMs: 150,
+      maxHoldMs: 10_000,
+    });
+    const settler = aheadSettler(pool, { pacer, leaseSeconds: 60 });
+    // A group commit of 20 deliveries: notifications are queueing, the answers come first.
+    pacer.stored(20);
+    await settler.drain();
+    const claimed = () =>
+      count(
+        `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1) AND attempts > 0`,
+        [txRefs],
+      );
+    expect(await claimed()).toBe(0);
+    expect(await purchasesOf(txRefs)).toBe(0);
+    // The storm passes: the pacer wakes the settler, which settles every one of them once.
+    await waitFor(() => drained !== undefined, 5_000, 'the pacer waking the settler');
+    await drained;
+    expect(pacer.holding()).toBe(false);
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+    // Caught up (its last claim found nothing due), the next storm is held again.
+    pacer.stored(16);
+    expect(pacer.holding()).toBe(true);
+    pacer.stop();
   });
 
   it('verifies a claimed batch concurrently, never more at once than its setting', async () => {

@@ -4,8 +4,11 @@ import { storeChargeEvents, type IncomingCharge } from './provider-events.reposi
 export interface ChargeInboxDeps {
   pool: Queryable;
   now: () => Date;
-  /** Told after a batch stored at least one new charge: the settler settles it now. */
-  onStored?: () => void;
+  /**
+   * Told after each committed batch: how many deliveries it carried (their number tells a storm,
+   * settle-pacing.ts) and whether it stored a new charge (the settler has work).
+   */
+  onStored?: (deliveries: number, storedNew: boolean) => void;
   logger: { error(object: object, message: string): void };
 }
 
@@ -44,7 +47,7 @@ export function createChargeInbox(
         deps.now(),
       );
       batch.forEach((item, index) => item.resolve(created[index]!));
-      if (created.some(Boolean)) deps.onStored?.();
+      deps.onStored?.(batch.length, created.some(Boolean));
     } catch (error) {
       if (batch.length === 1 || isOutage(error)) {
         for (const item of batch) item.reject(error);

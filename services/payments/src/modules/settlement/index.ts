@@ -1,4 +1,5 @@
 export { startReconciler } from './reconciler.js';
+export { createSettlePacer, type SettlePacer, type SettlePacingOptions } from './settle-pacing.js';
 export { createSettler, type Settler, type SettlerDeps, type SettlerOptions } from './settler.js';
 export { pruneSettledProviderEvents } from './retention.repository.js';
 export { storeChargeEvents } from './provider-events.repository.js';

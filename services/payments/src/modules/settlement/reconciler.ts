@@ -3,6 +3,7 @@ import { claimVerification, dueUnconfirmedCheckouts, findCheckoutByTxRef } from 
 import { settleTransaction } from './settlement.js';
 import { reconcileRefunds } from '../refunds/index.js';
 import { createSettler, type SettlerOptions } from './settler.js';
+import { createSettlePacer, type SettlePacingOptions } from './settle-pacing.js';
 import type { WebhookDeps } from './webhooks.js';
 import { isOutage } from '@lockdrop/db';
 
@@ -14,7 +15,9 @@ export interface ReconcilerOptions {
   intervalMs: number;
   /** How often the settler looks for events other replicas stored (this one's wake it at once). */
   settlerPollMs: number;
-  settler: Omit<SettlerOptions, 'leaseSeconds'> & { providerTimeoutMs: number };
+  settler: Omit<SettlerOptions, 'leaseSeconds' | 'pacer'> & { providerTimeoutMs: number };
+  /** Hold settlement off while this replica answers a webhook storm (settle-pacing.ts). */
+  pacing?: SettlePacingOptions;
 }
 
 /**
@@ -29,8 +32,13 @@ export function settlerLeaseSeconds(options: ReconcilerOptions['settler']): numb
 export interface Reconciler {
   /** One pass: due webhooks, unconfirmed checkouts, unsettled refunds. */
   runOnce(): Promise<void>;
-  /** A webhook was stored: settle due events now rather than at the next pass. */
+  /** Settle due events now rather than at the next pass (unless a storm holds them). */
   wake(): void;
+  /**
+   * The webhook route committed a group of `deliveries` charge notifications: settle them now, or
+   * once the storm they belong to has passed.
+   */
+  stored(deliveries: number, storedNew: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -50,10 +58,12 @@ export function startReconciler(
   options: ReconcilerOptions,
 ): Reconciler {
   const { intervalMs } = options;
+  const pacer = options.pacing ? createSettlePacer(() => wake(), options.pacing) : undefined;
   const settler = createSettler(deps, {
     batchSize: options.settler.batchSize,
     verifyConcurrency: options.settler.verifyConcurrency,
     leaseSeconds: settlerLeaseSeconds(options.settler),
+    pacer,
   });
   let timer: NodeJS.Timeout | undefined;
   let pollTimer: NodeJS.Timeout | undefined;
@@ -134,8 +144,13 @@ export function startReconciler(
   return {
     runOnce,
     wake,
+    stored(deliveries, storedNew) {
+      pacer?.stored(deliveries);
+      if (storedNew) wake();
+    },
     async stop() {
       stopped = true;
+      pacer?.stop();
       settler.stop();
       clearTimeout(timer);
       clearTimeout(pollTimer);

@@ -9,6 +9,7 @@ import {
   scheduleEventRetry,
   type ProviderEvent,
 } from './provider-events.repository.js';
+import type { SettlePacer } from './settle-pacing.js';
 import { settleVerified, type SettlementDeps, type VerifiedPayment } from './settlement.js';
 
 export interface SettlerDeps extends SettlementDeps {
@@ -29,10 +30,12 @@ export interface SettlerOptions {
   verifyConcurrency: number;
   /** How long a claim is this process's; after it, a claim a dead process held is due again. */
   leaseSeconds: number;
+  /** Holds claims off during a webhook storm (settle-pacing.ts); without it, never. */
+  pacer?: Pick<SettlePacer, 'holding' | 'caughtUp'>;
 }
 
 export interface Settler {
-  /** Claims due events and settles them, batch after batch, until none is due. */
+  /** Claims due events and settles them, batch after batch, until none is due or the pacer holds. */
   drain(): Promise<void>;
   /** Ends after the batch in hand. */
   stop(): void;
@@ -191,6 +194,7 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
     async drain() {
       if (stranded.size > 0) await releaseStranded();
       while (!stopped) {
+        if (options.pacer?.holding()) return;
         const now = deps.now();
         const leaseUntil = leaseEnd(now, options.leaseSeconds);
         let events: ProviderEvent[];
@@ -201,7 +205,10 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
           if (isOutage(error)) strand(leaseUntil);
           throw error;
         }
-        if (events.length === 0) return;
+        if (events.length === 0) {
+          options.pacer?.caughtUp();
+          return;
+        }
         await settleEvents(events, leaseUntil);
       }
     },

@@ -15,8 +15,8 @@ import type { ChargeInbox } from './charge-inbox.js';
 export interface WebhookDeps extends SettlerDeps {
   /** For refund and dispute notifications. */
   refunds: RefundDeps;
-  /** Told when a charge notification was stored: the settler settles it now. */
-  settleSoon?: () => void;
+  /** Told after each group commit of charge notifications (charge-inbox.ts): the settler's cue. */
+  settleSoon?: (deliveries: number, storedNew: boolean) => void;
 }
 
 /** What one delivery is received with: the provider it came from, and the charges' group commit. */
