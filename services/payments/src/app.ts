@@ -29,6 +29,7 @@ import { paymentStatusRoutes } from './modules/settlement/index.js';
 import { sandboxRoutes } from './providers/sandbox.routes.js';
 import { subscriptionRoutes } from './modules/renewals/index.js';
 import { webhookRoutes } from './modules/settlement/index.js';
+import { startSaleDigests } from './modules/sales/index.js';
 import { Counter, Gauge } from 'prom-client';
 import { pruneSettledProviderEvents } from './modules/settlement/index.js';
 
@@ -98,6 +99,7 @@ export async function buildApp(
     publicUrl,
     refundWindowHours: config.REFUND_WINDOW_HOURS,
     now,
+    saleDigestSeconds: config.SALE_DIGEST_SECONDS,
     onMailQueued: () => mailRelay.wake(),
     subscriptions: {
       graceDays: config.SUBSCRIPTION_GRACE_DAYS,
@@ -196,7 +198,16 @@ export async function buildApp(
       providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
     },
   });
+  const saleDigests = startSaleDigests({
+    pool,
+    publicUrl,
+    windowSeconds: config.SALE_DIGEST_SECONDS,
+    now,
+    onMailQueued: () => mailRelay.wake(),
+    logger,
+  });
   app.addHook('preClose', async () => {
+    await saleDigests.stop();
     await reconciler.stop();
     await sandbox?.stop();
     await mailRelay.stop();

@@ -163,6 +163,12 @@ export const configSchema = z
      */
     WEBHOOK_STORM_BATCH: positiveInt(16),
     WEBHOOK_STORM_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
+    /**
+     * After a seller's "You made a sale", their further sales for this long are told in one e-mail
+     * at its end (sale-digests.ts): one e-mail a minute at a flash sale, not one per sale. 0: one
+     * e-mail per sale.
+     */
+    SALE_DIGEST_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /** First retry delay of a parked webhook; doubles per attempt, capped at 30 minutes. */
     WEBHOOK_RETRY_BASE_MS: positiveInt(5_000),
     /**

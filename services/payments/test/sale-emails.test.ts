@@ -1,7 +1,14 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { createEvent } from '@lockdrop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buy, fetchJson, mailTo, startHarness, waitFor, type Harness } from './support.js';
+import {
+  buy,
+  fetchJson,
+  mailTo,
+  sellerWithEmail,
+  startHarness,
+  waitFor,
+  type Harness,
+} from './support.js';
 
 let harness: Harness;
 const SANDBOX_WEBHOOK_SECRET = 'sale-emails-test-webhook-secret';
@@ -11,43 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.close());
 
-/**
- * A seller identity has told payments about (`profile.updated`), with one published product;
- * `contactEmail` when the store was handed to another owner (issue 28).
- */
-async function seller({ contactEmail }: { contactEmail?: string } = {}) {
-  const email = `seller-${randomUUID()}@example.com`;
-  const product = await harness.publishProduct({ title: `Ebook ${randomUUID().slice(0, 6)}` });
-  await harness.publish(
-    createEvent(
-      'profile.updated',
-      {
-        userId: product.ownerId,
-        email,
-        emailVerified: true,
-        fullName: 'Ada Seller',
-        avatarUrl: null,
-        plan: 'free',
-        ...(contactEmail ? { contactEmail } : {}),
-      },
-      { correlationId: randomUUID() },
-    ),
-  );
-  await waitFor(
-    async () =>
-      (
-        await harness.pool.query('SELECT 1 FROM sellers WHERE user_id = $1 AND email = $2', [
-          product.ownerId,
-          contactEmail ?? email,
-        ])
-      ).rows.length === 1,
-  );
-  const headers = {
-    authorization: `Bearer ${await harness.token({ id: product.ownerId, email })}`,
-    'content-type': 'application/json',
-  };
-  return { email, product, headers };
-}
+/** A seller with an address and one published product (support.ts). */
+const seller = (options: { contactEmail?: string } = {}) => sellerWithEmail(harness, options);
 
 const saleMails = async (to: string) =>
   (await mailTo(harness.pool, to)).filter((mail) => mail.subject.includes('You made a sale'));

@@ -311,3 +311,44 @@ export async function mailTo(pool: Pool, recipient: string) {
   );
   return rows;
 }
+
+/**
+ * A seller identity has told payments about (`profile.updated`), with one published product;
+ * `contactEmail` when the store was handed to another owner (issue 28).
+ */
+export async function sellerWithEmail(
+  harness: Harness,
+  { contactEmail }: { contactEmail?: string } = {},
+) {
+  const email = `seller-${randomUUID()}@example.com`;
+  const product = await harness.publishProduct({ title: `Ebook ${randomUUID().slice(0, 6)}` });
+  await harness.publish(
+    createEvent(
+      'profile.updated',
+      {
+        userId: product.ownerId,
+        email,
+        emailVerified: true,
+        fullName: 'Ada Seller',
+        avatarUrl: null,
+        plan: 'free',
+        ...(contactEmail ? { contactEmail } : {}),
+      },
+      { correlationId: randomUUID() },
+    ),
+  );
+  await waitFor(
+    async () =>
+      (
+        await harness.pool.query('SELECT 1 FROM sellers WHERE user_id = $1 AND email = $2', [
+          product.ownerId,
+          contactEmail ?? email,
+        ])
+      ).rows.length === 1,
+  );
+  const headers = {
+    authorization: `Bearer ${await harness.token({ id: product.ownerId, email })}`,
+    'content-type': 'application/json',
+  };
+  return { email, product, headers };
+}

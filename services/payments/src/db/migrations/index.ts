@@ -25,6 +25,7 @@ import { pendingCharges } from './0120_pending_charges.js';
 import { storeOrigins } from './0140_store_origins.js';
 import { ledgerCheckOnce } from './0150_ledger_check_once.js';
 import { providerEventsAlwaysDue } from './0160_provider_events_always_due.js';
+import { saleDigests } from './0170_sale_digests.js';
 
 /** Forward-only, in id order; never edit one that has shipped — add the next. */
 export const migrations: Migration[] = [
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   storeOrigins,
   ledgerCheckOnce,
   providerEventsAlwaysDue,
+  saleDigests,
 ];

@@ -47,4 +47,5 @@ export {
   type SaleWrites,
 } from './record-sale.js';
 export { salesRoutes } from './sales.routes.js';
+export { saleDigestEmail, sendDueSaleDigests, startSaleDigests } from './sale-digests.js';
 export { toPurchaseView, toSaleView } from './views.js';

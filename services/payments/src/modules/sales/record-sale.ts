@@ -11,6 +11,7 @@ import { paymentJournal } from '../ledger/index.js';
 import { buyerLinkOrigin, emailBrand } from '../read-models/index.js';
 import { newReceiptToken, receiptEmail } from './receipts.js';
 import { findSellersForSales, saleEmailFor, type SellerForSale } from './sale-emails.js';
+import { recordSaleDigests, type SaleDigestEntry } from './sale-digests.js';
 
 /** What recording a sale reads: the fee rate, the clock, and what the receipt says. */
 export interface SaleDeps {
@@ -19,6 +20,11 @@ export interface SaleDeps {
   refundWindowHours: number;
   now: () => Date;
   provider: Pick<PaymentProvider, 'testMode'>;
+  /**
+   * After a seller's sale e-mail, how long their further sales are gathered into one e-mail
+   * (sale-digests.ts); 0 or absent: every sale is e-mailed on its own.
+   */
+  saleDigestSeconds?: number;
 }
 
 /**
@@ -32,6 +38,8 @@ export interface SaleWrites {
   paidCheckoutIds: string[];
   events: DomainEvent[];
   mails: MailMessage[];
+  /** Sales counted into their sellers' digest windows, and the windows their e-mails open. */
+  saleDigests: SaleDigestEntry[];
   /** Sellers read once per batch (their e-mail, its setting, their brand), by id. */
   sellers: Map<string, SellerForSale>;
 }
@@ -43,6 +51,7 @@ export function newSaleWrites(): SaleWrites {
     paidCheckoutIds: [],
     events: [],
     mails: [],
+    saleDigests: [],
     sellers: new Map(),
   };
 }
@@ -55,10 +64,12 @@ export async function loadSellersForSales(
   tx: PoolClient,
   writes: SaleWrites,
   sellerIds: string[],
+  testMode: boolean,
 ): Promise<void> {
   const missing = sellerIds.filter((id) => !writes.sellers.has(id));
   if (missing.length === 0) return;
-  for (const [id, seller] of await findSellersForSales(tx, missing)) writes.sellers.set(id, seller);
+  for (const [id, seller] of await findSellersForSales(tx, missing, testMode))
+    writes.sellers.set(id, seller);
 }
 
 /** Writes gathered sales: purchases first (the journals and checkouts refer to them). */
@@ -74,11 +85,14 @@ export async function writeSales(tx: PoolClient, writes: SaleWrites): Promise<vo
   ]);
   await enqueueEvents(tx, writes.events);
   await enqueueMails(tx, writes.mails);
+  // Last: the seller's digest row stays locked only until the commit.
+  await recordSaleDigests(tx, writes.saleDigests);
   writes.purchases = [];
   writes.journals = [];
   writes.paidCheckoutIds = [];
   writes.events = [];
   writes.mails = [];
+  writes.saleDigests = [];
 }
 
 /**
@@ -176,7 +190,7 @@ export async function recordSale(
       { correlationId: checkout.correlationId },
     ),
   );
-  await loadSellersForSales(tx, gathered, [sellerId]);
+  await loadSellersForSales(tx, gathered, [sellerId], deps.provider.testMode);
   const seller = gathered.sellers.get(sellerId)!;
   const brand = seller.brand;
   // The receipt leads back to the store's domain the checkout started on, while it serves.
@@ -200,16 +214,41 @@ export async function recordSale(
         : null,
     }),
   );
-  const saleMail = saleEmailFor(seller, deps.publicUrl, {
-    productTitle: checkout.productTitle,
-    buyerEmail: checkout.buyerEmail,
-    amountMinor: split.amountMinor,
-    sellerEarningsMinor: split.sellerEarningsMinor,
-    currency: checkout.currency,
-    testMode: deps.provider.testMode,
-    renewal: checkout.renewsPeriodStart !== null,
-  });
-  if (saleMail) gathered.mails.push(saleMail);
+  const renewal = checkout.renewsPeriodStart !== null;
+  const digestSeconds = deps.saleDigestSeconds ?? 0;
+  const digest = (sale: SaleDigestEntry['sale']) =>
+    gathered.saleDigests.push({
+      sellerId,
+      testMode: deps.provider.testMode,
+      windowEndsAt: new Date(paidAt.getTime() + digestSeconds * 1000),
+      sale,
+    });
+  if (digestSeconds > 0 && seller.digestOpen && seller.email && seller.saleEmails) {
+    // A sale e-mail went to this seller moments ago: this one is told in the next digest.
+    digest({
+      productTitle: checkout.productTitle,
+      currency: checkout.currency,
+      earningsMinor: split.sellerEarningsMinor,
+      free: split.amountMinor === 0,
+      renewal,
+    });
+  } else {
+    const saleMail = saleEmailFor(seller, deps.publicUrl, {
+      productTitle: checkout.productTitle,
+      buyerEmail: checkout.buyerEmail,
+      amountMinor: split.amountMinor,
+      sellerEarningsMinor: split.sellerEarningsMinor,
+      currency: checkout.currency,
+      testMode: deps.provider.testMode,
+      renewal,
+    });
+    if (saleMail) gathered.mails.push(saleMail);
+    if (saleMail && digestSeconds > 0) {
+      // The seller's further sales, in this batch or the next, wait for the window's digest.
+      seller.digestOpen = true;
+      digest(null);
+    }
+  }
   if (!writes) await writeSales(tx, gathered);
   return { purchaseId, processorFeeMinor: split.processorFeeMinor };
 }

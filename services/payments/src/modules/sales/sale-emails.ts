@@ -83,6 +83,11 @@ export interface SellerForSale {
   brand: PublicBrand | null;
   /** The store's custom domain as last announced (where its buyers' links may go), or null. */
   domain: SellerDomain | null;
+  /**
+   * A sale e-mail opened a window that has not closed (sale-digests.ts): this mode's sales go into
+   * its digest. Set by the batch once it e-mails one of this seller's sales on its own.
+   */
+  digestOpen: boolean;
 }
 
 /**
@@ -92,18 +97,27 @@ export interface SellerForSale {
 export async function findSellersForSales(
   tx: Queryable,
   sellerIds: string[],
+  testMode = false,
 ): Promise<Map<string, SellerForSale>> {
   const { rows } = await tx.query<
-    SavedBrand & SellerDomain & { sellerId: string; email: string | null; saleEmails: boolean }
+    SavedBrand &
+      SellerDomain & {
+        sellerId: string;
+        email: string | null;
+        saleEmails: boolean;
+        digestOpen: boolean;
+      }
   >(
     `SELECT ids.seller_id AS "sellerId", s.email, coalesce(m.sale_emails, true) AS "saleEmails",
+            EXISTS (SELECT 1 FROM sale_digests g
+                    WHERE g.seller_id = ids.seller_id AND g.test_mode = $2) AS "digestOpen",
             ${SAVED_BRAND_COLUMNS}, ${SELLER_DOMAIN_COLUMNS}
        FROM unnest($1::uuid[]) AS ids (seller_id)
        LEFT JOIN sellers s ON s.user_id = ids.seller_id
        LEFT JOIN seller_mail_settings m ON m.seller_id = ids.seller_id
        LEFT JOIN seller_brands b ON b.seller_id = ids.seller_id AND NOT b.deleted
        LEFT JOIN seller_domains d ON d.seller_id = ids.seller_id AND NOT d.deleted`,
-    [[...new Set(sellerIds)]],
+    [[...new Set(sellerIds)], testMode],
   );
   return new Map(
     rows.map((row) => [
@@ -113,6 +127,7 @@ export async function findSellersForSales(
         saleEmails: row.saleEmails,
         brand: shownBrand(row),
         domain: row.domainHost ? row : null,
+        digestOpen: row.digestOpen,
       },
     ]),
   );

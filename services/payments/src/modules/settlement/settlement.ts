@@ -104,6 +104,7 @@ export async function settleVerified(
       [...lockedByTxRef.values()].flatMap(({ checkout }) =>
         checkout.sellerId ? [checkout.sellerId] : [],
       ),
+      deps.provider.testMode,
     );
     const processed: Array<{ id: number; outcome: string }> = [];
     const results: SettlementOutcome[] = [];

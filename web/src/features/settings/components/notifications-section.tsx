@@ -36,6 +36,7 @@ export function NotificationsSection() {
           <span className="font-medium text-slate-900">E-mail me when I make a sale</span>
           <span className="block text-slate-500">
             A &ldquo;You made a sale&rdquo; e-mail with the product, the buyer and what you earn.
+            When sales come in quickly, the ones after it arrive together, one e-mail a minute.
           </span>
         </label>
       </div>
