@@ -19,6 +19,7 @@ import {
 import { findFile, findPurchaseFiles, type StoredFile } from '../db/files.repo.js';
 import { findProduct } from '../db/products.repo.js';
 import { ObjectNotFoundError, type ObjectStorage } from '../storage/storage.js';
+import { openFileRange, type OpenedFile } from '../storage/file-sender.js';
 import { accessErrors, accessKeysOf, authorize, type Claimant } from './access.js';
 import { parseRange, type SatisfiableRange } from './byte-range.js';
 import { readDownloadToken, signDownloadToken } from './download-token.js';
@@ -81,6 +82,11 @@ export type Redemption =
       /** A URL the storage answers this file at for `expiresInSeconds`, or null (see ObjectStorage). */
       signedUrl(expiresInSeconds: number, contentDisposition: string): Promise<string | null>;
       open(): Promise<Readable>;
+      /**
+       * The range, opened to be written by delivery itself, when the file lies on this machine's
+       * disk (storage/file-sender.ts); null otherwise (send `open()`'s stream).
+       */
+      openLocal(): Promise<OpenedFile | null>;
       /** Records the completed download and `download.completed` in one transaction. */
       recordCompleted(correlationId: string): Promise<void>;
     }
@@ -420,6 +426,17 @@ export function createDownloadService({
           contentDisposition,
         }),
       open: () => openObject(file.storageKey, range ?? undefined),
+      openLocal: async () => {
+        const path = storage.localPath(file.storageKey);
+        if (path === null) return null;
+        try {
+          return await openFileRange(path, { start: first, end: last });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+            throw downloadErrors.fileUnavailable();
+          throw error;
+        }
+      },
       recordCompleted: (correlationId) =>
         recordCompleted(
           grant,

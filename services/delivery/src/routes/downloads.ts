@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import {
   downloadAccessSchema,
   downloadLinkRequestSchema,
@@ -271,12 +272,29 @@ export function downloadRoutes(
           .header('content-range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`);
       if (request.method === 'HEAD') return reply.send();
 
-      const body = await redemption.open();
       // The rule for download.completed: this response carried the file's last byte and every
       // byte of it was handed to the network ('finish'; a dropped connection only 'close's).
       // One listener per response, so at most one event per response.
-      if (redemption.reachesEnd)
-        reply.raw.once('finish', () => track(redemption.recordCompleted(request.id)));
+      const countCompletion = () => {
+        if (redemption.reachesEnd)
+          reply.raw.once('finish', () => track(redemption.recordCompleted(request.id)));
+      };
+      const local = await redemption.openLocal();
+      if (local) {
+        // Delivery writes the bytes itself, from reused buffers (storage/file-sender.ts); the
+        // headers are the reply's, and the onResponse hooks (log, metrics) still run.
+        countCompletion();
+        reply.hijack();
+        reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+        await local.sendTo(reply.raw).catch((error: unknown) => {
+          if (!reply.raw.destroyed)
+            request.log.warn({ err: error }, 'download stopped while it was being sent');
+          reply.raw.destroy();
+        });
+        return reply;
+      }
+      const body = await redemption.open();
+      countCompletion();
       return reply.send(body);
     },
   });
