@@ -179,10 +179,29 @@ export async function expectBooksBalanced(cluster: Cluster): Promise<void> {
   });
   try {
     expect(
-      (await deadLetters.list()).map((letter) => `${letter.consumer}: ${letter.reason}`),
+      (await listAcrossElection(() => deadLetters.list())).map(
+        (letter) => `${letter.consumer}: ${letter.reason}`,
+      ),
     ).toEqual([]);
   } finally {
     await deadLetters.close();
+  }
+}
+
+/**
+ * A JetStream API request made while a killed node's streams elect their next leader times out
+ * (the nats-cluster scenario checks right after a kill); NATS asks clients to try again. Only a
+ * timeout is retried, for up to 15 s: any answer, or any other error, stands.
+ */
+async function listAcrossElection<T>(list: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await list();
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }
 }
 
