@@ -61,7 +61,7 @@ export async function openFileRange(path: string, range: ByteRange): Promise<Ope
               else resolve();
             });
           });
-          // Known to fail: the write rejects, and the buffer comes back with its callback.
+          // Awaited at the next chunk or the end; if a read fails first, no unhandled rejection.
           writing.catch(() => undefined);
         }
         await written();
