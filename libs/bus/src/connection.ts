@@ -128,7 +128,10 @@ export async function connectBus({
           `${options.consumer} (${options.filter})`,
           allowed.role?.consumers[options.consumer] === options.filter,
         );
-        const subscription = await subscribe({ jsm, js, namespace, logger, onDeadLetter }, options);
+        const subscription = await subscribe(
+          { nc, jsm, js, namespace, logger, onDeadLetter },
+          options,
+        );
         const tracked: Subscription = {
           async stop() {
             subscriptions.delete(tracked);

@@ -10,7 +10,7 @@ import {
   type JetStreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/transport-node';
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { publishDeadLetter } from './dead-letter.js';
 import { classifyFailure } from './failures.js';
 import { withClusterRetry } from './jetstream-api.js';
@@ -69,6 +69,7 @@ export interface Subscription {
 }
 
 interface SubscriptionContext {
+  nc: NatsConnection;
   jsm: JetStreamManager;
   js: JetStreamClient;
   namespace: string;
@@ -120,7 +121,7 @@ export async function subscribe<F extends EventFilter>(
   context: SubscriptionContext,
   options: SubscribeOptions<F>,
 ): Promise<Subscription> {
-  const { jsm, js, namespace, logger, onDeadLetter } = context;
+  const { nc, jsm, js, namespace, logger, onDeadLetter } = context;
   const {
     consumer,
     filter,
@@ -308,6 +309,11 @@ export async function subscribe<F extends EventFilter>(
     async stop() {
       stopping = true;
       await messages.close();
+      // The last pull request stays open on the server until it expires; once the server has
+      // read our unsubscribe (a flush is the round trip that proves it) it drops that request
+      // instead of handing a new event to a reader that is gone, where it would wait out
+      // ack_wait. An event the server sent in the moment between the two still waits it out.
+      await nc.flush().catch(() => undefined);
       await reader.catch(() => undefined);
       await worker.catch(() => undefined);
     },
