@@ -10,8 +10,16 @@ interface AxeViolation {
   nodes: { target: unknown[] }[];
 }
 
-/** Serious and critical axe-core violations on the page as it is now, one per line. */
+/** Serious and critical axe-core violations on the page once its transitions end, one per line. */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A colour transition caught halfway (a button turning from primary to secondary) measures
+  // a contrast no one reads; judge the page once what is finite has finished. Spinners loop forever.
+  await page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+  });
   // evaluate() is not subject to the page's CSP, unlike an injected <script>.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
