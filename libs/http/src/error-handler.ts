@@ -163,8 +163,22 @@ const UNREADABLE = {
   message: 'The request could not be read',
 };
 
-/** What Node's parser rejected, answered in the one error shape (Fastify's default is its own JSON). */
+/**
+ * How long a connection answered with a parse error still reads, and drops, what its client
+ * sends before it is closed.
+ */
+const LINGER_AFTER_CLIENT_ERROR_MS = 2_000;
+
+/**
+ * What Node's parser rejected, answered in the one error shape (Fastify's default is its own
+ * JSON), then closed the way RFC 9112 §9.6 asks: our side first, while what the client is still
+ * sending (the body of a request whose head was too large) is read and dropped for a moment.
+ * Closing a socket with unread bytes resets it, and a reset can reach a proxy in front before
+ * the proxy has read the answer, which it then discards: the client saw a reset, not the 431.
+ */
 export function writeClientError(error: Error & { code?: string }, socket: Socket): void {
+  // The parser reports again for bytes that follow its first error; that answer already went.
+  if (socket.writableEnded) return;
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -175,4 +189,8 @@ export function writeClientError(error: Error & { code?: string }, socket: Socke
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  const linger = setTimeout(() => socket.destroy(), LINGER_AFTER_CLIENT_ERROR_MS);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
+  socket.resume();
 }
