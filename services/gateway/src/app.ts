@@ -15,7 +15,7 @@ import { createKeyCache } from './api-v1/key-cache.js';
 import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
-import { forwardedHeaders, sendUpstreamUnavailable } from './http/forwarding.js';
+import { forwardedHeaders, sendForwardingError } from './http/forwarding.js';
 import { createDomainDirectory, domainOriginOf, hostnameOf } from './http/custom-domains.js';
 import { createMembershipCheck } from './http/store-members.js';
 import { createWebhookPassthrough } from './http/webhook-passthrough.js';
@@ -296,7 +296,7 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
           disableRequestLogging: true,
           replyOptions: {
             rewriteRequestHeaders: forwardedHeaders,
-            onError: (reply, { error }) => sendUpstreamUnavailable(reply, route.upstream, error),
+            onError: (reply, { error }) => sendForwardingError(reply, route.upstream, error),
           },
         });
       }

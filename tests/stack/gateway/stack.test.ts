@@ -237,6 +237,28 @@ describe('gateway limits', () => {
     expect((await json(response)).error.code).toBe('payload_too_large');
   });
 
+  // A declared length is checked once, up front; a body without one is counted as it comes, and
+  // the proxy saw the cut as a failed upstream (502) until the cause was looked at.
+  it('answers a chunked body that passes the limit with 413, not as an unreachable service', async () => {
+    const chunks = [JSON.stringify({ title: 'Sent in pieces' }).slice(0, -1), ', "description": "'];
+    for (let piece = 0; piece < 8; piece += 1) chunks.push('x'.repeat(256));
+    chunks.push('"}');
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+        controller.close();
+      },
+    });
+    const response = await get('/api/products', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await json(response)).error.code).toBe('payload_too_large');
+  });
+
   it('answers 429 once a client exceeds the checkout rate limit', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 4; attempt += 1) {

@@ -8,7 +8,7 @@ import {
 import { AppError, REQUEST_ID_HEADER, type HttpServer } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { forwardedHeaders, sendUpstreamUnavailable } from '../http/forwarding.js';
+import { forwardedHeaders, sendForwardingError } from '../http/forwarding.js';
 import type { Upstream } from '../route-table.js';
 import { fingerprintOf, type Idempotency } from './idempotency.js';
 import type { KeyCache } from './key-cache.js';
@@ -244,7 +244,7 @@ export async function registerApiV1(app: HttpServer, options: ApiV1Options): Pro
             const call = reply.request.apiCall;
             if (call?.idempotency)
               void options.idempotency.release(call.key.keyId, call.idempotency.key);
-            sendUpstreamUnavailable(reply, route.upstream, error);
+            sendForwardingError(reply, route.upstream, error);
           },
         },
       });

@@ -1,6 +1,6 @@
 import { ACCESS_COOKIE } from '@lockdrop/auth';
 import { STORE_ORIGIN_HEADER, STORE_SELLER_HEADER } from '@lockdrop/contracts';
-import { REQUEST_ID_HEADER } from '@lockdrop/http';
+import { AppError, REQUEST_ID_HEADER } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -55,15 +55,25 @@ export function forwardedHeaders(
   };
 }
 
-/** The answer when a service cannot be reached: 502 in the shared error shape. */
-export function sendUpstreamUnavailable(
+/**
+ * The answer when forwarding a request failed: the request's own fault found on the way (a
+ * chunked body that passed the limit, body-limit.ts) as that error, anything else as the
+ * service being unreachable, 502 in the shared error shape.
+ */
+export function sendForwardingError(
   reply: {
     log: Pick<FastifyReply['log'], 'warn'>;
     status(code: number): { send(body: unknown): unknown };
+    send(body: unknown): unknown;
   },
   upstream: string,
   error: unknown,
 ): void {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof AppError && cause.status < 500) {
+    void reply.send(cause);
+    return;
+  }
   reply.log.warn({ err: error, upstream }, 'upstream unavailable');
   void reply.status(502).send(upstreamUnavailable(upstream));
 }

@@ -2,11 +2,7 @@ import fastifyReplyFrom from '@fastify/reply-from';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Client } from '../http/client.js';
-import {
-  VISITOR_ID_HEADER,
-  forwardedHeaders,
-  sendUpstreamUnavailable,
-} from '../http/forwarding.js';
+import { VISITOR_ID_HEADER, forwardedHeaders, sendForwardingError } from '../http/forwarding.js';
 import {
   PRODUCT_READ_ROUTE,
   UUID,
@@ -70,7 +66,7 @@ export async function registerStorefront(
               ...forwardedHeaders(request, headers),
               ...(visitor ? { [VISITOR_ID_HEADER]: visitor.id } : {}),
             }),
-            onError: (failed, { error }) => sendUpstreamUnavailable(failed, 'catalog', error),
+            onError: (failed, { error }) => sendForwardingError(failed, 'catalog', error),
           });
         }
 
@@ -78,7 +74,7 @@ export async function registerStorefront(
           .get(id.toLowerCase(), query.currency, String(request.id))
           .catch((error: unknown) => {
             if (visitor?.setCookie) void reply.header('set-cookie', visitor.setCookie);
-            sendUpstreamUnavailable(reply, 'catalog', error);
+            sendForwardingError(reply, 'catalog', error);
             return null;
           });
         if (!read) return reply;
