@@ -46,6 +46,14 @@ describe('idempotent consumer', () => {
     return rowCount ?? 0;
   };
 
+  /** What each test handler does: one `effects` row per event it applies. */
+  const insertEffects = (consumer: string, events: DomainEvent[], tx: PoolClient) =>
+    tx.query(
+      `INSERT INTO effects (consumer, event_id, type)
+       SELECT $1, unnest($2::uuid[]), unnest($3::text[])`,
+      [consumer, events.map((event) => event.id), events.map((event) => event.type)],
+    );
+
   /** Publishes like a second relay would after the duplicate window: same event, new Nats-Msg-Id. */
   const publishCopy = async (event: DomainEvent): Promise<number> => {
     const hdrs = headers();
@@ -83,11 +91,7 @@ describe('idempotent consumer', () => {
       filter: 'purchase.paid',
       pool: harness.pool,
       handler: async (event, tx) => {
-        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
-          consumer,
-          event.id,
-          event.type,
-        ]);
+        await insertEffects(consumer, [event], tx);
       },
     });
     try {
@@ -110,11 +114,7 @@ describe('idempotent consumer', () => {
       pool: harness.pool,
       backoffMs: [50],
       handler: async (event, tx) => {
-        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
-          consumer,
-          event.id,
-          event.type,
-        ]);
+        await insertEffects(consumer, [event], tx);
         const attempt = (attempts.get(event.id) ?? 0) + 1;
         attempts.set(event.id, attempt);
         if (attempt === 1) throw new Error('ledger briefly unavailable');
@@ -212,11 +212,7 @@ describe('idempotent consumer', () => {
       filter: 'product.*',
       pool: harness.pool,
       handler: async (event, tx) => {
-        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
-          consumer,
-          event.id,
-          event.type,
-        ]);
+        await insertEffects(consumer, [event], tx);
       },
     });
     try {
@@ -260,11 +256,7 @@ describe('idempotent consumer', () => {
         if (delivered.id !== event.id) return;
         entered();
         await new Promise((resolve) => setTimeout(resolve, 300));
-        await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
-          consumer,
-          event.id,
-          event.type,
-        ]);
+        await insertEffects(consumer, [event], tx);
       },
     });
     const seq = await publishCopy(event);
@@ -285,11 +277,7 @@ describe('idempotent consumer', () => {
         filter: 'purchase.paid',
         pool: harness.pool,
         handler: async (event, tx) => {
-          await tx.query('INSERT INTO effects (consumer, event_id, type) VALUES ($1, $2, $3)', [
-            consumer,
-            event.id,
-            event.type,
-          ]);
+          await insertEffects(consumer, [event], tx);
         },
       });
     let subscription = await subscribe();
@@ -389,12 +377,6 @@ describe('idempotent consumer', () => {
   });
 
   describe('a batch handler', () => {
-    const insertEffects = (consumer: string, events: DomainEvent[], tx: PoolClient) =>
-      tx.query(
-        `INSERT INTO effects (consumer, event_id, type)
-         SELECT $1, unnest($2::uuid[]), unnest($3::text[])`,
-        [consumer, events.map((event) => event.id), events.map((event) => event.type)],
-      );
     /** Effects per event among `events` (every earlier test's events are on the stream too). */
     const effectCounts = async (consumer: string, events: DomainEvent[]) =>
       (
