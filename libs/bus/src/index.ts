@@ -35,6 +35,7 @@ export {
   type EventMatching,
 } from './naming.js';
 export { busHeaders } from './headers.js';
+export { withClusterRetry } from './jetstream-api.js';
 export { CommandFailedError } from './commands.js';
 export { PoisonEventError, classifyFailure, type FailureKind } from './failures.js';
 export { busMigrations } from './migrations.js';

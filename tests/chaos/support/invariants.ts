@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { openDeadLetters } from '@lockdrop/bus';
+import { openDeadLetters, withClusterRetry } from '@lockdrop/bus';
 import { toMinor } from '@lockdrop/money';
 import { waitUntil } from '@lockdrop/testing';
 import type { Cluster } from './cluster';
@@ -178,30 +178,14 @@ export async function expectBooksBalanced(cluster: Cluster): Promise<void> {
     auth: cluster.natsAuth,
   });
   try {
+    // Checked right after a node is killed, while its streams elect their next leader.
     expect(
-      (await listAcrossElection(() => deadLetters.list())).map(
+      (await withClusterRetry(() => deadLetters.list(), 15_000)).map(
         (letter) => `${letter.consumer}: ${letter.reason}`,
       ),
     ).toEqual([]);
   } finally {
     await deadLetters.close();
-  }
-}
-
-/**
- * A JetStream API request made while a killed node's streams elect their next leader times out
- * (the nats-cluster scenario checks right after a kill); NATS asks clients to try again. Only a
- * timeout is retried, for up to 15 s: any answer, or any other error, stands.
- */
-async function listAcrossElection<T>(list: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      return await list();
-    } catch (error) {
-      if ((error as Error).name !== 'TimeoutError' || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
   }
 }
 
