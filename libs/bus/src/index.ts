@@ -39,7 +39,7 @@ export { withClusterRetry } from './jetstream-api.js';
 export { CommandFailedError } from './commands.js';
 export { PoisonEventError, classifyFailure, type FailureKind } from './failures.js';
 export { busMigrations } from './migrations.js';
-export { enqueueEvent, enqueueEvents } from './outbox.js';
+export { changeWithEvents, enqueueEvent, enqueueEvents } from './outbox.js';
 export {
   startOutboxRelay,
   type EventPublisher,

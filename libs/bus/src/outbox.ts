@@ -21,6 +21,19 @@ export async function enqueueEvent(client: Queryable, event: DomainEvent): Promi
   );
 }
 
+/** The outbox INSERT of many events, numbering its three parameters from `first`. */
+const insertEventsSql = (first: number) =>
+  `INSERT INTO outbox (id, type, payload)
+   SELECT id, type, payload FROM unnest($${first}::uuid[], $${first + 1}::text[], $${first + 2}::jsonb[])
+     WITH ORDINALITY AS e (id, type, payload, position) ORDER BY position
+   RETURNING id`;
+
+const eventColumns = (events: DomainEvent[]) => [
+  events.map((e) => e.id),
+  events.map((e) => e.type),
+  events.map((e) => JSON.stringify(e)),
+];
+
 /**
  * Records many events in one statement (one round trip) in the caller's transaction, with one
  * NOTIFY: what a batch of settlements writes. Same guarantees as `enqueueEvent`.
@@ -28,12 +41,26 @@ export async function enqueueEvent(client: Queryable, event: DomainEvent): Promi
 export async function enqueueEvents(client: Queryable, events: DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
   await client.query(
-    `WITH enqueued AS (
-       INSERT INTO outbox (id, type, payload)
-       SELECT id, type, payload FROM unnest($1::uuid[], $2::text[], $3::jsonb[])
-         WITH ORDINALITY AS e (id, type, payload, position) ORDER BY position
-       RETURNING id)
+    `WITH enqueued AS (${insertEventsSql(1)})
      SELECT pg_notify(${outboxChannelSql}, '') WHERE EXISTS (SELECT 1 FROM enqueued)`,
-    [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e))],
+    eventColumns(events),
+  );
+}
+
+/**
+ * Makes `change` (an INSERT, UPDATE or DELETE) and records `events` in one statement: one round
+ * trip and no BEGIN/COMMIT, since a statement is atomic on its own — the events exist if and
+ * only if the change was committed. Postgres runs a data-modifying WITH part exactly once even
+ * when nothing reads it.
+ */
+export async function changeWithEvents(
+  client: Queryable,
+  change: { text: string; values: unknown[] },
+  events: DomainEvent[],
+): Promise<void> {
+  await client.query(
+    `WITH changed AS (${change.text}), enqueued AS (${insertEventsSql(change.values.length + 1)})
+     SELECT pg_notify(${outboxChannelSql}, '') WHERE EXISTS (SELECT 1 FROM enqueued)`,
+    [...change.values, ...eventColumns(events)],
   );
 }

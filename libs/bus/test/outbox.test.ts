@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '@lockdrop/testing';
 import {
   busHeaders,
+  changeWithEvents,
   connectBus,
   enqueueEvent,
   eventSubject,
@@ -30,6 +31,7 @@ describe('transactional outbox', () => {
         id: '0001_test_effects',
         sql: 'CREATE TABLE effects (event_id uuid NOT NULL)',
       },
+      { id: '0002_test_changes', sql: 'CREATE TABLE changes (event_id uuid NOT NULL)' },
     ]);
     stream = streamNames(harness.namespace).events;
   });
@@ -116,6 +118,47 @@ describe('transactional outbox', () => {
     }
     expect(await publishedAt(event.id)).toBeUndefined();
     expect(await storedCopies(harness, stream, event.id)).toBe(0);
+  });
+
+  it('writes a change and its events in one statement, and the commit wakes the relay', async () => {
+    const relay = startOutboxRelay({
+      pool: harness.pool,
+      bus: harness.bus,
+      pollIntervalMs: 60_000,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const events = [makePurchasePaid(), makePurchasePaid()];
+      await changeWithEvents(
+        harness.pool,
+        { text: 'INSERT INTO changes (event_id) VALUES ($1)', values: [events[0]!.id] },
+        events,
+      );
+      const { rows } = await harness.pool.query('SELECT 1 FROM changes WHERE event_id = $1', [
+        events[0]!.id,
+      ]);
+      expect(rows).toHaveLength(1);
+      for (const event of events)
+        await waitUntil(
+          () => storedCopies(harness, stream, event.id),
+          (copies) => copies === 1,
+          5_000,
+        );
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('records no event when the change it goes with fails', async () => {
+    const event = makePurchasePaid();
+    await expect(
+      changeWithEvents(
+        harness.pool,
+        { text: 'INSERT INTO changes (event_id) VALUES ($1)', values: [null] },
+        [event],
+      ),
+    ).rejects.toThrow(/null value/);
+    expect(await publishedAt(event.id)).toBeUndefined();
   });
 
   it('keeps an event whose publish failed and publishes it on a later pass', async () => {

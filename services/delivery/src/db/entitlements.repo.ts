@@ -245,6 +245,23 @@ export async function findEntitlement(
   return rows[0] ?? null;
 }
 
+/** SQL for `findEntitlement`'s answer as one JSON object (or null), to read along with other rows. */
+export const entitlementJson = (purchaseId: string) =>
+  `(SELECT row_to_json(x) FROM (SELECT ${COLUMNS} FROM ${FROM} WHERE e.purchase_id = ${purchaseId}) x)`;
+
+type DatesAsText<T> = { [K in keyof T]: T[K] extends Date | null ? string | null : T[K] };
+
+/** The entitlement `entitlementJson` read (JSON has no dates). */
+export function entitlementFromJson(json: DatesAsText<Entitlement>): Entitlement {
+  const date = (text: string | null) => (text === null ? null : new Date(text));
+  return {
+    ...json,
+    paidAt: date(json.paidAt),
+    revokedAt: date(json.revokedAt),
+    accessUntil: date(json.accessUntil),
+  };
+}
+
 export async function findEntitlementByReceiptTokenHash(
   db: Queryable,
   tokenHash: string,

@@ -48,29 +48,43 @@ export async function findFile(db: Queryable, fileId: string): Promise<StoredFil
  * The files a purchase may download, in the seller's order: its product's current files (a
  * deleted product's last ones), then the file bought at checkout if the product no longer lists
  * it — a replaced file stays with whoever bought it. A file removed from the product is gone for
- * the other buyers; a file deleted from storage's records is skipped.
+ * the other buyers; a file deleted from storage's records is skipped. Rows of COLUMNS and their
+ * `position`, for the purchase the SQL expression `purchaseId` names.
  */
+const purchaseFileRows = (purchaseId: string) =>
+  `WITH purchase AS (
+     SELECT e.file_id AS bought, COALESCE(p.file_ids, '{}') AS listed
+     FROM entitlements e LEFT JOIN products p ON p.product_id = e.product_id
+     WHERE e.purchase_id = ${purchaseId}
+   ), chosen AS (
+     SELECT listed.file_id, listed.position
+     FROM purchase, unnest(purchase.listed) WITH ORDINALITY AS listed (file_id, position)
+     UNION ALL
+     SELECT bought, cardinality(listed) + 1 FROM purchase
+     WHERE bought IS NOT NULL AND NOT bought = ANY (listed)
+   )
+   SELECT ${COLUMNS}, c.position FROM files
+     JOIN (SELECT file_id, min(position) AS position FROM chosen GROUP BY file_id) c
+       ON c.file_id = files.id`;
+
+type PositionedFile = StoredFile & { position: number };
+
+const withoutPosition = ({ position: _position, ...file }: PositionedFile): StoredFile => file;
+
 export async function findPurchaseFiles(db: Queryable, purchaseId: string): Promise<StoredFile[]> {
-  const { rows } = await db.query<StoredFile>(
-    `WITH purchase AS (
-       SELECT e.file_id AS bought, COALESCE(p.file_ids, '{}') AS listed
-       FROM entitlements e LEFT JOIN products p ON p.product_id = e.product_id
-       WHERE e.purchase_id = $1
-     ), chosen AS (
-       SELECT listed.file_id, listed.position
-       FROM purchase, unnest(purchase.listed) WITH ORDINALITY AS listed (file_id, position)
-       UNION ALL
-       SELECT bought, cardinality(listed) + 1 FROM purchase
-       WHERE bought IS NOT NULL AND NOT bought = ANY (listed)
-     )
-     SELECT ${COLUMNS} FROM files
-       JOIN (SELECT file_id, min(position) AS position FROM chosen GROUP BY file_id) c
-         ON c.file_id = files.id
-     ORDER BY c.position`,
-    [purchaseId],
-  );
-  return rows;
+  const { rows } = await db.query<PositionedFile>(`${purchaseFileRows('$1')} ORDER BY c.position`, [
+    purchaseId,
+  ]);
+  return rows.map(withoutPosition);
 }
+
+/** SQL for `findPurchaseFiles`' answer as one JSON array, to read along with other rows. */
+export const purchaseFilesJson = (purchaseId: string) =>
+  `(SELECT COALESCE(json_agg(f ORDER BY f.position), '[]') FROM (${purchaseFileRows(purchaseId)}) f)`;
+
+/** A file of `purchaseFilesJson`'s array (JSON has no dates). */
+export const purchaseFileFromJson = (json: PositionedFile & { createdAt: string }): StoredFile =>
+  withoutPosition({ ...json, createdAt: new Date(json.createdAt) });
 
 export async function deleteFile(db: Queryable, fileId: string): Promise<void> {
   await db.query('DELETE FROM files WHERE id = $1', [fileId]);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { enqueueEvent } from '@lockdrop/bus';
 import { createEvent, type PurchaseFiles } from '@lockdrop/contracts';
 import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
 import { AppError } from '@lockdrop/http';
@@ -10,9 +9,9 @@ import {
   type Entitlement,
 } from '../db/entitlements.repo.js';
 import {
-  findGrant,
+  findGrantToRedeem,
   grantsSince,
-  insertDownload,
+  recordDownloads,
   insertGrant,
   type DownloadGrant,
 } from '../db/downloads.repo.js';
@@ -327,34 +326,33 @@ export function createDownloadService({
       : { hasAccess: false };
   }
 
-  /** Each completed file as a `downloads` row and `download.completed`, in one transaction. */
+  /** Each completed file as a `downloads` row and `download.completed`, in one statement. */
   async function recordCompleted(
     grant: DownloadGrant,
     entitlement: Entitlement,
     completed: { fileId: string; firstByte: number; bytesSent: number }[],
     correlationId: string,
   ): Promise<void> {
-    await withTransaction(pool, async (tx) => {
-      for (const { fileId, firstByte, bytesSent } of completed) {
-        await insertDownload(tx, {
-          id: randomUUID(),
-          grantId: grant.id,
-          purchaseId: grant.purchaseId,
-          fileId,
-          firstByte,
-          bytesSent,
-          completedAt: now(),
-        });
-        await enqueueEvent(
-          tx,
-          createEvent(
-            'download.completed',
-            { purchaseId: grant.purchaseId, productId: entitlement.productId, fileId, bytesSent },
-            { correlationId },
-          ),
-        );
-      }
-    });
+    const completedAt = now();
+    await recordDownloads(
+      pool,
+      completed.map(({ fileId, firstByte, bytesSent }) => ({
+        id: randomUUID(),
+        grantId: grant.id,
+        purchaseId: grant.purchaseId,
+        fileId,
+        firstByte,
+        bytesSent,
+        completedAt,
+      })),
+      completed.map(({ fileId, bytesSent }) =>
+        createEvent(
+          'download.completed',
+          { purchaseId: grant.purchaseId, productId: entitlement.productId, fileId, bytesSent },
+          { correlationId },
+        ),
+      ),
+    );
   }
 
   /**
@@ -367,18 +365,18 @@ export function createDownloadService({
   ): Promise<Redemption> {
     const header = readDownloadToken(token);
     if (!header) throw downloadErrors.linkInvalid();
-    const grant = await findGrant(pool, header.grantId);
-    if (!grant || !header.signedFor(signingKey, grant.purchaseId, grant.fileId))
+    const found = await findGrantToRedeem(pool, header.grantId);
+    if (!found || !header.signedFor(signingKey, found.grant.purchaseId, found.grant.fileId))
       throw downloadErrors.linkInvalid();
+    const { grant, entitlement, files } = found;
     // The stored grant has the last word, so an operator can cut a leaked link short.
     if (now() >= header.expiresAt || now() >= grant.expiresAt) throw downloadErrors.linkExpired();
-    const entitlement = await findEntitlement(pool, grant.purchaseId);
     const at = now();
     if (!isUsable(entitlement, at))
       throw entitlement ? accessErrors.unusable(entitlement, at) : accessErrors.purchaseRefunded();
     return grant.fileId === null
-      ? redeemArchive(grant, entitlement)
-      : redeemFile(grant, grant.fileId, entitlement, request);
+      ? redeemArchive(grant, entitlement, files)
+      : redeemFile(grant, grant.fileId, entitlement, files, request);
   }
 
   /** The ETag is the file's SHA-256, the same under every link, so `If-Range` lets a fresh link resume. */
@@ -386,13 +384,12 @@ export function createDownloadService({
     grant: DownloadGrant,
     fileId: string,
     entitlement: Entitlement,
+    purchaseFiles: StoredFile[],
     request: { range?: string; ifRange?: string },
   ): Promise<Redemption> {
     // The purchase's files now, not when the link was given: a file the seller has since
     // removed from the product is gone for this buyer (unless it is the one they bought).
-    const original = (await findPurchaseFiles(pool, grant.purchaseId)).find(
-      (listed) => listed.id === fileId,
-    );
+    const original = purchaseFiles.find((listed) => listed.id === fileId);
     if (!original)
       throw (await findFile(pool, fileId))
         ? downloadErrors.fileNotInPurchase()
@@ -451,8 +448,8 @@ export function createDownloadService({
   async function redeemArchive(
     grant: DownloadGrant,
     entitlement: Entitlement,
+    files: StoredFile[],
   ): Promise<Redemption> {
-    const files = await findPurchaseFiles(pool, grant.purchaseId);
     if (files.length === 0) throw downloadErrors.fileUnavailable();
     const copies = await buyersCopies(entitlement, files, { make: true });
     const entries = archiveEntries(copies);
