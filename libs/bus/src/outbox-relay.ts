@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@lockdrop/contracts';
-import { withTransaction, type Pool, isOutage } from '@lockdrop/db';
+import type { QueryResult } from 'pg';
+import { type Pool, isOutage } from '@lockdrop/db';
 import { errorMessage, silentLogger, type Logger } from './logger.js';
 import { LoopTimer } from './loop-timer.js';
 import { listenForOutboxWrites } from './outbox-listener.js';
@@ -37,6 +38,15 @@ interface OutboxRow {
   payload: DomainEvent;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** An SQL array literal of the rows' ids; they are Postgres' own uuids, checked all the same. */
+function uuidArray(rows: OutboxRow[]): string {
+  for (const { id } of rows)
+    if (!UUID.test(id)) throw new Error(`outbox id ${JSON.stringify(id)} is not a uuid`);
+  return `'{${rows.map((row) => row.id).join(',')}}'::uuid[]`;
+}
+
 /**
  * Publishes events committed to the outbox. Rows are claimed with FOR UPDATE SKIP LOCKED so
  * replicas share the work instead of publishing the same row at once; a crash after publishing
@@ -52,30 +62,36 @@ export function startOutboxRelay({
 }: OutboxRelayOptions): OutboxRelay {
   const timer = new LoopTimer();
 
-  const relayOnce = (): Promise<RelayOutcome> =>
-    withTransaction(pool, async (tx) => {
-      const { rows } = await tx.query<OutboxRow>(
-        `SELECT id, payload FROM outbox WHERE published_at IS NULL
-         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [BATCH_SIZE],
-      );
+  /**
+   * One pass in two round trips: the claim opens the transaction and the marks close it, each
+   * sent as one multi-statement query (simple protocol, so no parameters: the batch size is a
+   * constant and the ids are the uuids Postgres just returned). The relay runs a pass for every
+   * commit that enqueues, so BEGIN and COMMIT on their own were half of its trips to Postgres.
+   */
+  const relayOnce = async (): Promise<RelayOutcome> => {
+    const client = await pool.connect();
+    try {
+      const [, claimed] = (await client.query(
+        `BEGIN; SELECT id, payload FROM outbox WHERE published_at IS NULL
+         ORDER BY created_at LIMIT ${BATCH_SIZE} FOR UPDATE SKIP LOCKED`,
+      )) as unknown as [QueryResult, QueryResult<OutboxRow>];
+      const rows = claimed.rows;
       // Pipelined rather than one at a time: a batch costs one round trip instead of one per event.
       const results = await Promise.allSettled(rows.map((row) => bus.publish(row.payload)));
-      const published = rows
-        .filter((_, index) => results[index]!.status === 'fulfilled')
-        .map((row) => row.id);
-      const failed = rows
-        .filter((_, index) => results[index]!.status === 'rejected')
-        .map((row) => row.id);
-      if (published.length > 0) {
-        await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [
-          published,
-        ]);
-      }
+      const published = rows.filter((_, index) => results[index]!.status === 'fulfilled');
+      const failed = rows.filter((_, index) => results[index]!.status === 'rejected');
+      await client.query(
+        [
+          published.length > 0 &&
+            `UPDATE outbox SET published_at = now() WHERE id = ANY(${uuidArray(published)})`,
+          failed.length > 0 &&
+            `UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY(${uuidArray(failed)})`,
+          'COMMIT',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      );
       if (failed.length > 0) {
-        await tx.query('UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY($1::uuid[])', [
-          failed,
-        ]);
         const firstError = results.find((result) => result.status === 'rejected');
         logger.warn(
           { failed: failed.length, err: errorMessage(firstError?.reason) },
@@ -83,7 +99,13 @@ export function startOutboxRelay({
         );
       }
       return { published: published.length, failed: failed.length };
-    });
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
 
   const relayUntilEmpty = async (): Promise<RelayOutcome> => {
     const total: RelayOutcome = { published: 0, failed: 0 };
