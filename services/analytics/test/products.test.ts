@@ -85,6 +85,64 @@ describe('GET /api/analytics/products', () => {
     ]);
   });
 
+  it('counts every download and checkout of a burst, a redelivered one once', async () => {
+    const seller = await analytics.seller();
+    const product = makeProduct({ ownerId: seller.id, title: 'Sample pack' });
+    await analytics.publish('product.created', product);
+    // Published together, so the consumers take them several at a time.
+    const [downloads, checkouts] = await Promise.all([
+      Promise.all(
+        Array.from({ length: 6 }, () =>
+          analytics.publish('download.completed', {
+            purchaseId: crypto.randomUUID(),
+            productId: product.productId,
+            fileId: product.fileId,
+            bytesSent: 1,
+          }),
+        ),
+      ),
+      Promise.all(
+        Array.from({ length: 4 }, (_, index) =>
+          analytics.publish('checkout.started', {
+            checkoutId: crypto.randomUUID(),
+            txRef: `ld_burst_${index}`,
+            productId: product.productId,
+            sellerId: seller.id,
+            buyerEmail: 'buyer@example.com',
+            amountMinor: 500,
+            currency: 'USD',
+          }),
+        ),
+      ),
+    ]);
+    await analytics.redeliver(downloads[0]!);
+    await analytics.redeliver(checkouts[0]!);
+    // Published after the redeliveries on the same subjects, so counted after them.
+    await analytics.publish('download.completed', {
+      purchaseId: crypto.randomUUID(),
+      productId: product.productId,
+      fileId: product.fileId,
+      bytesSent: 1,
+    });
+    await analytics.publish('checkout.started', {
+      checkoutId: crypto.randomUUID(),
+      txRef: 'ld_burst_last',
+      productId: product.productId,
+      sellerId: seller.id,
+      buyerEmail: 'buyer@example.com',
+      amountMinor: 500,
+      currency: 'USD',
+    });
+
+    const { body } = await analytics.get<{ products: ProductFigures[] }>(
+      '/api/analytics/products',
+      seller,
+    );
+    expect(body.products).toEqual([
+      expect.objectContaining({ productId: product.productId, downloads: 7, checkoutsStarted: 5 }),
+    ]);
+  });
+
   it('keeps a deleted product and its sales, marked deleted', async () => {
     const seller = await analytics.seller();
     const product = makeProduct({ ownerId: seller.id });

@@ -18,13 +18,17 @@ import { utcDay } from './period.js';
 /**
  * How each activity event changes the rollups. Each runs inside the consumer's transaction,
  * at most once per event id; the sale and visitor keys also make a second event about the same
- * purchase or visit change nothing. Views and payments, the events that come in bursts, are
- * ingested a batch at a time with one statement per table.
+ * purchase or visit change nothing. Every kind but refunds is ingested a batch at a time, with one
+ * statement per table.
  */
 
 const rawEventOf = (event: DomainEvent<EventWithProduct>) => ({
   event,
   productId: event.data.productId,
+});
+const dailyOccurrence = (event: DomainEvent<EventWithProduct>) => ({
+  productId: event.data.productId,
+  day: utcDay(event.occurredAt),
 });
 type EventWithProduct =
   | 'product.viewed'
@@ -45,24 +49,20 @@ export async function ingestViews(
   if (firstVisits.length > 0) await incrementDaily(tx, 'views', firstVisits);
 }
 
-export async function ingestCheckoutStarted(
-  event: DomainEvent<'checkout.started'>,
+export async function ingestCheckoutsStarted(
+  events: DomainEvent<'checkout.started'>[],
   tx: PoolClient,
 ): Promise<void> {
-  await recordRawEvents(tx, [rawEventOf(event)]);
-  await incrementDaily(tx, 'checkouts_started', [
-    { productId: event.data.productId, day: utcDay(event.occurredAt) },
-  ]);
+  await recordRawEvents(tx, events.map(rawEventOf));
+  await incrementDaily(tx, 'checkouts_started', events.map(dailyOccurrence));
 }
 
-export async function ingestDownload(
-  event: DomainEvent<'download.completed'>,
+export async function ingestDownloads(
+  events: DomainEvent<'download.completed'>[],
   tx: PoolClient,
 ): Promise<void> {
-  await recordRawEvents(tx, [rawEventOf(event)]);
-  await incrementDaily(tx, 'downloads', [
-    { productId: event.data.productId, day: utcDay(event.occurredAt) },
-  ]);
+  await recordRawEvents(tx, events.map(rawEventOf));
+  await incrementDaily(tx, 'downloads', events.map(dailyOccurrence));
 }
 
 /**

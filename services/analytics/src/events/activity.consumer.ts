@@ -1,8 +1,8 @@
 import type { Bus, Subscription } from '@lockdrop/bus';
 import type { Pool } from '@lockdrop/db';
 import {
-  ingestCheckoutStarted,
-  ingestDownload,
+  ingestCheckoutsStarted,
+  ingestDownloads,
   ingestPurchasesPaid,
   ingestPurchaseRefunded,
   ingestViews,
@@ -27,7 +27,7 @@ export async function subscribeToActivityEvents({
       consumer: 'analytics.checkouts-started',
       filter: 'checkout.started',
       pool,
-      handler: ingestCheckoutStarted,
+      batchHandler: ingestCheckoutsStarted,
     }),
     bus.subscribe({
       consumer: 'analytics.purchases-paid',
@@ -45,7 +45,7 @@ export async function subscribeToActivityEvents({
       consumer: 'analytics.downloads',
       filter: 'download.completed',
       pool,
-      handler: ingestDownload,
+      batchHandler: ingestDownloads,
     }),
   ]);
 }
