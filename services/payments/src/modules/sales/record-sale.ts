@@ -223,7 +223,16 @@ export async function recordSale(
       windowEndsAt: new Date(paidAt.getTime() + digestSeconds * 1000),
       sale,
     });
-  if (digestSeconds > 0 && seller.digestOpen && seller.email && seller.saleEmails) {
+  const saleMail = saleEmailFor(seller, deps.publicUrl, {
+    productTitle: checkout.productTitle,
+    buyerEmail: checkout.buyerEmail,
+    amountMinor: split.amountMinor,
+    sellerEarningsMinor: split.sellerEarningsMinor,
+    currency: checkout.currency,
+    testMode: deps.provider.testMode,
+    renewal,
+  });
+  if (saleMail && digestSeconds > 0 && seller.digestOpen) {
     // A sale e-mail went to this seller moments ago: this one is told in the next digest.
     digest({
       productTitle: checkout.productTitle,
@@ -232,18 +241,9 @@ export async function recordSale(
       free: split.amountMinor === 0,
       renewal,
     });
-  } else {
-    const saleMail = saleEmailFor(seller, deps.publicUrl, {
-      productTitle: checkout.productTitle,
-      buyerEmail: checkout.buyerEmail,
-      amountMinor: split.amountMinor,
-      sellerEarningsMinor: split.sellerEarningsMinor,
-      currency: checkout.currency,
-      testMode: deps.provider.testMode,
-      renewal,
-    });
-    if (saleMail) gathered.mails.push(saleMail);
-    if (saleMail && digestSeconds > 0) {
+  } else if (saleMail) {
+    gathered.mails.push(saleMail);
+    if (digestSeconds > 0) {
       // The seller's further sales, in this batch or the next, wait for the window's digest.
       seller.digestOpen = true;
       digest(null);
