@@ -8,3 +8,4 @@ export {
 } from './infrastructure.js';
 export { createServiceApp, type ServiceAppOptions } from './app.js';
 export { serviceEnv } from './env.js';
+export { startRepeatingPass, type RepeatingPass } from './repeating-pass.js';

@@ -1,4 +1,5 @@
-import { isOutage, withTransaction, type Pool, type Queryable } from '@lockdrop/db';
+import { withTransaction, type Pool, type Queryable } from '@lockdrop/db';
+import { startRepeatingPass, type RepeatingPass } from '@lockdrop/service';
 import { enqueueMails, renderEmail, type MailMessage } from '@lockdrop/mailer';
 import { formatMoney } from '@lockdrop/money';
 import { findSellersForSales, TEST_SALE_NOTICE } from './sale-emails.js';
@@ -230,10 +231,6 @@ export function saleDigestEmail(
   };
 }
 
-export interface SaleDigests {
-  stop(): Promise<void>;
-}
-
 /** Ends due windows every quarter window (5 s at most), on every replica. */
 export function startSaleDigests(
   deps: SaleDigestDeps & {
@@ -242,34 +239,14 @@ export function startSaleDigests(
       error(object: object, message: string): void;
     };
   },
-): SaleDigests {
+): RepeatingPass {
   // Also without windows (0): rows a longer setting left are still sent.
   const intervalMs =
     deps.windowSeconds > 0 ? Math.min(5_000, Math.max(100, deps.windowSeconds * 250)) : 5_000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const pass = async () => {
-    try {
-      while ((await sendDueSaleDigests(deps)) === DUE_BATCH && !stopped);
-    } catch (error) {
-      deps.logger[isOutage(error) ? 'warn' : 'error'](
-        { err: (error as Error).message },
-        'sale digests could not be sent; trying again',
-      );
-    }
-  };
-  const tick = () => {
-    running = pass().finally(() => {
-      if (!stopped) timer = setTimeout(tick, intervalMs);
-    });
-  };
-  timer = setTimeout(tick, intervalMs);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startRepeatingPass(
+    async (stopped) => {
+      while ((await sendDueSaleDigests(deps)) === DUE_BATCH && !stopped());
     },
-  };
+    { intervalMs, logger: deps.logger, failure: 'sale digests could not be sent; trying again' },
+  );
 }

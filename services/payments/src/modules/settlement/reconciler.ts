@@ -1,4 +1,5 @@
 import type { Pool } from '@lockdrop/db';
+import { startRepeatingPass } from '@lockdrop/service';
 import { claimVerification, dueUnconfirmedCheckouts, findCheckoutByTxRef } from '../sales/index.js';
 import { settleTransaction } from './settlement.js';
 import { reconcileRefunds } from '../refunds/index.js';
@@ -65,10 +66,8 @@ export function startReconciler(
     leaseSeconds: settlerLeaseSeconds(options.settler),
     pacer,
   });
-  let timer: NodeJS.Timeout | undefined;
   let pollTimer: NodeJS.Timeout | undefined;
   let stopped = false;
-  let running: Promise<void> = Promise.resolve();
 
   const pollCheckout = async (txRef: string) => {
     const checkout = await findCheckoutByTxRef(deps.pool, txRef);
@@ -127,19 +126,11 @@ export function startReconciler(
     if (!stopped) await reconcileRefunds(deps.refunds, BATCH);
   };
 
-  const tick = () => {
-    running = runOnce()
-      .catch((error: unknown) =>
-        deps.logger[isOutage(error) ? 'warn' : 'error'](
-          { err: (error as Error).message },
-          'reconciler pass failed',
-        ),
-      )
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  timer = setTimeout(tick, intervalMs);
+  const passes = startRepeatingPass(runOnce, {
+    intervalMs,
+    logger: deps.logger,
+    failure: 'reconciler pass failed',
+  });
 
   return {
     runOnce,
@@ -152,9 +143,8 @@ export function startReconciler(
       stopped = true;
       pacer?.stop();
       settler.stop();
-      clearTimeout(timer);
       clearTimeout(pollTimer);
-      await running;
+      await passes.stop();
       await draining;
     },
   };
