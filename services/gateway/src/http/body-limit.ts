@@ -1,13 +1,10 @@
 import { Transform } from 'node:stream';
 import { AppError } from '@lockdrop/http';
+import { formatFileSize } from '@lockdrop/plans';
 import type { FastifyInstance } from 'fastify';
 
 const tooLarge = (limit: number) =>
-  new AppError(
-    'payload_too_large',
-    413,
-    `Request body is larger than ${Math.floor(limit / (1024 * 1024)) || 1} MB`,
-  );
+  new AppError('payload_too_large', 413, `Request body is larger than ${formatFileSize(limit)}`);
 
 /**
  * The proxy streams bodies to services unparsed, so Fastify's own bodyLimit never applies.
