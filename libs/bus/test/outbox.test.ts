@@ -1,3 +1,4 @@
+import type { DomainEvent } from '@lockdrop/contracts';
 import { createPool, withTransaction, type Pool } from '@lockdrop/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '@lockdrop/testing';
@@ -76,7 +77,11 @@ describe('transactional outbox', () => {
     expect(stored?.json()).toEqual(event);
   });
 
-  it('is woken by the commit itself rather than the poll', async () => {
+  /**
+   * Runs `enqueue` while a relay that polls only once a minute is running, then waits up to 5 s
+   * for each of `events` to be published once: only the commit's NOTIFY can have woken it.
+   */
+  const publishedOnNotify = async (events: DomainEvent[], enqueue: () => Promise<void>) => {
     const relay = startOutboxRelay({
       pool: harness.pool,
       bus: harness.bus,
@@ -85,16 +90,23 @@ describe('transactional outbox', () => {
     try {
       // Let the start-up pass and the listener settle, so only a NOTIFY can trigger the next pass.
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const event = makePurchasePaid();
-      await withTransaction(harness.pool, (tx) => enqueueEvent(tx, event));
-      await waitUntil(
-        () => storedCopies(harness, stream, event.id),
-        (copies) => copies === 1,
-        5_000,
-      );
+      await enqueue();
+      for (const event of events)
+        await waitUntil(
+          () => storedCopies(harness, stream, event.id),
+          (copies) => copies === 1,
+          5_000,
+        );
     } finally {
       await relay.stop();
     }
+  };
+
+  it('is woken by the commit itself rather than the poll', async () => {
+    const event = makePurchasePaid();
+    await publishedOnNotify([event], () =>
+      withTransaction(harness.pool, (tx) => enqueueEvent(tx, event)),
+    );
   });
 
   it('never publishes an event whose transaction rolled back', async () => {
@@ -121,32 +133,18 @@ describe('transactional outbox', () => {
   });
 
   it('writes a change and its events in one statement, and the commit wakes the relay', async () => {
-    const relay = startOutboxRelay({
-      pool: harness.pool,
-      bus: harness.bus,
-      pollIntervalMs: 60_000,
-    });
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const events = [makePurchasePaid(), makePurchasePaid()];
-      await changeWithEvents(
+    const events = [makePurchasePaid(), makePurchasePaid()];
+    await publishedOnNotify(events, () =>
+      changeWithEvents(
         harness.pool,
         { text: 'INSERT INTO changes (event_id) VALUES ($1)', values: [events[0]!.id] },
         events,
-      );
-      const { rows } = await harness.pool.query('SELECT 1 FROM changes WHERE event_id = $1', [
-        events[0]!.id,
-      ]);
-      expect(rows).toHaveLength(1);
-      for (const event of events)
-        await waitUntil(
-          () => storedCopies(harness, stream, event.id),
-          (copies) => copies === 1,
-          5_000,
-        );
-    } finally {
-      await relay.stop();
-    }
+      ),
+    );
+    const { rows } = await harness.pool.query('SELECT 1 FROM changes WHERE event_id = $1', [
+      events[0]!.id,
+    ]);
+    expect(rows).toHaveLength(1);
   });
 
   it('records no event when the change it goes with fails', async () => {
