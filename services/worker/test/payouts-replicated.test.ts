@@ -48,7 +48,9 @@ async function startRedis(...args: string[]) {
 }
 
 beforeAll(async () => {
-  primary = await startRedis();
+  // Redis waits 5 s by default before a diskless full sync, gathering replicas to sync at once;
+  // the replica here is alone, and those 5 s could outlast the worker's 5 s retry.
+  primary = await startRedis('--repl-diskless-sync-delay', '0');
   harness = await startWorkerHarness(
     {
       REDIS_URL: `redis://127.0.0.1:${primary.port}`,
@@ -91,6 +93,8 @@ describe('a payout job on a replicated Redis', () => {
     expect(await handled(requested.id)).toBe(false);
 
     replica = await startRedis('--replicaof', '127.0.0.1', String(primary.port));
-    await waitFor(() => handled(requested.id), 20_000);
+    // The event is retried 1, 5 and 15 s after each failure (the bus's backoff): a retry that
+    // came before the replica was in sync is followed by the next within 15 s.
+    await waitFor(() => handled(requested.id), 30_000);
   }, 60_000);
 });
