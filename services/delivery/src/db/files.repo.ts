@@ -83,8 +83,9 @@ export const purchaseFilesJson = (purchaseId: string) =>
   `(SELECT COALESCE(json_agg(f ORDER BY f.position), '[]') FROM (${purchaseFileRows(purchaseId)}) f)`;
 
 /** A file of `purchaseFilesJson`'s array (JSON has no dates). */
-export const purchaseFileFromJson = (json: PositionedFile & { createdAt: string }): StoredFile =>
-  withoutPosition({ ...json, createdAt: new Date(json.createdAt) });
+export const purchaseFileFromJson = (
+  json: Omit<PositionedFile, 'createdAt'> & { createdAt: string },
+): StoredFile => withoutPosition({ ...json, createdAt: new Date(json.createdAt) });
 
 export async function deleteFile(db: Queryable, fileId: string): Promise<void> {
   await db.query('DELETE FROM files WHERE id = $1', [fileId]);
