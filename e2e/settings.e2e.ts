@@ -66,13 +66,19 @@ describe('/settings sessions', () => {
       await signInByApi(other.context, person);
       const page = await browser.open('/settings');
       const sessions = section(page, "Where you're signed in");
-      await expect.poll(() => sessions.locator('li[data-session]').count()).toBe(2);
+      // The list loads after the page: on a loaded CI machine that took longer than expect.poll's
+      // default second.
+      await expect
+        .poll(() => sessions.locator('li[data-session]').count(), { timeout: 20_000 })
+        .toBe(2);
       expect(await sessions.locator('li[data-session="current"]').innerText()).toContain(
         'This device',
       );
       await sessions.getByRole('button', { name: 'Sign out other sessions' }).click();
       await expectToast(page, 'Signed out of other sessions');
-      await expect.poll(() => sessions.locator('li[data-session]').count()).toBe(1);
+      await expect
+        .poll(() => sessions.locator('li[data-session]').count(), { timeout: 20_000 })
+        .toBe(1);
 
       const otherPage = await other.open('/settings');
       await otherPage.waitForURL('**/login?redirectTo=%2Fsettings');
