@@ -5,6 +5,7 @@ import { createServiceApp } from '@lockdrop/service';
 import type { DeliveryConfig } from './config.js';
 import { migrations } from './db/migrations/index.js';
 import { createAvatars, createBrandLogos } from './domain/brand-logos.js';
+import { createCompletionLog } from './domain/completion-log.js';
 import { createDownloadService } from './domain/downloads.js';
 import { createPreviewService } from './domain/previews.js';
 import { createProductAttachments } from './domain/product-attachments.js';
@@ -79,6 +80,7 @@ export async function buildApp(
   brandLogoRoutes(app, { logos: createBrandLogos({ pool, storage }) });
   avatarRoutes(app, { avatars: createAvatars({ storage }) });
   const completions = new Set<Promise<void>>();
+  const completionLog = createCompletionLog({ db: pool });
   downloadRoutes(app, {
     downloads: createDownloadService({
       pool,
@@ -87,6 +89,7 @@ export async function buildApp(
       grantsPerHour: config.DOWNLOAD_GRANTS_PER_HOUR,
       now,
       stampedCopies,
+      completions: completionLog,
     }),
     receiptSessions: createReceiptSessionService({ pool, now }),
     secureCookies: config.PUBLIC_URL.startsWith('https:'),
@@ -121,6 +124,9 @@ export async function buildApp(
     await Promise.all(subscriptions.map((subscription) => subscription.stop()));
     await worker.stop();
     await stampQueue.close();
+    // What is pending is written now rather than at the end of its window; a download that
+    // finishes meanwhile starts a group of its own, which `completions` waits for.
+    await completionLog.close();
     await Promise.all(completions);
   });
   return app;

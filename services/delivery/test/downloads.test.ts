@@ -223,6 +223,57 @@ describe('Range requests', () => {
   });
 });
 
+describe('completed downloads are recorded in groups', () => {
+  /** Rows one statement wrote share the transaction id Postgres stamps on them (`xmin`). */
+  const recorded = async (purchaseId: string) =>
+    (
+      await delivery.db.query<{ statement: string; bytesSent: number }>(
+        `SELECT d.xmin::text AS statement, d.bytes_sent::int AS "bytesSent"
+         FROM downloads d WHERE d.purchase_id = $1`,
+        [purchaseId],
+      )
+    ).rows;
+
+  it('a burst of downloads is written together, every one of them, each with its event', async () => {
+    const original = randomBytes(8 * 1024);
+    const { product } = await store.sellFile(original, 'burst.zip');
+    const purchase = await store.buy(product);
+    const buyer = await store.buyerAccount(purchase);
+    const links = [];
+    for (let index = 0; index < 6; index += 1)
+      links.push((await store.link(purchase.paid.purchaseId, buyer)).downloadUrl);
+
+    await Promise.all(links.map(async (link) => bytesOf(await get(link))));
+
+    await waitFor(async () => (await recorded(purchase.paid.purchaseId)).length === 6);
+    const rows = await recorded(purchase.paid.purchaseId);
+    expect(rows.map((row) => row.bytesSent)).toEqual(Array(6).fill(original.length));
+    // One statement per download would be six transactions.
+    expect(new Set(rows.map((row) => row.statement)).size).toBeLessThan(6);
+    await waitFor(async () => completedFor(purchase.paid.purchaseId).length === 6);
+  });
+
+  it('a download that completed just before its replica stopped is recorded by the time it has stopped', async () => {
+    const original = randomBytes(8 * 1024);
+    const { product } = await store.sellFile(original, 'last-one.zip');
+    const purchase = await store.buy(product);
+    const { downloadUrl } = await store.link(
+      purchase.paid.purchaseId,
+      await store.buyerAccount(purchase),
+    );
+    const replica = await delivery.replica();
+    const replicaUrl = await replica.listen({ port: 0, host: '127.0.0.1' });
+
+    const response = await fetch(`${replicaUrl}${downloadUrl}`);
+    expect(sha256(await bytesOf(response))).toBe(sha256(original));
+    await replica.close();
+
+    expect(await recorded(purchase.paid.purchaseId)).toEqual([
+      { statement: expect.any(String), bytesSent: original.length },
+    ]);
+  });
+});
+
 describe('links are signed, expire after an hour, and are re-checked against the entitlement', () => {
   it('a tampered or made-up token → 403 download_link_invalid', async () => {
     const { product } = await store.sellFile(randomBytes(1000));

@@ -11,7 +11,6 @@ import {
 import {
   findGrantToRedeem,
   grantsSince,
-  recordDownloads,
   insertGrant,
   type DownloadGrant,
 } from '../db/downloads.repo.js';
@@ -24,6 +23,7 @@ import { parseRange, type SatisfiableRange } from './byte-range.js';
 import { readDownloadToken, signDownloadToken } from './download-token.js';
 import { isUsable } from './entitlements.js';
 import { archiveFileName } from './file-name.js';
+import type { CompletionLog } from './completion-log.js';
 import type { StampedCopies } from './stamped-copies.js';
 import { archiveSize, streamArchive, uniqueEntryNames } from './zip-archive.js';
 
@@ -86,7 +86,7 @@ export type Redemption =
        * disk (storage/file-sender.ts); null otherwise (send `open()`'s stream).
        */
       openLocal(): Promise<OpenedFile | null>;
-      /** Records the completed download and `download.completed` in one transaction. */
+      /** Records the completed download and `download.completed` (with others completed meanwhile). */
       recordCompleted(correlationId: string): Promise<void>;
     }
   | {
@@ -96,7 +96,7 @@ export type Redemption =
       /** Exact: the Content-Length. */
       sizeBytes: number;
       open(): Readable;
-      /** Records a completed download and `download.completed` for each file, in one transaction. */
+      /** Records a completed download and `download.completed` for each file, together. */
       recordCompleted(correlationId: string): Promise<void>;
     };
 
@@ -107,6 +107,8 @@ export interface DownloadsDependencies {
   grantsPerHour: number;
   now: () => Date;
   stampedCopies: Pick<StampedCopies, 'copyFor' | 'existingCopyFor'>;
+  /** Where completed downloads are written (in groups; see completion-log.ts). */
+  completions: Pick<CompletionLog, 'record'>;
 }
 
 /** A file a buyer gets: the stored file, or in its place their own stamped copy (same id and name). */
@@ -124,6 +126,7 @@ export function createDownloadService({
   grantsPerHour,
   now,
   stampedCopies,
+  completions,
 }: DownloadsDependencies) {
   /**
    * What each file is for this buyer: with the product's stamping on, a PDF is their own stamped
@@ -326,7 +329,7 @@ export function createDownloadService({
       : { hasAccess: false };
   }
 
-  /** Each completed file as a `downloads` row and `download.completed`, in one statement. */
+  /** Each completed file as a `downloads` row and `download.completed`, written with its group. */
   async function recordCompleted(
     grant: DownloadGrant,
     entitlement: Entitlement,
@@ -334,8 +337,7 @@ export function createDownloadService({
     correlationId: string,
   ): Promise<void> {
     const completedAt = now();
-    await recordDownloads(
-      pool,
+    await completions.record(
       completed.map(({ fileId, firstByte, bytesSent }) => ({
         id: randomUUID(),
         grantId: grant.id,
