@@ -1,0 +1,172 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@lockdrop/config';
+import type { HttpServer } from '@lockdrop/http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { configSchema } from '../src/config.js';
+
+/**
+ * Files pass the gateway on their way to delivery through Node's http client, not undici
+ * (http/forwarding.ts). Delivery here is a recorder of what reached it that answers as delivery
+ * does, after `answerAfterMs`; its own handling of uploads is tested in delivery.
+ */
+interface Reached {
+  url: string;
+  headers: IncomingHttpHeaders;
+  sha256: string;
+  bytes: number;
+}
+let reached: Reached[] = [];
+let answerAfterMs = 0;
+let delivery: Server;
+let deliveryUrl: string;
+let webDist: string;
+const gateways: HttpServer[] = [];
+
+beforeAll(async () => {
+  delivery = createServer((request, response) => {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    request.on('data', (chunk: Buffer) => {
+      hash.update(chunk);
+      bytes += chunk.length;
+    });
+    request.on('end', () => {
+      reached.push({
+        url: request.url ?? '',
+        headers: request.headers,
+        sha256: hash.digest('hex'),
+        bytes,
+      });
+      setTimeout(() => {
+        response.writeHead(201, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ id: 'file-1' }));
+      }, answerAfterMs);
+    });
+  });
+  await new Promise<void>((resolve) => delivery.listen(0, '127.0.0.1', resolve));
+  deliveryUrl = `http://127.0.0.1:${(delivery.address() as { port: number }).port}`;
+  webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-uploads-'));
+  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+});
+afterAll(async () => {
+  for (const gateway of gateways) await gateway.close();
+  delivery?.closeAllConnections();
+  await new Promise((resolve) => delivery?.close(resolve));
+  if (webDist) await rm(webDist, { recursive: true, force: true });
+});
+beforeEach(() => {
+  reached = [];
+  answerAfterMs = 0;
+});
+
+async function gatewayTo(upstream: string, env: Record<string, string> = {}) {
+  const gateway = await buildApp(
+    loadConfig(configSchema, {
+      DELIVERY_URL: upstream,
+      WEB_DIST: webDist,
+      LOG_LEVEL: 'silent',
+      REDIS_KEY_PREFIX: `uploads-test-${randomUUID()}:`,
+      ...env,
+    }),
+  );
+  gateways.push(gateway);
+  await gateway.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(gateway.server.address() as { port: number }).port}`;
+}
+
+const BOUNDARY = 'lockdrop-test-boundary';
+const multipart = (content: Buffer) =>
+  Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="a.zip"\r\ncontent-type: application/zip\r\n\r\n`,
+    ),
+    content,
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The body in 64 KiB pieces with no declared length (chunked), as a streaming client sends it. */
+function chunked(body: Buffer): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= body.length) return controller.close();
+      controller.enqueue(body.subarray(offset, offset + 64 * 1024));
+      offset += 64 * 1024;
+    },
+  });
+}
+
+const upload = (
+  gateway: string,
+  body: Buffer | ReadableStream<Uint8Array>,
+  route = '/api/uploads',
+) =>
+  fetch(`${gateway}${route}`, {
+    method: 'POST',
+    headers: {
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      authorization: 'Bearer seller-token',
+      'x-forwarded-for': '198.51.100.7',
+    },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+
+describe('uploads through the gateway', () => {
+  it('reach delivery byte for byte, declared or chunked, with the caller’s token and the real client', async () => {
+    const gateway = await gatewayTo(deliveryUrl);
+    const body = multipart(randomBytes(8 * 1024 * 1024 + 7));
+
+    for (const sent of [body, chunked(body)]) {
+      const response = await upload(gateway, sent);
+      expect(response.status).toBe(201);
+      expect(await response.json()).toEqual({ id: 'file-1' });
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+
+    expect(reached).toHaveLength(2);
+    for (const arrived of reached) {
+      expect(arrived).toMatchObject({ url: '/api/uploads', bytes: body.length });
+      expect(arrived.sha256).toBe(sha256(body));
+      expect(arrived.headers.authorization).toBe('Bearer seller-token');
+      expect(arrived.headers['x-forwarded-for']).toBe('127.0.0.1');
+      expect(arrived.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('refuses a chunked file that passes the upload limit with 413, not as an unreachable service', async () => {
+    const gateway = await gatewayTo(deliveryUrl, { UPLOAD_BODY_LIMIT_BYTES: String(256 * 1024) });
+    const response = await upload(gateway, chunked(multipart(randomBytes(1024 * 1024))));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      'payload_too_large',
+    );
+  });
+
+  // Delivery answers only once the file is flushed to disk, which for a large file takes a
+  // while; reply-from's http client gives up after 10 s of quiet unless told otherwise.
+  it('waits for delivery’s answer while it flushes a large file', { timeout: 30_000 }, async () => {
+    const gateway = await gatewayTo(deliveryUrl);
+    answerAfterMs = 11_000;
+    const waited = await upload(gateway, multipart(randomBytes(1024)));
+    expect(waited.status).toBe(201);
+  });
+
+  it('answers 502 in the shared shape when delivery is not reachable', async () => {
+    const gateway = await gatewayTo('http://127.0.0.1:9');
+    const response = await upload(gateway, multipart(randomBytes(1024)));
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'service_unavailable',
+        message: 'The delivery service is not reachable right now',
+      },
+    });
+  });
+});
