@@ -95,7 +95,7 @@ const PULL_EXPIRES_MS = 5_000;
 /** Events one transaction takes at most when a backlog has formed; alone, an event is a batch of one. */
 const BATCH_LIMIT = 32;
 /** A batch that would wait longer for a row lock (another batch holds it) gives way instead. */
-const BATCH_LOCK_TIMEOUT = '50ms';
+const BATCH_LOCK_TIMEOUT = '50ms' as const;
 
 async function ensureConsumer(
   jsm: JetStreamManager,
@@ -228,20 +228,23 @@ export async function subscribe<F extends EventFilter>(
     }
     if (valid.length > 1) {
       try {
-        await withTransaction(pool, async (tx) => {
-          await tx.query(`SELECT set_config('lock_timeout', $1, true)`, [BATCH_LOCK_TIMEOUT]);
-          const { rows } = await tx.query<{ event_id: string }>(
-            `INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
+        await withTransaction(
+          pool,
+          async (tx) => {
+            const { rows } = await tx.query<{ event_id: string }>(
+              `INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
              ON CONFLICT DO NOTHING RETURNING event_id`,
-            [consumer, valid.map(({ event }) => event.id)],
-          );
-          const fresh = new Set(rows.map((row) => row.event_id));
-          // A copy of an event already in the batch (a redelivery) finds its id taken from the set.
-          const events = valid
-            .map(({ event }) => event)
-            .filter((event) => fresh.delete(event.id.toLowerCase()));
-          if (events.length > 0) await apply(events, tx);
-        });
+              [consumer, valid.map(({ event }) => event.id)],
+            );
+            const fresh = new Set(rows.map((row) => row.event_id));
+            // A copy of an event already in the batch (a redelivery) finds its id taken from the set.
+            const events = valid
+              .map(({ event }) => event)
+              .filter((event) => fresh.delete(event.id.toLowerCase()));
+            if (events.length > 0) await apply(events, tx);
+          },
+          { lockTimeout: BATCH_LOCK_TIMEOUT },
+        );
         for (const { msg } of valid) msg.ack();
         return;
       } catch (error) {
