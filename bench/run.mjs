@@ -351,12 +351,13 @@ async function cpuAndRss(pid) {
  * CPU milliseconds every process on the machine but the load generator spends from now until
  * `stop()`, by who spent it: the stack's services by name, the rest by program (postgres,
  * nats-server, redis-server), for "what does one payment cost in all, and where". The load
- * generator is this process and `benchBackends`, the Postgres backends serving its own polls.
+ * generator is this process, `benchBackends` (the Postgres backends serving its own polls) and
+ * any process running one of `loadPrograms` (the curl clients of the download scenario).
  * Counted per process and sampled every 250 ms: a process that ends in between (a Postgres
  * backend its pool closed) keeps what it spent until its last sample. Totals of two snapshots
  * took such a backend's whole life out of the sum, and a burst once showed no Postgres at all.
  */
-async function watchMachineCpu(servicePids, benchBackends = []) {
+async function watchMachineCpu(servicePids, benchBackends = [], loadPrograms = []) {
   const serviceOf = new Map(Object.entries(servicePids).map(([name, pid]) => [String(pid), name]));
   const ours = new Set([process.pid, ...benchBackends].map(String));
   /** pid → { who, atStart, latest }; a process started meanwhile starts at 0. */
@@ -366,7 +367,7 @@ async function watchMachineCpu(servicePids, benchBackends = []) {
     for (const entry of await readdir('/proc')) {
       if (!/^\d+$/.test(entry) || ours.has(entry)) continue;
       const program = (await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => null))?.trim();
-      if (!program) continue;
+      if (!program || loadPrograms.includes(program)) continue;
       const { cpuMs } = await cpuAndRss(entry);
       // The kernel's workers (disk writeback for the WAL, mostly) under one name, not one per thread.
       const who =
@@ -407,7 +408,10 @@ function cpuPerItem(spent, items) {
     .filter(([, ms]) => ms >= 0.05)
     .sort((a, b) => b[1] - a[1]);
   const total = shares.reduce((sum, [, ms]) => sum + ms, 0);
-  return { total, shares: shares.map(([who, ms]) => `${who} ${ms.toFixed(1)}`).join(', ') };
+  // The largest eight: enough to see where it goes, short enough to read in a table cell.
+  const named = shares.slice(0, 8).map(([who, ms]) => `${who} ${ms.toFixed(1)}`);
+  if (shares.length > 8) named.push('…');
+  return { total, shares: named.join(', ') };
 }
 
 /** CPU milliseconds each process spent (and its peak RSS) while `work` ran. */
@@ -781,7 +785,7 @@ async function downloadScenario({ downloadUrl, storageKey, fileBytes }) {
  * what a download costs the machine beyond the bytes, where `profiled` sees only named processes.
  */
 async function withMachineCpu(pids, work) {
-  const machineCpu = await watchMachineCpu(pids);
+  const machineCpu = await watchMachineCpu(pids, [], ['curl']);
   const figures = await work();
   return { ...figures, machineCpu: cpuPerItem(await machineCpu.stop(), figures.requests) };
 }
