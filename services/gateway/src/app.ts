@@ -15,7 +15,7 @@ import { createKeyCache } from './api-v1/key-cache.js';
 import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
-import { forwardedHeaders, sendForwardingError, uploadForwarding } from './http/forwarding.js';
+import { forwardedHeaders, sendForwardingError } from './http/forwarding.js';
 import { createDomainDirectory, domainOriginOf, hostnameOf } from './http/custom-domains.js';
 import { createMembershipCheck } from './http/store-members.js';
 import { createWebhookPassthrough } from './http/webhook-passthrough.js';
@@ -289,7 +289,6 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       for (const route of routeTable.filter((entry) => Boolean(entry.sensitive) === sensitive)) {
         await scope.register(fastifyProxy, {
           upstream: upstreams[route.upstream],
-          ...(route.upload ? uploadForwarding() : {}),
           prefix: route.prefix,
           rewritePrefix: route.prefix,
           config: { rateLimit: rateLimit(route) },

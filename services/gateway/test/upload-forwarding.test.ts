@@ -10,9 +10,9 @@ import { buildApp } from '../src/app.js';
 import { configSchema } from '../src/config.js';
 
 /**
- * Files pass the gateway on their way to delivery through Node's http client, not undici
- * (http/forwarding.ts). Delivery here is a recorder of what reached it that answers as delivery
- * does, after `answerAfterMs`; its own handling of uploads is tested in delivery.
+ * Files pass the gateway on their way to delivery as streams (@fastify/http-proxy). Delivery here
+ * is a recorder of what reached it that answers as delivery does, after `answerAfterMs`; its own
+ * handling of uploads is tested in delivery.
  */
 interface Reached {
   url: string;
@@ -102,12 +102,8 @@ function chunked(body: Buffer): ReadableStream<Uint8Array> {
   });
 }
 
-const upload = (
-  gateway: string,
-  body: Buffer | ReadableStream<Uint8Array>,
-  route = '/api/uploads',
-) =>
-  fetch(`${gateway}${route}`, {
+const upload = (gateway: string, body: Buffer | ReadableStream<Uint8Array>) =>
+  fetch(`${gateway}/api/uploads`, {
     method: 'POST',
     headers: {
       'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
@@ -150,7 +146,8 @@ describe('uploads through the gateway', () => {
   });
 
   // Delivery answers only once the file is flushed to disk, which for a large file takes a
-  // while; reply-from's http client gives up after 10 s of quiet unless told otherwise.
+  // while: the proxy must not give up on a quiet upstream as reply-from's http client does
+  // after 10 s (undici, the client used, waits 5 minutes).
   it('waits for delivery’s answer while it flushes a large file', { timeout: 30_000 }, async () => {
     const gateway = await gatewayTo(deliveryUrl);
     answerAfterMs = 11_000;

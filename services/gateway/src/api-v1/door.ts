@@ -8,7 +8,7 @@ import {
 import { AppError, REQUEST_ID_HEADER, type HttpServer } from '@lockdrop/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { forwardedHeaders, sendForwardingError, uploadForwarding } from '../http/forwarding.js';
+import { forwardedHeaders, sendForwardingError } from '../http/forwarding.js';
 import type { Upstream } from '../route-table.js';
 import { fingerprintOf, type Idempotency } from './idempotency.js';
 import type { KeyCache } from './key-cache.js';
@@ -207,7 +207,6 @@ export async function registerApiV1(app: HttpServer, options: ApiV1Options): Pro
     for (const route of apiV1Routes) {
       await scope.register(fastifyProxy, {
         upstream: options.upstreams[route.upstream],
-        ...(route.upload ? uploadForwarding() : {}),
         prefix: route.prefix,
         rewritePrefix: route.prefix,
         disableRequestLogging: true,

@@ -87,15 +87,3 @@ export function upstreamUnavailable(upstream: string) {
     },
   };
 }
-
-/**
- * @fastify/http-proxy options for routes that take files: the body goes upstream through Node's
- * http client rather than reply-from's default, undici. Measured with 45 MiB uploads, two at a
- * time on 2 cores: the gateway spent 115 ms of CPU per upload passing the body through undici
- * and 33 ms through http.request, and uploads went from 0.78 to 1.00 of the bench's floor (a
- * bare server parsing, hashing and fsyncing the file). The timeout is the connection's idle time,
- * as long as undici's defaults: delivery answers only once a large file is flushed to disk.
- */
-export function uploadForwarding() {
-  return { http: { requestOptions: { timeout: 300_000 } } };
-}
