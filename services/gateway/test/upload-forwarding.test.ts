@@ -1,13 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@lockdrop/config';
-import type { HttpServer } from '@lockdrop/http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { configSchema } from '../src/config.js';
+import { gatewaysForTests } from './support/gateways.js';
 
 /**
  * Files pass the gateway on their way to delivery as streams (@fastify/http-proxy). Delivery here
@@ -24,8 +18,7 @@ let reached: Reached[] = [];
 let answerAfterMs = 0;
 let delivery: Server;
 let deliveryUrl: string;
-let webDist: string;
-const gateways: HttpServer[] = [];
+let gateways: Awaited<ReturnType<typeof gatewaysForTests>>;
 
 beforeAll(async () => {
   delivery = createServer((request, response) => {
@@ -50,34 +43,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => delivery.listen(0, '127.0.0.1', resolve));
   deliveryUrl = `http://127.0.0.1:${(delivery.address() as { port: number }).port}`;
-  webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-uploads-'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+  gateways = await gatewaysForTests();
 });
 afterAll(async () => {
-  for (const gateway of gateways) await gateway.close();
+  await gateways?.close();
   delivery?.closeAllConnections();
   await new Promise((resolve) => delivery?.close(resolve));
-  if (webDist) await rm(webDist, { recursive: true, force: true });
 });
 beforeEach(() => {
   reached = [];
   answerAfterMs = 0;
 });
 
-async function gatewayTo(upstream: string, env: Record<string, string> = {}) {
-  const gateway = await buildApp(
-    loadConfig(configSchema, {
-      DELIVERY_URL: upstream,
-      WEB_DIST: webDist,
-      LOG_LEVEL: 'silent',
-      REDIS_KEY_PREFIX: `uploads-test-${randomUUID()}:`,
-      ...env,
-    }),
-  );
-  gateways.push(gateway);
-  await gateway.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(gateway.server.address() as { port: number }).port}`;
-}
+const gatewayTo = (upstream: string, env: Record<string, string> = {}) =>
+  gateways.start({ DELIVERY_URL: upstream, ...env });
 
 const BOUNDARY = 'lockdrop-test-boundary';
 const multipart = (content: Buffer) =>

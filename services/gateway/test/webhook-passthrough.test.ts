@@ -1,13 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { loadConfig } from '@lockdrop/config';
-import type { HttpServer } from '@lockdrop/http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { configSchema } from '../src/config.js';
+import { gatewaysForTests } from './support/gateways.js';
 
 /**
  * Provider notifications pass the gateway before Fastify (issue 31). Over real HTTP: the early
@@ -23,8 +16,7 @@ let reached: Reached[] = [];
 let payments: Server;
 let paymentsUrl: string;
 let paymentsAnswer: { status: number; body: unknown } = { status: 200, body: {} };
-let webDist: string;
-const gateways: HttpServer[] = [];
+let gateways: Awaited<ReturnType<typeof gatewaysForTests>>;
 
 beforeAll(async () => {
   payments = createServer((request, response) => {
@@ -42,34 +34,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => payments.listen(0, '127.0.0.1', resolve));
   paymentsUrl = `http://127.0.0.1:${(payments.address() as { port: number }).port}`;
-  webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-webhooks-'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+  gateways = await gatewaysForTests();
 });
 afterAll(async () => {
-  for (const gateway of gateways) await gateway.close();
+  await gateways?.close();
   payments?.closeAllConnections();
   await new Promise((resolve) => payments?.close(resolve));
-  if (webDist) await rm(webDist, { recursive: true, force: true });
 });
 beforeEach(() => {
   reached = [];
   paymentsAnswer = { status: 200, body: { received: true, outcome: 'accepted' } };
 });
 
-async function gatewayTo(upstream: string, env: Record<string, string> = {}) {
-  const gateway = await buildApp(
-    loadConfig(configSchema, {
-      PAYMENTS_URL: upstream,
-      WEB_DIST: webDist,
-      LOG_LEVEL: 'silent',
-      REDIS_KEY_PREFIX: `webhooks-test-${randomUUID()}:`,
-      ...env,
-    }),
-  );
-  gateways.push(gateway);
-  await gateway.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(gateway.server.address() as { port: number }).port}`;
-}
+const gatewayTo = (upstream: string, env: Record<string, string> = {}) =>
+  gateways.start({ PAYMENTS_URL: upstream, ...env });
 
 const notification = JSON.stringify({
   event: 'charge.completed',
