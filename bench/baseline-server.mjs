@@ -9,7 +9,9 @@
 //   `stream <port> <dir>`: a bare Node HTTP server streaming each request body to a file;
 //   `durable-stream <port> <dir>`: the same server doing the work every Lockdrop upload does
 //     whatever the architecture around it: the file part taken out of the multipart body,
-//     hashed (SHA-256) on the way, flushed to disk (fsync) before the answer.
+//     hashed (SHA-256) on the way, flushed to disk (fsync) before the answer;
+//   `proxy <port> <upstreamPort>`: the barest Node hop, each request piped through node:http to
+//     another server on this machine (what any Node process in front of the floor costs).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
@@ -94,6 +96,29 @@ if (mode === 'fastify') {
     }
   });
   server.listen(Number(port), '127.0.0.1');
+} else if (mode === 'proxy') {
+  const upstreamPort = Number(argument);
+  const agent = new http.Agent({ keepAlive: true });
+  http
+    .createServer((request, response) => {
+      const forwarded = http.request(
+        {
+          agent,
+          host: '127.0.0.1',
+          port: upstreamPort,
+          method: request.method,
+          path: request.url,
+          headers: request.headers,
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      forwarded.on('error', () => response.writeHead(502).end());
+      request.pipe(forwarded);
+    })
+    .listen(Number(port), '127.0.0.1');
 } else {
   console.error(`unknown baseline ${mode}`);
   process.exit(2);
