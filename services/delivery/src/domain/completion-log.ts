@@ -9,9 +9,9 @@ import { recordDownloads, type CompletedDownload } from '../db/downloads.repo.js
  * beyond nginx's own work, and held the edge at 0.79 of plain nginx; without the record it was
  * at 0.99. A tenth of a second groups the downloads of a busy edge and is nothing to a sales count.
  */
-export const COMPLETION_WINDOW_MS = 100;
+const COMPLETION_WINDOW_MS = 100;
 /** A group is written at once when it reaches this many downloads (one statement stays small). */
-export const COMPLETION_GROUP_LIMIT = 500;
+const COMPLETION_GROUP_LIMIT = 500;
 
 export interface CompletionLog {
   /** Resolves once these rows and events are committed, with the group they were written in. */
@@ -27,23 +27,16 @@ interface Group {
 }
 
 /**
- * Completed downloads written in groups: every download that completes within `windowMs` of the
- * group's first goes into one statement with its events, so a busy edge costs Postgres one
- * insert, the relay one pass and analytics one batch per group rather than per download.
- * A record reaches the table at most `windowMs` after the bytes were handed over. Closing
+ * Completed downloads written in groups: every download that completes within
+ * COMPLETION_WINDOW_MS of the group's first goes into one statement with its events, so a busy
+ * edge costs Postgres one insert, the relay one pass and analytics one batch per group rather
+ * than per download.
+ * A record reaches the table at most that long after the bytes were handed over. Closing
  * writes what is pending, so a restart loses none; a crash inside the window loses that
  * group's records, as a crash between the answer and its insert always could (the file was
  * sent either way; the record is for counting).
  */
-export function createCompletionLog({
-  db,
-  windowMs = COMPLETION_WINDOW_MS,
-  groupLimit = COMPLETION_GROUP_LIMIT,
-}: {
-  db: Queryable;
-  windowMs?: number;
-  groupLimit?: number;
-}): CompletionLog {
+export function createCompletionLog({ db }: { db: Queryable }): CompletionLog {
   let pending: Group | null = null;
   let timer: NodeJS.Timeout | undefined;
   const writing = new Set<Promise<void>>();
@@ -69,9 +62,9 @@ export function createCompletionLog({
         pending.downloads.push(...downloads);
         pending.events.push(...events);
         pending.waiting.push({ resolve, reject });
-        if (pending.downloads.length >= groupLimit) writePending();
+        if (pending.downloads.length >= COMPLETION_GROUP_LIMIT) writePending();
         // Not unref'd: a pending record is work the process still owes.
-        else timer ??= setTimeout(writePending, windowMs);
+        else timer ??= setTimeout(writePending, COMPLETION_WINDOW_MS);
       });
     },
     async close() {
