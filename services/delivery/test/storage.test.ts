@@ -54,6 +54,25 @@ function storageContract(
       await expect(storage.get(key)).rejects.toBeInstanceOf(ObjectNotFoundError);
     });
 
+    it('stores the bytes whole and in order, whatever pieces they arrive in', async () => {
+      const storage = await open();
+      // Around the 1 MiB pieces the filesystem writes in, ending exactly on one and just past one.
+      const MIB = 1024 * 1024;
+      for (const sizes of [
+        [1, 16 * 1024, MIB - 1, MIB, MIB + 1, 64 * 1024, 3],
+        [MIB - 1, 1],
+        [7],
+      ]) {
+        const pieces = sizes.map((size) => randomBytes(size));
+        const key = `owner/${Date.now()}-${sizes.length}-pieces.bin`;
+        const total = sizes.reduce((sum, size) => sum + size, 0);
+        expect(await storage.put(key, Readable.from(pieces))).toEqual({ sizeBytes: total });
+        const stored = Buffer.concat(await (await storage.get(key)).toArray());
+        expect(stored.equals(Buffer.concat(pieces)), sizes.join('+')).toBe(true);
+        await storage.delete(key);
+      }
+    });
+
     it('stores a file of several multipart parts and reads a range across a part boundary', async () => {
       const storage = await open();
       const bytes = randomBytes(20 * 1024 * 1024 + 5);
