@@ -880,67 +880,79 @@ async function uploadScenario({ sellerCookie }) {
   spawnBaseline(['durable-stream', String(durablePort), scratch]);
   spawnBaseline(['proxy', String(proxyPort), String(durablePort)]);
   await Promise.all([waitForPort(streamPort), waitForPort(durablePort), waitForPort(proxyPort)]);
+  // Uploads as deployed: the nginx edge asks the gateway to admit each one, then streams the body
+  // to delivery itself (deploy/base/nginx/delivery-edge.conf).
+  const edge = await startNginxEdge({
+    port: gatewayPort + 107,
+    deliveryUrl: `http://127.0.0.1:${portOf('delivery')}`,
+    gatewayUrl: baseUrl,
+    dataDir,
+  });
   const pids = stack.pids();
-  const cookie = sellerCookie;
   const perRound = options.smoke ? 2 : 4;
   const send = (url, headers) => uploads(url, headers, body.body, perRound, 2);
   const bareUploads = (port) =>
     send(`http://127.0.0.1:${port}/`, { 'content-type': body.contentType });
   const sellerHeaders = {
     'content-type': body.contentType,
-    cookie,
+    cookie: sellerCookie,
     origin: `http://localhost:${gatewayPort}`,
   };
   // Besides the bare stream, in the same rounds: the floor (what no architecture around an upload
   // can skip: the file parsed out, hashed and flushed to disk); the floor behind the barest Node
-  // hop (what putting any Node process in front of it costs); and delivery without the gateway
-  // (what Lockdrop's own upload costs, hop aside).
-  const references = { floor: [], proxiedFloor: [], deliveryAlone: [] };
-  const runs = await interleaved(
-    'upload',
-    () =>
-      profiled({ gateway: pids.gateway, delivery: pids.delivery }, () =>
-        send(`${baseUrl}/api/uploads`, sellerHeaders),
-      ),
-    async ({ warmUp } = {}) => {
-      const bare = await bareUploads(streamPort);
-      const measured = {
-        floor: await bareUploads(durablePort),
-        proxiedFloor: await bareUploads(proxyPort),
-        deliveryAlone: await send(
-          `http://127.0.0.1:${portOf('delivery')}/api/uploads`,
-          sellerHeaders,
+  // hop (what putting any Node process in front of it costs); the gateway's path (`npm start`'s
+  // default, no edge); and delivery alone (what Lockdrop's own upload costs, hops aside).
+  const references = { floor: [], proxiedFloor: [], gatewayPath: [], deliveryAlone: [] };
+  try {
+    const runs = await interleaved(
+      'upload',
+      () =>
+        profiled({ edge: edgePid(edge), gateway: pids.gateway, delivery: pids.delivery }, () =>
+          send(`${edge.url}/api/uploads`, sellerHeaders),
         ),
-      };
-      for (const [name, figures] of Object.entries(measured)) {
-        process.stdout.write(
-          `  upload ${name.padEnd(13)} ${warmUp ? 'warm-up' : `round ${references[name].length + 1}`}: ${summary(figures)}\n`,
-        );
-        if (!warmUp) references[name].push(figures);
-      }
-      return bare;
-    },
-  );
-  const medianMbps = (figures) => median(figures.map((f) => f.mbps));
-  const floorMbps = medianMbps(references.floor);
-  const ofFloor = (figures) => (medianMbps(figures) / floorMbps).toFixed(2);
-  // A reference that failed must fail the smoke test as a failed Lockdrop request does.
-  const referenceErrors = Object.values(references)
-    .flat()
-    .reduce((sum, f) => sum + f.errors, 0);
-  const floorRange = range(
-    references.floor.map((f) => f.mbps),
-    1,
-  );
-  return [
-    {
-      key: 'upload',
-      label: `${fileMiB} MiB upload through the gateway, 2 concurrent`,
-      baselineLabel: `bare Node stream to disk; the floor (the same server parsing, hashing and fsyncing the file) ${floorRange} MB/s = ${(floorMbps / medianMbps(runs.baseline)).toFixed(2)} of the bare stream, and Lockdrop = **${ofFloor(runs.target)} of the floor**; for reference, the floor behind a bare Node proxy = ${ofFloor(references.proxiedFloor)} of the floor, and delivery without the gateway = ${ofFloor(references.deliveryAlone)}${referenceErrors ? `; ${referenceErrors} errors in the references` : ''}`,
-      runs,
-      unit: 'mbps',
-    },
-  ];
+      async ({ warmUp } = {}) => {
+        const bare = await bareUploads(streamPort);
+        const measured = {
+          floor: await bareUploads(durablePort),
+          proxiedFloor: await bareUploads(proxyPort),
+          gatewayPath: await send(`${baseUrl}/api/uploads`, sellerHeaders),
+          deliveryAlone: await send(
+            `http://127.0.0.1:${portOf('delivery')}/api/uploads`,
+            sellerHeaders,
+          ),
+        };
+        for (const [name, figures] of Object.entries(measured)) {
+          process.stdout.write(
+            `  upload ${name.padEnd(13)} ${warmUp ? 'warm-up' : `round ${references[name].length + 1}`}: ${summary(figures)}\n`,
+          );
+          if (!warmUp) references[name].push(figures);
+        }
+        return bare;
+      },
+    );
+    const medianMbps = (figures) => median(figures.map((f) => f.mbps));
+    const floorMbps = medianMbps(references.floor);
+    const ofFloor = (figures) => (medianMbps(figures) / floorMbps).toFixed(2);
+    // A reference that failed must fail the smoke test as a failed Lockdrop request does.
+    const referenceErrors = Object.values(references)
+      .flat()
+      .reduce((sum, f) => sum + f.errors, 0);
+    const floorRange = range(
+      references.floor.map((f) => f.mbps),
+      1,
+    );
+    return [
+      {
+        key: 'upload',
+        label: `${fileMiB} MiB upload through the delivery edge (nginx → delivery, admitted by the gateway), 2 concurrent`,
+        baselineLabel: `bare Node stream to disk; the floor (the same server parsing, hashing and fsyncing the file) ${floorRange} MB/s = ${(floorMbps / medianMbps(runs.baseline)).toFixed(2)} of the bare stream, and Lockdrop = **${ofFloor(runs.target)} of the floor**; for reference, through the gateway (\`npm start\`'s default) = ${ofFloor(references.gatewayPath)} of the floor, the floor behind a bare Node proxy = ${ofFloor(references.proxiedFloor)}, and delivery alone = ${ofFloor(references.deliveryAlone)}${referenceErrors ? `; ${referenceErrors} errors in the references` : ''}`,
+        runs,
+        unit: 'mbps',
+      },
+    ];
+  } finally {
+    await edge.stop();
+  }
 }
 
 /** Opens `count` checkouts of the product, 20 at a time, as a crowd pressing "Buy" would. */

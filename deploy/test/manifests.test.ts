@@ -85,6 +85,8 @@ const HPA_TARGETS = ['gateway', 'catalog', 'payments', 'delivery'];
 const PDB_TARGETS = ['gateway', 'identity', 'catalog', 'payments', 'delivery', 'delivery-edge'];
 /** nginx in front of delivery for /dl (deploy/base/delivery-edge.yaml): not one of our processes. */
 const EDGE = 'delivery-edge';
+/** What the edge serves: downloads, and the routes whose upload bodies skip the gateway (issue 31). */
+const EDGE_PATHS = ['/dl/', '/api/uploads', '/api/brand-logos', '/api/avatars'];
 /** Realistic stand-ins for the Secret template's placeholders. A new secret key needs one here. */
 const SECRET_TEST_VALUES: Record<string, string> = {
   DATABASE_URL: 'postgres://lockdrop:s3cret@db.internal:5432/lockdrop',
@@ -635,15 +637,23 @@ describe('Kubernetes manifests', () => {
     const podName = (peer: Peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'];
     const servicePort = (name: string) => serviceOf(name)!.spec.ports[0]!.port;
 
-    /** caller → callee:port, from every URL in the manifests' env that names one of our Services. */
+    /**
+     * caller → callee:port, from every URL (or host:port, as nginx's `server` takes) in the
+     * manifests' env that names one of our Services, on the port the callee's pod listens on:
+     * a policy's ports are the pod's, not the Service's (the gateway's Service maps 80 to 8080).
+     */
     const needed = new Set<string>();
+    /** The same calls with the port the caller dials, which must be the Service's. */
+    const dialled = new Set<string>();
     for (const caller of workloads) {
       const container = deploymentOf(caller)!.spec.template.spec.containers[0]!;
       for (const value of Object.values(resolveEnv(container))) {
-        if (!/^https?:\/\//.test(value)) continue;
-        const url = new URL(value);
-        if (workloads.includes(url.hostname) && url.hostname !== caller)
-          needed.add(`${caller} -> ${url.hostname}:${url.port || 80}`);
+        if (!/^https?:\/\//.test(value) && !/^[a-z][\w-]*:\d+$/.test(value)) continue;
+        const url = new URL(/^https?:/.test(value) ? value : `http://${value}`);
+        if (!workloads.includes(url.hostname) || url.hostname === caller) continue;
+        const podPort = containerOf(url.hostname).ports![0]!;
+        needed.add(`${caller} -> ${url.hostname}:${podPort.containerPort}`);
+        dialled.add(`${caller} -> ${url.hostname}:${url.port || 80}`);
       }
     }
 
@@ -679,7 +689,7 @@ describe('Kubernetes manifests', () => {
       for (const edge of needed) expect(allowed, edge).toContain(edge);
       for (const edge of allowed)
         expect(needed, `${edge} is allowed but nobody calls it`).toContain(edge);
-      for (const edge of needed) {
+      for (const edge of dialled) {
         const [, callee, port] = /-> ([\w-]+):(\d+)$/.exec(edge)!;
         expect(Number(port), edge).toBe(servicePort(callee!));
       }
@@ -746,13 +756,13 @@ describe('Kubernetes manifests', () => {
     });
   });
 
-  it('routes the Ingress to the gateway Service (and /dl to the delivery edge), with a body limit that fits the largest upload', () => {
+  it('routes the Ingress to the gateway Service (and /dl and the upload routes to the delivery edge), with a body limit that fits the largest upload', () => {
     const ingresses = ofKind<Ingress>('Ingress');
     expect(ingresses).toHaveLength(1);
     const paths = ingresses[0]!.spec.rules.flatMap((rule) => rule.http.paths);
     expect(paths.length).toBeGreaterThan(0);
     for (const { path: prefix, backend } of paths) {
-      const target = prefix.startsWith('/dl') ? EDGE : 'gateway';
+      const target = EDGE_PATHS.includes(prefix) ? EDGE : 'gateway';
       expect(backend.service.name, prefix).toBe(target);
       const port = serviceOf(target)!.spec.ports.find(
         (p) => p.name === backend.service.port.name || p.port === backend.service.port.number,

@@ -40,7 +40,7 @@ describe('npm run bench -- --smoke', () => {
       /^\| GET \/api\/products\/:id through the gateway, each of 10,000 products in turn \(the cache-miss path/,
       /^\| \d+ MiB download via \/dl through the delivery edge/,
       /^\| \d+ MiB download via \/dl from delivery streaming the file itself \(`npm start`'s default/,
-      /^\| \d+ MiB upload through the gateway.*the floor .*[\d.]+ MB\/s.*Lockdrop = \*\*[\d.]+ of the floor\*\*/,
+      /^\| \d+ MiB upload through the delivery edge.*the floor .*[\d.]+ MB\/s.*Lockdrop = \*\*[\d.]+ of the floor\*\*/,
       /^\| payment webhooks, 200 payments \+ 50 duplicates per round.*settled [\d–]+ payments\/s.*200 purchases for 200 payments.*floor server/,
       /^\| payment webhooks at a steady offered 40 payments\/s .*200 purchases for 200 payments.*\| the offered rate: 40 payments\/s/,
     ];

@@ -28,7 +28,7 @@ export async function freePort(): Promise<number> {
 const handedOut = new Set<number>();
 
 export interface NginxEdge {
-  /** e.g. http://127.0.0.1:19181 — `/dl/<token>` here reaches delivery through nginx. */
+  /** e.g. http://127.0.0.1:19181 — `/dl/<token>` and uploads here reach delivery through nginx. */
   url: string;
   /** The nginx master process (its worker is its only child). */
   pid: number;
@@ -42,21 +42,27 @@ export function nginxAvailable(): boolean {
 
 /**
  * Runs deploy/base/nginx/delivery-edge.conf — the very file a deployment uses — in a scratch
- * directory of its own, in front of `deliveryUrl` and serving `dataDir`.
+ * directory of its own, in front of `deliveryUrl` (uploads admitted by `gatewayUrl`) and serving
+ * `dataDir`.
  */
 export async function startNginxEdge({
   port,
   deliveryUrl,
+  gatewayUrl,
   dataDir,
 }: {
   port: number;
   deliveryUrl: string;
+  /** Where uploads are admitted; without one, the edge refuses uploads as unavailable. */
+  gatewayUrl?: string;
   dataDir: string;
 }): Promise<NginxEdge> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'lockdrop-nginx-'));
   const server = (await readFile(template, 'utf8'))
     .replaceAll('${LISTEN}', `127.0.0.1:${port}`)
     .replaceAll('${DELIVERY_UPSTREAM}', deliveryUrl.replace(/\/+$/, ''))
+    // Port 9 (discard) refuses connections on a machine without that service.
+    .replaceAll('${GATEWAY_ADDRESS}', gatewayUrl ? new URL(gatewayUrl).host : '127.0.0.1:9')
     .replaceAll('${DATA_DIR}', path.resolve(dataDir));
   await writeFile(path.join(scratch, 'delivery-edge.conf'), server);
   for (const dir of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])

@@ -15,6 +15,7 @@ import { createKeyCache } from './api-v1/key-cache.js';
 import { clientOf, trustFunction } from './http/client.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { installBodyLimits } from './http/body-limit.js';
+import { installEdgeAdmission } from './http/edge-admission.js';
 import { forwardedHeaders, sendForwardingError } from './http/forwarding.js';
 import { createDomainDirectory, domainOriginOf, hostnameOf } from './http/custom-domains.js';
 import { createMembershipCheck } from './http/store-members.js';
@@ -200,6 +201,13 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       ? config.UPLOAD_BODY_LIMIT_BYTES
       : config.BODY_LIMIT_BYTES;
   installBodyLimits(app, byteLimitFor);
+  // Where the delivery edge sends upload bodies to delivery itself, it asks here first
+  // (http/edge-admission.ts). `/api/v1/files` stays on the gateway: its key, idempotency and
+  // per-key budget live here.
+  installEdgeAdmission(app, {
+    admits: (url) => Boolean(routeTable.find((route) => url.startsWith(route.prefix))?.upload),
+    byteLimitFor,
+  });
 
   const headers = securityHeaders(config.WEB_DIST);
   // One hook taking `done` (no promise per request): security headers on every answer, and

@@ -3,7 +3,8 @@ import { AppError } from '@lockdrop/http';
 import { formatFileSize } from '@lockdrop/plans';
 import type { FastifyInstance } from 'fastify';
 
-const tooLarge = (limit: number) =>
+/** A body over `limit` (also refused at the edge's admission: edge-admission.ts). */
+export const tooLarge = (limit: number) =>
   new AppError('payload_too_large', 413, `Request body is larger than ${formatFileSize(limit)}`);
 
 /**
