@@ -1,105 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@lockdrop/config';
-import { createPool, type Pool } from '@lockdrop/db';
-import type { HttpServer } from '@lockdrop/http';
-import { buildApp as buildCatalog } from '@lockdrop/catalog/src/app.js';
-import { configSchema as catalogConfig } from '@lockdrop/catalog/src/config.js';
-import { buildApp as buildDelivery } from '@lockdrop/delivery/src/app.js';
-import { configSchema as deliveryConfig } from '@lockdrop/delivery/src/config.js';
-import { buildApp as buildIdentity } from '@lockdrop/identity/src/app.js';
-import { configSchema as identityConfig } from '@lockdrop/identity/src/config.js';
-import { buildApp as buildPayments } from '@lockdrop/payments/src/app.js';
-import { configSchema as paymentsConfig } from '@lockdrop/payments/src/config.js';
-import { buildApp as buildGateway } from '@lockdrop/gateway/src/app.js';
-import { configSchema as gatewayConfig } from '@lockdrop/gateway/src/config.js';
 import { connectBus, type Bus } from '@lockdrop/bus';
 import { createEvent, type PlanId } from '@lockdrop/contracts';
-import {
-  createTestDatabase,
-  deleteStreams,
-  testEnv,
-  testNamespace,
-  type TestDatabase,
-} from '@lockdrop/testing';
+import type { Pool } from '@lockdrop/db';
+import { testEnv } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Person, storePeople } from './people.js';
+import { Person } from './people.js';
+import { startTeamStack } from './team-stack.js';
 
 // Team seats (issue 28) through the real gateway: identity mints acting tokens, catalog,
 // delivery and payments enforce the rights (libs/auth), and the gateway refuses a removed
 // member's still-valid token. Two gateway replicas: A forwards the removal, B learns it from
 // the bus (its membership cache is 60 s, so only the event can explain a refusal there).
-let database: TestDatabase;
+let stack: Awaited<ReturnType<typeof startTeamStack>>;
 let db: Pool;
-let dataDir: string;
-let webDist: string;
-const namespace = testNamespace();
-const apps: HttpServer[] = [];
 let replicaA: string;
 let replicaB: string;
 let bus: Bus;
-let people: ReturnType<typeof storePeople>;
-const signUp = (plan?: string) => people.signUp(plan);
-const member = (owner: Person, role: string) => people.member(owner, role);
-const upload = (person: Person) => people.upload(person);
-
-async function listen(app: HttpServer) {
-  apps.push(app);
-  return app.listen({ port: 0, host: '127.0.0.1' });
-}
+const signUp = (plan?: string) => stack.people.signUp(plan);
+const member = (owner: Person, role: string) => stack.people.member(owner, role);
+const upload = (person: Person) => stack.people.upload(person);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPool({ connectionString: database.url, schema: 'identity', max: 2 });
-  dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-teams-data-'));
-  webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-teams-web-'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
-  const env = {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    REDIS_URL: testEnv.redisUrl,
-    BUS_NAMESPACE: namespace,
-    LOG_LEVEL: 'silent',
-  };
-  const identityUrl = await listen(await buildIdentity(loadConfig(identityConfig, env)));
-  const jwks = { ...env, JWKS_URL: `${identityUrl}/.well-known/jwks.json` };
-  const deliveryUrl = await listen(
-    await buildDelivery(loadConfig(deliveryConfig, { ...jwks, DATA_DIR: dataDir })),
-  );
-  const catalogUrl = await listen(
-    await buildCatalog(loadConfig(catalogConfig, { ...jwks, DELIVERY_URL: deliveryUrl })),
-  );
-  const paymentsUrl = await listen(await buildPayments(loadConfig(paymentsConfig, jwks)));
-  const gateway = (cacheSeconds: string, prefix: string) =>
-    buildGateway(
-      loadConfig(gatewayConfig, {
-        ...env,
-        WEB_DIST: webDist,
-        IDENTITY_URL: identityUrl,
-        CATALOG_URL: catalogUrl,
-        DELIVERY_URL: deliveryUrl,
-        PAYMENTS_URL: paymentsUrl,
-        REDIS_KEY_PREFIX: `${namespace}:${prefix}:`,
-        TEAM_MEMBERSHIP_CACHE_SECONDS: cacheSeconds,
-        SENSITIVE_RATE_LIMIT_PER_MINUTE: '1000',
-      }),
-    );
-  replicaA = await listen(await gateway('5', 'a'));
-  replicaB = await listen(await gateway('60', 'b'));
-  bus = await connectBus({ url: testEnv.natsUrl, namespace, name: 'teams-stack' });
-  people = storePeople({ db, origin: replicaA });
+  stack = await startTeamStack({ label: 'teams', payments: true });
+  db = stack.db;
+  replicaA = await stack.startGateway('a', { TEAM_MEMBERSHIP_CACHE_SECONDS: '5' });
+  replicaB = await stack.startGateway('b', { TEAM_MEMBERSHIP_CACHE_SECONDS: '60' });
+  bus = await connectBus({ url: testEnv.natsUrl, namespace: stack.namespace, name: 'teams-stack' });
 }, 120_000);
 
 afterAll(async () => {
-  for (const app of apps.reverse()) await app.close();
   await bus?.close();
-  await db?.end();
-  await deleteStreams(testEnv.natsUrl, namespace);
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(webDist, { recursive: true, force: true });
+  await stack?.close();
 });
 
 const productBody = (fileId: string) => ({

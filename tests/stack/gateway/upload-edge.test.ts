@@ -1,41 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@lockdrop/config';
-import { createPool, type Pool } from '@lockdrop/db';
-import type { HttpServer } from '@lockdrop/http';
-import { buildApp as buildCatalog } from '@lockdrop/catalog/src/app.js';
-import { configSchema as catalogConfig } from '@lockdrop/catalog/src/config.js';
-import { buildApp as buildDelivery } from '@lockdrop/delivery/src/app.js';
-import { configSchema as deliveryConfig } from '@lockdrop/delivery/src/config.js';
-import { buildApp as buildIdentity } from '@lockdrop/identity/src/app.js';
-import { configSchema as identityConfig } from '@lockdrop/identity/src/config.js';
-import { buildApp as buildGateway } from '@lockdrop/gateway/src/app.js';
-import { configSchema as gatewayConfig } from '@lockdrop/gateway/src/config.js';
-import {
-  createTestDatabase,
-  deleteStreams,
-  freePort,
-  startNginxEdge,
-  testEnv,
-  testNamespace,
-  type NginxEdge,
-  type TestDatabase,
-} from '@lockdrop/testing';
+import { freePort, startNginxEdge, type NginxEdge } from '@lockdrop/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storePeople, type Person } from './people.js';
+import type { Person } from './people.js';
+import { startTeamStack } from './team-stack.js';
 
 // Upload bodies through the delivery edge (issue 31): nginx (deploy/base/nginx/delivery-edge.conf,
 // the deployed file) asks the real gateway to admit each upload, then streams the body to the
 // real delivery itself. Whatever the gateway refuses on its own path is refused here too, in the
 // shared error shape, before a byte reaches delivery.
-let database: TestDatabase;
-let db: Pool;
-let dataDir: string;
-let webDist: string;
-const namespace = testNamespace();
-const apps: HttpServer[] = [];
+let stack: Awaited<ReturnType<typeof startTeamStack>>;
 const edges: NginxEdge[] = [];
 let edge: string;
 /** In front of a gateway with a budget of 3 requests a minute and a 4 KiB upload limit. */
@@ -44,85 +17,38 @@ let tightEdge: string;
 let gatewaylessEdge: string;
 /** With a gateway, in front of a delivery that is not there. */
 let deliverylessEdge: string;
-let people: ReturnType<typeof storePeople>;
-
-async function listen(app: HttpServer) {
-  apps.push(app);
-  return app.listen({ port: 0, host: '127.0.0.1' });
-}
+const people = () => stack.people;
 
 async function edgeTo(deliveryUrl: string, gatewayUrl?: string) {
   const started = await startNginxEdge({
     port: await freePort(),
     deliveryUrl,
     ...(gatewayUrl ? { gatewayUrl } : {}),
-    dataDir,
+    dataDir: stack.dataDir,
   });
   edges.push(started);
   return started.url;
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPool({ connectionString: database.url, schema: 'identity', max: 2 });
-  dataDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-upload-edge-data-'));
-  webDist = await mkdtemp(path.join(tmpdir(), 'lockdrop-upload-edge-web-'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
-  const env = {
-    DATABASE_URL: database.url,
-    NATS_URL: testEnv.natsUrl,
-    REDIS_URL: testEnv.redisUrl,
-    BUS_NAMESPACE: namespace,
-    LOG_LEVEL: 'silent',
-  };
-  const identityUrl = await listen(await buildIdentity(loadConfig(identityConfig, env)));
-  const jwks = { ...env, JWKS_URL: `${identityUrl}/.well-known/jwks.json` };
-  const deliveryUrl = await listen(
-    await buildDelivery(loadConfig(deliveryConfig, { ...jwks, DATA_DIR: dataDir })),
-  );
-  const catalogUrl = await listen(
-    await buildCatalog(loadConfig(catalogConfig, { ...jwks, DELIVERY_URL: deliveryUrl })),
-  );
-  const gateway = async (prefix: string, extra: Record<string, string> = {}) =>
-    listen(
-      await buildGateway(
-        loadConfig(gatewayConfig, {
-          ...env,
-          WEB_DIST: webDist,
-          IDENTITY_URL: identityUrl,
-          CATALOG_URL: catalogUrl,
-          DELIVERY_URL: deliveryUrl,
-          PAYMENTS_URL: 'http://127.0.0.1:9',
-          REDIS_KEY_PREFIX: `${namespace}:${prefix}:`,
-          TEAM_MEMBERSHIP_CACHE_SECONDS: '60',
-          SENSITIVE_RATE_LIMIT_PER_MINUTE: '1000',
-          ...extra,
-        }),
-      ),
-    );
-  const gatewayUrl = await gateway('a');
+  stack = await startTeamStack({ label: 'upload-edge', payments: false });
+  const gatewayUrl = await stack.startGateway('a', { TEAM_MEMBERSHIP_CACHE_SECONDS: '60' });
   // Behind one proxy, as deployed (the ingress): each request below names its client the way
   // the ingress would.
-  const tightGatewayUrl = await gateway('b', {
+  const tightGatewayUrl = await stack.startGateway('b', {
     RATE_LIMIT_PER_MINUTE: '3',
     UPLOAD_BODY_LIMIT_BYTES: '4096',
     TRUST_PROXY: '1',
   });
-  edge = await edgeTo(deliveryUrl, gatewayUrl);
-  tightEdge = await edgeTo(deliveryUrl, tightGatewayUrl);
-  gatewaylessEdge = await edgeTo(deliveryUrl);
+  edge = await edgeTo(stack.deliveryUrl, gatewayUrl);
+  tightEdge = await edgeTo(stack.deliveryUrl, tightGatewayUrl);
+  gatewaylessEdge = await edgeTo(stack.deliveryUrl);
   deliverylessEdge = await edgeTo(`http://127.0.0.1:${await freePort()}`, gatewayUrl);
-  people = storePeople({ db, origin: gatewayUrl });
 }, 120_000);
 
 afterAll(async () => {
   for (const started of edges) await started.stop();
-  for (const app of apps.reverse()) await app.close();
-  await db?.end();
-  await deleteStreams(testEnv.natsUrl, namespace);
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(webDist, { recursive: true, force: true });
+  await stack?.close();
 });
 
 /** Uploads this month by `person`'s store, as delivery counts them. */
@@ -140,7 +66,7 @@ function fileForm(bytes: Uint8Array, name = 'notes.txt') {
 
 describe('uploads through the delivery edge', () => {
   it("stores an owner's file whole, answered with the gateway's API headers", async () => {
-    const owner = await people.signUp('pro');
+    const owner = await people().signUp('pro');
     const bytes = new Uint8Array(3 * 1024 * 1024).map((_, index) => index % 251);
     const response = await fetch(`${edge}/api/uploads`, {
       method: 'POST',
@@ -162,9 +88,9 @@ describe('uploads through the delivery edge', () => {
   });
 
   it("refuses a removed member's still-valid token before a byte reaches delivery", async () => {
-    const owner = await people.signUp('pro');
-    const editor = await people.member(owner, 'editor');
-    await people.upload(editor, edge);
+    const owner = await people().signUp('pro');
+    const editor = await people().member(owner, 'editor');
+    await people().upload(editor, edge);
     const before = await uploadsCounted(owner);
 
     const removed = await owner.call(`/api/auth/stores/${owner.userId}/members/${editor.userId}`, {
@@ -186,7 +112,7 @@ describe('uploads through the delivery edge', () => {
   });
 
   it("holds each address's budget and the declared size limit, each in its own words", async () => {
-    const owner = await people.signUp('pro');
+    const owner = await people().signUp('pro');
     const answers: Array<{ status: number; code?: string; retryAfter: string | null }> = [];
     for (const [size, client] of [
       [5000, '203.0.113.7'],
@@ -218,7 +144,7 @@ describe('uploads through the delivery edge', () => {
   });
 
   it('answers in the error shape when the gateway or delivery cannot be reached', async () => {
-    const owner = await people.signUp('pro');
+    const owner = await people().signUp('pro');
     const before = await uploadsCounted(owner);
     const results = [];
     for (const origin of [gatewaylessEdge, deliverylessEdge]) {
@@ -236,7 +162,7 @@ describe('uploads through the delivery edge', () => {
   });
 
   it('never lets a client speak for the gateway past the edge', async () => {
-    const owner = await people.signUp('pro');
+    const owner = await people().signUp('pro');
     const bytes = new TextEncoder().encode('claims stripped');
     const form = fileForm(bytes);
     // A client claiming the admission itself only gets the gateway's admission answer: nothing stored.
