@@ -202,8 +202,8 @@ export async function buildApp(config: GatewayConfig): Promise<HttpServer> {
       : config.BODY_LIMIT_BYTES;
   installBodyLimits(app, byteLimitFor);
   // Where the delivery edge sends upload bodies to delivery itself, it asks here first
-  // (http/edge-admission.ts). `/api/v1/files` stays on the gateway: its key, idempotency and
-  // per-key budget live here.
+  // (http/edge-admission.ts); only the upload routes get its hooks. `/api/v1/files` stays on the
+  // gateway: its key, idempotency and per-key budget live here.
   installEdgeAdmission(app, {
     admits: (url) => Boolean(routeTable.find((route) => url.startsWith(route.prefix))?.upload),
     byteLimitFor,

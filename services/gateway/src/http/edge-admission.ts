@@ -1,4 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import { tooLarge } from './body-limit.js';
 
 /**
@@ -30,30 +35,33 @@ function asciiJson(text: string): string {
   );
 }
 
+/**
+ * Attaches admission to the routes `admits` names, as they are registered (call it before
+ * them): every other route is left without these hooks, so no other request pays for them.
+ */
 export function installEdgeAdmission(
   app: FastifyInstance,
   {
     admits,
     byteLimitFor,
   }: {
-    /** The routes whose bodies the edge may send past the gateway. */
+    /** The routes whose bodies the edge may send past the gateway, by their registered URL. */
     admits: (url: string) => boolean;
     byteLimitFor: (url: string, contentType: string | undefined) => number;
   },
 ): void {
-  const isAdmission = (request: FastifyRequest) =>
-    request.headers[EDGE_ADMISSION_HEADER] === '1' && admits(request.url);
+  const isAdmission = (request: FastifyRequest) => request.headers[EDGE_ADMISSION_HEADER] === '1';
 
   // After every onRequest check has passed, in place of forwarding.
-  app.addHook('preHandler', (request, reply, done) => {
+  const admit: preHandlerHookHandler = (request, reply, done) => {
     if (!isAdmission(request)) return done();
     const declared = Number(request.headers[DECLARED_LENGTH_HEADER] ?? Number.NaN);
     const limit = byteLimitFor(request.url, request.headers['content-type']);
     if (declared > limit) return done(tooLarge(limit));
     void reply.code(204).send();
-  });
+  };
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const refusalInHeaders: onSendHookHandler = (request, reply, payload, done) => {
     if (reply.statusCode < 300 || !isAdmission(request)) return done(null, payload);
     const body =
       typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.toString() : '{}';
@@ -63,5 +71,13 @@ export function installEdgeAdmission(
       .removeHeader('content-type')
       .code(403);
     done(null, '');
+  };
+
+  const asList = <T>(hooks: T | T[] | undefined): T[] =>
+    hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  app.addHook('onRoute', (route) => {
+    if (!admits(route.url)) return;
+    route.preHandler = [admit, ...asList(route.preHandler)];
+    route.onSend = [...asList(route.onSend), refusalInHeaders];
   });
 }
