@@ -380,6 +380,9 @@ describe('seller navigation', () => {
     await page.getByRole('heading', { name: 'Create product', level: 1 }).waitFor();
     expect(await menu.isVisible()).toBe(true);
     await page.goto('/dashboard/settings', { waitUntil: 'networkidle' });
+    // The app's router redirects once it has rendered, which the network going quiet does not
+    // wait for (a CI run read the old address).
+    await page.waitForURL((url) => url.pathname === '/settings');
     expect(new URL(page.url()).pathname).toBe('/settings');
     await page.close();
 
