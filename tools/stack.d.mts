@@ -42,6 +42,7 @@ export function startStack(options: {
   maxCrashes?: number;
   crashWindowMs?: number;
   onGiveUp?: (name: string) => void;
+  startUpRestarts?: number;
   output?: { write(line: string): unknown };
   logFile?: string;
   nodeArgs?: string[];

@@ -212,7 +212,9 @@ const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
  * which benchmarks want); `nodeArgs` go to every node process (e.g. `--cpu-prof`). An entry
  * named after a replica (`payments-b`) says which service it runs in `entry.service`. With
  * `busUsers` (one NATS user per role, libs/bus `randomBusUsers()`), each process logs in as its
- * service's user (`busLogin`).
+ * service's user (`busLogin`). With `startUpRestarts`, a process that exits before the stack is
+ * ready is started again that many times (each exit is written to `output`), as an orchestrator
+ * would; by default one exit during start-up fails the start.
  */
 export async function startStack({
   env,
@@ -222,6 +224,7 @@ export async function startStack({
   maxCrashes = 5,
   crashWindowMs = 5 * 60_000,
   onGiveUp,
+  startUpRestarts = 0,
   output = process.stdout,
   logFile,
   nodeArgs = [],
@@ -242,7 +245,14 @@ export async function startStack({
 
   const supervise = (entry, index) => {
     const label = `\x1b[${COLORS[index % COLORS.length]}m${entry.name.padEnd(width)}\x1b[0m │`;
-    const managed = { entry, child: null, crashes: [], restartTimer: null };
+    const managed = {
+      entry,
+      child: null,
+      crashes: [],
+      restartTimer: null,
+      startUpExits: 0,
+      lastExit: null,
+    };
     const launch = () => {
       const child = spawn(
         process.execPath,
@@ -278,7 +288,23 @@ export async function startStack({
       }
       child.on('exit', (code, signal) => {
         child.exited = true;
-        if (stopping || !ready) return;
+        managed.lastExit = signal ?? `code ${code}`;
+        if (stopping) return;
+        if (!ready) {
+          // As an orchestrator restarts a pod that dies while starting; the start-up loop
+          // below gives up once these are spent.
+          if (managed.startUpExits >= startUpRestarts) return;
+          managed.startUpExits += 1;
+          const delay = restartDelayMs(managed.startUpExits);
+          output.write(
+            `${label} exited during start-up (${managed.lastExit}); starting it again in ${delay / 1000} s (${managed.startUpExits} of ${startUpRestarts} allowed)\n`,
+          );
+          managed.restartTimer = setTimeout(() => {
+            managed.restartTimer = null;
+            if (!stopping) launch();
+          }, delay);
+          return;
+        }
         const now = Date.now();
         managed.crashes = [...managed.crashes.filter((at) => now - at < crashWindowMs), now];
         const crash = managed.crashes.length;
@@ -329,10 +355,12 @@ export async function startStack({
   const deadline = Date.now() + readyTimeoutMs;
   try {
     await Promise.all(
-      processes.map(async ({ entry, child }) => {
+      processes.map(async (managed) => {
+        const { entry } = managed;
         for (;;) {
-          if (child.exitCode !== null || child.exited)
-            throw new Error(`${entry.name} exited during start-up`);
+          const { child } = managed;
+          if ((child.exitCode !== null || child.exited) && managed.restartTimer === null)
+            throw new Error(`${entry.name} exited during start-up (${managed.lastExit})`);
           if (Date.now() > deadline)
             throw new Error(`${entry.name} was not ready within ${readyTimeoutMs / 1000} s`);
           try {

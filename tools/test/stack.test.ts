@@ -43,14 +43,31 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function start(options: { maxCrashes?: number; onGiveUp?: (name: string) => void } = {}) {
+async function start(
+  options: {
+    maxCrashes?: number;
+    onGiveUp?: (name: string) => void;
+    startUpRestarts?: number;
+    failedStarts?: number;
+  } = {},
+) {
+  const { failedStarts, ...launcherOptions } = options;
   const port = await freePort();
   const lines: string[] = [];
+  const failingStarts = failedStarts
+    ? {
+        FAIL_STARTS: String(failedStarts),
+        FAIL_STARTS_MARKER: path.join(
+          await mkdtemp(path.join(tmpdir(), 'lockdrop-launcher-')),
+          'failed-starts',
+        ),
+      }
+    : {};
   const stack = await startStack({
     env: {},
-    layout: [{ name: 'payments', port, env: { PORT: String(port) }, script }],
+    layout: [{ name: 'payments', port, env: { PORT: String(port), ...failingStarts }, script }],
     output: { write: (line: string) => lines.push(line) },
-    ...options,
+    ...launcherOptions,
   });
   stop = stack.stop;
   return { port, lines, stack };
@@ -80,6 +97,25 @@ describe('the launcher behind npm start', () => {
     await until(async () => gaveUp.length > 0);
     expect(gaveUp).toEqual(['payments']);
     expect(lines.join('')).toMatch(/2 crashes within 5 min, giving up/);
+  });
+
+  it('starts again a process that dies while starting, as many times as it is told', async () => {
+    const { port, lines } = await start({ startUpRestarts: 2, failedStarts: 2 });
+    expect(await pidOf(port)).not.toBeNull();
+    const said = lines.join('');
+    expect(said).toMatch(
+      /payments.*exited during start-up \(code 3\); starting it again in 1 s \(1 of 2/,
+    );
+    expect(said).toMatch(/starting it again in 2 s \(2 of 2/);
+  });
+
+  it('fails the start, naming the exit, once those restarts are spent', async () => {
+    await expect(start({ startUpRestarts: 1, failedStarts: 2 })).rejects.toThrow(
+      'payments exited during start-up (code 3)',
+    );
+    await expect(start({ failedStarts: 1 })).rejects.toThrow(
+      'payments exited during start-up (code 3)',
+    );
   });
 
   it('does not restart what it stops on purpose', async () => {

@@ -275,6 +275,9 @@ export async function startCluster(
     logLevel: 'warn',
     maxCrashes: 50,
     crashWindowMs: 60_000,
+    // Kubernetes and compose restart a process that dies while starting; one CI run lost a
+    // whole file to a start-up exit it could not show (the message was cut from its output).
+    startUpRestarts: 2,
     readyTimeoutMs: 120_000,
     output: {
       write: (line: string) => {
@@ -293,8 +296,10 @@ export async function startCluster(
       flutterwave?.stop(),
     ]).catch(() => undefined);
     await dropDatabase(directUrl).catch(() => undefined);
-    await rm(scratch, { recursive: true, force: true });
-    throw new Error(`${error.message}; the last log lines:\n${logs.slice(-20).join('')}`);
+    // The scratch directory stays: its stack.log is the whole story of the failed start.
+    throw new Error(
+      `${error.message}; every process's log in ${logFile}; the last lines:\n${logs.slice(-20).join('')}`,
+    );
   });
   // A multi-host URL needs libs/db's host selection, so the suite's view follows a failover too.
   const db = options.databaseUrl
