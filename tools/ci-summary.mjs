@@ -47,14 +47,24 @@ function failedTestNames(report) {
   return (report.testResults ?? []).flatMap((suite) => {
     const file = String(suite.name ?? '').replace(`${process.cwd()}/`, '');
     const tests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
-    if (tests.length === 0) return suite.status === 'failed' ? [`${file} (the file itself)`] : [];
+    if (tests.length === 0) {
+      // A failed beforeAll skips the file's tests: its error is the suite's message.
+      const reason = firstLine(suite.message);
+      return suite.status === 'failed'
+        ? [`${file} (the file itself)${reason ? ` — ${reason}` : ''}`]
+        : [];
+    }
     return tests.map((test) => {
-      const reason = String(test.failureMessages?.[0] ?? '')
-        .split('\n')[0]
-        .slice(0, 300);
+      const reason = firstLine(test.failureMessages?.[0]);
       return `${file} > ${test.fullName ?? test.title}${reason ? ` — ${reason}` : ''}`;
     });
   });
+}
+
+function firstLine(message) {
+  return String(message ?? '')
+    .split('\n')[0]
+    .slice(0, 300);
 }
 
 // A file that fails to load (or errors outside a test) fails its suite with no failed test.
