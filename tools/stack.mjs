@@ -200,6 +200,8 @@ export async function startLocalNats({
 const COLORS = [36, 35, 33, 32, 34, 31, 96];
 
 /** A crashed process is started again after 1 s, 2 s, 4 s … (at most 30 s). */
+/** How a child process ended, as the start-up and crash messages print it. */
+const exitOf = (child) => child.signalCode ?? `code ${child.exitCode}`;
 const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
 
 /**
@@ -251,7 +253,12 @@ export async function startStack({
       crashes: [],
       restartTimer: null,
       startUpExits: 0,
-      lastExit: null,
+    };
+    const launchAfter = (delay) => {
+      managed.restartTimer = setTimeout(() => {
+        managed.restartTimer = null;
+        if (!stopping) launch();
+      }, delay);
     };
     const launch = () => {
       const child = spawn(
@@ -286,9 +293,8 @@ export async function startStack({
             if (line.trim()) output.write(`${label} ${formatLogLine(line)}\n`);
         });
       }
-      child.on('exit', (code, signal) => {
+      child.on('exit', () => {
         child.exited = true;
-        managed.lastExit = signal ?? `code ${code}`;
         if (stopping) return;
         if (!ready) {
           // As an orchestrator restarts a pod that dies while starting; the start-up loop
@@ -297,18 +303,15 @@ export async function startStack({
           managed.startUpExits += 1;
           const delay = restartDelayMs(managed.startUpExits);
           output.write(
-            `${label} exited during start-up (${managed.lastExit}); starting it again in ${delay / 1000} s (${managed.startUpExits} of ${startUpRestarts} allowed)\n`,
+            `${label} exited during start-up (${exitOf(child)}); starting it again in ${delay / 1000} s (${managed.startUpExits} of ${startUpRestarts} allowed)\n`,
           );
-          managed.restartTimer = setTimeout(() => {
-            managed.restartTimer = null;
-            if (!stopping) launch();
-          }, delay);
+          launchAfter(delay);
           return;
         }
         const now = Date.now();
         managed.crashes = [...managed.crashes.filter((at) => now - at < crashWindowMs), now];
         const crash = managed.crashes.length;
-        const how = signal ?? `code ${code}`;
+        const how = exitOf(child);
         if (crash >= maxCrashes) {
           output.write(
             `${label} exited (${how}); ${crash} crashes within ${crashWindowMs / 60_000} min, giving up\n`,
@@ -320,10 +323,7 @@ export async function startStack({
         output.write(
           `${label} exited (${how}); restarting in ${delay / 1000} s (crash ${crash} of ${maxCrashes} allowed within ${crashWindowMs / 60_000} min)\n`,
         );
-        managed.restartTimer = setTimeout(() => {
-          managed.restartTimer = null;
-          if (!stopping) launch();
-        }, delay);
+        launchAfter(delay);
       });
       managed.child = child;
     };
@@ -360,7 +360,7 @@ export async function startStack({
         for (;;) {
           const { child } = managed;
           if ((child.exitCode !== null || child.exited) && managed.restartTimer === null)
-            throw new Error(`${entry.name} exited during start-up (${managed.lastExit})`);
+            throw new Error(`${entry.name} exited during start-up (${exitOf(child)})`);
           if (Date.now() > deadline)
             throw new Error(`${entry.name} was not ready within ${readyTimeoutMs / 1000} s`);
           try {

@@ -38,9 +38,11 @@ async function until<T>(check: () => Promise<T | null | false>, timeoutMs = 10_0
 }
 
 let stop: (() => Promise<void>) | undefined;
+const scratchDirs: string[] = [];
 afterEach(async () => {
   await stop?.();
   stop = undefined;
+  await Promise.all(scratchDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 async function start(
@@ -54,15 +56,15 @@ async function start(
   const { failedStarts, ...launcherOptions } = options;
   const port = await freePort();
   const lines: string[] = [];
-  const failingStarts = failedStarts
-    ? {
-        FAIL_STARTS: String(failedStarts),
-        FAIL_STARTS_MARKER: path.join(
-          await mkdtemp(path.join(tmpdir(), 'lockdrop-launcher-')),
-          'failed-starts',
-        ),
-      }
-    : {};
+  let failingStarts = {};
+  if (failedStarts) {
+    const markerDir = await mkdtemp(path.join(tmpdir(), 'lockdrop-launcher-'));
+    scratchDirs.push(markerDir);
+    failingStarts = {
+      FAIL_STARTS: String(failedStarts),
+      FAIL_STARTS_MARKER: path.join(markerDir, 'failed-starts'),
+    };
+  }
   const stack = await startStack({
     env: {},
     layout: [{ name: 'payments', port, env: { PORT: String(port), ...failingStarts }, script }],
