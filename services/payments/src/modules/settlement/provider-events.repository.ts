@@ -108,14 +108,6 @@ export const PROVIDER_EVENT_MAX_ATTEMPTS = 20;
 export const leaseEnd = (now: Date, leaseSeconds: number): Date =>
   new Date(now.getTime() + leaseSeconds * 1000);
 
-/**
- * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
- * ones); a process that dies holding one leaves it due again when the lease ends. Claiming counts
- * the attempt, so an event whose settlement crashes its process every time (a poison event) uses
- * up its attempts and stops coming back, and the oldest due come first, so it never blocks the
- * rest. Every waiting event has a due time (payments 0160), so this walks the pending index in
- * its own order: a plain index scan, cheap however many settled events the index still holds.
- */
 /** A charge notification on its way into the store. */
 export interface IncomingCharge {
   provider: string;
@@ -127,6 +119,12 @@ export interface IncomingCharge {
  * Stores many charge notifications in one statement (one round trip, one commit), each once per
  * (provider, event key), due at `dueAt`. Says, per notification in order, whether it created its
  * row: of several carrying one key — in this batch or stored before — at most the first does.
+ *
+ * A repeat whose stored row the settler is marking processed waits in the unique check until that
+ * transaction commits; the settler writes the row last, just before COMMIT, so the wait is about a
+ * commit long. A `NOT EXISTS` read first, which never waits, was tried and measured worse (answer
+ * p50 13 → 37 ms at a steady 375 deliveries a second on 2 cores; this statement over 30 ms about
+ * once a second), so the unique index alone decides.
  */
 export async function storeChargeEvents(
   db: Queryable,
@@ -156,6 +154,14 @@ export async function storeChargeEvents(
   return charges.map((charge, index) => created.delete(`${charge.provider}\u0000${keys[index]}`));
 }
 
+/**
+ * Leases due events to this process for `leaseSeconds` (SKIP LOCKED: replicas take different
+ * ones); a process that dies holding one leaves it due again when the lease ends. Claiming counts
+ * the attempt, so an event whose settlement crashes its process every time (a poison event) uses
+ * up its attempts and stops coming back, and the oldest due come first, so it never blocks the
+ * rest. Every waiting event has a due time (payments 0160), so this walks the pending index in
+ * its own order: a plain index scan, cheap however many settled events the index still holds.
+ */
 export async function claimDueEvents(
   db: Queryable,
   now: Date,
