@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { TokenVerifier } from '@lockdrop/auth';
 import type { CommandRequest } from '@lockdrop/contracts';
+import { createPool } from '@lockdrop/db';
 import type { HttpServer } from '@lockdrop/http';
 import { createMailer, dkimFromEnv, mailboxSchema, startMailRelay } from '@lockdrop/mailer';
 import { createServiceApp } from '@lockdrop/service';
@@ -230,7 +231,15 @@ export async function buildApp(
   const discounts = createDiscountService({ pool, now });
   discountRoutes(app, discounts);
   await buyerUpdateRoutes(app, createBuyerUpdatesService({ pool, now }));
-  await webhookRoutes(app, { ...webhookDeps, providers });
+  // The charge inbox's group commit on a connection of its own: a provider's answer never queues
+  // behind settlement, verify reads or checkouts for the pool's ten (README, issue 31).
+  const inboxPool = createPool({
+    connectionString: config.DATABASE_URL,
+    schema: 'payments',
+    max: 1,
+  });
+  app.addHook('onClose', async () => inboxPool.end());
+  await webhookRoutes(app, { ...webhookDeps, providers, inboxPool });
   salesRoutes(app, {
     pool,
     testMode: provider.testMode,

@@ -239,6 +239,50 @@ describe('answer on store (issue 31)', () => {
     );
   });
 
+  it("answers a charge while every connection of payments' pool waits on something else", async () => {
+    const product = await harness.publishProduct();
+    const [txRef] = await checkouts(1);
+    const blocker = await pool.connect();
+    let checkoutsWaiting: Array<Promise<Response>> = [];
+    try {
+      // A long lock on checkouts (a migration, a stuck report): every checkout opened meanwhile
+      // holds one of payments' ten pooled connections while it waits (nine seen waiting here).
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE checkouts IN ACCESS EXCLUSIVE MODE');
+      const buyer = browser(harness.url);
+      checkoutsWaiting = Array.from({ length: 16 }, () =>
+        buyer.postJson('/api/checkout', {
+          productId: product.productId,
+          buyerEmail: `buyer-${randomUUID()}@example.com`,
+        }),
+      );
+      await waitFor(
+        async () =>
+          (await count(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            [],
+          )) >= 9,
+        10_000,
+        'every pooled connection waiting on the lock',
+      );
+      const answer = await Promise.race([
+        deliver(fake.envelopeWebhook(fake.pay(txRef!))),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
+      ]);
+      expect(answer, 'answered while the pool was taken').not.toBeNull();
+      expect(answer!.status).toBe(200);
+      expect(await answer!.json()).toEqual({ received: true, outcome: 'accepted' });
+    } finally {
+      await blocker.query('ROLLBACK');
+      blocker.release();
+    }
+    expect((await Promise.all(checkoutsWaiting)).map((response) => response.status)).toEqual(
+      Array(16).fill(200),
+    );
+    await waitFor(async () => (await purchasesOf([txRef!])) === 1);
+  });
+
   it('a group commit holding one payment twice, and one stored before, creates each once', async () => {
     const charge = (key: string) => ({
       provider: 'flutterwave',

@@ -1,4 +1,5 @@
 import { errors, type HttpServer, type ZodTypeProvider } from '@lockdrop/http';
+import type { Queryable } from '@lockdrop/db';
 import { z } from 'zod';
 import { receiveWebhook, type WebhookDeps } from './webhooks.js';
 import { createChargeInbox } from './charge-inbox.js';
@@ -10,10 +11,13 @@ const CHARGE_BATCH = 256;
 
 export async function webhookRoutes(
   app: HttpServer,
-  deps: Omit<WebhookDeps, 'provider'> & { providers: ReadonlyMap<string, PaymentProvider> },
+  deps: Omit<WebhookDeps, 'provider'> & {
+    providers: ReadonlyMap<string, PaymentProvider>;
+    inboxPool: Queryable;
+  },
 ): Promise<void> {
   const chargeInbox = createChargeInbox(
-    { pool: deps.pool, now: deps.now, onStored: deps.settleSoon, logger: deps.logger },
+    { pool: deps.inboxPool, now: deps.now, onStored: deps.settleSoon, logger: deps.logger },
     { maxBatch: CHARGE_BATCH },
   );
   // Signatures are over the exact bytes sent: this scope keeps the body raw, whatever its type.
