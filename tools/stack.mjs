@@ -199,9 +199,9 @@ export async function startLocalNats({
 
 const COLORS = [36, 35, 33, 32, 34, 31, 96];
 
-/** A crashed process is started again after 1 s, 2 s, 4 s … (at most 30 s). */
 /** How a child process ended, as the start-up and crash messages print it. */
 const exitOf = (child) => child.signalCode ?? `code ${child.exitCode}`;
+/** A crashed process is started again after 1 s, 2 s, 4 s … (at most 30 s). */
 const restartDelayMs = (crash) => Math.min(1_000 * 2 ** (crash - 1), 30_000);
 
 /**
