@@ -1159,6 +1159,43 @@ async function mailSent(db, timeoutMs) {
   }
 }
 
+/**
+ * Where each payment's webhook → entitlement time went, from the rows' own timestamps (p50 / p90
+ * / p99 per stage): first notification sent → stored (the inbox's commit), stored → its
+ * settlement transaction recording the sale (the wait for a settler's claim, and the verify),
+ * recording → `purchase.paid` published (the commit, then the outbox relay), published →
+ * entitlement in delivery. Printed, so a run says which stage to work on next.
+ */
+async function latencyStages(db, firstSent) {
+  const { rows } = await db.query(
+    `WITH stored AS (
+       SELECT tx_ref, min(received_at) AS at FROM payments.provider_events
+       WHERE tx_ref = ANY($1::text[]) GROUP BY tx_ref)
+     SELECT s.tx_ref, extract(epoch FROM s.at) * 1000 AS stored,
+       extract(epoch FROM p.paid_at) * 1000 AS recording,
+       extract(epoch FROM o.published_at) * 1000 AS published,
+       extract(epoch FROM e.created_at) * 1000 AS usable
+     FROM stored s
+     JOIN payments.purchases p ON p.tx_ref = s.tx_ref
+     JOIN payments.outbox o ON o.type = 'purchase.paid'
+       AND (o.payload -> 'data' ->> 'purchaseId')::uuid = p.id
+     JOIN delivery.entitlements e ON e.purchase_id = p.id`,
+    [[...firstSent.keys()]],
+  );
+  const stages = [
+    ['sent → stored', (row) => Number(row.stored) - firstSent.get(row.tx_ref)],
+    ['stored → recording', (row) => Number(row.recording) - Number(row.stored)],
+    ['recording → published', (row) => Number(row.published) - Number(row.recording)],
+    ['published → usable', (row) => Number(row.usable) - Number(row.published)],
+  ];
+  return stages
+    .map(([name, of]) => {
+      const sorted = rows.map(of).sort((a, b) => a - b);
+      return `${name} ${[0.5, 0.9, 0.99].map((share) => percentile(sorted, share)).join(' / ')}`;
+    })
+    .join('; ');
+}
+
 /** The Postgres backend serving a client: its CPU is the bench's, not the stack's. */
 const backendPid = async (db) => (await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
 
@@ -1316,6 +1353,7 @@ async function steadyWebhookScenario({ productId }) {
     const cpu = cpuPerItem(await machineCpu.stop(), bodies.length);
     const purchased = await purchasesOf(db, txRefs);
     const toEntitlement = latencies(usableAt, firstSent);
+    const stages = await latencyStages(db, firstSent);
     const figures = {
       requests: bodies.length,
       errors: answers.errors,
@@ -1325,7 +1363,7 @@ async function steadyWebhookScenario({ productId }) {
       mbps: 0,
     };
     process.stdout.write(
-      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; answer p99 ${answers.p99} ms; ${purchased} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook, their e-mails sent ${mailSeconds.toFixed(1)} s later; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n`,
+      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; answer p99 ${answers.p99} ms; ${purchased} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook, their e-mails sent ${mailSeconds.toFixed(1)} s later; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n  webhooks-steady, where the time went (p50 / p90 / p99 ms): ${stages}\n`,
     );
     return [
       {
