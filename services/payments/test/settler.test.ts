@@ -147,20 +147,22 @@ function aheadSettler(
   });
 }
 
-/** A pool whose connections die as `dies` says: the transaction in hand is rolled back. */
-function dyingPool(
-  dies: (text: string, values: unknown[]) => boolean,
-  failure: () => Error = () => new Error('settler killed mid-batch'),
-): Pool {
+/**
+ * `pool` with every statement — through `query` or a connection's — passed to `before` first:
+ * it may wait (a slow statement) or throw (the connection died: the transaction in hand rolls
+ * back).
+ */
+function interceptedPool(before: (text: string, values: unknown[]) => Promise<void> | void): Pool {
+  const intercept =
+    (query: (text: unknown, values?: unknown[]) => unknown) =>
+    async (text: unknown, values?: unknown[]) => {
+      if (typeof text === 'string') await before(text, values ?? []);
+      return query(text, values);
+    };
   const wrap = (client: PoolClient): PoolClient =>
     new Proxy(client, {
       get(target, property) {
-        if (property === 'query')
-          return (text: unknown, values?: unknown[]) => {
-            if (typeof text === 'string' && dies(text, values ?? []))
-              return Promise.reject(failure());
-            return (target.query as (t: unknown, v?: unknown[]) => unknown)(text, values);
-          };
+        if (property === 'query') return intercept(target.query.bind(target) as never);
         const value = Reflect.get(target, property) as unknown;
         return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
       },
@@ -168,11 +170,30 @@ function dyingPool(
   return new Proxy(pool, {
     get(target, property) {
       if (property === 'connect') return async () => wrap(await target.connect());
+      if (property === 'query') return intercept(target.query.bind(target) as never);
       const value = Reflect.get(target, property) as unknown;
       return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
     },
   });
 }
+
+/** A pool whose statements fail as `dies` says: the transaction in hand is rolled back. */
+function dyingPool(
+  dies: (text: string, values: unknown[]) => boolean,
+  failure: () => Error = () => new Error('settler killed mid-batch'),
+): Pool {
+  return interceptedPool((text, values) => {
+    if (dies(text, values)) throw failure();
+  });
+}
+
+/** The settler's claim statement (claimDueEvents). */
+const isClaim = (text: string) => text.includes('attempts = attempts + 1');
+
+const claimedOf = (txRefs: string[]) =>
+  count(`SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1) AND attempts > 0`, [
+    txRefs,
+  ]);
 
 describe('answer on store (issue 31)', () => {
   it('answers 200 before verifying: a slow verify does not delay the answer, and the payment settles after it', async () => {
@@ -372,12 +393,7 @@ describe('the settler (issue 31)', () => {
     // A group commit of 20 deliveries: notifications are queueing, the answers come first.
     pacer.stored(20);
     await settler.drain();
-    const claimed = () =>
-      count(
-        `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = ANY($1) AND attempts > 0`,
-        [txRefs],
-      );
-    expect(await claimed()).toBe(0);
+    expect(await claimedOf(txRefs)).toBe(0);
     expect(await purchasesOf(txRefs)).toBe(0);
     // The storm passes: the pacer wakes the settler, which settles every one of them once.
     await waitFor(() => drained !== undefined, 5_000, 'the pacer waking the settler');
@@ -401,6 +417,70 @@ describe('the settler (issue 31)', () => {
     await aheadSettler(pool, { batchSize: 12, verifyConcurrency: 4, leaseSeconds: 60 }).drain();
     expect(fake.verifyInFlight.max).toBe(4);
     expect(await purchasesOf(txRefs)).toBe(12);
+  });
+
+  it('claims the next batch while the one before is still settling', async () => {
+    const txRefs = await checkouts(10);
+    await storeAhead(txRefs, 1);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let ledgerWrites = 0;
+    // The first settlement transaction stays open, as a slow commit would, until released.
+    const held = interceptedPool(async (text) => {
+      if (text.startsWith('INSERT INTO ledger_entries') && ledgerWrites++ === 0) await released;
+    });
+    const drained = aheadSettler(held, {
+      batchSize: 5,
+      verifyConcurrency: 5,
+      leaseSeconds: 60,
+    }).drain();
+    try {
+      // Both batches claimed while the first is uncommitted: the second did not wait for it.
+      await waitFor(async () => (await claimedOf(txRefs)) === 10, 5_000, 'the second claim');
+      expect(await purchasesOf(txRefs)).toBe(0);
+    } finally {
+      release();
+      await drained;
+    }
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+  });
+
+  it('claims no faster than it settles: one verified batch at most waits behind the transaction in hand', async () => {
+    const txRefs = await checkouts(20);
+    await storeAhead(txRefs, 1);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let ledgerWrites = 0;
+    const statements: string[] = [];
+    const held = interceptedPool(async (text) => {
+      if (isClaim(text)) statements.push('claim');
+      if (text === 'COMMIT') statements.push('commit');
+      if (text.startsWith('INSERT INTO ledger_entries') && ledgerWrites++ === 0) await released;
+    });
+    const drained = aheadSettler(held, {
+      batchSize: 5,
+      verifyConcurrency: 5,
+      leaseSeconds: 60,
+    }).drain();
+    try {
+      await waitFor(async () => (await claimedOf(txRefs)) >= 10, 5_000, 'the second claim');
+      // Time for a third claim, were claims not held back by the open transaction.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      release();
+      await drained;
+    }
+    // The third claim (of four) went out only after the first transaction committed.
+    expect(statements.filter((statement) => statement === 'claim').length).toBeGreaterThan(3);
+    const thirdClaim = statements.findIndex(
+      (statement, index) =>
+        statement === 'claim' &&
+        statements.slice(0, index).filter((s) => s === 'claim').length === 2,
+    );
+    expect(thirdClaim).toBeGreaterThan(statements.indexOf('commit'));
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
   });
 
   it('a settler killed mid-batch credits nothing; its claims come back and settle exactly once', async () => {

@@ -43,12 +43,22 @@ export interface Settler {
 
 const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
 
+/** A verified payment waiting for its settlement transaction, and the claim it came from. */
+interface Verified {
+  event: ProviderEvent;
+  payment: VerifiedPayment;
+  leaseUntil: Date;
+}
+
 /**
  * The settler (issue 31): stored charge notifications are claimed in batches (`FOR UPDATE SKIP
  * LOCKED`, a lease that counts an attempt), verified with the provider concurrently — never one at
  * a time: a real verify takes 100–500 ms — and settled as they come back, many per transaction
  * (`settleVerified`): while one transaction commits, the next verified payments gather for the
- * one after. Whatever cannot be settled yet stays stored with a due time: the provider did not
+ * one after. The next claim goes out once a claim's verifies are answered, not once its payments
+ * have settled, so a notification stored meanwhile does not also wait for that commit (the steady
+ * bench's "stored → recording" stage); at most one claimed batch waits behind the transaction in
+ * hand, so claims never outrun settlement. Whatever cannot be settled yet stays stored with a due time: the provider did not
  * answer (retry, backoff), the checkout is not visible yet (parked), the database went away (the
  * lease runs out). A batch that fails for another reason is settled again one payment at a time,
  * so one poison event holds up only itself. Nothing is credited twice: settlement runs under
@@ -99,10 +109,7 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
     );
 
   /** Settles verified payments in one transaction; a failed batch is retried one by one. */
-  const settle = async (
-    items: Array<{ event: ProviderEvent; payment: VerifiedPayment }>,
-    leaseUntil: Date,
-  ) => {
+  const settle = async (items: Verified[]) => {
     let outcomes;
     try {
       outcomes = await settleVerified(
@@ -113,7 +120,7 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
       // The database went away: the events stay leased to us, and are given back as soon as it
       // answers again (or, if this process dies first, are due again when the lease ends).
       if (isOutage(error) || items.length === 1) {
-        if (isOutage(error)) strand(leaseUntil);
+        if (isOutage(error)) for (const item of items) strand(item.leaseUntil);
         logFailure(
           error,
           { eventIds: items.map((item) => item.event.id) },
@@ -122,7 +129,7 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
         return;
       }
       logFailure(error, { batch: items.length }, 'settlement batch failed; settling one by one');
-      for (const item of items) if (!stopped) await settle([item], leaseUntil);
+      for (const item of items) if (!stopped) await settle([item]);
       return;
     }
     for (const [index, outcome] of outcomes.entries()) {
@@ -134,19 +141,33 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
     }
   };
 
-  /** Verifies one claimed batch concurrently and settles it in group commits as answers come. */
-  const settleEvents = async (events: ProviderEvent[], leaseUntil: Date) => {
-    const ready: Array<{ event: ProviderEvent; payment: VerifiedPayment }> = [];
-    const unknown: Array<{ id: number; outcome: string }> = [];
-    let settling: Promise<void> | null = null;
-    const kick = () => {
-      settling ??= (async () => {
-        while (ready.length > 0) await settle(ready.splice(0, options.batchSize), leaseUntil);
-      })().finally(() => {
-        settling = null;
-      });
-    };
+  // Verified payments wait here for the transaction in hand to commit, then go together in the
+  // next: one transaction at a time per process, fed by every claim, so a claim's verifies
+  // overlap the settling of the claim before.
+  const ready: Verified[] = [];
+  const unknown: Array<{ id: number; outcome: string }> = [];
+  let settling: Promise<void> | null = null;
+  const kick = () => {
+    settling ??= (async () => {
+      while (ready.length > 0) await settle(ready.splice(0, options.batchSize));
+      if (unknown.length > 0) {
+        const outcomes = unknown.splice(0);
+        await markEventsProcessed(deps.pool, outcomes, deps.now()).catch((error: unknown) =>
+          logFailure(error, { eventIds: outcomes.map((u) => u.id) }, 'could not record outcomes'),
+        );
+      }
+    })().finally(() => {
+      settling = null;
+      // Answers that came while the loop above was ending start the next transaction.
+      if (ready.length > 0 || unknown.length > 0) kick();
+    });
+  };
+  const allSettled = async () => {
+    while (settling) await settling;
+  };
 
+  /** Verifies one claimed batch concurrently; each answer joins the next settlement transaction. */
+  const verifyEvents = async (events: ProviderEvent[], leaseUntil: Date) => {
     let next = 0;
     const lane = async () => {
       while (next < events.length && !stopped) {
@@ -166,50 +187,46 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
           continue;
         }
         if (!verified) unknown.push({ id: event.id, outcome: 'unknown_transaction' });
-        else {
+        else
           ready.push({
             event,
+            leaseUntil,
             payment: { txRef: event.txRef!, verified, providerEventId: event.id },
           });
-          kick();
-        }
+        kick();
       }
     };
     await Promise.all(
       Array.from({ length: Math.min(options.verifyConcurrency, events.length) }, lane),
     );
-    // The last answers may have arrived while a transaction was committing.
-    while (settling) await settling;
-    if (ready.length > 0) {
-      kick();
-      while (settling) await settling;
-    }
-    if (unknown.length > 0)
-      await markEventsProcessed(deps.pool, unknown, deps.now()).catch((error: unknown) =>
-        logFailure(error, { eventIds: unknown.map((u) => u.id) }, 'could not record outcomes'),
-      );
   };
 
   return {
     async drain() {
       if (stranded.size > 0) await releaseStranded();
-      while (!stopped) {
-        if (options.pacer?.holding()) return;
-        const now = deps.now();
-        const leaseUntil = leaseEnd(now, options.leaseSeconds);
-        let events: ProviderEvent[];
-        try {
-          events = await claimDueEvents(deps.pool, now, options.batchSize, options.leaseSeconds);
-        } catch (error) {
-          // The claim may have committed without our hearing it (a primary lost mid-commit).
-          if (isOutage(error)) strand(leaseUntil);
-          throw error;
+      try {
+        while (!stopped) {
+          if (options.pacer?.holding()) return;
+          // Claims no faster than they settle: at most one batch waits behind the transaction.
+          while (ready.length >= options.batchSize && settling) await settling;
+          const now = deps.now();
+          const leaseUntil = leaseEnd(now, options.leaseSeconds);
+          let events: ProviderEvent[];
+          try {
+            events = await claimDueEvents(deps.pool, now, options.batchSize, options.leaseSeconds);
+          } catch (error) {
+            // The claim may have committed without our hearing it (a primary lost mid-commit).
+            if (isOutage(error)) strand(leaseUntil);
+            throw error;
+          }
+          if (events.length === 0) {
+            options.pacer?.caughtUp();
+            return;
+          }
+          await verifyEvents(events, leaseUntil);
         }
-        if (events.length === 0) {
-          options.pacer?.caughtUp();
-          return;
-        }
-        await settleEvents(events, leaseUntil);
+      } finally {
+        await allSettled();
       }
     },
     stop() {
