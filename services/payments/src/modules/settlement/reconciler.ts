@@ -23,7 +23,8 @@ export interface ReconcilerOptions {
 
 /**
  * A claim lasts as long as a claimed batch can take: its verify calls run `verifyConcurrency` at
- * a time, each up to the provider timeout, then settlement; with a margin.
+ * a time, each up to the provider timeout, then settlement, behind at most the transaction in
+ * hand and one verified batch (settler.ts); with a margin.
  */
 export function settlerLeaseSeconds(options: ReconcilerOptions['settler']): number {
   const rounds = Math.ceil(options.batchSize / options.verifyConcurrency);

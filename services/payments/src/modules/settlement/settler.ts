@@ -58,11 +58,12 @@ interface Verified {
  * one after. The next claim goes out once a claim's verifies are answered, not once its payments
  * have settled, so a notification stored meanwhile does not also wait for that commit (the steady
  * bench's "stored → recording" stage); at most one claimed batch waits behind the transaction in
- * hand, so claims never outrun settlement. Whatever cannot be settled yet stays stored with a due time: the provider did not
- * answer (retry, backoff), the checkout is not visible yet (parked), the database went away (the
- * lease runs out). A batch that fails for another reason is settled again one payment at a time,
- * so one poison event holds up only itself. Nothing is credited twice: settlement runs under
- * each checkout's row lock and finds what an earlier or concurrent settler already paid.
+ * hand, so claims never outrun settlement. Whatever cannot be settled yet stays stored with a due
+ * time: the provider did not answer (retry, backoff), the checkout is not visible yet (parked),
+ * the database went away (the lease runs out). A batch that fails for another reason is settled
+ * again one payment at a time, so one poison event holds up only itself. Nothing is credited
+ * twice: settlement runs under each checkout's row lock and finds what an earlier or concurrent
+ * settler already paid.
  */
 export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settler {
   let stopped = false;
