@@ -419,40 +419,16 @@ describe('the settler (issue 31)', () => {
     expect(await purchasesOf(txRefs)).toBe(12);
   });
 
-  it('claims the next batch while the one before is still settling', async () => {
-    const txRefs = await checkouts(10);
-    await storeAhead(txRefs, 1);
+  /**
+   * A settler (batches of 5) over `txRefs`' stored events whose first settlement transaction
+   * stays open, as a slow commit would, while `whileHeld` runs; then it drains. Returns the
+   * claims and commits it sent, in order.
+   */
+  async function drainWithFirstSettlementHeld(txRefs: string[], whileHeld: () => Promise<void>) {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let ledgerWrites = 0;
-    // The first settlement transaction stays open, as a slow commit would, until released.
-    const held = interceptedPool(async (text) => {
-      if (text.startsWith('INSERT INTO ledger_entries') && ledgerWrites++ === 0) await released;
-    });
-    const drained = aheadSettler(held, {
-      batchSize: 5,
-      verifyConcurrency: 5,
-      leaseSeconds: 60,
-    }).drain();
-    try {
-      // Both batches claimed while the first is uncommitted: the second did not wait for it.
-      await waitFor(async () => (await claimedOf(txRefs)) === 10, 5_000, 'the second claim');
-      expect(await purchasesOf(txRefs)).toBe(0);
-    } finally {
-      release();
-      await drained;
-    }
-    for (const row of await creditsOf(txRefs))
-      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
-  });
-
-  it('claims no faster than it settles: one verified batch at most waits behind the transaction in hand', async () => {
-    const txRefs = await checkouts(20);
-    await storeAhead(txRefs, 1);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let ledgerWrites = 0;
-    const statements: string[] = [];
+    const statements: Array<'claim' | 'commit'> = [];
     const held = interceptedPool(async (text) => {
       if (isClaim(text)) statements.push('claim');
       if (text === 'COMMIT') statements.push('commit');
@@ -464,21 +440,38 @@ describe('the settler (issue 31)', () => {
       leaseSeconds: 60,
     }).drain();
     try {
-      await waitFor(async () => (await claimedOf(txRefs)) >= 10, 5_000, 'the second claim');
-      // Time for a third claim, were claims not held back by the open transaction.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await whileHeld();
     } finally {
       release();
       await drained;
     }
+    return statements;
+  }
+
+  it('claims the next batch while the one before is still settling', async () => {
+    const txRefs = await checkouts(10);
+    await storeAhead(txRefs, 1);
+    await drainWithFirstSettlementHeld(txRefs, async () => {
+      // Both batches claimed while the first is uncommitted: the second did not wait for it.
+      await waitFor(async () => (await claimedOf(txRefs)) === 10, 5_000, 'the second claim');
+      expect(await purchasesOf(txRefs)).toBe(0);
+    });
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+  });
+
+  it('claims no faster than it settles: one verified batch at most waits behind the transaction in hand', async () => {
+    const txRefs = await checkouts(20);
+    await storeAhead(txRefs, 1);
+    const statements = await drainWithFirstSettlementHeld(txRefs, async () => {
+      await waitFor(async () => (await claimedOf(txRefs)) >= 10, 5_000, 'the second claim');
+      // Time for a third claim, were claims not held back by the open transaction.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
     // The third claim (of four) went out only after the first transaction committed.
-    expect(statements.filter((statement) => statement === 'claim').length).toBeGreaterThan(3);
-    const thirdClaim = statements.findIndex(
-      (statement, index) =>
-        statement === 'claim' &&
-        statements.slice(0, index).filter((s) => s === 'claim').length === 2,
-    );
-    expect(thirdClaim).toBeGreaterThan(statements.indexOf('commit'));
+    const claims = statements.flatMap((statement, index) => (statement === 'claim' ? [index] : []));
+    expect(claims.length).toBeGreaterThan(3);
+    expect(claims[2]).toBeGreaterThan(statements.indexOf('commit'));
     for (const row of await creditsOf(txRefs))
       expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
   });
