@@ -380,6 +380,31 @@ describe('the settler (issue 31)', () => {
       expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
   });
 
+  it('a signed notification of a transaction the provider does not know is recorded as such, credits nothing, and is not tried again', async () => {
+    const [paid, unpaid] = await checkouts(2);
+    const transaction = fake.pay(paid!);
+    // Signed with our hash, naming a transaction id the provider's verify has no record of.
+    const invented = { ...transaction, id: transaction.id + 1_000_000, tx_ref: unpaid! };
+    await Promise.all([
+      deliver(fake.envelopeWebhook(transaction)),
+      deliver(fake.envelopeWebhook(invented)),
+    ]);
+    await waitFor(
+      async () =>
+        (await count(
+          `SELECT count(*)::int AS n FROM provider_events WHERE tx_ref = $1 AND status = 'processed'`,
+          [unpaid],
+        )) === 1,
+    );
+    const { rows } = await harness.pool.query<{ outcome: string; due: Date | null }>(
+      `SELECT outcome, next_attempt_at AS due FROM provider_events WHERE tx_ref = $1`,
+      [unpaid],
+    );
+    expect(rows).toEqual([{ outcome: 'unknown_transaction', due: null }]);
+    expect(await purchasesOf([unpaid!])).toBe(0);
+    await waitFor(async () => (await purchasesOf([paid!])) === 1);
+  });
+
   it('a webhook storm holds the settler off; what it stored settles once the storm goes quiet', async () => {
     const txRefs = await checkouts(6);
     await storeAhead(txRefs, 1);
