@@ -22,7 +22,14 @@ import {
   sandboxWebhookHeaders,
   startNginxEdge,
 } from '@lockdrop/testing';
-import { prepareStack, productionSecrets, root, stackLayout, startStack } from '../tools/stack.mjs';
+import {
+  prepareStack,
+  productionSecrets,
+  root,
+  SERVICE_NODE_ARGS,
+  stackLayout,
+  startStack,
+} from '../tools/stack.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -568,10 +575,10 @@ async function downloads(url, { conns = 8, duration = seconds, expectBytes }) {
   };
 }
 
-function spawnBaseline(args) {
+function spawnBaseline(args, nodeArgs = []) {
   const child = spawn(
     process.execPath,
-    [path.join(root, 'bench', 'baseline-server.mjs'), ...args],
+    [...nodeArgs, path.join(root, 'bench', 'baseline-server.mjs'), ...args],
     { stdio: 'inherit' },
   );
   children.push(child);
@@ -880,9 +887,11 @@ async function uploadScenario({ sellerCookie }) {
   const streamPort = gatewayPort + 102;
   const durablePort = gatewayPort + 103;
   const proxyPort = gatewayPort + 106;
-  spawnBaseline(['stream', String(streamPort), scratch]);
-  spawnBaseline(['durable-stream', String(durablePort), scratch]);
-  spawnBaseline(['proxy', String(proxyPort), String(durablePort)]);
+  // With the V8 settings delivery and the gateway run with, so the floor is never the weaker for
+  // lacking a setting Lockdrop has.
+  spawnBaseline(['stream', String(streamPort), scratch], SERVICE_NODE_ARGS.delivery);
+  spawnBaseline(['durable-stream', String(durablePort), scratch], SERVICE_NODE_ARGS.delivery);
+  spawnBaseline(['proxy', String(proxyPort), String(durablePort)], SERVICE_NODE_ARGS.gateway);
   await Promise.all([waitForPort(streamPort), waitForPort(durablePort), waitForPort(proxyPort)]);
   // Uploads as deployed: the nginx edge asks the gateway to admit each one, then streams the body
   // to delivery itself (deploy/base/nginx/delivery-edge.conf).

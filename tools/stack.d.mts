@@ -8,6 +8,8 @@ export interface StackEntry {
   /** Replaces the service's bundle (tests). */
   script?: string;
 }
+/** Node/V8 arguments a service's processes start with, beyond the ones every process gets. */
+export const SERVICE_NODE_ARGS: Record<string, string[]>;
 export function checkDependencies(
   env: Record<string, string | undefined>,
   options?: { ownNats?: boolean },

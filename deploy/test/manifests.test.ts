@@ -11,6 +11,7 @@ import { configSchema as identityConfig } from '@lockdrop/identity/src/config.js
 import { configSchema as paymentsConfig } from '@lockdrop/payments/src/config.js';
 import { configSchema as workerConfig } from '@lockdrop/worker/src/config.js';
 import { describe, expect, it } from 'vitest';
+import { SERVICE_NODE_ARGS } from '../../tools/stack.mjs';
 import { parse, parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
 
@@ -1103,6 +1104,19 @@ describe('Dockerfile', () => {
     expect(ports).toEqual(PORTS);
     for (const port of Object.values(PORTS))
       expect(runtime).toMatch(new RegExp(`EXPOSE[^\\n]*\\b${port}\\b`));
+  });
+
+  it('runs each service with the Node arguments npm start gives it: the image default, plus a larger young generation where upload bodies stream through', () => {
+    const imageDefault = /NODE_OPTIONS=(\S+)/.exec(runtime)?.[1];
+    expect(imageDefault).toBe('--enable-source-maps');
+    for (const name of NAMES) {
+      const expected = [imageDefault, ...(SERVICE_NODE_ARGS[name] ?? [])].join(' ');
+      // A Deployment or compose service without NODE_OPTIONS runs with the image's.
+      const inKubernetes = resolveEnv(containerOf(name)).NODE_OPTIONS ?? imageDefault;
+      const inCompose = composeEnv(name).NODE_OPTIONS ?? imageDefault;
+      expect(inKubernetes, `${name} in Kubernetes`).toBe(expected);
+      expect(inCompose, `${name} in compose`).toBe(expected);
+    }
   });
 
   it('keeps host-built files out of the build context', () => {

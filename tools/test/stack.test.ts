@@ -5,7 +5,7 @@ import path from 'node:path';
 import { natsAuth, randomBusUsers } from '@lockdrop/bus';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { busLogin, stackLayout, startLocalNats, startStack } from '../stack.mjs';
+import { busLogin, SERVICE_NODE_ARGS, stackLayout, startLocalNats, startStack } from '../stack.mjs';
 
 const script = path.join(import.meta.dirname, 'fixtures', 'crashing-service.mjs');
 
@@ -118,6 +118,42 @@ describe('the launcher behind npm start', () => {
     await expect(start({ failedStarts: 1 })).rejects.toThrow(
       'payments exited during start-up (code 3)',
     );
+  });
+
+  it("starts a service's every replica with that service's Node arguments, and only those", async () => {
+    const [deliveryPort, replicaPort, paymentsPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const entry = (name: string, port: number, service?: string) => ({
+      name,
+      port,
+      service,
+      env: { PORT: String(port) },
+      script,
+    });
+    const stack = await startStack({
+      env: {},
+      layout: [
+        entry('delivery', deliveryPort),
+        entry('delivery-b', replicaPort, 'delivery'),
+        entry('payments', paymentsPort),
+      ],
+      output: { write: () => undefined },
+      nodeArgs: ['--stack-trace-limit=20'],
+    });
+    stop = stack.stop;
+    const argsOf = async (port: number) =>
+      ((await (await fetch(`http://127.0.0.1:${port}/`)).json()) as { execArgv: string[] })
+        .execArgv;
+    for (const port of [deliveryPort, replicaPort])
+      expect(await argsOf(port)).toEqual([
+        '--enable-source-maps',
+        ...SERVICE_NODE_ARGS.delivery!,
+        '--stack-trace-limit=20',
+      ]);
+    expect(await argsOf(paymentsPort)).toEqual(['--enable-source-maps', '--stack-trace-limit=20']);
   });
 
   it('does not restart what it stops on purpose', async () => {
