@@ -817,7 +817,10 @@ function edgePid(edge) {
   return Number(child) || master;
 }
 
-/** One POST of `body` over `agent`: resolves with the answer's status, or 0 if the connection failed. */
+/**
+ * One POST of `body` over `agent`: resolves with the answer's status (0 if the connection
+ * failed) and, when the answer is JSON with one, its `id` (an upload's file).
+ */
 function postBody(agent, target, headers, body) {
   return new Promise((resolve) => {
     const request = http.request(
@@ -1121,7 +1124,7 @@ function postAtRate(url, deliveries, perSecond, firstSent) {
         target,
         sandboxWebhookHeaders(sandboxWebhookSecret, delivery.raw),
         delivery.raw,
-      ).then((status) => {
+      ).then(({ status }) => {
         if (status !== 200) errors += 1;
         if (status !== 0) answerMs.push(performance.now() - at);
         if (++answered === deliveries.length) finish();
