@@ -12,6 +12,7 @@ import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pro
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -1099,11 +1100,14 @@ function postNotifications(url, deliveries, firstSent = new Map()) {
  * Sends each delivery at its moment, `perSecond` a second from the start, whatever the answers:
  * an open load, as a provider sends notifications of payments as they happen. (autocannon's
  * `overallRate` fell 20 % short of the asked rate here: 296 of 375 a second.) Resolves with the
- * answers once every delivery is answered.
+ * answers once every delivery is answered, and with this process's own event-loop delay while
+ * it sent them: an answer is timed on this loop, so a late turn of it reads as a slow answer.
  */
-function postAtRate(url, deliveries, perSecond, firstSent) {
+function postAtRate(url, deliveries, perSecond, firstSent = new Map()) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const started = performance.now();
   const answerMs = [];
   let errors = 0;
@@ -1112,12 +1116,14 @@ function postAtRate(url, deliveries, perSecond, firstSent) {
   return new Promise((resolve) => {
     const finish = () => {
       agent.destroy();
+      loopDelay.disable();
       answerMs.sort((a, b) => a - b);
       resolve({
         errors,
         sendingSeconds: (performance.now() - started) / 1000,
         p50: percentile(answerMs, 0.5),
         p99: percentile(answerMs, 0.99),
+        loopDelayP99: loopDelay.percentile(99) / 1e6,
       });
     };
     const send = (delivery) => {
@@ -1363,20 +1369,52 @@ async function webhookScenario({ productId }) {
  * are opened and charged first; their notifications plus 20 % duplicates then leave at a fixed
  * rate whatever the answers (`postAtRate`), and each payment's latency runs from
  * its first notification to its entitlement becoming usable in delivery. The baseline is the
- * offered rate itself: the ratio says whether settlement kept up.
+ * offered rate itself: the ratio says whether settlement kept up. The answers are read against
+ * the floor server's under the same open load, sent just before Lockdrop's turn (an answer p99
+ * under a closed load of 100 connections is bound to about 100 ÷ the answer rate, the floor's
+ * own included), beside the load generator's own event-loop delay on each side.
  */
 async function steadyWebhookScenario({ productId }) {
   const perSecond = Number(options['steady-rate'] ?? (options.smoke ? 40 : 300));
   const duration = Number(options['steady-seconds'] ?? (options.smoke ? 5 : 60));
   const count = perSecond * duration;
+  const warmUpSeconds = options.smoke ? 1 : 3;
+  const floorPort = gatewayPort + 108;
+  spawnBaseline(['webhook-floor', String(floorPort), databaseUrl, sandboxWebhookSecret]);
+  await waitForPort(floorPort);
+  const floorUrl = `http://127.0.0.1:${floorPort}/webhook`;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const pollBackend = await backendPid(db);
   const pids = stack.pids();
   try {
-    const txRefs = await openCheckouts(productId, count);
-    const bodies = await chargeInSandbox(db, txRefs);
-    const deliveries = withDuplicates(bodies);
+    const charged = async (size) => {
+      const refs = await openCheckouts(productId, size);
+      const charges = await chargeInSandbox(db, refs);
+      return { refs, charges, deliveries: withDuplicates(charges) };
+    };
+    // A few seconds of the same load first, on both sides (printed, not counted), settled in
+    // full before the measured load starts.
+    const warmUp = await charged(perSecond * warmUpSeconds);
+    const rate = warmUp.deliveries.length / warmUpSeconds;
+    const floorWarmUp = await postAtRate(floorUrl, warmUp.deliveries, rate);
+    const warmUpSent = new Map();
+    const warmUpUsable = watchUsable(db, warmUpSent, warmUp.charges.length, 120_000);
+    warmUpUsable.catch(() => undefined);
+    const lockdropWarmUp = await postAtRate(
+      `${baseUrl}/api/webhooks/sandbox`,
+      warmUp.deliveries,
+      rate,
+      warmUpSent,
+    );
+    await warmUpUsable;
+    process.stdout.write(
+      `  webhooks-steady warm-up: ${warmUpSeconds} s; answer p99 ${lockdropWarmUp.p99} ms, the floor's ${floorWarmUp.p99} ms\n`,
+    );
+    const { refs: txRefs, charges: bodies, deliveries } = await charged(count);
+    // The floor server (what answering a notification cannot skip) under the same open load,
+    // before Lockdrop's turn: the answer p99 to read Lockdrop's against.
+    const floorAnswers = await postAtRate(floorUrl, deliveries, deliveries.length / duration);
     const firstSent = new Map();
     const machineCpu = await watchMachineCpu(pids, [pollBackend]);
     const started = Date.now();
@@ -1396,21 +1434,22 @@ async function steadyWebhookScenario({ productId }) {
     const purchased = await purchasesOf(db, txRefs);
     const toEntitlement = latencies(usableAt, firstSent);
     const stages = await latencyStages(db, firstSent);
+    const answerFigures = `answer p50 ${answers.p50} ms, p99 ${answers.p99} ms; the floor server under the same offered load p50 ${floorAnswers.p50} ms, p99 ${floorAnswers.p99} ms; the load generator's event-loop delay p99 ${answers.loopDelayP99.toFixed(0)} ms while sending to Lockdrop, ${floorAnswers.loopDelayP99.toFixed(0)} ms to the floor`;
     const figures = {
       requests: bodies.length,
-      errors: answers.errors,
+      errors: answers.errors + floorAnswers.errors,
       rps: bodies.length / settledSeconds,
       p50: percentile(toEntitlement, 0.5),
       p99: percentile(toEntitlement, 0.99),
       mbps: 0,
     };
     process.stdout.write(
-      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; answer p99 ${answers.p99} ms; ${purchased} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook, their e-mails sent ${mailSeconds.toFixed(1)} s later; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n  webhooks-steady, where the time went (p50 / p90 / p99 ms): ${stages}\n`,
+      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; ${answerFigures}; ${purchased} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook, their e-mails sent ${mailSeconds.toFixed(1)} s later; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n  webhooks-steady, where the time went (p50 / p90 / p99 ms): ${stages}\n`,
     );
     return [
       {
         key: 'webhooks-steady',
-        label: `payment webhooks at a steady offered ${perSecond} payments/s + 20 % duplicates for ${duration} s, through the gateway: payments settled per second, **webhook → entitlement** p50 and p99 (answer p99 ${answers.p99} ms; ${purchased} purchases for ${bodies.length} payments; ${cpu.total.toFixed(1)} ms CPU per payment)`,
+        label: `payment webhooks at a steady offered ${perSecond} payments/s + 20 % duplicates for ${duration} s, through the gateway: payments settled per second, **webhook → entitlement** p50 and p99 (${answerFigures}; ${purchased} purchases for ${bodies.length} payments; ${cpu.total.toFixed(1)} ms CPU per payment)`,
         baselineText: `the offered rate: ${perSecond} payments/s; target webhook → entitlement p99 < 1000 ms`,
         ratioOverride: figures.rps / perSecond,
         runs: { target: [figures], baseline: [] },
