@@ -1051,6 +1051,10 @@ function postNotifications(url, deliveries, firstSent = new Map()) {
   const answered = new Set();
   let errors = 0;
   const started = performance.now();
+  // autocannon ends a run of `amount` requests on its one-second tick, not at the last answer:
+  // any server answering 2,500 deliveries in under a second read about 2,450 a second, the floor
+  // and Lockdrop alike. The run's time is taken to its last answer instead.
+  let lastAnswered = started;
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -1073,6 +1077,7 @@ function postNotifications(url, deliveries, firstSent = new Map()) {
               };
             },
             onResponse: (status, _body, context) => {
+              lastAnswered = performance.now();
               if (status === 200) answered.add(context.txRef);
               else errors += 1;
             },
@@ -1081,7 +1086,7 @@ function postNotifications(url, deliveries, firstSent = new Map()) {
       },
       (error, result) => {
         if (error) return reject(error);
-        const elapsed = (performance.now() - started) / 1000;
+        const elapsed = (lastAnswered - started) / 1000;
         resolve({
           requests: answered.size,
           errors: errors + result.errors + result.timeouts,
