@@ -1273,6 +1273,31 @@ const purchasesOf = async (db, txRefs) =>
     ])
   ).rows[0].n;
 
+/**
+ * `size` checkouts opened and charged in the sandbox provider (its own table, what Flutterwave
+ * would hold): their notifications, and the deliveries to post (plus 20 % duplicates, shuffled).
+ */
+async function chargedNotifications(db, productId, size) {
+  const txRefs = await openCheckouts(productId, size);
+  const bodies = await chargeInSandbox(db, txRefs);
+  return { txRefs, bodies, deliveries: withDuplicates(bodies) };
+}
+
+let webhookFloor = null;
+/**
+ * The webhook floor server (bare Fastify + pg: HMAC, INSERT … ON CONFLICT DO NOTHING, commit,
+ * 200), started once per run and shared by the burst and the steady scenarios.
+ */
+function webhookFloorUrl() {
+  webhookFloor ??= (async () => {
+    const port = gatewayPort + 104;
+    spawnBaseline(['webhook-floor', String(port), databaseUrl, sandboxWebhookSecret]);
+    await waitForPort(port);
+    return `http://127.0.0.1:${port}/webhook`;
+  })();
+  return webhookFloor;
+}
+
 const percentile = (sorted, share) =>
   Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0);
 
@@ -1289,9 +1314,7 @@ const percentile = (sorted, share) =>
  */
 async function webhookScenario({ productId }) {
   const count = options.smoke ? 200 : 2000;
-  const floorPort = gatewayPort + 104;
-  spawnBaseline(['webhook-floor', String(floorPort), databaseUrl, sandboxWebhookSecret]);
-  await waitForPort(floorPort);
+  const floorUrl = await webhookFloorUrl();
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const pollBackend = await backendPid(db);
@@ -1302,14 +1325,10 @@ async function webhookScenario({ productId }) {
   try {
     /** One round's notifications, prepared before either side is timed. */
     let prepared = null;
-    const prepare = async (size) => {
-      const txRefs = await openCheckouts(productId, size);
-      const bodies = await chargeInSandbox(db, txRefs);
-      return { txRefs, bodies, deliveries: withDuplicates(bodies), usedBy: new Set() };
-    };
     // Both sides of a round post the same notifications; whichever goes first prepares them.
     const roundFor = async (side, size) => {
-      if (!prepared || prepared.usedBy.has(side)) prepared = await prepare(size);
+      if (!prepared || prepared.usedBy.has(side))
+        prepared = { ...(await chargedNotifications(db, productId, size)), usedBy: new Set() };
       prepared.usedBy.add(side);
       return prepared;
     };
@@ -1346,7 +1365,7 @@ async function webhookScenario({ productId }) {
     };
     const floor = async ({ warmUp } = {}) => {
       const round = await roundFor('baseline', warmUp ? Math.ceil(count / 5) : count);
-      return postNotifications(`http://127.0.0.1:${floorPort}/webhook`, round.deliveries);
+      return postNotifications(floorUrl, round.deliveries);
     };
     const runs = await interleaved('webhooks', target, floor);
     const duplicates = Math.round(count * 0.25);
@@ -1384,27 +1403,19 @@ async function steadyWebhookScenario({ productId }) {
   const duration = Number(options['steady-seconds'] ?? (options.smoke ? 5 : 60));
   const count = perSecond * duration;
   const warmUpSeconds = options.smoke ? 1 : 3;
-  const floorPort = gatewayPort + 108;
-  spawnBaseline(['webhook-floor', String(floorPort), databaseUrl, sandboxWebhookSecret]);
-  await waitForPort(floorPort);
-  const floorUrl = `http://127.0.0.1:${floorPort}/webhook`;
+  const floorUrl = await webhookFloorUrl();
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const pollBackend = await backendPid(db);
   const pids = stack.pids();
   try {
-    const charged = async (size) => {
-      const refs = await openCheckouts(productId, size);
-      const charges = await chargeInSandbox(db, refs);
-      return { refs, charges, deliveries: withDuplicates(charges) };
-    };
     // A few seconds of the same load first, on both sides (printed, not counted), settled in
     // full before the measured load starts.
-    const warmUp = await charged(perSecond * warmUpSeconds);
+    const warmUp = await chargedNotifications(db, productId, perSecond * warmUpSeconds);
     const rate = warmUp.deliveries.length / warmUpSeconds;
     const floorWarmUp = await postAtRate(floorUrl, warmUp.deliveries, rate);
     const warmUpSent = new Map();
-    const warmUpUsable = watchUsable(db, warmUpSent, warmUp.charges.length, 120_000);
+    const warmUpUsable = watchUsable(db, warmUpSent, warmUp.bodies.length, 120_000);
     warmUpUsable.catch(() => undefined);
     const lockdropWarmUp = await postAtRate(
       `${baseUrl}/api/webhooks/sandbox`,
@@ -1416,7 +1427,7 @@ async function steadyWebhookScenario({ productId }) {
     process.stdout.write(
       `  webhooks-steady warm-up: ${warmUpSeconds} s; answer p99 ${lockdropWarmUp.p99} ms, the floor's ${floorWarmUp.p99} ms\n`,
     );
-    const { refs: txRefs, charges: bodies, deliveries } = await charged(count);
+    const { txRefs, bodies, deliveries } = await chargedNotifications(db, productId, count);
     // The floor server (what answering a notification cannot skip) under the same open load,
     // before Lockdrop's turn: the answer p99 to read Lockdrop's against.
     const floorAnswers = await postAtRate(floorUrl, deliveries, deliveries.length / duration);
