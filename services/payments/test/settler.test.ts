@@ -501,6 +501,47 @@ describe('the settler (issue 31)', () => {
       expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
   });
 
+  it('a verify that timed out here while the provider still works on it: the retry settles the payment once, without waiting for it', async () => {
+    const txRefs = await checkouts(3);
+    await storeAhead(txRefs, 1);
+    const { rows } = await harness.pool.query<{ transactionId: string }>(
+      `SELECT transaction_id AS "transactionId" FROM provider_events WHERE tx_ref = $1`,
+      [txRefs[1]],
+    );
+    const slowId = Number(rows[0]!.transactionId);
+    await waitFor(() => fake.verifyInFlight.now === 0, 10_000, "the fake's hanging verify ending");
+    // The provider answers after 4 s; our client gives up after 600 ms (aheadSettler).
+    fake.slowMs = 4_000;
+    fake.verifyFailuresFor.set(slowId, 'timeout');
+    const settler = aheadSettler(pool, { batchSize: 10, verifyConcurrency: 4, leaseSeconds: 60 });
+    const started = performance.now();
+    await settler.drain();
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(await purchasesOf([txRefs[0]!, txRefs[2]!])).toBe(2);
+    expect(await purchasesOf([txRefs[1]!])).toBe(0);
+    expect(fake.verifyInFlight.now).toBe(1);
+    // The provider now answers at once; its first verify call is still open.
+    fake.verifyFailuresFor.clear();
+    await waitFor(
+      async () => {
+        await settler.drain();
+        return (await purchasesOf([txRefs[1]!])) === 1;
+      },
+      3_000,
+      'the retried payment',
+    );
+    expect(fake.verifyInFlight.now).toBe(1);
+    await waitFor(() => fake.verifyInFlight.now === 0, 10_000, 'the first verify answering late');
+    await settler.drain();
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+    expect(
+      await count('SELECT max(attempts)::int AS n FROM provider_events WHERE tx_ref = $1', [
+        txRefs[1],
+      ]),
+    ).toBe(2);
+  });
+
   it('a settler killed mid-batch credits nothing; its claims come back and settle exactly once', async () => {
     const txRefs = await checkouts(12);
     await storeAhead(txRefs, 2);
