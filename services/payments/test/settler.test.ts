@@ -504,11 +504,7 @@ describe('the settler (issue 31)', () => {
   it('a verify that timed out here while the provider still works on it: the retry settles the payment once, without waiting for it', async () => {
     const txRefs = await checkouts(3);
     await storeAhead(txRefs, 1);
-    const { rows } = await harness.pool.query<{ transactionId: string }>(
-      `SELECT transaction_id AS "transactionId" FROM provider_events WHERE tx_ref = $1`,
-      [txRefs[1]],
-    );
-    const slowId = Number(rows[0]!.transactionId);
+    const slowId = fake.charges(txRefs[1])[0]!.id;
     await waitFor(() => fake.verifyInFlight.now === 0, 10_000, "the fake's hanging verify ending");
     // The provider answers after 4 s; our client gives up after 600 ms (aheadSettler).
     fake.slowMs = 4_000;
