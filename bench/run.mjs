@@ -13,6 +13,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -259,7 +260,7 @@ async function waitFor(check, what, timeoutMs = 30_000, intervalMs = 200) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await sleep(intervalMs);
   }
 }
 
@@ -421,6 +422,20 @@ function cpuPerItem(spent, items) {
   const named = shares.slice(0, 8).map(([who, ms]) => `${who} ${ms.toFixed(1)}`);
   if (shares.length > 8) named.push('…');
   return { total, shares: named.join(', ') };
+}
+
+/**
+ * What the machine spends with the stack started and nothing to do (its pollers, timers and
+ * heartbeats), in CPU ms per second over every process `watchMachineCpu` counts. At a trickle
+ * this fixed cost, spread over few payments, is most of the CPU per payment.
+ */
+async function idleMachineCpuPerSecond(servicePids, benchBackends, seconds) {
+  const machineCpu = await watchMachineCpu(servicePids, benchBackends);
+  const started = performance.now();
+  await sleep(seconds * 1000);
+  const spent = await machineCpu.stop();
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  return Object.values(spent).reduce((sum, ms) => sum + ms, 0) / elapsedSeconds;
 }
 
 /** CPU milliseconds each process spent (and its peak RSS) while `work` ran. */
@@ -1188,7 +1203,7 @@ function watchUsable(db, sent, expected, timeoutMs) {
           `every entitlement usable: ${usableAt.size} of ${expected} within ${timeoutMs} ms`,
         );
       // A backlog of thousands is polled less often: the latency comes from the rows' own times.
-      await new Promise((resolve) => setTimeout(resolve, pending.length > 500 ? 250 : 50));
+      await sleep(pending.length > 500 ? 250 : 50);
     }
   })();
   return done;
@@ -1208,7 +1223,7 @@ async function mailSent(db, timeoutMs) {
     if (rows[0].n === 0) return (Date.now() - started) / 1000;
     if (Date.now() - started > timeoutMs)
       throw new Error(`payments' e-mails sent: ${rows[0].n} still queued after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
@@ -1431,6 +1446,11 @@ async function steadyWebhookScenario({ productId }) {
     // The floor server (what answering a notification cannot skip) under the same open load,
     // before Lockdrop's turn: the answer p99 to read Lockdrop's against.
     const floorAnswers = await postAtRate(floorUrl, deliveries, deliveries.length / duration);
+    const idlePerSecond = await idleMachineCpuPerSecond(
+      pids,
+      [pollBackend],
+      options.smoke ? 2 : 10,
+    );
     const firstSent = new Map();
     const machineCpu = await watchMachineCpu(pids, [pollBackend]);
     const started = Date.now();
@@ -1447,6 +1467,8 @@ async function steadyWebhookScenario({ productId }) {
     const settledSeconds = (Date.now() - started) / 1000;
     const mailSeconds = await mailSent(db, 180_000);
     const cpu = cpuPerItem(await machineCpu.stop(), bodies.length);
+    const idlePerPayment = (idlePerSecond * (Date.now() - started)) / 1000 / bodies.length;
+    const cpuFigures = `${cpu.total.toFixed(1)} ms CPU per payment, of which ${idlePerPayment.toFixed(1)} ms the idle stack's own (the machine at ${idlePerSecond.toFixed(0)} ms a second with nothing to do, over the same time), so ${(cpu.total - idlePerPayment).toFixed(1)} ms for the payment itself`;
     const purchased = await purchasesOf(db, txRefs);
     const toEntitlement = latencies(usableAt, firstSent);
     const stages = await latencyStages(db, firstSent);
@@ -1460,12 +1482,12 @@ async function steadyWebhookScenario({ productId }) {
       mbps: 0,
     };
     process.stdout.write(
-      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; ${answerFigures}; ${purchased} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook, their e-mails sent ${mailSeconds.toFixed(1)} s later; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpu.total.toFixed(1)} ms CPU per payment (${cpu.shares})\n  webhooks-steady, where the time went (p50 / p90 / p99 ms): ${stages}\n`,
+      `  webhooks-steady: offered ${perSecond} payments/s for ${duration} s (${(deliveries.length / duration).toFixed(0)} deliveries/s), the last answered ${answers.sendingSeconds.toFixed(1)} s after the first was sent; ${answerFigures}; ${purchased} purchases for ${bodies.length} payments; all usable ${settledSeconds.toFixed(1)} s after the first webhook, their e-mails sent ${mailSeconds.toFixed(1)} s later; webhook → entitlement p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${Math.round(toEntitlement.at(-1) ?? 0)} ms; ${cpuFigures} (${cpu.shares})\n  webhooks-steady, where the time went (p50 / p90 / p99 ms): ${stages}\n`,
     );
     return [
       {
         key: 'webhooks-steady',
-        label: `payment webhooks at a steady offered ${perSecond} payments/s + 20 % duplicates for ${duration} s, through the gateway: payments settled per second, **webhook → entitlement** p50 and p99 (${answerFigures}; ${purchased} purchases for ${bodies.length} payments; ${cpu.total.toFixed(1)} ms CPU per payment)`,
+        label: `payment webhooks at a steady offered ${perSecond} payments/s + 20 % duplicates for ${duration} s, through the gateway: payments settled per second, **webhook → entitlement** p50 and p99 (${answerFigures}; ${purchased} purchases for ${bodies.length} payments; ${cpuFigures})`,
         baselineText: `the offered rate: ${perSecond} payments/s; target webhook → entitlement p99 < 1000 ms`,
         ratioOverride: figures.rps / perSecond,
         runs: { target: [figures], baseline: [] },
