@@ -187,10 +187,11 @@ export async function buildApp(
     intervalMs: config.RECONCILE_INTERVAL_MS,
     settlerPollMs: config.SETTLER_POLL_MS,
     pacing:
-      config.WEBHOOK_STORM_HOLD_MS > 0
+      config.WEBHOOK_STORM_HOLD_MS > 0 || config.SETTLER_CADENCE_MS > 0
         ? {
             stormBatch: config.WEBHOOK_STORM_BATCH,
             maxHoldMs: config.WEBHOOK_STORM_HOLD_MS,
+            cadenceMs: config.SETTLER_CADENCE_MS,
           }
         : undefined,
     settler: {

@@ -164,6 +164,12 @@ export const configSchema = z
     WEBHOOK_STORM_BATCH: positiveInt(16),
     WEBHOOK_STORM_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
     /**
+     * Under a steady load, the least time between two of a replica's claims that each took every
+     * due notification (settle-pacing.ts): payments settle in batches, not one by one. A payment
+     * after a quiet spell is claimed at once. 0: claim as each arrives.
+     */
+    SETTLER_CADENCE_MS: z.coerce.number().int().min(0).max(5_000).default(100),
+    /**
      * After a seller's "You made a sale", their further sales for this long are told in one e-mail
      * at its end (sale-digests.ts): one e-mail a minute at a flash sale, not one per sale. 0: one
      * e-mail per sale.

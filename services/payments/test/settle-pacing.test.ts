@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createSettlePacer } from '../src/modules/settlement/index.js';
 
 // Issue 31: during a webhook storm the provider's deliveries are answered first and settlement
-// waits until the storm passes, but never longer than the hold allows.
+// waits until the storm passes, but never longer than the hold allows; under a steady load,
+// claims are paced so payments settle in batches.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -67,6 +68,42 @@ describe('settle pacing (issue 31)', () => {
     pacer.caughtUp();
     pacer.stored(24);
     expect(pacer.holding()).toBe(true);
+    pacer.stop();
+  });
+
+  it('paces a steady load: after a claim that took every due event, the next waits for the cadence, and one wake answers everyone who asked meanwhile', async () => {
+    const wokenAt: number[] = [];
+    const pacer = createSettlePacer(() => wokenAt.push(performance.now()), {
+      stormBatch: 16,
+      maxHoldMs: 1_000,
+      cadenceMs: 150,
+    });
+    // A payment after a quiet spell: nothing holds its claim.
+    expect(pacer.holding()).toBe(false);
+    const claimedAt = performance.now();
+    pacer.claimedAllDue();
+    for (let ask = 0; ask < 5; ask++) {
+      expect(pacer.holding()).toBe(true);
+      await sleep(10);
+    }
+    await waitFor(() => wokenAt.length > 0, 2_000, 'the settler woken when the cadence ends');
+    expect(wokenAt[0]! - claimedAt).toBeGreaterThanOrEqual(140);
+    expect(pacer.holding()).toBe(false);
+    await sleep(200);
+    expect(wokenAt).toHaveLength(1);
+    pacer.stop();
+  });
+
+  it('a storm hold of 0 turns storms off: a storm-sized group commit neither holds nor wakes', () => {
+    let wakes = 0;
+    const pacer = createSettlePacer(() => wakes++, {
+      stormBatch: 16,
+      maxHoldMs: 0,
+      cadenceMs: 250,
+    });
+    pacer.stored(50);
+    expect(pacer.holding()).toBe(false);
+    expect(wakes).toBe(0);
     pacer.stop();
   });
 

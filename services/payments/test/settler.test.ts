@@ -98,15 +98,24 @@ async function creditsOf(txRefs: string[]) {
 
 const AHEAD_MS = 2 * 60 * 60 * 1000;
 
-/** Stores `copies` charge notifications per payment as a webhook would, due two hours ahead. */
+/**
+ * Stores `copies` charge notifications per payment as a webhook would, due two hours ahead on the
+ * ahead settlers' own clock (Postgres' now() has microseconds: a claim in the same millisecond as
+ * the insert would not yet see it due).
+ */
 async function storeAhead(txRefs: string[], copies: number) {
   for (const txRef of txRefs) {
     const transaction = fake.pay(txRef);
     for (let copy = 0; copy < copies; copy++)
       await harness.pool.query(
         `INSERT INTO provider_events (provider, event_key, event_type, transaction_id, tx_ref, payload, next_attempt_at)
-         VALUES ('flutterwave', $1, 'charge.completed', $2, $3, '{}', now() + interval '2 hours')`,
-        [`charge.completed:${transaction.id}:successful:${copy}`, String(transaction.id), txRef],
+         VALUES ('flutterwave', $1, 'charge.completed', $2, $3, '{}', $4)`,
+        [
+          `charge.completed:${transaction.id}:successful:${copy}`,
+          String(transaction.id),
+          txRef,
+          new Date(Date.now() + AHEAD_MS),
+        ],
       );
   }
 }
@@ -428,6 +437,52 @@ describe('the settler (issue 31)', () => {
       expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
     // Caught up (its last claim found nothing due), the next storm is held again.
     pacer.stored(16);
+    expect(pacer.holding()).toBe(true);
+    pacer.stop();
+  });
+
+  it('under a steady load, claims at most once per cadence: what came meanwhile settles together in the next claim', async () => {
+    const txRefs = await checkouts(6);
+    let claims = 0;
+    const counted = interceptedPool((text) => {
+      if (isClaim(text)) claims++;
+    });
+    let drained: Promise<void> | undefined;
+    const pacer = createSettlePacer(() => void (drained = settler.drain()), {
+      stormBatch: 16,
+      maxHoldMs: 0,
+      cadenceMs: 1_000,
+    });
+    const settler = aheadSettler(counted, { pacer, leaseSeconds: 60 });
+    // The first payment after a quiet spell is claimed and settled at once.
+    await storeAhead(txRefs.slice(0, 1), 1);
+    await settler.drain();
+    expect(await purchasesOf(txRefs.slice(0, 1))).toBe(1);
+    expect(claims).toBe(1);
+    // Five more, each followed by a wake as the webhook route wakes its settler: held for the cadence.
+    for (const txRef of txRefs.slice(1)) {
+      await storeAhead([txRef], 1);
+      await settler.drain();
+    }
+    expect(claims).toBe(1);
+    expect(await purchasesOf(txRefs.slice(1))).toBe(0);
+    // The cadence ends: one claim takes all five.
+    await waitFor(() => drained !== undefined, 5_000, 'the pacer waking the settler');
+    await drained;
+    expect(claims).toBe(2);
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
+    pacer.stop();
+  });
+
+  it('claims a backlog of full batches without a pause; the cadence starts only after the claim that took the rest', async () => {
+    const txRefs = await checkouts(12);
+    await storeAhead(txRefs, 1);
+    const pacer = createSettlePacer(() => {}, { stormBatch: 16, maxHoldMs: 0, cadenceMs: 60_000 });
+    const settler = aheadSettler(pool, { batchSize: 5, pacer, leaseSeconds: 60 });
+    await settler.drain();
+    for (const row of await creditsOf(txRefs))
+      expect(row).toEqual({ txRef: row.txRef, purchases: 1, paidEvents: 1, unbalanced: 0 });
     expect(pacer.holding()).toBe(true);
     pacer.stop();
   });

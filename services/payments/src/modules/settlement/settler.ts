@@ -30,8 +30,8 @@ export interface SettlerOptions {
   verifyConcurrency: number;
   /** How long a claim is this process's; after it, a claim a dead process held is due again. */
   leaseSeconds: number;
-  /** Holds claims off during a webhook storm (settle-pacing.ts); without it, never. */
-  pacer?: Pick<SettlePacer, 'holding' | 'caughtUp'>;
+  /** Holds claims off during a webhook storm and paces them under a steady load (settle-pacing.ts); without it, never. */
+  pacer?: Pick<SettlePacer, 'holding' | 'caughtUp' | 'claimedAllDue'>;
 }
 
 export interface Settler {
@@ -224,6 +224,7 @@ export function createSettler(deps: SettlerDeps, options: SettlerOptions): Settl
             options.pacer?.caughtUp();
             return;
           }
+          if (events.length < options.batchSize) options.pacer?.claimedAllDue();
           await verifyEvents(events, leaseUntil);
         }
       } finally {
