@@ -459,7 +459,8 @@ describe('the settler (issue 31)', () => {
     await settler.drain();
     expect(await purchasesOf(txRefs.slice(0, 1))).toBe(1);
     expect(claims).toBe(1);
-    // Five more, each followed by a wake as the webhook route wakes its settler: held for the cadence.
+    // Five more, each followed by a wake as the webhook route wakes its settler: held for the
+    // cadence.
     for (const txRef of txRefs.slice(1)) {
       await storeAhead([txRef], 1);
       await settler.drain();

@@ -17,7 +17,10 @@ export interface ReconcilerOptions {
   /** How often the settler looks for events other replicas stored (this one's wake it at once). */
   settlerPollMs: number;
   settler: Omit<SettlerOptions, 'leaseSeconds' | 'pacer'> & { providerTimeoutMs: number };
-  /** Hold settlement off while this replica answers a webhook storm, and pace it under a steady load (settle-pacing.ts). */
+  /**
+   * Hold settlement off while this replica answers a webhook storm, and pace it under a steady
+   * load (settle-pacing.ts).
+   */
   pacing?: SettlePacingOptions;
 }
 

@@ -3,7 +3,10 @@ export interface SettlePacingOptions {
   stormBatch: number;
   /** The storm is over once no such batch came for this long (default 100 ms). */
   quietMs?: number;
-  /** The longest the settler holds off in one storm, from the first charge it left waiting (0: never). */
+  /**
+   * The longest the settler holds off in one storm, from the first charge it left waiting
+   * (0: never).
+   */
   maxHoldMs: number;
   /**
    * Under a steady load: after a claim that took every due event (fewer than a batch), the next
@@ -27,13 +30,14 @@ export interface SettlePacer {
 
 /**
  * When a replica settles what its webhook route stored (issue 31). Alone: at once. At a steady
- * rate: at most once per `cadenceMs` (below). In a storm, which a group commit carrying `stormBatch` deliveries or more reveals (they
- * queued while the one before was written), the settler holds off until no such batch has come for
- * `quietMs`, and never longer than `maxHoldMs` after the storm began: answering the provider comes
- * first — Flutterwave retries what is not answered in time, so a slow answer makes a storm longer —
- * and settling takes the same cores and database the answers need. Stored events are safe, and
- * settled in batches the moment the storm passes. A storm still going after the hold is settled
- * while it goes on, as without pacing, until the settler catches up.
+ * rate: at most once per `cadenceMs` (below). In a storm, which a group commit carrying
+ * `stormBatch` deliveries or more reveals (they queued while the one before was written), the
+ * settler holds off until no such batch has come for `quietMs`, and never longer than `maxHoldMs`
+ * after the storm began: answering the provider comes first — Flutterwave retries what is not
+ * answered in time, so a slow answer makes a storm longer — and settling takes the same cores and
+ * database the answers need. Stored events are safe, and settled in batches the moment the storm
+ * passes. A storm still going after the hold is settled while it goes on, as without pacing, until
+ * the settler catches up.
  *
  * Measured on 2 cores (`npm run bench -- --only webhooks`): with the settler working through the
  * storm, 1,240 deliveries answered a second, half the floor server's; without it, as many as the

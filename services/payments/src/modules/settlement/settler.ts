@@ -30,7 +30,10 @@ export interface SettlerOptions {
   verifyConcurrency: number;
   /** How long a claim is this process's; after it, a claim a dead process held is due again. */
   leaseSeconds: number;
-  /** Holds claims off during a webhook storm and paces them under a steady load (settle-pacing.ts); without it, never. */
+  /**
+   * Holds claims off during a webhook storm and paces them under a steady load
+   * (settle-pacing.ts); without it, never.
+   */
   pacer?: Pick<SettlePacer, 'holding' | 'caughtUp' | 'claimedAllDue'>;
 }
 
