@@ -319,11 +319,22 @@ async function pagesScenario({ productId }) {
         kib: audits['total-byte-weight'].numericValue / 1024,
       };
       console.log(`  ${label} round ${round + 1}: ${figures.score}`);
+      if (figures.cls > 0) console.log(`    layout shifts: ${layoutShiftCulprits(audits)}`);
       runs.push(figures);
     }
     if (runs.length) results.push({ label, runs });
   }
   return results;
+}
+
+/** What moved, from Lighthouse's own layout-shift audit: the CLS figure alone does not say. */
+function layoutShiftCulprits(audits) {
+  const items = audits['layout-shifts']?.details?.items ?? [];
+  return (
+    items
+      .map(({ node, score }) => `${node?.selector ?? node?.snippet ?? '?'} ${score.toFixed(3)}`)
+      .join('; ') || 'none named'
+  );
 }
 
 function pagesTable(results) {

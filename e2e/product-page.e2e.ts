@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUpSeller } from './support/accounts';
-import { baseUrl, launchBrowser, type Browser } from './support/browser';
+import { baseUrl, launchBrowser, MOBILE, type Browser } from './support/browser';
 import { publishProduct } from './support/products';
 
 // The gateway renders a published product's page into the web build's product frame, with the
@@ -85,6 +86,41 @@ describe('a product page rendered by the gateway', () => {
     await page.getByRole('button', { name: 'Buy now for $9.00' }).waitFor();
     expect(await page.locator('h1').allInnerTexts()).toEqual([title]);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('on a phone, nothing moves while the purchase card, its test-payment notice and the currencies load', async () => {
+    const page = await buyer.context.newPage();
+    await page.setViewportSize(MOBILE);
+    // Every layout shift the browser scores for CLS, as Lighthouse counts them.
+    await page.addInitScript(() => {
+      const scored: number[] = [];
+      (window as unknown as { layoutShifts: number[] }).layoutShifts = scored;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as {
+          value: number;
+          hadRecentInput: boolean;
+        }[])
+          if (!entry.hadRecentInput) scored.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // The answers arrive in the order that moved the page: access first, the payment mode (which
+    // adds the test-payment notice to the card) and the currencies well after it.
+    const late = (ms: number) => async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.continue();
+    };
+    await page.route('**/api/downloads/access?*', late(50));
+    await page.route('**/api/purchases/payment-mode', late(700));
+    await page.route('**/api/currencies', late(700));
+    await page.goto(`/product/${productId}`);
+    await page.getByTestId('test-mode-notice').waitFor();
+    await page.getByRole('button', { name: 'Buy now for $9.00' }).waitFor();
+    await page.getByLabel('Show in').and(page.locator(':enabled')).waitFor();
+    const shifts = await page.evaluate(
+      () => (window as unknown as { layoutShifts: number[] }).layoutShifts,
+    );
+    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.01);
     await page.close();
   });
 });

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
 import { parseProductSlugId } from '@lockdrop/contracts';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { Seo } from '@/components/seo/seo';
@@ -13,6 +14,7 @@ import { useAccess } from '@/features/purchases/api/get-access';
 import { FullAccessCard } from '@/features/purchases/components/full-access-card';
 import { PurchaseFiles } from '@/features/purchases/components/purchase-files';
 import { recallEmail } from '@/lib/checkout-memory';
+import { paymentModeQueryOptions } from '@/lib/payment-mode';
 import { usePageBrand } from '@/lib/page-brand';
 import { priceLabel } from '@/lib/pricing';
 import { notify } from '@/lib/toast';
@@ -23,6 +25,25 @@ function scrollToPurchase() {
   card?.focus({ preventScroll: true });
 }
 
+/**
+ * The purchase card, hidden under a placeholder until we know that this visitor does not own the
+ * file yet and whether payments are test ones. It is laid out all along, so the placeholder is
+ * exactly its height and what follows it on a phone (the description, the preview) does not
+ * jump when it shows (the product page's CLS read 0.075 with a fixed-height placeholder).
+ */
+function PendingCard({ pending, children }: { pending: boolean; children: ReactNode }) {
+  return (
+    <div className="relative" aria-busy={pending || undefined}>
+      <div inert={pending} className={pending ? 'invisible' : undefined}>
+        {children}
+      </div>
+      {pending && (
+        <div className="absolute inset-0 animate-pulse rounded-2xl bg-white ring-1 ring-slate-200" />
+      )}
+    </div>
+  );
+}
+
 export default function ProductRoute() {
   const params = useParams();
   // `/product/:id`, or the readable `/p/<slug>-<shortId>`: catalog reads either by its key.
@@ -31,6 +52,9 @@ export default function ProductRoute() {
   const [currency, setCurrency] = useState<string>();
   const product = useProduct(key, currency);
   const access = useAccess(product.data?.id ?? '');
+  // Asked with the access check, not when the card mounts: the card's test-payment notice is
+  // then known before the card shows, instead of pushing the form down after it.
+  const paymentMode = useQuery(paymentModeQueryOptions);
   const { user } = useSession();
   usePageBrand(product.data?.brand);
   useEffect(() => {
@@ -56,26 +80,23 @@ export default function ProductRoute() {
         onPurchaseNow={scrollToPurchase}
         unlocked={purchaseId && <PurchaseFiles purchaseId={purchaseId} compact />}
         aside={
-          access.isPending ? (
-            <div
-              className="h-72 animate-pulse rounded-2xl bg-white ring-1 ring-slate-200"
-              aria-busy="true"
-            />
-          ) : purchaseId ? (
+          purchaseId ? (
             <FullAccessCard />
           ) : (
-            <PurchaseCard
-              key={user?.email ?? ''}
-              productId={detail.id}
-              price={detail.display}
-              labelPrice={(formatted) => priceLabel(formatted, detail.pricing)}
-              minimum={detail.displayMinimum}
-              initialCode={searchParams.get('code') ?? undefined}
-              file={filesSummaryOf(detail)}
-              fileCount={Math.max(detail.files.length, 1)}
-              defaultEmail={user?.email ?? recallEmail(detail.id)}
-              recurring={detail.pricing.type === 'recurring'}
-            />
+            <PendingCard pending={access.isPending || paymentMode.isPending}>
+              <PurchaseCard
+                key={user?.email ?? ''}
+                productId={detail.id}
+                price={detail.display}
+                labelPrice={(formatted) => priceLabel(formatted, detail.pricing)}
+                minimum={detail.displayMinimum}
+                initialCode={searchParams.get('code') ?? undefined}
+                file={filesSummaryOf(detail)}
+                fileCount={Math.max(detail.files.length, 1)}
+                defaultEmail={user?.email ?? recallEmail(detail.id)}
+                recurring={detail.pricing.type === 'recurring'}
+              />
+            </PendingCard>
           )
         }
       />

@@ -24,11 +24,11 @@ export function CurrencySelect({
   return (
     <Field label={label} id={id} className={className}>
       {isPending ? (
-        <div
-          className="mt-2 h-11 w-full animate-pulse rounded-lg bg-slate-200"
-          aria-busy="true"
-          aria-label="Loading currencies"
-        />
+        // The same control, showing the one currency known so far: exactly the height the full
+        // list will have, so nothing on the page moves when it arrives (CLS).
+        <Select value={value} disabled aria-busy="true" onChange={() => undefined}>
+          <option value={value}>{value}</option>
+        </Select>
       ) : (
         <Select value={value} onChange={(event) => onChange(event.target.value)}>
           {options.map((code) => (
