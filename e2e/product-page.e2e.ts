@@ -89,38 +89,49 @@ describe('a product page rendered by the gateway', () => {
     await page.close();
   });
 
-  it('on a phone, nothing moves while the purchase card, its test-payment notice and the currencies load', async () => {
+  it('on a slow phone, the page scores a CLS under 0.01 while it arrives and its card, access and currencies load', async () => {
     const page = await buyer.context.newPage();
     await page.setViewportSize(MOBILE);
-    // Every layout shift the browser scores for CLS, as Lighthouse counts them.
+    // A phone's CPU (Lighthouse's mobile figure, 4× slower): the page is painted while its HTML
+    // is still being parsed, so the document's order shows as well as the late answers.
+    const devtools = await buyer.context.newCDPSession(page);
+    await devtools.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    // Every layout shift the browser scores for CLS (as Lighthouse counts them), with what moved.
     await page.addInitScript(() => {
-      const scored: number[] = [];
-      (window as unknown as { layoutShifts: number[] }).layoutShifts = scored;
+      const shifts: string[] = [];
+      (window as unknown as { layoutShifts: string[] }).layoutShifts = shifts;
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as unknown as {
           value: number;
           hadRecentInput: boolean;
+          sources: { node?: Node }[];
         }[])
-          if (!entry.hadRecentInput) scored.push(entry.value);
+          if (!entry.hadRecentInput)
+            shifts.push(
+              `${entry.value.toFixed(4)}: ${entry.sources.map((source) => source.node?.textContent?.slice(0, 40)).join(' | ')}`,
+            );
       }).observe({ type: 'layout-shift', buffered: true });
     });
-    // The answers arrive in the order that moved the page: access first, the payment mode (which
-    // adds the test-payment notice to the card) and the currencies well after it.
+    // Answered late, in the order that moved the page before: the payment mode (the card's
+    // test-payment notice), then whether this visitor owns the file, then the currency list.
     const late = (ms: number) => async (route: Route) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
       await route.continue();
     };
-    await page.route('**/api/downloads/access?*', late(50));
-    await page.route('**/api/purchases/payment-mode', late(700));
-    await page.route('**/api/currencies', late(700));
+    await page.route('**/api/purchases/payment-mode', late(300));
+    await page.route('**/api/downloads/access?*', late(700));
+    await page.route('**/api/currencies', late(900));
     await page.goto(`/product/${productId}`);
     await page.getByTestId('test-mode-notice').waitFor();
     await page.getByRole('button', { name: 'Buy now for $9.00' }).waitFor();
     await page.getByLabel('Show in').and(page.locator(':enabled')).waitFor();
+    // What is left: the notice's 48 px, when payments says "test mode" before delivery answers
+    // access, moves the description under the card (0.008). A live deployment has no notice.
     const shifts = await page.evaluate(
-      () => (window as unknown as { layoutShifts: number[] }).layoutShifts,
+      () => (window as unknown as { layoutShifts: string[] }).layoutShifts,
     );
-    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.01);
+    const score = shifts.reduce((sum, shift) => sum + Number(shift.split(':')[0]), 0);
+    expect(score, shifts.join('\n')).toBeLessThan(0.01);
     await page.close();
   });
 });

@@ -32,19 +32,10 @@ export function ProductDetail({
   return (
     <div className="mx-auto grid max-w-6xl gap-8 px-4 py-4 sm:px-6 sm:py-6 sm:py-14 lg:grid-cols-[3fr_2fr] lg:gap-10 lg:px-8 lg:py-14">
       {/* On a phone the title, price and Buy come first (issue 29: Buy sat more than a screen
-          down, under the preview); from lg the preview is on the left, the purchase on the right. */}
-      <div className="order-2 space-y-6 lg:order-none">
-        <ProductPreview product={product} onPurchaseNow={onPurchaseNow} unlocked={unlocked} />
-        {product.description && (
-          <section aria-labelledby="about-title" className="hidden lg:block">
-            <h2 id="about-title" className="text-lg font-semibold text-slate-900">
-              About this product
-            </h2>
-            <p className="mt-2 whitespace-pre-line text-slate-700">{product.description}</p>
-          </section>
-        )}
-      </div>
-      <div className="order-1 space-y-3 sm:space-y-6 lg:order-none">
+          down, under the preview); from lg the preview is on the left, the purchase on the right.
+          The document is in the phone's order, so a slow phone painting the page as it arrives
+          never sees the preview pushed down when the purchase column's HTML comes in after it. */}
+      <div className="space-y-3 sm:space-y-6 lg:col-start-2 lg:row-start-1">
         {product.viewerIsOwner && product.status !== 'published' && (
           <p
             role="status"
@@ -93,6 +84,17 @@ export function ProductDetail({
         {aside}
         {product.description && (
           <p className="whitespace-pre-line text-slate-700 lg:hidden">{product.description}</p>
+        )}
+      </div>
+      <div className="space-y-6 lg:col-start-1 lg:row-start-1">
+        <ProductPreview product={product} onPurchaseNow={onPurchaseNow} unlocked={unlocked} />
+        {product.description && (
+          <section aria-labelledby="about-title" className="hidden lg:block">
+            <h2 id="about-title" className="text-lg font-semibold text-slate-900">
+              About this product
+            </h2>
+            <p className="mt-2 whitespace-pre-line text-slate-700">{product.description}</p>
+          </section>
         )}
       </div>
     </div>
